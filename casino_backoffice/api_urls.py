@@ -1,0 +1,8 @@
+"""Every API route, one include per app, under /api/."""
+
+from django.urls import include, path
+
+urlpatterns = [
+    path("", include("casino_backoffice.staff.api")),
+    path("", include("tables.api")),
+]

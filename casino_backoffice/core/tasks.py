@@ -1,0 +1,9 @@
+from celery import shared_task
+
+from . import services
+
+
+@shared_task(name="casino_backoffice.core.tasks.heartbeat", ignore_result=True)
+def heartbeat() -> None:
+    """Scheduled by beat every 30 s; /healthz reports the scheduler down when it stops."""
+    services.heartbeat_record(source="beat")

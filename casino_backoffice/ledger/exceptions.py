@@ -1,0 +1,19 @@
+from casino_backoffice.core.exceptions import Conflict, DomainError
+
+
+class LedgerError(DomainError):
+    code = "ledger"
+
+
+class InvalidTransfer(LedgerError):
+    code = "invalid_transfer"
+
+
+class IdempotencyConflict(Conflict):
+    """The same idempotency key was posted before with a different transfer."""
+
+    code = "idempotency_conflict"
+
+
+class AlreadyReversed(Conflict):
+    code = "already_reversed"

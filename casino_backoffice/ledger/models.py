@@ -1,0 +1,148 @@
+"""The double-entry ledger of every fund and box (DESIGN.md, The ledger).
+
+Every fund, every physical box, every container in transit and the cage are accounts. Money moves
+only as a ``Transfer``: an immutable row with a debit account (where the money goes), a credit
+account (where it comes from), an amount in cents above zero, a kind, a reference to the document
+that caused it and a unique idempotency key. Balances are derived from transfers, never stored.
+Rows are never updated or deleted: a mistake is corrected by a reversing transfer with its own
+signatures (``Correction``). On PostgreSQL a trigger refuses UPDATE and DELETE of transfers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib.contenttypes.fields import GenericForeignKey
+from django.contrib.contenttypes.models import ContentType
+from django.db import models
+from django.db.models import F, Q
+from simple_history.models import HistoricalRecords
+
+from casino_backoffice.money import format_cents
+from casino_backoffice.staff.roles import Role
+from casino_backoffice.staff.signing import SignableDocument, SigningRule
+
+
+class AccountKind(models.TextChoices):
+    SOURCE = "source", "Players' money at the table (pots)"
+    DROP_BOX = "drop_box", "Table drop box (rake)"
+    JACKPOT_BOX = "jackpot_box", "Jackpot box"
+    CONTAINER = "container", "Container in transit"
+    CAGE = "cage", "Cage"
+    FUND = "fund", "Jackpot fund (official)"
+    REVENUE = "revenue", "Poker revenue"
+    PAYOUT = "payout", "Paid to patrons"
+    VARIANCE = "variance", "Count variance"
+
+
+class Account(models.Model):
+    """Somewhere money is. ``code`` is stable and readable: ``table:main:T1:bad_beat_box``."""
+
+    code = models.CharField(max_length=120, unique=True)
+    name = models.CharField(max_length=200)
+    kind = models.CharField(max_length=20, choices=AccountKind.choices)
+    opened_at = models.DateTimeField(auto_now_add=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["code"]
+
+    def __str__(self) -> str:
+        return self.name or self.code
+
+
+class TransferKind(models.TextChoices):
+    RAKE = "rake", "Rake from a pot"
+    DROP = "drop", "Jackpot drop from a pot"
+    TIME_CHARGE = "time_charge", "Time charge"
+    COUNT = "count", "Counted from a box"
+    CUSTODY = "custody", "Carried under custody"
+    VERIFICATION = "verification", "Cage verification (official)"
+    VARIANCE = "variance", "Count variance"
+    PAYOUT = "payout", "Jackpot payout"
+    FUND_TRANSFER = "fund_transfer", "Transfer between funds"
+    ADJUSTMENT = "adjustment", "Adjustment"
+    REVERSAL = "reversal", "Reversal of a transfer"
+
+
+class Transfer(models.Model):
+    """An immutable movement of ``amount_cents`` from ``credit`` to ``debit``."""
+
+    debit = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="debits")
+    credit = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="credits")
+    amount_cents = models.BigIntegerField()
+    kind = models.CharField(max_length=20, choices=TransferKind.choices)
+    reference_type = models.ForeignKey(
+        ContentType, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    reference_id = models.CharField(max_length=64, blank=True)
+    reference = GenericForeignKey("reference_type", "reference_id")
+    idempotency_key = models.CharField(max_length=200, unique=True)
+    reverses = models.OneToOneField(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="reversed_by"
+    )
+    memo = models.CharField(max_length=300, blank=True)
+    posted_at = models.DateTimeField(db_index=True)
+    posted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["posted_at", "id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(amount_cents__gt=0), name="ledger_transfer_amount_positive"),
+            models.CheckConstraint(condition=~Q(debit=F("credit")), name="ledger_transfer_two_accounts"),
+        ]
+        indexes = [
+            models.Index(fields=["debit", "posted_at"]),
+            models.Index(fields=["credit", "posted_at"]),
+            models.Index(fields=["reference_type", "reference_id"]),
+        ]
+
+    @property
+    def amount(self) -> str:
+        return format_cents(self.amount_cents)
+
+    def fingerprint(self) -> dict[str, Any]:
+        """What must match when the same idempotency key is posted again."""
+        return {
+            "debit": self.debit_id,
+            "credit": self.credit_id,
+            "amount_cents": self.amount_cents,
+            "kind": self.kind,
+            "reference_type": self.reference_type_id,
+            "reference_id": self.reference_id,
+        }
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {format_cents(self.amount_cents)}: {self.credit} -> {self.debit}"
+
+
+class Correction(SignableDocument):
+    """A signed request to reverse a transfer posted in error (DESIGN.md: a mistake is corrected by a
+    reversing transfer with its own signature). Finance prepares it; another finance person or an
+    administrator approves it; the reversal posts when both have signed."""
+
+    PREPARER = SigningRule(purpose="preparer", roles=(Role.FINANCE, Role.ADMINISTRATOR))
+    APPROVER = SigningRule(
+        purpose="approver",
+        roles=(Role.FINANCE, Role.ADMINISTRATOR),
+        not_same_as=("preparer",),
+        requires=("preparer",),
+    )
+
+    transfer = models.OneToOneField(Transfer, on_delete=models.PROTECT, related_name="correction")
+    reason = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    reversal = models.OneToOneField(
+        Transfer, on_delete=models.PROTECT, null=True, blank=True, related_name="correction_of"
+    )
+
+    history = HistoricalRecords()
+
+    def signing_content(self) -> dict[str, Any]:
+        return {"transfer": self.transfer_id, **self.transfer.fingerprint(), "reason": self.reason}
+
+    def __str__(self) -> str:
+        return f"Correction of transfer {self.transfer_id}"

@@ -1,0 +1,38 @@
+"""Reads of the ledger: balances are derived from transfers, never stored."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+
+from django.db.models import Q, Sum
+
+from .models import Account, Transfer
+
+
+def account_balance(*, account: Account, as_of: datetime | None = None) -> int:
+    """Cents in ``account``: what was debited to it less what was credited from it."""
+    transfers = Transfer.objects.all()
+    if as_of is not None:
+        transfers = transfers.filter(posted_at__lte=as_of)
+    totals = transfers.aggregate(
+        into=Sum("amount_cents", filter=Q(debit=account), default=0),
+        out=Sum("amount_cents", filter=Q(credit=account), default=0),
+    )
+    return int(totals["into"]) - int(totals["out"])
+
+
+def account_balances(*, accounts: Iterable[Account]) -> dict[int, int]:
+    """Balances of many accounts in two queries, keyed by account id."""
+    ids = [account.pk for account in accounts]
+    balances = dict.fromkeys(ids, 0)
+    for row in Transfer.objects.filter(debit_id__in=ids).values("debit_id").annotate(total=Sum("amount_cents")):
+        balances[row["debit_id"]] += int(row["total"])
+    for row in Transfer.objects.filter(credit_id__in=ids).values("credit_id").annotate(total=Sum("amount_cents")):
+        balances[row["credit_id"]] -= int(row["total"])
+    return balances
+
+
+def ledger_total() -> int:
+    """The sum of every balance: always zero, because every transfer debits what it credits."""
+    return 0 if not Transfer.objects.exists() else sum(account_balances(accounts=Account.objects.all()).values())

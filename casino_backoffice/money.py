@@ -1,0 +1,91 @@
+"""The one money type: integer cents.
+
+Every amount in the product is an ``int`` of cents (model fields ``BigIntegerField`` named
+``*_cents``). Amounts arrive as decimal strings ("12.34") and leave formatted by ``format_cents``;
+all parsing, arithmetic that rounds, and formatting live here so that a rounding rule is written
+once. Floats are refused everywhere: a binary float cannot hold 0.10 exactly.
+
+>>> parse_cents("12.34")
+1234
+>>> format_cents(1234)
+'12.34'
+>>> format_cents(-5)
+'-0.05'
+>>> parse_cents("0.001")
+Traceback (most recent call last):
+...
+casino_backoffice.money.InvalidAmount: 0.001 has a fraction of a cent; amounts are whole cents.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+from typing import NewType
+
+Cents = NewType("Cents", int)
+
+_CENT = Decimal("0.01")
+
+
+class InvalidAmount(ValueError):
+    """An amount that is not a whole number of cents, or not a number at all."""
+
+
+def parse_cents(value: str | int | Decimal, *, allow_negative: bool = False, allow_zero: bool = True) -> Cents:
+    """Dollars as a decimal string (or ``Decimal``; an ``int`` means whole dollars) to cents.
+
+    Refuses floats, fractions of a cent, and negative amounts unless asked to allow them.
+    """
+    if isinstance(value, bool) or isinstance(value, float):
+        raise InvalidAmount(f"{value!r} is not an amount; write it as a string such as \"12.34\".")
+    try:
+        amount = Decimal(str(value).strip().replace(",", "")) if not isinstance(value, Decimal) else value
+    except InvalidOperation:
+        raise InvalidAmount(f"{value!r} is not an amount; write it as a string such as \"12.34\".") from None
+    if not amount.is_finite():
+        raise InvalidAmount(f"{value!r} is not an amount.")
+    if amount != amount.quantize(_CENT):
+        raise InvalidAmount(f"{value} has a fraction of a cent; amounts are whole cents.")
+    cents = int(amount * 100)
+    if cents < 0 and not allow_negative:
+        raise InvalidAmount(f"{value} is negative; the amount must be zero or more.")
+    if cents == 0 and not allow_zero:
+        raise InvalidAmount("The amount must be more than zero.")
+    return Cents(cents)
+
+
+def format_cents(cents: int) -> str:
+    """Cents as a plain decimal string with two places: the API and export format."""
+    sign = "-" if cents < 0 else ""
+    whole, part = divmod(abs(int(cents)), 100)
+    return f"{sign}{whole}.{part:02d}"
+
+
+def display_cents(cents: int) -> str:
+    """Cents for people: a dollar sign and thousands separators (``$1,234.50``)."""
+    sign = "-" if cents < 0 else ""
+    whole, part = divmod(abs(int(cents)), 100)
+    return f"{sign}${whole:,}.{part:02d}"
+
+
+def percent_floor(cents: int, rate_bp: int) -> Cents:
+    """``rate_bp`` basis points of ``cents``, rounded down to the cent (never creates a cent)."""
+    if cents < 0 or rate_bp < 0:
+        raise InvalidAmount("Percentages are taken of non-negative amounts at non-negative rates.")
+    return Cents(cents * rate_bp // 10_000)
+
+
+def floor_to_increment(cents: int, increment_cents: int) -> Cents:
+    """Round down to a multiple of ``increment_cents`` (a rake taken in whole chips)."""
+    if increment_cents <= 0:
+        raise InvalidAmount("The increment must be more than zero.")
+    return Cents(cents - cents % increment_cents)
+
+
+def split_evenly(cents: int, parts: int) -> list[Cents]:
+    """Split into ``parts`` shares that sum exactly to ``cents``: the first ``cents % parts`` shares
+    carry one cent more. Callers order the recipients by the rule that gets the odd cents."""
+    if parts <= 0:
+        raise InvalidAmount("An amount is split into one or more shares.")
+    base, extra = divmod(cents, parts)
+    return [Cents(base + (1 if i < extra else 0)) for i in range(parts)]

@@ -1,0 +1,53 @@
+from django.contrib import admin, messages
+from django.contrib.auth.admin import UserAdmin
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from simple_history.admin import SimpleHistoryAdmin
+
+from casino_backoffice.core.admin import ReadOnlyAdmin
+from casino_backoffice.core.exceptions import DomainError
+
+from .models import Signature, User
+from .services import signing_unlock
+
+
+@admin.register(User)
+class StaffAdmin(SimpleHistoryAdmin, UserAdmin):
+    list_display = ["username", "get_full_name", "credential_number", "role_names", "is_active", "signing_locked_at"]
+    list_filter = ["groups", "is_active", "is_staff"]
+    search_fields = ["username", "first_name", "last_name", "credential_number"]
+    readonly_fields = ["failed_pin_attempts", "signing_locked_at", "last_login", "date_joined"]
+    fieldsets = (
+        *UserAdmin.fieldsets,
+        ("Board credential and signing", {"fields": ("credential_number", "failed_pin_attempts", "signing_locked_at")}),
+    )
+    add_fieldsets = (
+        (None, {"classes": ("wide",), "fields": ("username", "credential_number", "usable_password", "password1", "password2")}),
+    )
+    actions = ["unlock_signing"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[User]:
+        return super().get_queryset(request).prefetch_related("groups")
+
+    @admin.display(description="Roles")
+    def role_names(self, user: User) -> str:
+        return ", ".join(group.name for group in user.groups.all())
+
+    @admin.action(description="Unlock signing after wrong PINs")
+    def unlock_signing(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
+        for user in queryset:
+            try:
+                signing_unlock(user=user, actor=request.user)
+            except DomainError as error:
+                self.message_user(request, error.message, messages.ERROR)
+                return
+        self.message_user(request, f"Signing unlocked for {queryset.count()} people.")
+
+
+@admin.register(Signature)
+class SignatureAdmin(ReadOnlyAdmin):
+    list_display = ["signed_at", "document_type", "document_id", "purpose", "signer", "role", "credential_number"]
+    list_filter = ["document_type", "purpose", "role"]
+    list_select_related = ["signer", "document_type"]
+    search_fields = ["credential_number", "signer__username", "document_id"]
+    date_hierarchy = "signed_at"

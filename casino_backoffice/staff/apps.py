@@ -1,0 +1,26 @@
+from django.apps import AppConfig
+
+
+class StaffConfig(AppConfig):
+    name = "casino_backoffice.staff"
+    label = "staff"
+    verbose_name = "Staff and signatures"
+
+    def ready(self) -> None:
+        from django.db.models.signals import post_migrate
+
+        # Groups need the permissions that migrate creates app by app, so they are synced after
+        # each app's post_migrate (idempotent; the last run sees every permission).
+        post_migrate.connect(_sync_roles_after_migrate, dispatch_uid="staff.roles_sync")
+
+        from django.db.models.signals import pre_save
+
+        from .signing import refuse_change_of_signed_document
+
+        pre_save.connect(refuse_change_of_signed_document, dispatch_uid="staff.signed_documents")
+
+
+def _sync_roles_after_migrate(sender, using="default", **kwargs) -> None:  # noqa: ANN001
+    from .services import roles_sync
+
+    roles_sync(using=using)

@@ -1,0 +1,95 @@
+"""Staff, their Board credentials and signing PINs, and signatures.
+
+A signature is a person re-confirming who they are (their PIN) at the moment of signing a document,
+recorded with their role and Board-issued credential number as they stood at that moment, the time,
+and a hash of what was signed (DESIGN.md, Signatures). Signatures are never updated or deleted; on
+PostgreSQL a trigger refuses it.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractUser, UserManager
+from django.contrib.contenttypes.fields import GenericForeignKey
+from django.contrib.contenttypes.models import ContentType
+from django.db import models
+from django.db.models import Q
+from simple_history.models import HistoricalRecords
+
+from .roles import Role
+
+
+class StaffManager(UserManager):
+    def get_by_natural_key(self, username: str) -> User:
+        return self.get(**{f"{self.model.USERNAME_FIELD}__iexact": username})
+
+
+class User(AbstractUser):
+    """A member of staff. Their roles are their groups (``Role``)."""
+
+    credential_number = models.CharField(
+        "Board credential number",
+        max_length=32,
+        unique=True,
+        null=True,
+        blank=True,
+        help_text="The occupation permit or credential number issued by the Gaming Control Board.",
+    )
+    pin_hash = models.CharField(max_length=256, blank=True, editable=False)
+    failed_pin_attempts = models.PositiveSmallIntegerField(default=0, editable=False)
+    signing_locked_at = models.DateTimeField(null=True, blank=True, editable=False)
+
+    objects = StaffManager()
+    REQUIRED_FIELDS = ["email", "credential_number"]
+
+    history = HistoricalRecords(excluded_fields=["password", "pin_hash", "last_login"])
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(credential_number=""), name="staff_user_credential_number_not_blank"
+            ),
+        ]
+
+    @property
+    def roles(self) -> frozenset[Role]:
+        names = {group.name for group in self.groups.all()}
+        return frozenset(role for role in Role if role.value in names)
+
+    @property
+    def has_pin(self) -> bool:
+        return bool(self.pin_hash)
+
+    @property
+    def signing_locked(self) -> bool:
+        return self.signing_locked_at is not None
+
+    def __str__(self) -> str:
+        name = self.get_full_name() or self.username
+        return f"{name} ({self.credential_number})" if self.credential_number else name
+
+
+class Signature(models.Model):
+    """One person's signature on one document, for one purpose (counter, witness, approver ...)."""
+
+    document_type = models.ForeignKey(ContentType, on_delete=models.PROTECT, related_name="+")
+    document_id = models.CharField(max_length=64)
+    document = GenericForeignKey("document_type", "document_id")
+    purpose = models.CharField(max_length=40, help_text="What the signer attests, e.g. 'witness'.")
+    rule = models.CharField(max_length=120, help_text="The signing rule checked, with its section.")
+    signer = models.ForeignKey(User, on_delete=models.PROTECT, related_name="signatures")
+    role = models.CharField(max_length=32, choices=Role.choices)
+    credential_number = models.CharField(max_length=32)
+    signed_at = models.DateTimeField()
+    content_hash = models.CharField(max_length=64, help_text="SHA-256 of the signed content.")
+
+    class Meta:
+        ordering = ["signed_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["document_type", "document_id", "purpose"], name="staff_signature_one_per_purpose"
+            ),
+        ]
+        indexes = [models.Index(fields=["document_type", "document_id"])]
+
+    def __str__(self) -> str:
+        return f"{self.purpose} signature by {self.signer} ({self.get_role_display()}) at {self.signed_at:%Y-%m-%d %H:%M}"

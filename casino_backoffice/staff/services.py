@@ -1,0 +1,230 @@
+"""Every write about staff: people, roles, PINs and signatures."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.conf import settings
+from django.contrib.auth.hashers import check_password, make_password
+from django.contrib.auth.models import Group, Permission
+from django.contrib.contenttypes.models import ContentType
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+
+from .exceptions import (
+    AlreadySigned,
+    DuplicateCredentialNumber,
+    InvalidPin,
+    NoPin,
+    SignerNotIndependent,
+    SignerRoleNotAllowed,
+    SigningLocked,
+    StaffError,
+    WrongPin,
+)
+from .models import Signature, User
+from .roles import ADMIN_ROLES, ROLE_PERMISSIONS, Role
+from .signing import SignableDocument, SigningRule, content_hash
+
+PIN_PATTERN = re.compile(r"^\d{4,8}$")
+
+
+def roles_sync(*, using: str = "default") -> None:
+    """Make each role's group hold exactly the permissions ``ROLE_PERMISSIONS`` names."""
+    for role in Role:
+        group, _ = Group.objects.using(using).get_or_create(name=role.value)
+        wanted = ROLE_PERMISSIONS.get(role, {})
+        codenames = Permission.objects.using(using).none()
+        for app_label, actions in wanted.items():
+            codenames |= Permission.objects.using(using).filter(
+                content_type__app_label=app_label,
+                codename__regex=rf"^({'|'.join(actions)})_",
+            )
+        group.permissions.set(codenames)
+
+
+def _validate_pin(pin: str) -> None:
+    if not PIN_PATTERN.match(pin or ""):
+        raise InvalidPin("A signing PIN is 4 to 8 digits.")
+
+
+def pin_set(*, user: User, pin: str, actor: User | None = None) -> None:
+    """Set a person's signing PIN (stored hashed) and clear any lock."""
+    _validate_pin(pin)
+    with transaction.atomic():
+        locked = User.objects.select_for_update().get(pk=user.pk)
+        locked.pin_hash = make_password(pin)
+        locked.failed_pin_attempts = 0
+        locked.signing_locked_at = None
+        locked._change_reason = f"PIN set by {actor or 'the person'}"  # type: ignore[attr-defined]
+        locked.save(update_fields=["pin_hash", "failed_pin_attempts", "signing_locked_at"])
+    user.pin_hash, user.failed_pin_attempts, user.signing_locked_at = locked.pin_hash, 0, None
+
+
+def signing_unlock(*, user: User, actor: User) -> None:
+    """An administrator lifts a signing lock after too many wrong PINs."""
+    if Role.ADMINISTRATOR not in actor.roles and not actor.is_superuser:
+        raise SignerRoleNotAllowed("Only an administrator can unlock signing.")
+    with transaction.atomic():
+        locked = User.objects.select_for_update().get(pk=user.pk)
+        locked.failed_pin_attempts = 0
+        locked.signing_locked_at = None
+        locked._change_reason = f"signing unlocked by {actor}"  # type: ignore[attr-defined]
+        locked.save(update_fields=["failed_pin_attempts", "signing_locked_at"])
+
+
+def staff_create(
+    *,
+    username: str,
+    role: Role,
+    credential_number: str,
+    password: str,
+    pin: str | None = None,
+    first_name: str = "",
+    last_name: str = "",
+    email: str = "",
+    extra_roles: Iterable[Role] = (),
+) -> User:
+    """Create a member of staff with a role (a group), a Board credential number and a signing PIN."""
+    credential_number = credential_number.strip()
+    if not credential_number:
+        raise StaffError("Every member of staff needs their Board credential number.")
+    if pin is not None:
+        _validate_pin(pin)
+    roles = [Role(role), *(Role(r) for r in extra_roles)]
+    with transaction.atomic():
+        if User.objects.filter(credential_number=credential_number).exists():
+            raise DuplicateCredentialNumber(
+                f"Credential number {credential_number} already belongs to another person."
+            )
+        try:
+            with transaction.atomic():
+                user = User.objects.create_user(
+                    username=username,
+                    password=password,
+                    email=email,
+                    first_name=first_name,
+                    last_name=last_name,
+                    credential_number=credential_number,
+                    is_staff=any(r in ADMIN_ROLES for r in roles),
+                    pin_hash=make_password(pin) if pin else "",
+                )
+        except IntegrityError as error:
+            if "credential_number" in str(error):
+                raise DuplicateCredentialNumber(
+                    f"Credential number {credential_number} already belongs to another person."
+                ) from None
+            raise StaffError(f"A person with the username {username!r} already exists.") from None
+        user.groups.set(Group.objects.filter(name__in=[r.value for r in roles]))
+    return user
+
+
+@dataclass(frozen=True)
+class VerifiedSigner:
+    """A person who has just re-entered their PIN: the only way to reach ``signature_add``."""
+
+    user: User
+    verified_at: datetime
+
+
+def pin_check(*, user: User, pin: str) -> VerifiedSigner:
+    """Check a person's PIN at the moment of signing.
+
+    A wrong PIN is counted and the count is kept even though the signing fails; after
+    ``SIGNING_MAX_FAILED_PINS`` wrong PINs in a row the person's signing is locked until an
+    administrator unlocks it. Call this before opening the document's transaction: it commits its
+    own count.
+    """
+    limit = settings.SIGNING_MAX_FAILED_PINS
+    with transaction.atomic():
+        locked = User.objects.select_for_update().get(pk=user.pk)
+        if not locked.is_active:
+            raise StaffError(f"{locked} is not an active member of staff and cannot sign.")
+        if locked.signing_locked_at is not None:
+            raise SigningLocked(
+                f"Signing is locked for {locked} after {limit} wrong PINs; an administrator must unlock it."
+            )
+        if not locked.pin_hash:
+            raise NoPin(f"{locked} has no signing PIN yet; set one before signing.")
+        correct = check_password(pin or "", locked.pin_hash)
+        if correct:
+            if locked.failed_pin_attempts:
+                locked.failed_pin_attempts = 0
+                locked.save(update_fields=["failed_pin_attempts"])
+        else:
+            locked.failed_pin_attempts += 1
+            if locked.failed_pin_attempts >= limit:
+                locked.signing_locked_at = timezone.now()
+            locked.save(update_fields=["failed_pin_attempts", "signing_locked_at"])
+    # Raised outside the atomic block so that the count of wrong PINs is kept.
+    if not correct:
+        left = limit - locked.failed_pin_attempts
+        if left <= 0:
+            raise SigningLocked(f"Wrong PIN for {locked}. Signing is now locked; an administrator must unlock it.")
+        raise WrongPin(f"Wrong PIN for {locked}. {left} {'try' if left == 1 else 'tries'} left before signing locks.")
+    return VerifiedSigner(user=locked, verified_at=timezone.now())
+
+
+def _signed_role(signer: User, rule: SigningRule) -> Role:
+    held = signer.roles
+    for role in rule.roles:
+        if role in held:
+            return role
+    held_text = ", ".join(sorted(role.label.lower() for role in held)) or "no role"
+    raise SignerRoleNotAllowed(
+        f"{signer} cannot sign as {rule.purpose}: the rule is '{rule.name}', and they are {held_text}."
+    )
+
+
+def signature_add(*, document: SignableDocument, rule: SigningRule, signer: VerifiedSigner) -> Signature:
+    """Sign ``document`` for ``rule.purpose``, checking the rule. Runs inside the caller's transaction,
+    which must hold a lock on the document."""
+    if not connection.in_atomic_block:
+        raise RuntimeError("signature_add runs inside the transaction of the service that signs.")
+    user = signer.user
+    doc_type = ContentType.objects.get_for_model(type(document))
+    existing = {
+        signature.purpose: signature
+        for signature in Signature.objects.filter(document_type=doc_type, document_id=str(document.pk)).select_related("signer")
+    }
+    if rule.purpose in existing:
+        raise AlreadySigned(f"This document is already signed as {rule.purpose} by {existing[rule.purpose].signer}.")
+    missing = [purpose for purpose in rule.requires if purpose not in existing]
+    if missing:
+        raise StaffError(f"The {', '.join(missing)} must sign before the {rule.purpose}.", code="signature_order")
+    role = _signed_role(user, rule)
+    for purpose in rule.not_same_as:
+        other = existing.get(purpose)
+        if other is not None and other.signer_id == user.pk:
+            raise SignerNotIndependent(
+                f"{user} signed this document as {purpose} and cannot also sign as {rule.purpose} "
+                f"(rule: '{rule.name}')."
+            )
+    for field_name in rule.not_same_as_fields:
+        if getattr(document, f"{field_name}_id", None) == user.pk:
+            raise SignerNotIndependent(
+                f"{user} is the {field_name.replace('_', ' ')} of this document and cannot sign it as "
+                f"{rule.purpose} (rule: '{rule.name}')."
+            )
+    if not user.credential_number:
+        raise StaffError(f"{user} has no Board credential number and cannot sign.")
+    return Signature.objects.create(
+        document_type=doc_type,
+        document_id=str(document.pk),
+        purpose=rule.purpose,
+        rule=rule.name,
+        signer=user,
+        role=role.value,
+        credential_number=user.credential_number,
+        signed_at=signer.verified_at,
+        content_hash=content_hash(document.signing_content()),
+    )
+
+
+def signature_verify(*, signature: Signature) -> bool:
+    """True when the document still has the content its signer signed."""
+    document = signature.document
+    return document is not None and content_hash(document.signing_content()) == signature.content_hash

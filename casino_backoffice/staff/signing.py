@@ -1,0 +1,106 @@
+"""Signing rules and signable documents.
+
+A rule ('floorperson or above', 'not the same person as the counter') is declared once, as a
+``SigningRule`` beside the document it governs, and checked by ``signature_add`` at the moment of
+signing, with an error that names the broken rule.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+from django.contrib.contenttypes.models import ContentType
+from django.db import models
+
+from .roles import Role
+
+if TYPE_CHECKING:
+    from .models import Signature
+
+
+@dataclass(frozen=True)
+class SigningRule:
+    """Who may sign a document for one purpose.
+
+    ``roles``: the signer must hold one of them (the first held, in this order, is recorded).
+    ``not_same_as``: purposes on the same document whose signer must be another person.
+    ``not_same_as_fields``: attributes of the document naming people who may not sign (the person
+    who prepared a payout may not approve it).
+    ``requires``: purposes that must already be signed.
+    """
+
+    purpose: str
+    roles: tuple[Role, ...]
+    section: str = ""
+    not_same_as: tuple[str, ...] = ()
+    not_same_as_fields: tuple[str, ...] = ()
+    requires: tuple[str, ...] = ()
+    description: str = field(default="", compare=False)
+
+    @property
+    def name(self) -> str:
+        roles = ", ".join(Role(role).label.lower() for role in self.roles)
+        text = f"{self.purpose} by {roles}"
+        if self.section:
+            text += f" ({self.section})"
+        return text
+
+
+def _default(value: Any) -> Any:
+    if isinstance(value, (datetime, date)):
+        return value.isoformat()
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, models.Model):
+        return f"{value._meta.label}:{value.pk}"
+    raise TypeError(f"cannot sign a {type(value).__name__}")
+
+
+def content_hash(content: dict[str, Any]) -> str:
+    """SHA-256 of the canonical JSON of a document's signed content."""
+    canonical = json.dumps(content, sort_keys=True, separators=(",", ":"), default=_default)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+class SignableDocument(models.Model):
+    """A document people sign. Once it carries a signature, its signed content cannot change."""
+
+    class Meta:
+        abstract = True
+
+    def signing_content(self) -> dict[str, Any]:
+        """What a signature attests: every field that matters, in a stable form."""
+        raise NotImplementedError
+
+    def signatures(self) -> models.QuerySet[Signature]:
+        from .models import Signature
+
+        return Signature.objects.filter(
+            document_type=ContentType.objects.get_for_model(type(self)), document_id=str(self.pk)
+        ).select_related("signer")
+
+    @property
+    def is_signed(self) -> bool:
+        return self.pk is not None and self.signatures().exists()
+
+
+def refuse_change_of_signed_document(sender: type, instance: models.Model, **kwargs: Any) -> None:
+    """pre_save guard: a document whose signed content differs from what was signed is refused.
+
+    Fields outside ``signing_content`` (a status moving on) may change; the attested content may not.
+    """
+    from .exceptions import DocumentIsSigned
+
+    if not isinstance(instance, SignableDocument) or instance.pk is None or kwargs.get("raw"):
+        return
+    latest = instance.signatures().order_by("-signed_at", "-id").first()
+    if latest is not None and content_hash(instance.signing_content()) != latest.content_hash:
+        raise DocumentIsSigned(
+            f"{instance._meta.verbose_name} {instance.pk} is signed and cannot change; "
+            "correct it with a new document that points at it."
+        )

@@ -1,0 +1,20 @@
+from django.contrib import admin
+from django.urls import include, path
+from django.views.generic import RedirectView
+from drf_spectacular.views import SpectacularAPIView
+
+from casino_backoffice.core.views import healthz
+
+admin.site.site_header = "Poker-room back office"
+admin.site.site_title = "Poker-room back office"
+admin.site.index_title = "Cage, finance and compliance"
+
+urlpatterns = [
+    path("", RedirectView.as_view(pattern_name="floor:home", permanent=False)),
+    path("healthz", healthz, name="healthz"),
+    path("admin/", admin.site.urls),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/", include("casino_backoffice.api_urls")),
+    path("floor/", include(("casino_backoffice.staff.floor_urls", "floor"))),
+    path("display/", include(("jackpots.display_urls", "display"))),
+]
