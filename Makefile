@@ -1,0 +1,46 @@
+# Two commands do all the set-up on a fresh Debian machine with Python 3.11:
+#   make run   the service on its embedded default (SQLite, a broker that needs no server) with demo data
+#   make test  the whole test suite on PostgreSQL and Redis
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/casino_backoffice
+TEST_BROKER_URL ?= redis://127.0.0.1:6379/15
+
+.PHONY: run test test-fast lint schema services browser clean
+
+$(BIN)/.installed: requirements.txt
+	@command -v $(PYTHON) >/dev/null || { echo "$(PYTHON) is needed (Debian: apt-get install python3 python3-venv)"; exit 1; }
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -r requirements.txt
+	touch $@
+
+run: $(BIN)/.installed
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py load_demo
+	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
+	@echo "Web: http://$(HOST):$(PORT)/floor/  Admin: http://$(HOST):$(PORT)/admin/  Display: http://$(HOST):$(PORT)/display/main/"
+	HOST=$(HOST) PORT=$(PORT) $(BIN)/honcho start --no-prefix -f Procfile
+
+# Browser tests drive Debian's Chromium; install it when it is missing (as root, from Debian's archive).
+browser:
+	@test -x /usr/bin/chromium || scripts/install_chromium.sh
+
+services:
+	@scripts/ensure_services.sh
+
+test: $(BIN)/.installed services browser
+	DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL) $(BIN)/pytest
+
+lint: $(BIN)/.installed
+	$(BIN)/ruff check .
+
+# Regenerate the committed OpenAPI schema (a test fails when it is stale).
+schema: $(BIN)/.installed
+	$(BIN)/python manage.py spectacular --file openapi.yaml --validate
+
+clean:
+	rm -rf $(VENV) var

@@ -1,0 +1,86 @@
+"""Shared fixtures: people of every role (each with the PIN ``PIN``), a room and an open table."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from datetime import time
+
+import pytest
+
+from casino_backoffice.staff.models import User
+from casino_backoffice.staff.roles import Role
+from casino_backoffice.staff.services import staff_create
+from tables.games import Game
+from tables.models import PokerRoom, Table
+from tables.services import room_upsert, table_set_open, table_upsert
+
+PIN = "2468"
+PASSWORD = "correct-horse-battery"
+_serial = itertools.count(1)
+
+
+@pytest.fixture
+def make_staff(db) -> Callable[..., User]:  # noqa: ANN001
+    """``make_staff(Role.FLOORPERSON)`` -> a new person of that role, PIN ``PIN``."""
+
+    def make(role: Role, *, username: str | None = None, pin: str | None = PIN, **extra) -> User:  # noqa: ANN003
+        n = next(_serial)
+        return staff_create(
+            username=username or f"{role.value}{n}",
+            role=role,
+            credential_number=f"PA-{role.value[:3].upper()}-{n:05d}",
+            password=PASSWORD,
+            pin=pin,
+            first_name=role.label.split()[0],
+            last_name=f"No{n}",
+            **extra,
+        )
+
+    return make
+
+
+@pytest.fixture
+def dealer(make_staff) -> User:  # noqa: ANN001
+    return make_staff(Role.DEALER)
+
+
+@pytest.fixture
+def floorperson(make_staff) -> User:  # noqa: ANN001
+    return make_staff(Role.FLOORPERSON)
+
+
+@pytest.fixture
+def supervisor(make_staff) -> User:  # noqa: ANN001
+    return make_staff(Role.SHIFT_SUPERVISOR)
+
+
+@pytest.fixture
+def cashier(make_staff) -> User:  # noqa: ANN001
+    return make_staff(Role.CAGE_CASHIER)
+
+
+@pytest.fixture
+def finance(make_staff) -> User:  # noqa: ANN001
+    return make_staff(Role.FINANCE)
+
+
+@pytest.fixture
+def compliance(make_staff) -> User:  # noqa: ANN001
+    return make_staff(Role.COMPLIANCE)
+
+
+@pytest.fixture
+def administrator(make_staff) -> User:  # noqa: ANN001
+    return make_staff(Role.ADMINISTRATOR)
+
+
+@pytest.fixture
+def room(db) -> PokerRoom:  # noqa: ANN001
+    return room_upsert(code="main", name="Main Poker Room", timezone_name="America/New_York", gaming_day_starts=time(6))
+
+
+@pytest.fixture
+def open_table(room, floorperson) -> Table:  # noqa: ANN001
+    table = table_upsert(room=room, number="T1", game=Game.HOLDEM, seats=10)
+    return table_set_open(table=table, is_open=True, actor=floorperson)
