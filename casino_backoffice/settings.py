@@ -44,6 +44,8 @@ DEBUG = _env_bool("DJANGO_DEBUG", False)
 ALLOWED_HOSTS = os.environ.get("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",")
 
 INSTALLED_APPS = [
+    # First, so that its createsuperuser (credential number and PIN) replaces django.contrib.auth's.
+    "casino_backoffice.staff",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -57,7 +59,6 @@ INSTALLED_APPS = [
     "django_htmx",
     "simple_history",
     "casino_backoffice.core",
-    "casino_backoffice.staff",
     "casino_backoffice.ledger",
     "tables",
     "rake",

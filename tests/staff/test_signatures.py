@@ -1,0 +1,144 @@
+"""Signatures: PIN re-entry, role rules, segregation of duties, wrong-PIN lock, immutability."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import IntegrityError, connection, transaction
+
+from casino_backoffice.ledger.models import Account, AccountKind, Correction, Transfer, TransferKind
+from casino_backoffice.ledger.services import correction_approve, correction_prepare, transfer_post
+from casino_backoffice.staff.exceptions import (
+    AlreadySigned,
+    DocumentIsSigned,
+    SignerNotIndependent,
+    SignerRoleNotAllowed,
+    SigningLocked,
+    WrongPin,
+)
+from casino_backoffice.staff.models import Signature, User
+from casino_backoffice.staff.roles import Role
+from casino_backoffice.staff.services import signature_verify, signing_unlock
+from casino_backoffice.staff.signing import content_hash
+from tests.conftest import PIN
+
+
+@pytest.fixture
+def transfer(finance) -> Transfer:  # noqa: ANN001
+    source = Account.objects.create(code="source:test", name="Pots", kind=AccountKind.SOURCE)
+    box = Account.objects.create(code="box:test", name="Box", kind=AccountKind.JACKPOT_BOX)
+    return transfer_post(
+        debit=box, credit=source, amount_cents=100, kind=TransferKind.DROP, idempotency_key="t-1", actor=finance
+    )
+
+
+def test_a_signature_records_role_credential_time_and_content_hash(transfer, finance) -> None:  # noqa: ANN001
+    correction = correction_prepare(transfer=transfer, reason="posted to the wrong box", actor=finance, pin=PIN)
+
+    [signature] = correction.signatures()
+    assert signature.signer == finance
+    assert signature.role == Role.FINANCE
+    assert signature.credential_number == finance.credential_number
+    assert signature.purpose == "preparer"
+    assert signature.content_hash == content_hash(correction.signing_content())
+    assert signature_verify(signature=signature)
+
+
+def test_the_recorded_credential_is_the_one_held_at_signing(transfer, finance) -> None:  # noqa: ANN001
+    correction = correction_prepare(transfer=transfer, reason="wrong box", actor=finance, pin=PIN)
+    old = finance.credential_number
+    User.objects.filter(pk=finance.pk).update(credential_number="PA-NEW-1")
+
+    assert correction.signatures().get().credential_number == old
+
+
+def test_wrong_pin_signs_nothing_and_says_how_many_tries_are_left(transfer, finance) -> None:  # noqa: ANN001
+    with pytest.raises(WrongPin, match="4 tries left"):
+        correction_prepare(transfer=transfer, reason="wrong box", actor=finance, pin="0000")
+
+    assert not Correction.objects.exists()
+    assert not Signature.objects.exists()
+    finance.refresh_from_db()
+    assert finance.failed_pin_attempts == 1
+
+
+def test_five_wrong_pins_lock_signing_until_an_administrator_unlocks(transfer, finance, administrator) -> None:  # noqa: ANN001
+    for _ in range(4):
+        with pytest.raises(WrongPin):
+            correction_prepare(transfer=transfer, reason="x", actor=finance, pin="0000")
+    with pytest.raises(SigningLocked):
+        correction_prepare(transfer=transfer, reason="x", actor=finance, pin="0000")
+    # Even the right PIN is refused while locked.
+    with pytest.raises(SigningLocked):
+        correction_prepare(transfer=transfer, reason="x", actor=finance, pin=PIN)
+    assert not Correction.objects.exists()
+
+    signing_unlock(user=finance, actor=administrator)
+    correction = correction_prepare(transfer=transfer, reason="x", actor=finance, pin=PIN)
+    assert correction.signatures().count() == 1
+
+
+def test_a_right_pin_resets_the_count_of_wrong_ones(transfer, finance) -> None:  # noqa: ANN001
+    with pytest.raises(WrongPin):
+        correction_prepare(transfer=transfer, reason="x", actor=finance, pin="0000")
+    correction_prepare(transfer=transfer, reason="x", actor=finance, pin=PIN)
+    finance.refresh_from_db()
+    assert finance.failed_pin_attempts == 0
+
+
+def test_only_an_administrator_unlocks(finance, floorperson) -> None:  # noqa: ANN001
+    with pytest.raises(SignerRoleNotAllowed):
+        signing_unlock(user=finance, actor=floorperson)
+
+
+def test_a_signer_of_the_wrong_role_is_refused_with_the_rule_named(transfer, floorperson) -> None:  # noqa: ANN001
+    with pytest.raises(SignerRoleNotAllowed, match=r"preparer by finance, administrator.*floorperson"):
+        correction_prepare(transfer=transfer, reason="wrong box", actor=floorperson, pin=PIN)
+    assert not Correction.objects.exists()
+
+
+def test_the_approver_is_not_the_preparer(transfer, finance) -> None:  # noqa: ANN001
+    correction = correction_prepare(transfer=transfer, reason="wrong box", actor=finance, pin=PIN)
+
+    with pytest.raises(SignerNotIndependent, match="signed this document as preparer"):
+        correction_approve(correction=correction, actor=finance, pin=PIN)
+    assert correction.signatures().count() == 1
+    assert not Transfer.objects.filter(kind=TransferKind.REVERSAL).exists()
+
+
+def test_a_purpose_is_signed_once(transfer, finance, make_staff) -> None:  # noqa: ANN001
+    correction = correction_prepare(transfer=transfer, reason="wrong box", actor=finance, pin=PIN)
+    correction_approve(correction=correction, actor=make_staff(Role.FINANCE), pin=PIN)
+
+    with pytest.raises(AlreadySigned):
+        correction_approve(correction=correction, actor=make_staff(Role.ADMINISTRATOR), pin=PIN)
+    assert correction.signatures().count() == 2
+
+
+def test_a_signed_document_cannot_change(transfer, finance) -> None:  # noqa: ANN001
+    correction = correction_prepare(transfer=transfer, reason="wrong box", actor=finance, pin=PIN)
+    correction.reason = "something else"
+
+    with pytest.raises(DocumentIsSigned):
+        correction.save()
+    correction.refresh_from_db()
+    assert correction.reason == "wrong box"
+
+
+def test_tampering_behind_the_orm_is_detected(transfer, finance) -> None:  # noqa: ANN001
+    correction = correction_prepare(transfer=transfer, reason="wrong box", actor=finance, pin=PIN)
+    Correction.objects.filter(pk=correction.pk).update(reason="edited in the database")
+
+    assert not signature_verify(signature=correction.signatures().get())
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the trigger is PostgreSQL's")
+def test_postgresql_refuses_to_update_or_delete_a_signature(transfer, finance) -> None:  # noqa: ANN001
+    correction = correction_prepare(transfer=transfer, reason="wrong box", actor=finance, pin=PIN)
+    signature = correction.signatures().get()
+
+    with pytest.raises(IntegrityError, match="never updated or deleted"), transaction.atomic():
+        Signature.objects.filter(pk=signature.pk).update(role=Role.ADMINISTRATOR)
+    with pytest.raises(IntegrityError, match="never updated or deleted"), transaction.atomic():
+        Signature.objects.filter(pk=signature.pk).delete()
+    signature.refresh_from_db()
+    assert signature.role == Role.FINANCE
