@@ -135,6 +135,9 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "staticfiles"
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)
+# Serve app static files without collectstatic too (tests, a fresh checkout); `make run` collects.
+WHITENOISE_USE_FINDERS = True
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
@@ -192,11 +195,14 @@ CELERY_TASK_ALWAYS_EAGER = _env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # Beat entries tick often and call idempotent services; a unique key per period or sheet makes a
 # second run a no-op (DESIGN.md, Stack notes).
+HEARTBEAT_SECONDS = float(os.environ.get("HEARTBEAT_SECONDS", "15"))
 CELERY_BEAT_SCHEDULE = {
-    "heartbeat": {"task": "casino_backoffice.core.tasks.heartbeat", "schedule": 30.0},
+    "heartbeat": {"task": "casino_backoffice.core.tasks.heartbeat", "schedule": HEARTBEAT_SECONDS},
 }
+# Several deployments (or test runs) can share one broker without taking each other's tasks.
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "casino_backoffice")
 # /healthz reports the scheduler unhealthy when its last beat is older than this.
-HEARTBEAT_STALE_SECONDS = int(os.environ.get("HEARTBEAT_STALE_SECONDS", "120"))
+HEARTBEAT_STALE_SECONDS = int(os.environ.get("HEARTBEAT_STALE_SECONDS", "90"))
 
 LOGGING = {
     "version": 1,

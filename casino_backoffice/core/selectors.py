@@ -40,7 +40,7 @@ def _check_broker() -> dict[str, Any]:
 
     transport = settings.CELERY_BROKER_URL.split("://", 1)[0]
     try:
-        with app.connection_for_write() as conn:
+        with app.connection_for_write(url=settings.CELERY_BROKER_URL) as conn:
             conn.ensure_connection(max_retries=1, timeout=2)
         return {"ok": True, "transport": transport}
     except Exception as error:  # noqa: BLE001 - any failure means tasks cannot be queued
