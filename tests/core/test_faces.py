@@ -1,0 +1,133 @@
+"""The three faces: the tablet site, the display board and the admin, as their users open them."""
+
+from __future__ import annotations
+
+import pytest
+from django.apps import apps
+from django.contrib import admin
+from django.urls import reverse
+
+from casino_backoffice.staff.roles import Role
+from tables.models import Table
+from tests.conftest import PASSWORD
+
+
+def test_the_floor_asks_for_a_sign_in(client, db) -> None:  # noqa: ANN001
+    response = client.get("/floor/")
+    assert response.status_code == 302
+    assert response["Location"].startswith("/floor/login/")
+
+
+def test_sign_in_with_a_wrong_password_is_refused(client, floorperson) -> None:  # noqa: ANN001
+    response = client.post("/floor/login/", {"username": floorperson.username, "password": "wrong"})
+    assert response.status_code == 200
+    assert "correct username and password" in response.content.decode()
+
+
+def test_a_floorperson_signs_in_and_sees_what_they_can_do(client, floorperson) -> None:  # noqa: ANN001
+    response = client.post("/floor/login/", {"username": floorperson.username, "password": PASSWORD}, follow=True)
+
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "Floorperson" in page and "Tracking Slip" in page
+    assert 'href="/floor/tables/"' in page
+    assert 'href="/admin/"' not in page  # the back office is not theirs
+    assert "Content-Security-Policy" in response.headers
+
+
+def test_a_cashier_home_links_the_back_office(client, cashier) -> None:  # noqa: ANN001
+    client.force_login(cashier)
+    assert 'href="/admin/"' in client.get("/floor/").content.decode()
+
+
+def test_a_floorperson_opens_a_table_from_the_tablet(client, floorperson, room) -> None:  # noqa: ANN001
+    table = Table.objects.create(room=room, number="T9", game="holdem", seats=9)
+    client.force_login(floorperson)
+
+    response = client.post(reverse("floor:table-open-close", args=[table.pk]), {"is_open": "1"}, follow=True)
+
+    table.refresh_from_db()
+    assert table.is_open
+    assert "Table T9 (Texas Hold&#x27;em) is open." in response.content.decode()
+
+
+def test_a_dealer_cannot_open_a_table(client, dealer, room) -> None:  # noqa: ANN001
+    table = Table.objects.create(room=room, number="T9", game="holdem", seats=9)
+    client.force_login(dealer)
+
+    response = client.post(reverse("floor:table-open-close", args=[table.pk]), {"is_open": "1"}, follow=True)
+
+    table.refresh_from_db()
+    assert not table.is_open
+    assert "Only a floorperson or above" in response.content.decode()
+
+
+def test_setting_a_pin_needs_the_password_and_two_equal_pins(client, floorperson) -> None:  # noqa: ANN001
+    client.force_login(floorperson)
+    old = floorperson.pin_hash
+
+    response = client.post("/floor/pin/", {"current_password": "nope", "pin": "1111", "pin_again": "1111"})
+    assert "not your sign-in password" in response.content.decode()
+    response = client.post("/floor/pin/", {"current_password": PASSWORD, "pin": "1111", "pin_again": "2222"})
+    assert "The two PINs differ" in response.content.decode()
+    floorperson.refresh_from_db()
+    assert floorperson.pin_hash == old
+
+    response = client.post("/floor/pin/", {"current_password": PASSWORD, "pin": "1111", "pin_again": "1111"})
+    assert response.status_code == 302
+    floorperson.refresh_from_db()
+    assert floorperson.pin_hash != old
+
+
+def test_the_display_board_needs_no_sign_in_and_refreshes_its_panel(client, open_table) -> None:  # noqa: ANN001
+    board = client.get("/display/main/")
+    assert board.status_code == 200
+    page = board.content.decode()
+    assert "Main Poker Room" in page
+    assert 'data-panel-url="/display/main/panel/"' in page and "display.js" in page
+
+    panel = client.get("/display/main/panel/")
+    assert panel.status_code == 200
+    assert "1 of 1 tables open" in panel.content.decode()
+    assert panel["Cache-Control"] == "no-store"
+
+
+def test_an_unknown_room_has_no_board(client, db) -> None:  # noqa: ANN001
+    assert client.get("/display/nowhere/").status_code == 404
+
+
+def _registered_models() -> list:
+    return [model for model in apps.get_models() if model in admin.site._registry]
+
+
+@pytest.mark.parametrize("role", [Role.COMPLIANCE, Role.ADMINISTRATOR, Role.FINANCE])
+def test_every_registered_model_opens_in_the_admin(client, make_staff, role, open_table) -> None:  # noqa: ANN001
+    client.force_login(make_staff(role))
+    opened = 0
+    for model in _registered_models():
+        url = reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_changelist")
+        response = client.get(url)
+        assert response.status_code in (200, 403), (url, response.status_code)
+        opened += response.status_code == 200
+    assert opened >= 5
+
+
+def test_compliance_reads_the_audit_trail_and_cannot_change_a_table(client, compliance, open_table) -> None:  # noqa: ANN001
+    client.force_login(compliance)
+
+    history = client.get(reverse("admin:tables_table_history", args=[open_table.pk]))
+    assert history.status_code == 200
+    assert "opened by" in history.content.decode()
+
+    response = client.post(
+        reverse("admin:tables_table_change", args=[open_table.pk]),
+        {"room": open_table.room_id, "number": "T1", "game": "holdem", "seats": 2},
+    )
+    assert response.status_code == 403
+    open_table.refresh_from_db()
+    assert open_table.seats == 10
+
+
+def test_nobody_adds_a_transfer_in_the_admin(client, administrator) -> None:  # noqa: ANN001
+    client.force_login(administrator)
+    assert client.get(reverse("admin:ledger_transfer_add")).status_code == 403
