@@ -135,6 +135,7 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "casino_backoffice" / "static"]
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 # Serve app static files without collectstatic too (tests, a fresh checkout); `make run` collects.
 WHITENOISE_USE_FINDERS = True
