@@ -33,7 +33,7 @@ ADMIN_ROLES = frozenset(
 )
 
 # Apps whose models every role may read: the floor needs tables and jackpots, the cage needs them all.
-_ALL_APPS = ("staff", "ledger", "tables", "rake", "jackpots", "cage", "core", "authtoken")
+_ALL_APPS = ("staff", "ledger", "tables", "rake", "jackpots", "cage", "core")
 _FLOOR_APPS = ("tables", "rake", "jackpots")
 
 # role -> {app label: actions}. Money rows are never changed nor deleted through permissions: the
@@ -52,7 +52,8 @@ ROLE_PERMISSIONS: dict[Role, dict[str, tuple[str, ...]]] = {
         "rake": ("view", "add", "change"),
     },
     Role.COMPLIANCE: {app: ("view",) for app in _ALL_APPS},
-    Role.ADMINISTRATOR: {app: ("view", "add", "change", "delete") for app in _ALL_APPS},
+    # API tokens are credentials: only administrators see or issue them.
+    Role.ADMINISTRATOR: {app: ("view", "add", "change", "delete") for app in (*_ALL_APPS, "authtoken")},
 }
 # Compliance reads the audit trail of every model too (django-simple-history's historical models
 # live in each model's app, so they are covered by the app labels above).
