@@ -15,12 +15,34 @@ from collections.abc import Iterable
 RANK_CHARS = "23456789TJQKA"
 SUIT_CHARS = "cdhs"
 RANK_NAMES = (
-    "two", "three", "four", "five", "six", "seven", "eight",
-    "nine", "ten", "jack", "queen", "king", "ace",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "jack",
+    "queen",
+    "king",
+    "ace",
 )
 RANK_PLURALS = (
-    "twos", "threes", "fours", "fives", "sixes", "sevens", "eights",
-    "nines", "tens", "jacks", "queens", "kings", "aces",
+    "twos",
+    "threes",
+    "fours",
+    "fives",
+    "sixes",
+    "sevens",
+    "eights",
+    "nines",
+    "tens",
+    "jacks",
+    "queens",
+    "kings",
+    "aces",
 )
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 ACE = 12
@@ -72,9 +94,7 @@ def _parse_one(token: str, position: int) -> Card:
         raise InvalidCards(f"card {position} '{token}' is incomplete: a card is a rank and a suit, e.g. 'As'")
     rank_key = "T" if rank_text == "10" else rank_text.upper()
     if len(rank_key) != 1 or rank_key not in RANK_CHARS:
-        raise InvalidCards(
-            f"card {position} '{token}': '{rank_text}' is not a rank (use 2-9, T or 10, J, Q, K, A)"
-        )
+        raise InvalidCards(f"card {position} '{token}': '{rank_text}' is not a rank (use 2-9, T or 10, J, Q, K, A)")
     suit_key = suit_text.lower()
     if suit_key not in SUIT_CHARS:
         raise InvalidCards(f"card {position} '{token}': '{suit_text}' is not a suit (use s, h, d or c)")

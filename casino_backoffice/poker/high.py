@@ -26,9 +26,7 @@ from .tables import HIGH, HIGH_FLUSH, HIGH_NONFLUSH, RANK_WEIGHT
 _RANK_BITS = (1 << 32) - 1
 _SUIT_OFFSET = 0x3333 << 32
 _FLUSH_BITS = 0x8888 << 32
-_CARD_VALUE: dict[int, int] = {
-    c: RANK_WEIGHT[c >> 2] | 1 << (32 + 4 * (c & 3)) | 1 << (64 + 3 * c) for c in range(52)
-}
+_CARD_VALUE: dict[int, int] = {c: RANK_WEIGHT[c >> 2] | 1 << (32 + 4 * (c & 3)) | 1 << (64 + 3 * c) for c in range(52)}
 _DUPLICATE_BITS = sum(0b110 << (64 + 3 * c) for c in range(52))
 _SPECIAL_BITS = _DUPLICATE_BITS | _FLUSH_BITS
 _FLUSH_SUIT = {0x8 << 32: 0, 0x80 << 32: 1, 0x800 << 32: 2, 0x8000 << 32: 3}

@@ -45,7 +45,9 @@ class Payout:
         if self.kind is PayoutKind.METER:
             return f"{self.meter_bp // 100}% of meter"
         if self.kind is PayoutKind.FIXED:
-            return f"${self.amount_cents // 100:,}" + (f".{self.amount_cents % 100:02d}" if self.amount_cents % 100 else "")
+            return f"${self.amount_cents // 100:,}" + (
+                f".{self.amount_cents % 100:02d}" if self.amount_cents % 100 else ""
+            )
         return f"{self.win} {self.kind.value} {self.stake}"
 
 
@@ -126,34 +128,49 @@ def envy_bonuses(
 
 _J, _Q, _SIX, _TEN = (RANK_CHARS.index(r) for r in "JQ6T")
 
-MISSISSIPPI_STUD = Paytable("mississippi_stud", "§655a.12(a)", HighHand, (
-    PaytableLine("Royal flush", C.ROYAL_FLUSH, to(500)),
-    PaytableLine("Straight flush", C.STRAIGHT_FLUSH, to(100)),
-    PaytableLine("Four-of-a-kind", C.FOUR_OF_A_KIND, to(40)),
-    PaytableLine("Full house", C.FULL_HOUSE, to(10)),
-    PaytableLine("Flush", C.FLUSH, to(6)),
-    PaytableLine("Straight", C.STRAIGHT, to(4)),
-    PaytableLine("Three-of-a-kind", C.THREE_OF_A_KIND, to(3)),
-    PaytableLine("Two pair", C.TWO_PAIR, to(2)),
-    PaytableLine("Pair of jacks or better", C.PAIR, to(1), min_rank=_J),
-    PaytableLine("Pair of 6s to 10s", C.PAIR, PUSH, min_rank=_SIX, max_rank=_TEN),
-))
-MISSISSIPPI_STUD_PROGRESSIVE = Paytable("mississippi_stud_progressive", "§655a.12(c)(1)", HighHand, (
-    PaytableLine("Royal flush", C.ROYAL_FLUSH, meter(100)),
-    PaytableLine("Straight flush", C.STRAIGHT_FLUSH, meter(10)),
-    PaytableLine("Four-of-a-kind", C.FOUR_OF_A_KIND, for_(300)),
-    PaytableLine("Full house", C.FULL_HOUSE, for_(50)),
-    PaytableLine("Flush", C.FLUSH, for_(40)),
-    PaytableLine("Straight", C.STRAIGHT, for_(30)),
-    PaytableLine("Three-of-a-kind", C.THREE_OF_A_KIND, for_(9)),
-))
+MISSISSIPPI_STUD = Paytable(
+    "mississippi_stud",
+    "§655a.12(a)",
+    HighHand,
+    (
+        PaytableLine("Royal flush", C.ROYAL_FLUSH, to(500)),
+        PaytableLine("Straight flush", C.STRAIGHT_FLUSH, to(100)),
+        PaytableLine("Four-of-a-kind", C.FOUR_OF_A_KIND, to(40)),
+        PaytableLine("Full house", C.FULL_HOUSE, to(10)),
+        PaytableLine("Flush", C.FLUSH, to(6)),
+        PaytableLine("Straight", C.STRAIGHT, to(4)),
+        PaytableLine("Three-of-a-kind", C.THREE_OF_A_KIND, to(3)),
+        PaytableLine("Two pair", C.TWO_PAIR, to(2)),
+        PaytableLine("Pair of jacks or better", C.PAIR, to(1), min_rank=_J),
+        PaytableLine("Pair of 6s to 10s", C.PAIR, PUSH, min_rank=_SIX, max_rank=_TEN),
+    ),
+)
+MISSISSIPPI_STUD_PROGRESSIVE = Paytable(
+    "mississippi_stud_progressive",
+    "§655a.12(c)(1)",
+    HighHand,
+    (
+        PaytableLine("Royal flush", C.ROYAL_FLUSH, meter(100)),
+        PaytableLine("Straight flush", C.STRAIGHT_FLUSH, meter(10)),
+        PaytableLine("Four-of-a-kind", C.FOUR_OF_A_KIND, for_(300)),
+        PaytableLine("Full house", C.FULL_HOUSE, for_(50)),
+        PaytableLine("Flush", C.FLUSH, for_(40)),
+        PaytableLine("Straight", C.STRAIGHT, for_(30)),
+        PaytableLine("Three-of-a-kind", C.THREE_OF_A_KIND, for_(9)),
+    ),
+)
 
 
 def _ms_envy(wager: int, royal: int, straight_flush: int) -> Paytable:
-    return Paytable(f"mississippi_stud_envy_{wager}", "§655a.12(c)(5)", HighHand, (
-        PaytableLine("Royal flush", C.ROYAL_FLUSH, dollars(royal)),
-        PaytableLine("Straight flush", C.STRAIGHT_FLUSH, dollars(straight_flush)),
-    ))
+    return Paytable(
+        f"mississippi_stud_envy_{wager}",
+        "§655a.12(c)(5)",
+        HighHand,
+        (
+            PaytableLine("Royal flush", C.ROYAL_FLUSH, dollars(royal)),
+            PaytableLine("Straight flush", C.STRAIGHT_FLUSH, dollars(straight_flush)),
+        ),
+    )
 
 
 MISSISSIPPI_STUD_ENVY_1 = _ms_envy(1, 1_000, 300)
@@ -161,14 +178,19 @@ MISSISSIPPI_STUD_ENVY_5 = _ms_envy(5, 5_000, 1_500)
 
 
 def _three_card_bonus(letter: str, mini_royal: int, straight: int, flush: int) -> Paytable:
-    return Paytable(f"three_card_bonus_{letter}", "§655a.12(d)", ThreeCardHand, (
-        PaytableLine("Mini-royal", C.MINI_ROYAL, to(mini_royal)),
-        PaytableLine("Straight flush", C.STRAIGHT_FLUSH, to(40)),
-        PaytableLine("Three-of-a-kind", C.THREE_OF_A_KIND, to(30)),
-        PaytableLine("Straight", C.STRAIGHT, to(straight)),
-        PaytableLine("Flush", C.FLUSH, to(flush)),
-        PaytableLine("Pair", C.PAIR, to(1)),
-    ))
+    return Paytable(
+        f"three_card_bonus_{letter}",
+        "§655a.12(d)",
+        ThreeCardHand,
+        (
+            PaytableLine("Mini-royal", C.MINI_ROYAL, to(mini_royal)),
+            PaytableLine("Straight flush", C.STRAIGHT_FLUSH, to(40)),
+            PaytableLine("Three-of-a-kind", C.THREE_OF_A_KIND, to(30)),
+            PaytableLine("Straight", C.STRAIGHT, to(straight)),
+            PaytableLine("Flush", C.FLUSH, to(flush)),
+            PaytableLine("Pair", C.PAIR, to(1)),
+        ),
+    )
 
 
 THREE_CARD_BONUS_A = _three_card_bonus("a", 40, 6, 4)
@@ -176,26 +198,36 @@ THREE_CARD_BONUS_B = _three_card_bonus("b", 40, 5, 4)
 THREE_CARD_BONUS_C = _three_card_bonus("c", 50, 5, 4)
 THREE_CARD_BONUS_D = _three_card_bonus("d", 50, 6, 3)
 
-CRAZY4_SUPER_BONUS = Paytable("crazy4_super_bonus", "§657a.12(b)", Crazy4Hand, (
-    PaytableLine("Four aces", C.FOUR_OF_A_KIND, to(200), min_rank=ACE),
-    PaytableLine("Four-of-a-kind", C.FOUR_OF_A_KIND, to(30)),
-    PaytableLine("Straight flush", C.STRAIGHT_FLUSH, to(15)),
-    PaytableLine("Three-of-a-kind", C.THREE_OF_A_KIND, to(2)),
-    PaytableLine("Flush", C.FLUSH, to(3, 2)),
-    PaytableLine("Straight", C.STRAIGHT, to(1)),
-))
+CRAZY4_SUPER_BONUS = Paytable(
+    "crazy4_super_bonus",
+    "§657a.12(b)",
+    Crazy4Hand,
+    (
+        PaytableLine("Four aces", C.FOUR_OF_A_KIND, to(200), min_rank=ACE),
+        PaytableLine("Four-of-a-kind", C.FOUR_OF_A_KIND, to(30)),
+        PaytableLine("Straight flush", C.STRAIGHT_FLUSH, to(15)),
+        PaytableLine("Three-of-a-kind", C.THREE_OF_A_KIND, to(2)),
+        PaytableLine("Flush", C.FLUSH, to(3, 2)),
+        PaytableLine("Straight", C.STRAIGHT, to(1)),
+    ),
+)
 
 
 def _queens_up(letter: str, straight_flush: int, three: int) -> Paytable:
-    return Paytable(f"crazy4_queens_up_{letter}", "§657a.12(c)", Crazy4Hand, (
-        PaytableLine("Four-of-a-kind", C.FOUR_OF_A_KIND, to(50)),
-        PaytableLine("Straight flush", C.STRAIGHT_FLUSH, to(straight_flush)),
-        PaytableLine("Three-of-a-kind", C.THREE_OF_A_KIND, to(three)),
-        PaytableLine("Flush", C.FLUSH, to(4)),
-        PaytableLine("Straight", C.STRAIGHT, to(3)),
-        PaytableLine("Two pair", C.TWO_PAIR, to(2)),
-        PaytableLine("Pair of queens or better", C.PAIR, to(1), min_rank=_Q),
-    ))
+    return Paytable(
+        f"crazy4_queens_up_{letter}",
+        "§657a.12(c)",
+        Crazy4Hand,
+        (
+            PaytableLine("Four-of-a-kind", C.FOUR_OF_A_KIND, to(50)),
+            PaytableLine("Straight flush", C.STRAIGHT_FLUSH, to(straight_flush)),
+            PaytableLine("Three-of-a-kind", C.THREE_OF_A_KIND, to(three)),
+            PaytableLine("Flush", C.FLUSH, to(4)),
+            PaytableLine("Straight", C.STRAIGHT, to(3)),
+            PaytableLine("Two pair", C.TWO_PAIR, to(2)),
+            PaytableLine("Pair of queens or better", C.PAIR, to(1), min_rank=_Q),
+        ),
+    )
 
 
 CRAZY4_QUEENS_UP_A = _queens_up("a", 30, 9)
@@ -205,12 +237,17 @@ CRAZY4_QUEENS_UP_D = _queens_up("d", 40, 7)
 
 
 def _crazy4_progressive(letter: str, three: int) -> Paytable:
-    return Paytable(f"crazy4_progressive_{letter}", "§657a.12(d)(1)", Crazy4Hand, (
-        PaytableLine("Four aces", C.FOUR_OF_A_KIND, meter(100), min_rank=ACE),
-        PaytableLine("Four-of-a-kind", C.FOUR_OF_A_KIND, for_(300)),
-        PaytableLine("Straight flush", C.STRAIGHT_FLUSH, for_(100)),
-        PaytableLine("Three-of-a-kind", C.THREE_OF_A_KIND, for_(three)),
-    ))
+    return Paytable(
+        f"crazy4_progressive_{letter}",
+        "§657a.12(d)(1)",
+        Crazy4Hand,
+        (
+            PaytableLine("Four aces", C.FOUR_OF_A_KIND, meter(100), min_rank=ACE),
+            PaytableLine("Four-of-a-kind", C.FOUR_OF_A_KIND, for_(300)),
+            PaytableLine("Straight flush", C.STRAIGHT_FLUSH, for_(100)),
+            PaytableLine("Three-of-a-kind", C.THREE_OF_A_KIND, for_(three)),
+        ),
+    )
 
 
 CRAZY4_PROGRESSIVE_A = _crazy4_progressive("a", 9)
@@ -235,10 +272,24 @@ CRAZY4_ENVY_B_5 = _crazy4_envy("crazy4_envy_b_5", "§657a.12(d)(5)(ii)", 500, 12
 PAYTABLES: dict[str, Paytable] = {
     table.name: table
     for table in (
-        MISSISSIPPI_STUD, MISSISSIPPI_STUD_PROGRESSIVE, MISSISSIPPI_STUD_ENVY_1, MISSISSIPPI_STUD_ENVY_5,
-        THREE_CARD_BONUS_A, THREE_CARD_BONUS_B, THREE_CARD_BONUS_C, THREE_CARD_BONUS_D,
-        CRAZY4_SUPER_BONUS, CRAZY4_QUEENS_UP_A, CRAZY4_QUEENS_UP_B, CRAZY4_QUEENS_UP_C, CRAZY4_QUEENS_UP_D,
-        CRAZY4_PROGRESSIVE_A, CRAZY4_PROGRESSIVE_B,
-        CRAZY4_ENVY_A_1, CRAZY4_ENVY_A_5, CRAZY4_ENVY_B_1, CRAZY4_ENVY_B_5,
+        MISSISSIPPI_STUD,
+        MISSISSIPPI_STUD_PROGRESSIVE,
+        MISSISSIPPI_STUD_ENVY_1,
+        MISSISSIPPI_STUD_ENVY_5,
+        THREE_CARD_BONUS_A,
+        THREE_CARD_BONUS_B,
+        THREE_CARD_BONUS_C,
+        THREE_CARD_BONUS_D,
+        CRAZY4_SUPER_BONUS,
+        CRAZY4_QUEENS_UP_A,
+        CRAZY4_QUEENS_UP_B,
+        CRAZY4_QUEENS_UP_C,
+        CRAZY4_QUEENS_UP_D,
+        CRAZY4_PROGRESSIVE_A,
+        CRAZY4_PROGRESSIVE_B,
+        CRAZY4_ENVY_A_1,
+        CRAZY4_ENVY_A_5,
+        CRAZY4_ENVY_B_1,
+        CRAZY4_ENVY_B_5,
     )
 }

@@ -25,17 +25,37 @@ C = HandCategory
 Key = tuple[int, tuple[int, ...]]
 
 HIGH_ORDER: tuple[HandCategory, ...] = (
-    C.HIGH_CARD, C.PAIR, C.TWO_PAIR, C.THREE_OF_A_KIND, C.STRAIGHT, C.FLUSH,
-    C.FULL_HOUSE, C.FOUR_OF_A_KIND, C.STRAIGHT_FLUSH, C.ROYAL_FLUSH,
+    C.HIGH_CARD,
+    C.PAIR,
+    C.TWO_PAIR,
+    C.THREE_OF_A_KIND,
+    C.STRAIGHT,
+    C.FLUSH,
+    C.FULL_HOUSE,
+    C.FOUR_OF_A_KIND,
+    C.STRAIGHT_FLUSH,
+    C.ROYAL_FLUSH,
 )
 # §657a.6(b): four of a kind > straight flush > three of a kind > flush > straight > two pair > pair.
 CRAZY4_ORDER: tuple[HandCategory, ...] = (
-    C.HIGH_CARD, C.PAIR, C.TWO_PAIR, C.STRAIGHT, C.FLUSH, C.THREE_OF_A_KIND,
-    C.STRAIGHT_FLUSH, C.FOUR_OF_A_KIND,
+    C.HIGH_CARD,
+    C.PAIR,
+    C.TWO_PAIR,
+    C.STRAIGHT,
+    C.FLUSH,
+    C.THREE_OF_A_KIND,
+    C.STRAIGHT_FLUSH,
+    C.FOUR_OF_A_KIND,
 )
 # §655a.6(c): mini-royal > straight flush > three of a kind > straight > flush > pair.
 THREE_CARD_ORDER: tuple[HandCategory, ...] = (
-    C.HIGH_CARD, C.PAIR, C.FLUSH, C.STRAIGHT, C.THREE_OF_A_KIND, C.STRAIGHT_FLUSH, C.MINI_ROYAL,
+    C.HIGH_CARD,
+    C.PAIR,
+    C.FLUSH,
+    C.STRAIGHT,
+    C.THREE_OF_A_KIND,
+    C.STRAIGHT_FLUSH,
+    C.MINI_ROYAL,
 )
 
 RANK_WEIGHT: tuple[int, ...] = tuple(5**r for r in range(13))

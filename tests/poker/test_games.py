@@ -1,5 +1,7 @@
 """Crazy 4 Poker (§657a.6) and three-card hands (§655a.6(c))."""
 
+from itertools import pairwise
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -9,7 +11,14 @@ from tests.poker import reference
 
 C = HandCategory
 CRAZY4_CATEGORY = [
-    C.HIGH_CARD, C.PAIR, C.TWO_PAIR, C.STRAIGHT, C.FLUSH, C.THREE_OF_A_KIND, C.STRAIGHT_FLUSH, C.FOUR_OF_A_KIND,
+    C.HIGH_CARD,
+    C.PAIR,
+    C.TWO_PAIR,
+    C.STRAIGHT,
+    C.FLUSH,
+    C.THREE_OF_A_KIND,
+    C.STRAIGHT_FLUSH,
+    C.FOUR_OF_A_KIND,
 ]
 THREE_CATEGORY = [C.HIGH_CARD, C.PAIR, C.FLUSH, C.STRAIGHT, C.THREE_OF_A_KIND, C.STRAIGHT_FLUSH, C.MINI_ROYAL]
 five = st.lists(st.integers(0, 51), min_size=5, max_size=5, unique=True)
@@ -38,10 +47,18 @@ def test_crazy4_named_hands(cards: str, words: str, chosen: str) -> None:
 
 
 def test_crazy4_ranking_order_of_657a_6_b() -> None:
-    order = ["2s 2h 2d 2c 3c", "5s 4s 3s 2s 9d", "As Ah Ad Kc Qc", "As Ks 9s 4s 2c", "Ad Kc Qh Js 2c",
-             "As Ad Ks Kd 2c", "As Ad Ks Qd 2c", "As Kd Qh Tc 2c"]
+    order = [
+        "2s 2h 2d 2c 3c",
+        "5s 4s 3s 2s 9d",
+        "As Ah Ad Kc Qc",
+        "As Ks 9s 4s 2c",
+        "Ad Kc Qh Js 2c",
+        "As Ad Ks Kd 2c",
+        "As Ad Ks Qd 2c",
+        "As Kd Qh Tc 2c",
+    ]
     hands = [crazy4_best(c) for c in order]
-    assert all(a > b for a, b in zip(hands, hands[1:], strict=False))
+    assert all(a > b for a, b in pairwise(hands))
     # K-A-2-3 is no straight (§657a.6(a))
     assert crazy4_best("Kd Ac 2h 3s 7d").category is C.HIGH_CARD
 
@@ -55,10 +72,17 @@ def test_three_card_ranking_of_655a_6_c() -> None:
     order = ["Ah Kh Qh", "Kh Qh Jh", "3h 2h Ah", "2c 2d 2s", "Ac Kd Qh", "3c 2d Ah", "Ah 9h 2h", "2c 2d Ah", "Ah Kd 9c"]
     hands = [three_card(c) for c in order]
     assert [h.category for h in hands] == [
-        C.MINI_ROYAL, C.STRAIGHT_FLUSH, C.STRAIGHT_FLUSH, C.THREE_OF_A_KIND, C.STRAIGHT, C.STRAIGHT,
-        C.FLUSH, C.PAIR, C.HIGH_CARD,
+        C.MINI_ROYAL,
+        C.STRAIGHT_FLUSH,
+        C.STRAIGHT_FLUSH,
+        C.THREE_OF_A_KIND,
+        C.STRAIGHT,
+        C.STRAIGHT,
+        C.FLUSH,
+        C.PAIR,
+        C.HIGH_CARD,
     ]
-    assert all(a > b for a, b in zip(hands, hands[1:], strict=False))
+    assert all(a > b for a, b in pairwise(hands))
     assert three_card("Kc Ad 2h").category is C.HIGH_CARD
     assert str(three_card("3c 2d Ah")) == "Straight, three high"
     assert three_card("3c 2d Ah").cards == parse_cards("3c 2d Ah")

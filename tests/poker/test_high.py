@@ -19,8 +19,16 @@ from tests.poker import reference
 
 C = HandCategory
 REFERENCE_CATEGORY = [
-    C.HIGH_CARD, C.PAIR, C.TWO_PAIR, C.THREE_OF_A_KIND, C.STRAIGHT, C.FLUSH,
-    C.FULL_HOUSE, C.FOUR_OF_A_KIND, C.STRAIGHT_FLUSH, C.ROYAL_FLUSH,
+    C.HIGH_CARD,
+    C.PAIR,
+    C.TWO_PAIR,
+    C.THREE_OF_A_KIND,
+    C.STRAIGHT,
+    C.FLUSH,
+    C.FULL_HOUSE,
+    C.FOUR_OF_A_KIND,
+    C.STRAIGHT_FLUSH,
+    C.ROYAL_FLUSH,
 ]
 hands = st.integers(5, 7).flatmap(lambda n: st.lists(st.integers(0, 51), min_size=n, max_size=n, unique=True))
 seven = st.lists(st.integers(0, 51), min_size=7, max_size=7, unique=True)
