@@ -5,4 +5,5 @@ from django.urls import include, path
 urlpatterns = [
     path("", include("casino_backoffice.staff.api")),
     path("", include("tables.api")),
+    path("", include("rake.api")),
 ]

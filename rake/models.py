@@ -1,1 +1,82 @@
-"""Models of this app arrive with their issues."""
+"""Time charges: the rake of time-charge tables, assessed per interval and verified (§637a.17(b)(3)).
+
+Rake taken from pots is on each ``tables.Round``; the rules that rate them are ``tables.RulesVersion``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import models
+from django.db.models import Q
+
+from casino_backoffice.staff.roles import FLOORPERSON_OR_ABOVE
+from casino_backoffice.staff.signing import SignableDocument, SigningRule
+
+
+class TimeChargeBasis(models.TextChoices):
+    PER_PLAYER = "per_player", "Per player (inactive seated players too)"
+    PER_TABLE = "per_table", "Per table"
+
+
+class TimeCharge(SignableDocument):
+    """A time charge assessed at a table for one interval (§637a.17(b)(3)).
+
+    "(i) May be imposed on a per-player basis or on a per-table basis. If taken on a per-player
+    basis, inactive players seated at the table shall also be assessed. ... (iii) May be assessed
+    fractionally every 20 or 30 minutes ... (v) Upon verification by a floorperson or above of the
+    time charges collected shall be immediately placed by the dealer into the drop box."
+
+    The amount reaches the drop box in the ledger when a floorperson or above signs (``VERIFIER``).
+    """
+
+    VERIFIER = SigningRule(
+        purpose="verifier",
+        roles=tuple(sorted(FLOORPERSON_OR_ABOVE)),
+        section="§637a.17(b)(3)(v)",
+        not_same_as_fields=("assessed_by",),
+    )
+
+    table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="time_charges")
+    interval_starts_at = models.DateTimeField()
+    interval_minutes = models.PositiveSmallIntegerField()
+    basis = models.CharField(max_length=20, choices=TimeChargeBasis.choices)
+    players_seated = models.PositiveSmallIntegerField(null=True, blank=True)
+    fee_per_interval_cents = models.BigIntegerField()
+    amount_cents = models.BigIntegerField()
+    rules_version = models.ForeignKey("tables.RulesVersion", on_delete=models.PROTECT, related_name="+")
+    policy_code = models.CharField(max_length=30)
+    gaming_day = models.DateField()
+    shift = models.CharField(max_length=30)
+    idempotency_key = models.CharField(max_length=120, unique=True)
+    request_sha256 = models.CharField(max_length=64)
+    assessed_by = models.ForeignKey("staff.User", on_delete=models.PROTECT, related_name="+")
+    assessed_at = models.DateTimeField()
+    verified_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-interval_starts_at", "table"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "interval_starts_at"], name="rake_timecharge_once_per_interval"),
+            models.CheckConstraint(condition=Q(amount_cents__gt=0), name="rake_timecharge_amount_positive"),
+            models.CheckConstraint(
+                condition=Q(basis="per_table", players_seated__isnull=True)
+                | Q(basis="per_player", players_seated__gte=1),
+                name="rake_timecharge_players_match_basis",
+            ),
+        ]
+        indexes = [models.Index(fields=["gaming_day", "table"], name="rake_timecharge_day_table")]
+
+    def signing_content(self) -> dict[str, Any]:
+        return {
+            "table": self.table_id,
+            "interval_starts_at": self.interval_starts_at,
+            "interval_minutes": self.interval_minutes,
+            "basis": self.basis,
+            "players_seated": self.players_seated,
+            "amount_cents": self.amount_cents,
+            "rules_version": self.rules_version_id,
+        }
+
+    def __str__(self) -> str:
+        return f"Time charge {self.pk} at table {self.table_id} from {self.interval_starts_at:%Y-%m-%d %H:%M}"

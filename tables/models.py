@@ -57,3 +57,101 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return f"Table {self.number} ({self.get_game_display()})"
+
+
+class RulesVersion(models.Model):
+    """One version of a room's Rules Submission (§601a.2): its rake policies, jackpots and tables.
+
+    Inserted once and never changed (a trigger refuses UPDATE and DELETE on PostgreSQL); a change of
+    rules is a new version. ``content`` is the canonical, validated file (``rake.rules``) and
+    ``content_sha256`` its hash; ``source_text`` is the file as it was reviewed. A round is rated by
+    the version in effect at its ``ended_at``: the one with the latest ``effective_from`` not after
+    it (the later loaded when two share a moment).
+    """
+
+    room = models.ForeignKey(PokerRoom, on_delete=models.PROTECT, related_name="rules_versions")
+    number = models.PositiveIntegerField()
+    effective_from = models.DateTimeField()
+    loaded_at = models.DateTimeField()
+    loaded_by = models.ForeignKey("staff.User", on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    source_name = models.CharField(max_length=255, blank=True)
+    source_text = models.TextField()
+    content = models.JSONField()
+    content_sha256 = models.CharField(max_length=64, db_index=True)
+
+    class Meta:
+        ordering = ["room", "-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["room", "number"], name="tables_rulesversion_number_unique_in_room"),
+        ]
+        indexes = [models.Index(fields=["room", "effective_from", "number"], name="tables_rules_in_effect")]
+
+    def __str__(self) -> str:
+        return f"{self.room.code} rules v{self.number} (from {self.effective_from:%Y-%m-%d %H:%M})"
+
+
+class Round(models.Model):
+    """A round of play as the table reported it, with the rake and the drops its rules took.
+
+    Inserted once, never updated (trigger on PostgreSQL). ``idempotency_key`` makes a retried post
+    count once; ``request_sha256`` is the canonical body first posted under that key, so the same key
+    with another body is refused (409).
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rounds")
+    ended_at = models.DateTimeField()
+    gaming_day = models.DateField()
+    shift = models.CharField(max_length=30)
+    game = models.CharField(max_length=20, choices=Game.choices, help_text="The table's game when the round ended.")
+    players_dealt_in = models.PositiveSmallIntegerField()
+    pot_cents = models.BigIntegerField()
+    uncalled_bet_cents = models.BigIntegerField(default=0)
+    flop_dealt = models.BooleanField(default=True)
+    voided = models.BooleanField(default=False)
+    rules_version = models.ForeignKey(RulesVersion, on_delete=models.PROTECT, related_name="rounds")
+    rake_cents = models.BigIntegerField()
+    rake_rule = models.CharField(max_length=300)
+    idempotency_key = models.CharField(max_length=120, unique=True)
+    request_sha256 = models.CharField(max_length=64)
+    created_by = models.ForeignKey("staff.User", on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-ended_at", "-id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(pot_cents__gte=0), name="tables_round_pot_not_negative"),
+            models.CheckConstraint(
+                condition=Q(uncalled_bet_cents__gte=0, uncalled_bet_cents__lte=models.F("pot_cents")),
+                name="tables_round_uncalled_within_pot",
+            ),
+            models.CheckConstraint(condition=Q(rake_cents__gte=0), name="tables_round_rake_not_negative"),
+            models.CheckConstraint(condition=Q(players_dealt_in__gte=MIN_SEATS), name="tables_round_two_players"),
+        ]
+        indexes = [
+            models.Index(fields=["table", "gaming_day"], name="tables_round_table_day"),
+            models.Index(fields=["gaming_day", "shift"], name="tables_round_day_shift"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Round {self.pk} at {self.table.number}"
+
+
+class RoundDrop(models.Model):
+    """A jackpot's contribution from one round's pot (§637a.15(c), §637a.16(c)); zero drops are kept
+    too, so the report says a jackpot was asked and why it took nothing."""
+
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="drops")
+    jackpot_code = models.CharField(max_length=30)
+    position = models.PositiveSmallIntegerField()
+    amount_cents = models.BigIntegerField()
+    rule = models.CharField(max_length=300)
+
+    class Meta:
+        ordering = ["round", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "jackpot_code"], name="tables_rounddrop_one_per_jackpot"),
+            models.CheckConstraint(condition=Q(amount_cents__gte=0), name="tables_rounddrop_amount_not_negative"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.jackpot_code} drop of round {self.round_id}"

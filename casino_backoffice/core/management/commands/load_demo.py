@@ -7,17 +7,16 @@ when a person is created (once); the demo password is in the README.
 from __future__ import annotations
 
 import secrets
-from datetime import time
+from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.roles import Role
 from casino_backoffice.staff.services import staff_create
-from tables.games import Game
-from tables.services import room_upsert, table_upsert
 
 DEMO_PASSWORD = "poker-demo-2026"
 
@@ -34,26 +33,15 @@ DEMO_STAFF: list[tuple[str, Role, str, str]] = [
     ("admin", Role.ADMINISTRATOR, "Ada", "Admin"),
 ]
 
-DEMO_TABLES: list[tuple[str, Game, int]] = [
-    ("T1", Game.HOLDEM, 10),
-    ("T2", Game.HOLDEM, 10),
-    ("T3", Game.HOLDEM, 9),
-    ("T4", Game.HOLDEM, 9),
-    ("T5", Game.OMAHA_HIGH, 10),
-    ("T6", Game.OMAHA_HIGH_LOW, 9),
-    ("T7", Game.SEVEN_CARD_STUD, 8),
-    ("T8", Game.FIVE_CARD_STUD, 8),
-    ("T9", Game.DRAW_HIGH, 8),
-    ("T10", Game.DRAW_LOW, 7),
-    ("T11", Game.MISSISSIPPI_STUD, 6),
-    ("T12", Game.CRAZY_4_POKER, 6),
-]
+DEMO_RULES = Path(settings.BASE_DIR) / "demo" / "rules.yaml"
 
 
 def load_rooms_and_tables() -> None:
-    room = room_upsert(code="main", name="Main Poker Room", timezone_name="America/New_York", gaming_day_starts=time(6))
-    for number, game, seats in DEMO_TABLES:
-        table_upsert(room=room, number=number, game=game, seats=seats)
+    """The demo room and its dozen tables come from the documented example rules file, through the
+    same service as ``manage.py load_rules`` (an identical file changes nothing)."""
+    from rake.services import rules_load
+
+    rules_load(text=DEMO_RULES.read_text(encoding="utf-8"), actor=None, source_name="demo/rules.yaml")
 
 
 class Command(BaseCommand):

@@ -1,0 +1,135 @@
+"""What leaves a pot: the rake, then each jackpot's drop. Pure: no database, no clock.
+
+Used by the rounds API, the tablet rake calculator and the revenue checks alike, so a number the
+floor sees is the number the ledger records. Each amount comes with the rule that set it, in words
+a dealer reads to a player.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from casino_backoffice.money import display_cents, floor_to_increment, percent_floor
+
+from .rules import JackpotRule, RakeKind, RakePolicy
+
+
+@dataclass(frozen=True)
+class Drop:
+    code: str
+    amount_cents: int
+    rule: str
+
+
+@dataclass(frozen=True)
+class PotOutcome:
+    rakeable_cents: int
+    rake_cents: int
+    rake_rule: str
+    drops: tuple[Drop, ...]
+
+    @property
+    def to_winner_cents(self) -> int:
+        """What remains of the pot without the uncalled bet for the winning hand or hands."""
+        return self.rakeable_cents - self.rake_cents - sum(drop.amount_cents for drop in self.drops)
+
+
+def _rate(bp: int) -> str:
+    return f"{bp // 100}%" if bp % 100 == 0 else f"{bp / 100:g}%"
+
+
+def compute_rake(*, policy: RakePolicy | None, rakeable_cents: int, flop_dealt: bool) -> tuple[int, str]:
+    """The rake of one pot (§637a.17(b)(1)-(2)), on the pot without the uncalled final bet (§637a.17(d))."""
+    pot = display_cents(rakeable_cents)
+    if policy is None:
+        return 0, "No rake: this table is banked by the house"
+    if policy.kind == RakeKind.TIME_CHARGE:
+        return 0, f"No rake from the pot: policy {policy.code} takes its rake as a time charge (§637a.17(b)(3))"
+    assert policy.max_per_round_cents is not None
+    maximum = display_cents(policy.max_per_round_cents)
+    if policy.kind == RakeKind.PERCENTAGE:
+        assert policy.rate_bp is not None
+        if policy.no_flop_no_drop and not flop_dealt:
+            return 0, f"No rake: no flop, no drop (policy {policy.code})"
+        if rakeable_cents < policy.min_pot_cents:
+            return 0, f"No rake: the pot {pot} is under the minimum pot of {display_cents(policy.min_pot_cents)} (policy {policy.code})"
+        raw = percent_floor(rakeable_cents, policy.rate_bp)
+        rounded = floor_to_increment(raw, policy.increment_cents)
+        if rounded > policy.max_per_round_cents:
+            return policy.max_per_round_cents, (
+                f"{_rate(policy.rate_bp)} of {pot} is {display_cents(raw)}, capped at the maximum of {maximum} per round "
+                f"(policy {policy.code}, §637a.17(b)(1))"
+            )
+        step = f", rounded down to {display_cents(policy.increment_cents)} chips" if policy.increment_cents > 1 else ""
+        return rounded, f"{_rate(policy.rate_bp)} of {pot} is {display_cents(raw)}{step} (policy {policy.code}, §637a.17(b)(1))"
+    # Incremental: the highest level the pot reached (§637a.17(b)(2)).
+    reached = [level for level in policy.levels if rakeable_cents >= level.pot_cents]
+    if not reached:
+        return 0, f"No rake: the pot {pot} is under the first level of {display_cents(policy.levels[0].pot_cents)} (policy {policy.code})"
+    level = reached[-1]
+    if level.rake_cents > policy.max_per_round_cents:
+        return policy.max_per_round_cents, f"Level {display_cents(level.pot_cents)} takes {display_cents(level.rake_cents)}, capped at {maximum} (policy {policy.code})"
+    return level.rake_cents, (
+        f"The pot {pot} reached the {display_cents(level.pot_cents)} level: {display_cents(level.rake_cents)} "
+        f"(policy {policy.code}, §637a.17(b)(2))"
+    )
+
+
+def compute_drop(*, jackpot: JackpotRule, rakeable_cents: int, remaining_cents: int) -> Drop:
+    """One jackpot's contribution, determined after the rake (§637a.15(c), §637a.16(c))."""
+    section = "§637a.15(c)" if jackpot.kind == "bad_beat" else "§637a.16(c)"
+    contribution = jackpot.contribution
+    pot = display_cents(rakeable_cents)
+    if rakeable_cents < contribution.min_pot_cents:
+        return Drop(jackpot.code, 0, f"No drop: the pot {pot} is under the minimum pot of {display_cents(contribution.min_pot_cents)} ({section})")
+    if contribution.method == "fixed":
+        assert contribution.amount_cents is not None
+        amount, rule = contribution.amount_cents, f"Fixed {display_cents(contribution.amount_cents)} from pots of {display_cents(contribution.min_pot_cents)} or more ({section})"
+    else:
+        assert contribution.rate_bp is not None and contribution.max_cents is not None
+        raw = percent_floor(rakeable_cents, contribution.rate_bp)
+        if raw > contribution.max_cents:
+            amount, rule = contribution.max_cents, f"{_rate(contribution.rate_bp)} of {pot} is {display_cents(raw)}, capped at {display_cents(contribution.max_cents)} ({section})"
+        else:
+            amount, rule = raw, f"{_rate(contribution.rate_bp)} of {pot}, rounded down to the cent ({section})"
+    if amount > remaining_cents:
+        return Drop(jackpot.code, remaining_cents, f"{rule}; only {display_cents(remaining_cents)} remained in the pot")
+    return Drop(jackpot.code, amount, rule)
+
+
+def compute_rake_and_drops(
+    *,
+    policy: RakePolicy | None,
+    jackpots: Sequence[JackpotRule],
+    pot_cents: int,
+    uncalled_cents: int,
+    flop_dealt: bool,
+    voided: bool,
+    players: int,
+) -> PotOutcome:
+    """The rake, then each jackpot of the table in the order listed, of one round of play.
+
+    - The rake is computed on the pot without the uncalled final bet (§637a.17(d)).
+    - A voided round (§637a.18(i): "the round of play shall be voided, all value chips ... in the pot
+      shall be returned") takes no rake and no drop.
+    - "After the dealer has extracted the rake, the amount from each pot to be contributed ... shall be
+      determined" (§637a.15(c), §637a.16(c)); a drop never takes more than remains.
+
+    ``players`` does not change any amount today (qualifiers use it, not contributions); it is part of
+    the signature so that a rule that does can be added here.
+    """
+    if not 0 <= uncalled_cents <= pot_cents:
+        raise ValueError("The uncalled bet is between zero and the pot.")
+    rakeable = pot_cents - uncalled_cents
+    if voided:
+        rule = "No rake and no drop: the round was voided and the pot returned (§637a.18(i))"
+        return PotOutcome(rakeable, 0, rule, tuple(Drop(j.code, 0, rule) for j in jackpots))
+    rake, rake_rule = compute_rake(policy=policy, rakeable_cents=rakeable, flop_dealt=flop_dealt)
+    remaining = rakeable - rake
+    drops = []
+    for jackpot in jackpots:
+        drop = compute_drop(jackpot=jackpot, rakeable_cents=rakeable, remaining_cents=remaining)
+        remaining -= drop.amount_cents
+        drops.append(drop)
+    return PotOutcome(rakeable, rake, rake_rule, tuple(drops))

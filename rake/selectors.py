@@ -1,0 +1,175 @@
+"""Reads: the rules in effect, and poker revenue (§637a.17) by table, gaming day, shift and game."""
+
+from __future__ import annotations
+
+import threading
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any
+
+from django.db.models import Count, Q, Sum
+
+from casino_backoffice.money import format_cents
+from tables.models import PokerRoom, Round, RoundDrop, RulesVersion
+
+from .models import TimeCharge
+from .rules import Rules, validate_rules
+
+_cache: dict[int, Rules] = {}
+_cache_lock = threading.Lock()
+
+
+def rules_of_version(*, version_id: int, content: dict[str, Any] | None = None) -> Rules:
+    """The parsed rules of a version, cached in-process: versions never change once inserted."""
+    rules = _cache.get(version_id)
+    if rules is None:
+        if content is None:
+            content = RulesVersion.objects.values_list("content", flat=True).get(pk=version_id)
+        rules = validate_rules(content)
+        with _cache_lock:
+            _cache[version_id] = rules
+    return rules
+
+
+def rules_version_in_effect(*, room: PokerRoom, at: datetime) -> tuple[int, Rules] | None:
+    """The version (id, rules) rating a moment in ``room``: the latest ``effective_from`` not after
+    ``at``, the later loaded when two share a moment. One query when the version is cached."""
+    row = (
+        RulesVersion.objects.filter(room=room, effective_from__lte=at)
+        .order_by("-effective_from", "-number")
+        .values_list("pk", flat=True)
+        .first()
+    )
+    if row is None:
+        return None
+    return row, rules_of_version(version_id=row)
+
+
+def rules_version_current(*, room: PokerRoom) -> RulesVersion | None:
+    """The version loaded last (which may take effect later than now)."""
+    return RulesVersion.objects.filter(room=room).order_by("-number").first()
+
+
+# --- Poker revenue --------------------------------------------------------------------------------
+
+GROUPINGS = {"table": "table__number", "gaming_day": "gaming_day", "shift": "shift", "game": "game"}
+
+
+@dataclass
+class RevenueRow:
+    """Expected poker revenue of one group: rake from rounds plus verified time charges.
+
+    ``counted_cents`` is what the counts of the drop boxes found; counting the boxes arrives with
+    the cage issue (the seam is ``counted_rake``), so it is ``None`` until then.
+    """
+
+    keys: dict[str, Any]
+    rounds: int = 0
+    rake_cents: int = 0
+    time_charge_cents: int = 0
+    drops_cents: dict[str, int] = field(default_factory=dict)
+    counted_cents: int | None = None
+
+    @property
+    def expected_cents(self) -> int:
+        return self.rake_cents + self.time_charge_cents
+
+    @property
+    def variance_cents(self) -> int | None:
+        return None if self.counted_cents is None else self.counted_cents - self.expected_cents
+
+
+def counted_rake(*, room: PokerRoom, keys: dict[str, Any]) -> int | None:
+    """Rake counted from the drop boxes for a group. The seam for the cage issue: no counts yet."""
+    return None
+
+
+def poker_revenue(
+    *,
+    room: PokerRoom,
+    date_from: date | None = None,
+    date_to: date | None = None,
+    group_by: Iterable[str] = ("gaming_day", "table"),
+    table_number: str | None = None,
+) -> list[RevenueRow]:
+    """Expected rake of ``room`` grouped by any of table, gaming_day, shift and game, in that order of
+    the arguments. Rounds give the rake and the drops; verified time charges add to the rake
+    (§637a.17(b)(3)(v): verified time charges go into the drop box)."""
+    keys = [key for key in group_by if key in GROUPINGS]
+    if not keys:
+        keys = ["gaming_day"]
+    rounds = Round.objects.filter(table__room=room)
+    charges = TimeCharge.objects.filter(table__room=room, verified_at__isnull=False)
+    drops = RoundDrop.objects.filter(round__table__room=room, amount_cents__gt=0)
+    for name, queryset_filter in (("gaming_day__gte", date_from), ("gaming_day__lte", date_to)):
+        if queryset_filter is not None:
+            rounds = rounds.filter(**{name: queryset_filter})
+            charges = charges.filter(**{name: queryset_filter})
+            drops = drops.filter(**{f"round__{name}": queryset_filter})
+    if table_number:
+        rounds = rounds.filter(table__number=table_number)
+        charges = charges.filter(table__number=table_number)
+        drops = drops.filter(round__table__number=table_number)
+    fields = [GROUPINGS[key] for key in keys]
+    rows: dict[tuple[Any, ...], RevenueRow] = {}
+
+    def row_for(values: dict[str, Any], prefix: str = "") -> RevenueRow:
+        ident = tuple(values[prefix + f] for f in fields)
+        if ident not in rows:
+            rows[ident] = RevenueRow(keys=dict(zip(keys, ident, strict=True)))
+        return rows[ident]
+
+    for values in rounds.values(*fields).annotate(n=Count("pk"), rake=Sum("rake_cents")):
+        row = row_for(values)
+        row.rounds, row.rake_cents = values["n"], int(values["rake"] or 0)
+    charge_fields = [f if f != "game" else "table__game" for f in fields]
+    for values in charges.values(*charge_fields).annotate(total=Sum("amount_cents")):
+        values = {fields[i]: values[charge_fields[i]] for i in range(len(fields))} | {"total": values["total"]}
+        row_for(values).time_charge_cents += int(values["total"] or 0)
+    drop_fields = [f"round__{f}" for f in fields]
+    per_jackpot: dict[tuple[Any, ...], dict[str, int]] = defaultdict(dict)
+    for values in drops.values(*drop_fields, "jackpot_code").annotate(total=Sum("amount_cents")):
+        row = row_for(values, prefix="round__")
+        row.drops_cents[values["jackpot_code"]] = int(values["total"])
+        per_jackpot[tuple(row.keys.values())][values["jackpot_code"]] = int(values["total"])
+    for row in rows.values():
+        row.counted_cents = counted_rake(room=room, keys=row.keys)
+    return sorted(rows.values(), key=lambda r: tuple(str(v) for v in r.keys.values()))
+
+
+def revenue_table(rows: list[RevenueRow]) -> tuple[list[str], list[list[Any]]]:
+    """Rows as a header and plain cells (money as "12.34"): the one shape of every export."""
+    if not rows:
+        return ["gaming_day", "rounds", "rake", "time_charges", "expected", "counted", "variance"], []
+    keys = list(rows[0].keys)
+    jackpots = sorted({code for row in rows for code in row.drops_cents})
+    header = [*keys, "rounds", "rake", "time_charges", "expected", "counted", "variance", *[f"drop_{c}" for c in jackpots]]
+    body = []
+    for row in rows:
+        body.append(
+            [
+                *(str(v) for v in row.keys.values()),
+                row.rounds,
+                format_cents(row.rake_cents),
+                format_cents(row.time_charge_cents),
+                format_cents(row.expected_cents),
+                "" if row.counted_cents is None else format_cents(row.counted_cents),
+                "" if row.variance_cents is None else format_cents(row.variance_cents),
+                *[format_cents(row.drops_cents.get(c, 0)) for c in jackpots],
+            ]
+        )
+    return header, body
+
+
+def rounds_filtered(*, table_number: str | None = None, room_code: str | None = None, gaming_day: date | None = None) -> Any:
+    rounds = Round.objects.select_related("table__room", "rules_version").prefetch_related("drops")
+    conditions = Q()
+    if room_code:
+        conditions &= Q(table__room__code=room_code)
+    if table_number:
+        conditions &= Q(table__number=table_number)
+    if gaming_day:
+        conditions &= Q(gaming_day=gaming_day)
+    return rounds.filter(conditions)
