@@ -19,14 +19,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from itertools import combinations
 
-from .cards import Card, InvalidCards, parse_cards
+from .cards import DECK, Card, InvalidCards, parse_cards
 from .hands import HandCategory, HandValue
 from .tables import HIGH, HIGH_FLUSH, HIGH_NONFLUSH, RANK_WEIGHT
 
 _RANK_BITS = (1 << 32) - 1
 _SUIT_OFFSET = 0x3333 << 32
 _FLUSH_BITS = 0x8888 << 32
-_CARD_VALUE: dict[int, int] = {c: RANK_WEIGHT[c >> 2] | 1 << (32 + 4 * (c & 3)) | 1 << (64 + 3 * c) for c in range(52)}
+# Keyed by the ``DECK`` cards themselves: a parsed card is found by identity, a plain int by value.
+_CARD_VALUE: dict[int, int] = {
+    card: RANK_WEIGHT[card >> 2] | 1 << (32 + 4 * (card & 3)) | 1 << (64 + 3 * card) for card in DECK
+}
 _DUPLICATE_BITS = sum(0b110 << (64 + 3 * c) for c in range(52))
 _SPECIAL_BITS = _DUPLICATE_BITS | _FLUSH_BITS
 _FLUSH_SUIT = {0x8 << 32: 0, 0x80 << 32: 1, 0x800 << 32: 2, 0x8000 << 32: 3}
@@ -155,7 +158,7 @@ def best_high(cards: CardsLike) -> HighHand:
             return _tuple_new(HighHand, (_flush_strength(cards, total), cards))  # type: ignore[arg-type]
     elif type(cards) is not tuple:
         cards = tuple(cards)  # type: ignore[arg-type]
-    return _tuple_new(HighHand, (_nonflush(total & _RANK_BITS), cards))
+    return _tuple_new(HighHand, (HIGH_NONFLUSH[total & _RANK_BITS], cards))
 
 
 def example_cards(category: HandCategory, ranks: tuple[int, ...]) -> tuple[Card, ...]:
