@@ -20,6 +20,12 @@ PASSWORD = "correct-horse-battery"
 _serial = itertools.count(1)
 
 
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings) -> None:  # noqa: ANN001
+    """Argon2 is deliberately slow; tests of rules, not of hashing, use a fast hasher."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def make_staff(db) -> Callable[..., User]:  # noqa: ANN001
     """``make_staff(Role.FLOORPERSON)`` -> a new person of that role, PIN ``PIN``."""

@@ -10,7 +10,7 @@ class StaffConfig(AppConfig):
         from django.db.models.signals import post_migrate
 
         # Groups need the permissions that migrate creates app by app, so they are synced after
-        # each app's post_migrate (idempotent; the last run sees every permission).
+        # the last app's post_migrate (idempotent).
         post_migrate.connect(_sync_roles_after_migrate, dispatch_uid="staff.roles_sync")
 
         from django.db.models.signals import pre_save
@@ -21,6 +21,11 @@ class StaffConfig(AppConfig):
 
 
 def _sync_roles_after_migrate(sender, using="default", **kwargs) -> None:  # noqa: ANN001
+    from django.apps import apps
+
     from .services import roles_sync
 
+    # post_migrate fires once per app; the last app's signal comes after every permission exists.
+    if sender.label != list(apps.get_app_configs())[-1].label:
+        return
     roles_sync(using=using)
