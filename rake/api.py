@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from django.db.models import Prefetch
 from django.urls import path
@@ -142,7 +143,7 @@ def round_data(round_: Round, drops: tuple[RoundDrop, ...] | list[RoundDrop], *,
         "id": round_.pk,
         "table": table.number,
         "room": table.room.code,
-        "ended_at": round_.ended_at.isoformat(),
+        "ended_at": round_.ended_at.astimezone(ZoneInfo(table.room.timezone)).isoformat(),
         "gaming_day": round_.gaming_day.isoformat() if isinstance(round_.gaming_day, date) else round_.gaming_day,
         "shift": round_.shift,
         "game": round_.game,
@@ -156,7 +157,7 @@ def round_data(round_: Round, drops: tuple[RoundDrop, ...] | list[RoundDrop], *,
         "rake_rule": round_.rake_rule,
         "drops": {d.jackpot_code: format_cents(d.amount_cents) for d in ordered},
         "drop_rules": {d.jackpot_code: d.rule for d in ordered},
-        "created_at": round_.created_at.isoformat(),
+        "created_at": round_.created_at.astimezone(ZoneInfo(table.room.timezone)).isoformat(),
     }
 
 
@@ -260,7 +261,7 @@ def time_charge_data(charge: TimeCharge) -> dict[str, Any]:
     return {
         "id": charge.pk,
         "table": charge.table.number,
-        "interval_starts_at": charge.interval_starts_at.isoformat(),
+        "interval_starts_at": charge.interval_starts_at.astimezone(ZoneInfo(charge.table.room.timezone)).isoformat(),
         "interval_minutes": charge.interval_minutes,
         "basis": charge.basis,
         "players_seated": charge.players_seated,
@@ -280,7 +281,7 @@ class TimeChargeListCreate(generics.ListAPIView):
     permission_classes = [LogsRounds]
 
     def get_queryset(self):
-        charges = TimeCharge.objects.select_related("table")
+        charges = TimeCharge.objects.select_related("table__room")
         if table := self.request.query_params.get("table"):
             charges = charges.filter(table__number=table)
         return charges
@@ -320,7 +321,7 @@ class TimeChargeVerify(APIView):
         responses={200: TimeChargeOutput, 400: ERRORS[400], 409: OpenApiResponse(description="Already verified.")},
     )
     def post(self, request: Request, pk: int) -> Response:
-        charge = generics.get_object_or_404(TimeCharge.objects.select_related("table"), pk=pk)
+        charge = generics.get_object_or_404(TimeCharge.objects.select_related("table__room"), pk=pk)
         charge = time_charge_verify(time_charge=charge, actor=request.user, pin=str(request.data.get("pin", "")))
         return Response(time_charge_data(charge))
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -129,11 +128,9 @@ def poker_revenue(
         values = {fields[i]: values[charge_fields[i]] for i in range(len(fields))} | {"total": values["total"]}
         row_for(values).time_charge_cents += int(values["total"] or 0)
     drop_fields = [f"round__{f}" for f in fields]
-    per_jackpot: dict[tuple[Any, ...], dict[str, int]] = defaultdict(dict)
     for values in drops.values(*drop_fields, "jackpot_code").annotate(total=Sum("amount_cents")):
         row = row_for(values, prefix="round__")
         row.drops_cents[values["jackpot_code"]] = int(values["total"])
-        per_jackpot[tuple(row.keys.values())][values["jackpot_code"]] = int(values["total"])
     for row in rows.values():
         row.counted_cents = counted_rake(room=room, keys=row.keys)
     return sorted(rows.values(), key=lambda r: tuple(str(v) for v in r.keys.values()))

@@ -1,0 +1,82 @@
+"""Poker revenue by table, gaming day, shift and game, as JSON, CSV and XLSX."""
+
+from __future__ import annotations
+
+import csv
+import io
+import uuid
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+from openpyxl import load_workbook
+from rest_framework.test import APIClient
+
+from casino_backoffice.staff.roles import Role
+from rake.selectors import poker_revenue
+from rake.services import round_record
+from tables.models import Table
+from tables.services import table_set_open
+
+from . import factories
+
+rules = factories.rules
+
+
+@pytest.fixture
+def played(rules, dealer, floorperson):
+    """T1 (nl10): $120/$20 uncalled -> $5 rake, bb $1, hh $2; $25 -> $2, bb $1. T2 (lim): $35 -> $2, hh $0."""
+    tables = {}
+    for number in ("T1", "T2"):
+        tables[number] = table_set_open(table=Table.objects.get(number=number), is_open=True, actor=floorperson)
+    at = timezone.now() - timedelta(minutes=10)
+    for number, pot, uncalled in (("T1", 12000, 2000), ("T1", 2500, 0), ("T2", 3500, 0)):
+        round_record(
+            table=tables[number], ended_at=at, players_dealt_in=6, pot_cents=pot, uncalled_bet_cents=uncalled,
+            flop_dealt=True, voided=False, actor=dealer, idempotency_key=str(uuid.uuid4()),
+        )
+    return tables
+
+
+def test_revenue_by_table(played, room):
+    rows = {row.keys["table"]: row for row in poker_revenue(room=room, group_by=["table"])}
+    assert (rows["T1"].rounds, rows["T1"].rake_cents, rows["T1"].drops_cents) == (2, 700, {"bb": 200, "hh": 200})
+    assert (rows["T2"].rounds, rows["T2"].rake_cents, rows["T2"].drops_cents) == (1, 200, {"hh": 175})
+    assert rows["T1"].expected_cents == 700 and rows["T1"].counted_cents is None
+
+
+def test_revenue_by_game_and_shift(played, room):
+    rows = poker_revenue(room=room, group_by=["game", "shift"])
+    assert sum(row.rake_cents for row in rows) == 900
+    assert {row.keys["game"] for row in rows} == {"holdem"}
+
+
+@pytest.fixture
+def finance_client(make_staff) -> APIClient:
+    api = APIClient()
+    api.force_authenticate(make_staff(Role.FINANCE))
+    return api
+
+
+def test_revenue_api_json_csv_and_xlsx(played, finance_client):
+    data = finance_client.get("/api/revenue/", {"group_by": "table"}).json()
+    assert data["header"] == ["table", "rounds", "rake", "time_charges", "expected", "counted", "variance", "drop_bb", "drop_hh"]
+    assert data["rows"] == [
+        ["T1", 2, "7.00", "0.00", "7.00", "", "", "2.00", "2.00"],
+        ["T2", 1, "2.00", "0.00", "2.00", "", "", "0.00", "1.75"],
+    ]
+    response = finance_client.get("/api/revenue/", {"group_by": "table", "format": "csv"})
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
+    assert 'filename="poker-revenue-main.csv"' in response["Content-Disposition"]
+    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    assert rows[1] == ["T1", "2", "7.00", "0.00", "7.00", "", "", "2.00", "2.00"]
+    response = finance_client.get("/api/revenue/", {"group_by": "table", "format": "xlsx"})
+    assert response.status_code == 200
+    sheet = load_workbook(io.BytesIO(response.content)).active
+    assert [cell.value for cell in sheet[2]][:3] == ["T1", 2, "7.00"]
+
+
+def test_revenue_api_refuses_an_unknown_grouping(played, finance_client):
+    response = finance_client.get("/api/revenue/", {"group_by": "dealer"})
+    assert response.status_code == 400
+    assert "group_by" in response.json()
