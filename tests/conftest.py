@@ -21,16 +21,16 @@ _serial = itertools.count(1)
 
 
 @pytest.fixture(autouse=True)
-def _fast_password_hashing(settings) -> None:  # noqa: ANN001
+def _fast_password_hashing(settings) -> None:
     """Argon2 is deliberately slow; tests of rules, not of hashing, use a fast hasher."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture
-def make_staff(db) -> Callable[..., User]:  # noqa: ANN001
+def make_staff(db) -> Callable[..., User]:
     """``make_staff(Role.FLOORPERSON)`` -> a new person of that role, PIN ``PIN``."""
 
-    def make(role: Role, *, username: str | None = None, pin: str | None = PIN, **extra) -> User:  # noqa: ANN003
+    def make(role: Role, *, username: str | None = None, pin: str | None = PIN, **extra) -> User:
         n = next(_serial)
         return staff_create(
             username=username or f"{role.value}{n}",
@@ -47,46 +47,46 @@ def make_staff(db) -> Callable[..., User]:  # noqa: ANN001
 
 
 @pytest.fixture
-def dealer(make_staff) -> User:  # noqa: ANN001
+def dealer(make_staff) -> User:
     return make_staff(Role.DEALER)
 
 
 @pytest.fixture
-def floorperson(make_staff) -> User:  # noqa: ANN001
+def floorperson(make_staff) -> User:
     return make_staff(Role.FLOORPERSON)
 
 
 @pytest.fixture
-def supervisor(make_staff) -> User:  # noqa: ANN001
+def supervisor(make_staff) -> User:
     return make_staff(Role.SHIFT_SUPERVISOR)
 
 
 @pytest.fixture
-def cashier(make_staff) -> User:  # noqa: ANN001
+def cashier(make_staff) -> User:
     return make_staff(Role.CAGE_CASHIER)
 
 
 @pytest.fixture
-def finance(make_staff) -> User:  # noqa: ANN001
+def finance(make_staff) -> User:
     return make_staff(Role.FINANCE)
 
 
 @pytest.fixture
-def compliance(make_staff) -> User:  # noqa: ANN001
+def compliance(make_staff) -> User:
     return make_staff(Role.COMPLIANCE)
 
 
 @pytest.fixture
-def administrator(make_staff) -> User:  # noqa: ANN001
+def administrator(make_staff) -> User:
     return make_staff(Role.ADMINISTRATOR)
 
 
 @pytest.fixture
-def room(db) -> PokerRoom:  # noqa: ANN001
+def room(db) -> PokerRoom:
     return room_upsert(code="main", name="Main Poker Room", timezone_name="America/New_York", gaming_day_starts=time(6))
 
 
 @pytest.fixture
-def open_table(room, floorperson) -> Table:  # noqa: ANN001
+def open_table(room, floorperson) -> Table:
     table = table_upsert(room=room, number="T1", game=Game.HOLDEM, seats=10)
     return table_set_open(table=table, is_open=True, actor=floorperson)

@@ -20,12 +20,12 @@ def test_doctests() -> None:
 @pytest.mark.parametrize(
     ("text", "cents"), [("12.34", 1234), ("0.10", 10), ("5", 500), ("1,000.00", 100000), (Decimal("0.01"), 1)]
 )
-def test_parse(text, cents) -> None:  # noqa: ANN001
+def test_parse(text, cents) -> None:
     assert parse_cents(text) == cents
 
 
 @pytest.mark.parametrize("bad", ["0.001", "12.345", "abc", "", "NaN", "Infinity", 1.5, True])
-def test_parse_refuses_what_is_not_whole_cents(bad) -> None:  # noqa: ANN001
+def test_parse_refuses_what_is_not_whole_cents(bad) -> None:
     with pytest.raises(InvalidAmount):
         parse_cents(bad)
 

@@ -24,7 +24,7 @@ def insert_only(table: str) -> migrations.RunPython:
     """``operations = [insert_only("ledger_transfer")]``"""
     trigger = f"{table}_insert_only"
 
-    def forward(apps, schema_editor) -> None:  # noqa: ANN001
+    def forward(apps, schema_editor) -> None:
         if schema_editor.connection.vendor != "postgresql":
             return
         schema_editor.execute(_FUNCTION, params=None)
@@ -33,7 +33,7 @@ def insert_only(table: str) -> migrations.RunPython:
             "FOR EACH ROW EXECUTE FUNCTION casino_refuse_change();"
         )
 
-    def backward(apps, schema_editor) -> None:  # noqa: ANN001
+    def backward(apps, schema_editor) -> None:
         if schema_editor.connection.vendor != "postgresql":
             return
         schema_editor.execute(f"DROP TRIGGER IF EXISTS {trigger} ON {table};")

@@ -20,7 +20,7 @@ class AccountAdmin(SimpleHistoryAdmin):
 
         return display_cents(account_balance(account=account))
 
-    def has_delete_permission(self, request, obj=None) -> bool:  # noqa: ANN001
+    def has_delete_permission(self, request, obj=None) -> bool:
         return False
 
 

@@ -100,6 +100,9 @@ class Transfer(models.Model):
             models.Index(fields=["reference_type", "reference_id"]),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {format_cents(self.amount_cents)}: {self.credit} -> {self.debit}"
+
     @property
     def amount(self) -> str:
         return format_cents(self.amount_cents)
@@ -114,9 +117,6 @@ class Transfer(models.Model):
             "reference_type": self.reference_type_id,
             "reference_id": self.reference_id,
         }
-
-    def __str__(self) -> str:
-        return f"{self.get_kind_display()} {format_cents(self.amount_cents)}: {self.credit} -> {self.debit}"
 
 
 class Correction(SignableDocument):

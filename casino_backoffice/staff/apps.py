@@ -20,7 +20,7 @@ class StaffConfig(AppConfig):
         pre_save.connect(refuse_change_of_signed_document, dispatch_uid="staff.signed_documents")
 
 
-def _sync_roles_after_migrate(sender, using="default", **kwargs) -> None:  # noqa: ANN001
+def _sync_roles_after_migrate(sender, using="default", **kwargs) -> None:
     from django.apps import apps
 
     from .services import roles_sync

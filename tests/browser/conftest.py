@@ -31,7 +31,7 @@ def browser() -> Iterator:
 
 
 @pytest.fixture
-def page(browser) -> Iterator:  # noqa: ANN001
+def page(browser) -> Iterator:
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
     page.console_errors = []  # type: ignore[attr-defined]
@@ -40,7 +40,7 @@ def page(browser) -> Iterator:  # noqa: ANN001
     context.close()
 
 
-def screenshot(page, name: str) -> Path:  # noqa: ANN001
+def screenshot(page, name: str) -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)

@@ -12,7 +12,7 @@ from tests.conftest import PASSWORD
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_the_display_board_updates_itself_without_a_reload(live_server, page, open_table, floorperson) -> None:  # noqa: ANN001
+def test_the_display_board_updates_itself_without_a_reload(live_server, page, open_table, floorperson) -> None:
     second = table_upsert(room=open_table.room, number="T2", game="omaha_high", seats=9)
     page.goto(f"{live_server.url}/display/main/")
     page.evaluate("window.__sameDocument = 'yes'")
@@ -26,7 +26,7 @@ def test_the_display_board_updates_itself_without_a_reload(live_server, page, op
     screenshot(page, "display-board")
 
 
-def test_a_floorperson_signs_in_on_a_tablet_and_opens_a_table(live_server, browser, open_table, floorperson) -> None:  # noqa: ANN001
+def test_a_floorperson_signs_in_on_a_tablet_and_opens_a_table(live_server, browser, open_table, floorperson) -> None:
     context = browser.new_context(viewport={"width": 1280, "height": 800}, has_touch=True)  # a 10-inch tablet
     page = context.new_page()
     errors: list[str] = []

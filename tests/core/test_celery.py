@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.mark.celery_worker
 @pytest.mark.django_db(transaction=True)
-def test_worker_and_beat_record_heartbeats(client, tmp_path) -> None:  # noqa: ANN001
+def test_worker_and_beat_record_heartbeats(client, tmp_path) -> None:
     db = connection.settings_dict
     env = {
         **os.environ,

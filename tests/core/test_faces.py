@@ -12,19 +12,19 @@ from tables.models import Table
 from tests.conftest import PASSWORD
 
 
-def test_the_floor_asks_for_a_sign_in(client, db) -> None:  # noqa: ANN001
+def test_the_floor_asks_for_a_sign_in(client, db) -> None:
     response = client.get("/floor/")
     assert response.status_code == 302
     assert response["Location"].startswith("/floor/login/")
 
 
-def test_sign_in_with_a_wrong_password_is_refused(client, floorperson) -> None:  # noqa: ANN001
+def test_sign_in_with_a_wrong_password_is_refused(client, floorperson) -> None:
     response = client.post("/floor/login/", {"username": floorperson.username, "password": "wrong"})
     assert response.status_code == 200
     assert "correct username and password" in response.content.decode()
 
 
-def test_a_floorperson_signs_in_and_sees_what_they_can_do(client, floorperson) -> None:  # noqa: ANN001
+def test_a_floorperson_signs_in_and_sees_what_they_can_do(client, floorperson) -> None:
     response = client.post("/floor/login/", {"username": floorperson.username, "password": PASSWORD}, follow=True)
 
     page = response.content.decode()
@@ -35,12 +35,12 @@ def test_a_floorperson_signs_in_and_sees_what_they_can_do(client, floorperson) -
     assert "Content-Security-Policy" in response.headers
 
 
-def test_a_cashier_home_links_the_back_office(client, cashier) -> None:  # noqa: ANN001
+def test_a_cashier_home_links_the_back_office(client, cashier) -> None:
     client.force_login(cashier)
     assert 'href="/admin/"' in client.get("/floor/").content.decode()
 
 
-def test_a_floorperson_opens_a_table_from_the_tablet(client, floorperson, room) -> None:  # noqa: ANN001
+def test_a_floorperson_opens_a_table_from_the_tablet(client, floorperson, room) -> None:
     table = Table.objects.create(room=room, number="T9", game="holdem", seats=9)
     client.force_login(floorperson)
 
@@ -51,7 +51,7 @@ def test_a_floorperson_opens_a_table_from_the_tablet(client, floorperson, room) 
     assert "Table T9 (Texas Hold&#x27;em) is open." in response.content.decode()
 
 
-def test_a_dealer_cannot_open_a_table(client, dealer, room) -> None:  # noqa: ANN001
+def test_a_dealer_cannot_open_a_table(client, dealer, room) -> None:
     table = Table.objects.create(room=room, number="T9", game="holdem", seats=9)
     client.force_login(dealer)
 
@@ -62,7 +62,7 @@ def test_a_dealer_cannot_open_a_table(client, dealer, room) -> None:  # noqa: AN
     assert "Only a floorperson or above" in response.content.decode()
 
 
-def test_setting_a_pin_needs_the_password_and_two_equal_pins(client, floorperson) -> None:  # noqa: ANN001
+def test_setting_a_pin_needs_the_password_and_two_equal_pins(client, floorperson) -> None:
     client.force_login(floorperson)
     old = floorperson.pin_hash
 
@@ -79,7 +79,7 @@ def test_setting_a_pin_needs_the_password_and_two_equal_pins(client, floorperson
     assert floorperson.pin_hash != old
 
 
-def test_the_display_board_needs_no_sign_in_and_refreshes_its_panel(client, open_table) -> None:  # noqa: ANN001
+def test_the_display_board_needs_no_sign_in_and_refreshes_its_panel(client, open_table) -> None:
     board = client.get("/display/main/")
     assert board.status_code == 200
     page = board.content.decode()
@@ -92,7 +92,7 @@ def test_the_display_board_needs_no_sign_in_and_refreshes_its_panel(client, open
     assert panel["Cache-Control"] == "no-store"
 
 
-def test_an_unknown_room_has_no_board(client, db) -> None:  # noqa: ANN001
+def test_an_unknown_room_has_no_board(client, db) -> None:
     assert client.get("/display/nowhere/").status_code == 404
 
 
@@ -101,7 +101,7 @@ def _registered_models() -> list:
 
 
 @pytest.mark.parametrize("role", [Role.COMPLIANCE, Role.ADMINISTRATOR, Role.FINANCE])
-def test_every_registered_model_opens_in_the_admin(client, make_staff, role, open_table) -> None:  # noqa: ANN001
+def test_every_registered_model_opens_in_the_admin(client, make_staff, role, open_table) -> None:
     client.force_login(make_staff(role))
     opened = 0
     for model in _registered_models():
@@ -112,7 +112,7 @@ def test_every_registered_model_opens_in_the_admin(client, make_staff, role, ope
     assert opened >= 5
 
 
-def test_compliance_reads_the_audit_trail_and_cannot_change_a_table(client, compliance, open_table) -> None:  # noqa: ANN001
+def test_compliance_reads_the_audit_trail_and_cannot_change_a_table(client, compliance, open_table) -> None:
     client.force_login(compliance)
 
     history = client.get(reverse("admin:tables_table_history", args=[open_table.pk]))
@@ -128,6 +128,6 @@ def test_compliance_reads_the_audit_trail_and_cannot_change_a_table(client, comp
     assert open_table.seats == 10
 
 
-def test_nobody_adds_a_transfer_in_the_admin(client, administrator) -> None:  # noqa: ANN001
+def test_nobody_adds_a_transfer_in_the_admin(client, administrator) -> None:
     client.force_login(administrator)
     assert client.get(reverse("admin:ledger_transfer_add")).status_code == 403

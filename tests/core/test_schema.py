@@ -10,7 +10,7 @@ from django.core.management import call_command
 COMMITTED = Path(__file__).resolve().parents[2] / "openapi.yaml"
 
 
-def test_the_committed_schema_is_current(tmp_path, db) -> None:  # noqa: ANN001
+def test_the_committed_schema_is_current(tmp_path, db) -> None:
     fresh = tmp_path / "openapi.yaml"
     call_command("spectacular", "--file", str(fresh), "--validate", "--fail-on-warn")
 
@@ -20,7 +20,7 @@ def test_the_committed_schema_is_current(tmp_path, db) -> None:  # noqa: ANN001
     )
 
 
-def test_the_schema_is_served(client, floorperson) -> None:  # noqa: ANN001
+def test_the_schema_is_served(client, floorperson) -> None:
     client.force_login(floorperson)
     response = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
     assert response.status_code == 200

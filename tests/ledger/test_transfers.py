@@ -14,22 +14,22 @@ from tests.conftest import PIN
 
 
 @pytest.fixture
-def pots(db) -> Account:  # noqa: ANN001
+def pots(db) -> Account:
     return account_open(code="source:main", name="Pots, main room", kind=AccountKind.SOURCE)
 
 
 @pytest.fixture
-def box(db) -> Account:  # noqa: ANN001
+def box(db) -> Account:
     return account_open(code="table:main:T1:bb_box", name="T1 Bad Beat box", kind=AccountKind.JACKPOT_BOX)
 
 
-def post(pots: Account, box: Account, actor, cents: int = 100, key: str = "k-1", **extra) -> Transfer:  # noqa: ANN001, ANN003
+def post(pots: Account, box: Account, actor, cents: int = 100, key: str = "k-1", **extra) -> Transfer:
     return transfer_post(
         debit=box, credit=pots, amount_cents=cents, kind=TransferKind.DROP, idempotency_key=key, actor=actor, **extra
     )
 
 
-def test_a_transfer_moves_money_and_balances_are_derived(pots, box, finance) -> None:  # noqa: ANN001
+def test_a_transfer_moves_money_and_balances_are_derived(pots, box, finance) -> None:
     post(pots, box, finance, 100, "k-1")
     post(pots, box, finance, 250, "k-2")
 
@@ -39,7 +39,7 @@ def test_a_transfer_moves_money_and_balances_are_derived(pots, box, finance) -> 
     assert ledger_total() == 0
 
 
-def test_the_same_key_posts_once(pots, box, finance) -> None:  # noqa: ANN001
+def test_the_same_key_posts_once(pots, box, finance) -> None:
     first = post(pots, box, finance, 100, "k-1")
     again = post(pots, box, finance, 100, "k-1")
 
@@ -48,7 +48,7 @@ def test_the_same_key_posts_once(pots, box, finance) -> None:  # noqa: ANN001
     assert account_balance(account=box) == 100
 
 
-def test_the_same_key_for_another_movement_is_refused(pots, box, finance) -> None:  # noqa: ANN001
+def test_the_same_key_for_another_movement_is_refused(pots, box, finance) -> None:
     post(pots, box, finance, 100, "k-1")
 
     with pytest.raises(IdempotencyConflict, match="k-1"):
@@ -58,19 +58,19 @@ def test_the_same_key_for_another_movement_is_refused(pots, box, finance) -> Non
 
 
 @pytest.mark.parametrize("cents", [0, -100, 1.5, "1.00", True])
-def test_amounts_are_positive_whole_cents(pots, box, finance, cents) -> None:  # noqa: ANN001
+def test_amounts_are_positive_whole_cents(pots, box, finance, cents) -> None:
     with pytest.raises(InvalidTransfer):
         post(pots, box, finance, cents)
     assert not Transfer.objects.exists()
 
 
-def test_a_transfer_needs_two_accounts(pots, finance) -> None:  # noqa: ANN001
+def test_a_transfer_needs_two_accounts(pots, finance) -> None:
     with pytest.raises(InvalidTransfer, match="between two accounts"):
         post(pots, pots, finance)
     assert not Transfer.objects.exists()
 
 
-def test_the_database_refuses_a_non_positive_amount(pots, box, finance) -> None:  # noqa: ANN001
+def test_the_database_refuses_a_non_positive_amount(pots, box, finance) -> None:
     with pytest.raises(IntegrityError), transaction.atomic():
         Transfer.objects.create(
             debit=box, credit=pots, amount_cents=-5, kind=TransferKind.DROP, idempotency_key="raw",
@@ -80,7 +80,7 @@ def test_the_database_refuses_a_non_positive_amount(pots, box, finance) -> None:
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="the trigger is PostgreSQL's")
-def test_postgresql_refuses_update_and_delete_of_transfers(pots, box, finance) -> None:  # noqa: ANN001
+def test_postgresql_refuses_update_and_delete_of_transfers(pots, box, finance) -> None:
     transfer = post(pots, box, finance, 100)
 
     with pytest.raises(IntegrityError, match="UPDATE of ledger_transfer is refused"), transaction.atomic():
@@ -93,7 +93,7 @@ def test_postgresql_refuses_update_and_delete_of_transfers(pots, box, finance) -
     assert transfer.amount_cents == 100
 
 
-def test_a_reversal_is_a_new_transfer_signed_by_two_people(pots, box, finance, make_staff) -> None:  # noqa: ANN001
+def test_a_reversal_is_a_new_transfer_signed_by_two_people(pots, box, finance, make_staff) -> None:
     original = post(pots, box, finance, 100)
     approver = make_staff(Role.FINANCE)
 
@@ -112,7 +112,7 @@ def test_a_reversal_is_a_new_transfer_signed_by_two_people(pots, box, finance, m
     }
 
 
-def test_a_transfer_is_reversed_once(pots, box, finance, make_staff) -> None:  # noqa: ANN001
+def test_a_transfer_is_reversed_once(pots, box, finance, make_staff) -> None:
     original = post(pots, box, finance, 100)
     correction = correction_prepare(transfer=original, reason="wrong table", actor=finance, pin=PIN)
     correction_approve(correction=correction, actor=make_staff(Role.FINANCE), pin=PIN)
@@ -122,7 +122,7 @@ def test_a_transfer_is_reversed_once(pots, box, finance, make_staff) -> None:  #
     assert account_balance(account=box) == 0
 
 
-def test_opening_an_account_twice_returns_it(db) -> None:  # noqa: ANN001
+def test_opening_an_account_twice_returns_it(db) -> None:
     first = account_open(code="cage:main", name="Main cage", kind=AccountKind.CAGE)
     assert account_open(code="cage:main", name="Main cage", kind=AccountKind.CAGE) == first
     assert Account.objects.count() == 1

@@ -23,7 +23,7 @@ from tests.conftest import PIN
 
 
 @pytest.fixture
-def transfer(finance) -> Transfer:  # noqa: ANN001
+def transfer(finance) -> Transfer:
     source = Account.objects.create(code="source:test", name="Pots", kind=AccountKind.SOURCE)
     box = Account.objects.create(code="box:test", name="Box", kind=AccountKind.JACKPOT_BOX)
     return transfer_post(
@@ -31,7 +31,7 @@ def transfer(finance) -> Transfer:  # noqa: ANN001
     )
 
 
-def test_a_signature_records_role_credential_time_and_content_hash(transfer, finance) -> None:  # noqa: ANN001
+def test_a_signature_records_role_credential_time_and_content_hash(transfer, finance) -> None:
     correction = correction_prepare(transfer=transfer, reason="posted to the wrong box", actor=finance, pin=PIN)
 
     [signature] = correction.signatures()
@@ -43,7 +43,7 @@ def test_a_signature_records_role_credential_time_and_content_hash(transfer, fin
     assert signature_verify(signature=signature)
 
 
-def test_the_recorded_credential_is_the_one_held_at_signing(transfer, finance) -> None:  # noqa: ANN001
+def test_the_recorded_credential_is_the_one_held_at_signing(transfer, finance) -> None:
     correction = correction_prepare(transfer=transfer, reason="wrong box", actor=finance, pin=PIN)
     old = finance.credential_number
     User.objects.filter(pk=finance.pk).update(credential_number="PA-NEW-1")
@@ -51,7 +51,7 @@ def test_the_recorded_credential_is_the_one_held_at_signing(transfer, finance) -
     assert correction.signatures().get().credential_number == old
 
 
-def test_wrong_pin_signs_nothing_and_says_how_many_tries_are_left(transfer, finance) -> None:  # noqa: ANN001
+def test_wrong_pin_signs_nothing_and_says_how_many_tries_are_left(transfer, finance) -> None:
     with pytest.raises(WrongPin, match="4 tries left"):
         correction_prepare(transfer=transfer, reason="wrong box", actor=finance, pin="0000")
 
@@ -61,7 +61,7 @@ def test_wrong_pin_signs_nothing_and_says_how_many_tries_are_left(transfer, fina
     assert finance.failed_pin_attempts == 1
 
 
-def test_five_wrong_pins_lock_signing_until_an_administrator_unlocks(transfer, finance, administrator) -> None:  # noqa: ANN001
+def test_five_wrong_pins_lock_signing_until_an_administrator_unlocks(transfer, finance, administrator) -> None:
     for _ in range(4):
         with pytest.raises(WrongPin):
             correction_prepare(transfer=transfer, reason="x", actor=finance, pin="0000")
@@ -77,7 +77,7 @@ def test_five_wrong_pins_lock_signing_until_an_administrator_unlocks(transfer, f
     assert correction.signatures().count() == 1
 
 
-def test_a_right_pin_resets_the_count_of_wrong_ones(transfer, finance) -> None:  # noqa: ANN001
+def test_a_right_pin_resets_the_count_of_wrong_ones(transfer, finance) -> None:
     with pytest.raises(WrongPin):
         correction_prepare(transfer=transfer, reason="x", actor=finance, pin="0000")
     correction_prepare(transfer=transfer, reason="x", actor=finance, pin=PIN)
@@ -85,18 +85,18 @@ def test_a_right_pin_resets_the_count_of_wrong_ones(transfer, finance) -> None: 
     assert finance.failed_pin_attempts == 0
 
 
-def test_only_an_administrator_unlocks(finance, floorperson) -> None:  # noqa: ANN001
+def test_only_an_administrator_unlocks(finance, floorperson) -> None:
     with pytest.raises(SignerRoleNotAllowed):
         signing_unlock(user=finance, actor=floorperson)
 
 
-def test_a_signer_of_the_wrong_role_is_refused_with_the_rule_named(transfer, floorperson) -> None:  # noqa: ANN001
+def test_a_signer_of_the_wrong_role_is_refused_with_the_rule_named(transfer, floorperson) -> None:
     with pytest.raises(SignerRoleNotAllowed, match=r"preparer by finance, administrator.*floorperson"):
         correction_prepare(transfer=transfer, reason="wrong box", actor=floorperson, pin=PIN)
     assert not Correction.objects.exists()
 
 
-def test_the_approver_is_not_the_preparer(transfer, finance) -> None:  # noqa: ANN001
+def test_the_approver_is_not_the_preparer(transfer, finance) -> None:
     correction = correction_prepare(transfer=transfer, reason="wrong box", actor=finance, pin=PIN)
 
     with pytest.raises(SignerNotIndependent, match="signed this document as preparer"):
@@ -105,7 +105,7 @@ def test_the_approver_is_not_the_preparer(transfer, finance) -> None:  # noqa: A
     assert not Transfer.objects.filter(kind=TransferKind.REVERSAL).exists()
 
 
-def test_a_purpose_is_signed_once(transfer, finance, make_staff) -> None:  # noqa: ANN001
+def test_a_purpose_is_signed_once(transfer, finance, make_staff) -> None:
     correction = correction_prepare(transfer=transfer, reason="wrong box", actor=finance, pin=PIN)
     correction_approve(correction=correction, actor=make_staff(Role.FINANCE), pin=PIN)
 
@@ -114,7 +114,7 @@ def test_a_purpose_is_signed_once(transfer, finance, make_staff) -> None:  # noq
     assert correction.signatures().count() == 2
 
 
-def test_a_signed_document_cannot_change(transfer, finance) -> None:  # noqa: ANN001
+def test_a_signed_document_cannot_change(transfer, finance) -> None:
     correction = correction_prepare(transfer=transfer, reason="wrong box", actor=finance, pin=PIN)
     correction.reason = "something else"
 
@@ -124,7 +124,7 @@ def test_a_signed_document_cannot_change(transfer, finance) -> None:  # noqa: AN
     assert correction.reason == "wrong box"
 
 
-def test_tampering_behind_the_orm_is_detected(transfer, finance) -> None:  # noqa: ANN001
+def test_tampering_behind_the_orm_is_detected(transfer, finance) -> None:
     correction = correction_prepare(transfer=transfer, reason="wrong box", actor=finance, pin=PIN)
     Correction.objects.filter(pk=correction.pk).update(reason="edited in the database")
 
@@ -132,7 +132,7 @@ def test_tampering_behind_the_orm_is_detected(transfer, finance) -> None:  # noq
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="the trigger is PostgreSQL's")
-def test_postgresql_refuses_to_update_or_delete_a_signature(transfer, finance) -> None:  # noqa: ANN001
+def test_postgresql_refuses_to_update_or_delete_a_signature(transfer, finance) -> None:
     correction = correction_prepare(transfer=transfer, reason="wrong box", actor=finance, pin=PIN)
     signature = correction.signatures().get()
 

@@ -13,11 +13,11 @@ from casino_backoffice.staff.services import pin_check, pin_set, staff_create
 from tests.conftest import PASSWORD, PIN
 
 
-def test_every_role_is_a_group_after_migrate(db) -> None:  # noqa: ANN001
+def test_every_role_is_a_group_after_migrate(db) -> None:
     assert set(Group.objects.values_list("name", flat=True)) >= {role.value for role in Role}
 
 
-def test_compliance_reads_everything_and_changes_nothing(compliance) -> None:  # noqa: ANN001
+def test_compliance_reads_everything_and_changes_nothing(compliance) -> None:
     perms = compliance.get_all_permissions()
     assert "ledger.view_transfer" in perms
     assert "staff.view_historicaluser" in perms
@@ -25,12 +25,12 @@ def test_compliance_reads_everything_and_changes_nothing(compliance) -> None:  #
     assert not [perm for perm in perms if not perm.split(".")[1].startswith("view_")]
 
 
-def test_a_dealer_cannot_touch_the_ledger(dealer) -> None:  # noqa: ANN001
+def test_a_dealer_cannot_touch_the_ledger(dealer) -> None:
     assert not dealer.has_perm("ledger.view_transfer")
     assert dealer.has_perm("tables.view_table")
 
 
-def test_admin_roles_get_admin_access(cashier, dealer) -> None:  # noqa: ANN001
+def test_admin_roles_get_admin_access(cashier, dealer) -> None:
     assert cashier.is_staff
     assert not dealer.is_staff
 
@@ -43,7 +43,7 @@ def test_role_permissions_name_only_real_apps() -> None:
         assert set(grants) <= labels, role
 
 
-def test_a_duplicate_credential_number_is_refused_and_nothing_is_created(floorperson) -> None:  # noqa: ANN001
+def test_a_duplicate_credential_number_is_refused_and_nothing_is_created(floorperson) -> None:
     before = User.objects.count()
     with pytest.raises(DuplicateCredentialNumber, match=floorperson.credential_number):
         staff_create(
@@ -52,7 +52,7 @@ def test_a_duplicate_credential_number_is_refused_and_nothing_is_created(floorpe
     assert User.objects.count() == before
 
 
-def test_the_pin_is_stored_hashed_with_argon2_in_production(settings, make_staff) -> None:  # noqa: ANN001
+def test_the_pin_is_stored_hashed_with_argon2_in_production(settings, make_staff) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.Argon2PasswordHasher"]
     person = make_staff(Role.FLOORPERSON)
     assert PIN not in person.pin_hash
@@ -60,7 +60,7 @@ def test_the_pin_is_stored_hashed_with_argon2_in_production(settings, make_staff
 
 
 @pytest.mark.parametrize("pin", ["12", "abcd", "123456789", ""])
-def test_a_pin_is_four_to_eight_digits(floorperson, pin) -> None:  # noqa: ANN001
+def test_a_pin_is_four_to_eight_digits(floorperson, pin) -> None:
     old = floorperson.pin_hash
     with pytest.raises(InvalidPin):
         pin_set(user=floorperson, pin=pin)
@@ -68,12 +68,12 @@ def test_a_pin_is_four_to_eight_digits(floorperson, pin) -> None:  # noqa: ANN00
     assert floorperson.pin_hash == old
 
 
-def test_pin_set_then_check(floorperson) -> None:  # noqa: ANN001
+def test_pin_set_then_check(floorperson) -> None:
     pin_set(user=floorperson, pin="97531")
     assert pin_check(user=floorperson, pin="97531").user == floorperson
 
 
-def test_create_staff_command(db, capsys) -> None:  # noqa: ANN001
+def test_create_staff_command(db, capsys) -> None:
     call_command(
         "create_staff", "casey", role="cage_cashier", credential_number="PA-777", password=PASSWORD, interactive=False
     )
@@ -84,7 +84,7 @@ def test_create_staff_command(db, capsys) -> None:  # noqa: ANN001
     assert pin_check(user=user, pin=printed_pin)
 
 
-def test_create_staff_command_refuses_a_duplicate_credential(floorperson) -> None:  # noqa: ANN001
+def test_create_staff_command_refuses_a_duplicate_credential(floorperson) -> None:
     with pytest.raises(CommandError, match="already belongs"):
         call_command(
             "create_staff", "other", role="dealer", credential_number=floorperson.credential_number,
@@ -92,7 +92,7 @@ def test_create_staff_command_refuses_a_duplicate_credential(floorperson) -> Non
         )
 
 
-def test_createsuperuser_noinput_reads_credential_and_pin(db, monkeypatch) -> None:  # noqa: ANN001
+def test_createsuperuser_noinput_reads_credential_and_pin(db, monkeypatch) -> None:
     monkeypatch.setenv("DJANGO_SUPERUSER_USERNAME", "root")
     monkeypatch.setenv("DJANGO_SUPERUSER_EMAIL", "root@example.com")
     monkeypatch.setenv("DJANGO_SUPERUSER_PASSWORD", PASSWORD)
@@ -107,7 +107,7 @@ def test_createsuperuser_noinput_reads_credential_and_pin(db, monkeypatch) -> No
     assert pin_check(user=root, pin="13579")
 
 
-def test_createsuperuser_refuses_a_bad_pin_before_creating_anyone(db, monkeypatch) -> None:  # noqa: ANN001
+def test_createsuperuser_refuses_a_bad_pin_before_creating_anyone(db, monkeypatch) -> None:
     monkeypatch.setenv("DJANGO_SUPERUSER_USERNAME", "root")
     monkeypatch.setenv("DJANGO_SUPERUSER_EMAIL", "root@example.com")
     monkeypatch.setenv("DJANGO_SUPERUSER_PASSWORD", PASSWORD)

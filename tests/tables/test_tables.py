@@ -16,46 +16,46 @@ from tables.services import room_upsert, table_set_open, table_upsert
 
 @pytest.mark.parametrize(("game", "limit"), [(Game.OMAHA_HIGH, 10), (Game.DRAW_LOW, 8), (Game.FIVE_CARD_STUD, 8),
                                              (Game.MISSISSIPPI_STUD, 6), (Game.CRAZY_4_POKER, 6)])
-def test_seat_limits_from_the_regulations(game, limit) -> None:  # noqa: ANN001
+def test_seat_limits_from_the_regulations(game, limit) -> None:
     assert MAX_SEATS[game] == limit
 
 
 @pytest.mark.parametrize("game", list(Game))
-def test_a_table_over_its_seat_limit_is_refused(room, game) -> None:  # noqa: ANN001
+def test_a_table_over_its_seat_limit_is_refused(room, game) -> None:
     with pytest.raises(SeatLimitExceeded, match=f"at most {MAX_SEATS[game]} players"):
         table_upsert(room=room, number="X", game=game, seats=MAX_SEATS[game] + 1)
     assert not Table.objects.exists()
     assert table_upsert(room=room, number="X", game=game, seats=MAX_SEATS[game]).seats == MAX_SEATS[game]
 
 
-def test_a_table_seats_at_least_two(room) -> None:  # noqa: ANN001
+def test_a_table_seats_at_least_two(room) -> None:
     with pytest.raises(SeatLimitExceeded, match="at least 2"):
         table_upsert(room=room, number="X", game=Game.HOLDEM, seats=1)
 
 
-def test_the_database_enforces_the_seat_limit(room) -> None:  # noqa: ANN001
+def test_the_database_enforces_the_seat_limit(room) -> None:
     with pytest.raises(IntegrityError), transaction.atomic():
         Table.objects.create(room=room, number="X", game=Game.CRAZY_4_POKER, seats=7)
     assert not Table.objects.exists()
 
 
-def test_table_numbers_are_unique_in_a_room(room) -> None:  # noqa: ANN001
+def test_table_numbers_are_unique_in_a_room(room) -> None:
     Table.objects.create(room=room, number="T1", game=Game.HOLDEM, seats=10)
     with pytest.raises(IntegrityError), transaction.atomic():
         Table.objects.create(room=room, number="T1", game=Game.OMAHA_HIGH, seats=9)
 
 
-def test_an_unknown_game_is_refused(room) -> None:  # noqa: ANN001
+def test_an_unknown_game_is_refused(room) -> None:
     with pytest.raises(TableError, match="not a game"):
         table_upsert(room=room, number="X", game="bridge", seats=4)
 
 
-def test_an_unknown_time_zone_is_refused(db) -> None:  # noqa: ANN001
+def test_an_unknown_time_zone_is_refused(db) -> None:
     with pytest.raises(TableError, match="not a time zone"):
         room_upsert(code="x", name="X", timezone_name="Mars/Olympus", gaming_day_starts=time(6))
 
 
-def test_open_and_close_are_audited(open_table, floorperson) -> None:  # noqa: ANN001
+def test_open_and_close_are_audited(open_table, floorperson) -> None:
     table_set_open(table=open_table, is_open=False, actor=floorperson)
     history = list(open_table.history.order_by("history_date").values_list("is_open", "history_change_reason"))
     assert history[-1] == (False, f"closed by {floorperson}")
@@ -72,11 +72,11 @@ def test_open_and_close_are_audited(open_table, floorperson) -> None:  # noqa: A
         (datetime(2026, 7, 1, 10, 0, tzinfo=UTC), date(2026, 7, 1)),  # 06:00 EDT
     ],
 )
-def test_gaming_day_starts_at_the_room_hour_in_its_time_zone(room, utc, day) -> None:  # noqa: ANN001
+def test_gaming_day_starts_at_the_room_hour_in_its_time_zone(room, utc, day) -> None:
     assert gaming_day(room=room, at=utc) == day
 
 
-def test_gaming_day_bounds_are_the_room_hour(room) -> None:  # noqa: ANN001
+def test_gaming_day_bounds_are_the_room_hour(room) -> None:
     start, end = gaming_day_bounds(room=room, day=date(2026, 11, 30))
     assert start == datetime(2026, 11, 30, 11, 0, tzinfo=UTC)
     assert end == datetime(2026, 12, 1, 11, 0, tzinfo=UTC)
@@ -84,6 +84,6 @@ def test_gaming_day_bounds_are_the_room_hour(room) -> None:  # noqa: ANN001
     assert gaming_day(room=room, at=end) == date(2026, 12, 1)
 
 
-def test_gaming_day_refuses_a_naive_datetime(room) -> None:  # noqa: ANN001
+def test_gaming_day_refuses_a_naive_datetime(room) -> None:
     with pytest.raises(ValueError, match="aware"):
-        gaming_day(room=room, at=datetime(2026, 11, 30, 12))  # noqa: DTZ001
+        gaming_day(room=room, at=datetime(2026, 11, 30, 12))

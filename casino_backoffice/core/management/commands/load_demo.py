@@ -18,7 +18,7 @@ from casino_backoffice.staff.models import User
 from casino_backoffice.staff.roles import Role
 from casino_backoffice.staff.services import staff_create
 
-DEMO_PASSWORD = "poker-demo-2026"
+DEMO_PASSWORD = "poker-demo-2026"  # noqa: S105 - documented in the README for the demo only
 
 DEMO_STAFF: list[tuple[str, Role, str, str]] = [
     ("dealer", Role.DEALER, "Dana", "Dealer"),
