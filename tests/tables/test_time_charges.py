@@ -45,7 +45,7 @@ def client(dealer) -> APIClient:
     return api
 
 
-def assess(client: APIClient, key: str = "tc-1", **data):  # noqa: ANN003, ANN201
+def assess(client: APIClient, key: str = "tc-1", **data):
     return client.post("/api/time-charges/", data, format="json", HTTP_IDEMPOTENCY_KEY=key)
 
 
