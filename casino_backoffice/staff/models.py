@@ -41,7 +41,8 @@ class User(AbstractUser):
     objects = StaffManager()
     REQUIRED_FIELDS = ["email", "credential_number"]
 
-    history = HistoricalRecords(excluded_fields=["password", "pin_hash", "last_login"])
+    # Role changes (group membership) are audited too.
+    history = HistoricalRecords(excluded_fields=["password", "pin_hash", "last_login"], m2m_fields=["groups"])
 
     class Meta:
         constraints = [
