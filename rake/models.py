@@ -80,3 +80,17 @@ class TimeCharge(SignableDocument):
 
     def __str__(self) -> str:
         return f"Time charge {self.pk} at table {self.table_id} from {self.interval_starts_at:%Y-%m-%d %H:%M}"
+
+
+class PokerRevenue(models.Model):
+    """The admin's poker revenue report (§637a.17): not a table of its own, a page over rounds and
+    time charges (``rake.selectors.poker_revenue``)."""
+
+    class Meta:
+        managed = False
+        default_permissions = ("view",)
+        verbose_name = "poker revenue report"
+        verbose_name_plural = "poker revenue"
+
+    def __str__(self) -> str:
+        return "Poker revenue"

@@ -1,7 +1,15 @@
+import difflib
+import json
+
 from django.contrib import admin
+from django.http import HttpRequest, HttpResponse
+from django.utils.html import format_html
 from simple_history.admin import SimpleHistoryAdmin
 
-from .models import PokerRoom, Table
+from casino_backoffice.core.admin import ReadOnlyAdmin
+from casino_backoffice.money import display_cents, format_cents
+
+from .models import PokerRoom, Round, RoundDrop, RulesVersion, Table
 
 
 @admin.register(PokerRoom)
@@ -16,3 +24,105 @@ class TableAdmin(SimpleHistoryAdmin):
     list_filter = ["room", "game", "is_open"]
     list_select_related = ["room"]
     search_fields = ["number"]
+
+
+# --- Rules versions and rounds of play (issue 4) ---------------------------------------------------
+
+def _pretty(content: dict) -> list[str]:
+    return json.dumps(content, indent=2, sort_keys=True, ensure_ascii=False).splitlines()
+
+
+@admin.register(RulesVersion)
+class RulesVersionAdmin(ReadOnlyAdmin):
+    """Every version of each room's rules, with what changed from the version before it."""
+
+    list_display = ["room", "number", "effective_from", "loaded_at", "loaded_by", "source_name", "short_sha"]
+    list_filter = ["room"]
+    list_select_related = ["room", "loaded_by"]
+    readonly_fields = ["room", "number", "effective_from", "loaded_at", "loaded_by", "source_name", "content_sha256", "changes", "source"]
+    exclude = ["content", "source_text"]
+
+    @admin.display(description="SHA-256")
+    def short_sha(self, version: RulesVersion) -> str:
+        return version.content_sha256[:12]
+
+    @admin.display(description="Changes from the previous version")
+    def changes(self, version: RulesVersion) -> str:
+        previous = RulesVersion.objects.filter(room=version.room, number__lt=version.number).order_by("-number").first()
+        before = _pretty(previous.content) if previous else []
+        label = f"version {previous.number}" if previous else "nothing"
+        diff = "\n".join(
+            difflib.unified_diff(before, _pretty(version.content), fromfile=label, tofile=f"version {version.number}", lineterm="")
+        )
+        return format_html("<pre>{}</pre>", diff or "No change.")
+
+    @admin.display(description="File as loaded")
+    def source(self, version: RulesVersion) -> str:
+        return format_html("<pre>{}</pre>", version.source_text)
+
+
+class RoundDropInline(admin.TabularInline):
+    model = RoundDrop
+    fields = ["jackpot_code", "amount", "rule"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    @admin.display(description="Amount")
+    def amount(self, drop: RoundDrop) -> str:
+        return display_cents(drop.amount_cents)
+
+
+def _export(rounds: list[Round], extension: str) -> HttpResponse:
+    from rake.exports import XLSX_TYPE, csv_bytes, xlsx_bytes
+
+    header = ["id", "room", "table", "game", "ended_at", "gaming_day", "shift", "players_dealt_in", "pot", "uncalled_bet",
+              "flop_dealt", "voided", "rules_version", "rake", "drops"]
+    rows = [
+        [r.pk, r.table.room.code, r.table.number, r.game, r.ended_at.isoformat(), str(r.gaming_day), r.shift, r.players_dealt_in,
+         format_cents(r.pot_cents), format_cents(r.uncalled_bet_cents), r.flop_dealt, r.voided, r.rules_version.number,
+         format_cents(r.rake_cents), "; ".join(f"{d.jackpot_code} {format_cents(d.amount_cents)}" for d in r.drops.all())]
+        for r in rounds
+    ]
+    if extension == "csv":
+        response = HttpResponse(csv_bytes(header, rows), content_type="text/csv; charset=utf-8")
+    else:
+        response = HttpResponse(xlsx_bytes(header, rows, title="Rounds"), content_type=XLSX_TYPE)
+    response["Content-Disposition"] = f'attachment; filename="rounds.{extension}"'
+    return response
+
+
+@admin.register(Round)
+class RoundAdmin(ReadOnlyAdmin):
+    """Rounds of play as logged, with the rake and drops their rules took. Never edited."""
+
+    list_display = ["id", "table", "ended_at", "gaming_day", "shift", "game", "players_dealt_in", "pot", "rake", "voided", "rules_version"]
+    list_filter = ["gaming_day", "shift", "game", "voided", "table__room", "table"]
+    list_select_related = ["table__room", "rules_version__room"]
+    search_fields = ["idempotency_key", "table__number"]
+    date_hierarchy = "ended_at"
+    inlines = [RoundDropInline]
+    actions = ["export_csv", "export_xlsx"]
+    exclude = ["request_sha256"]
+
+    @admin.display(description="Pot", ordering="pot_cents")
+    def pot(self, round_: Round) -> str:
+        return display_cents(round_.pot_cents)
+
+    @admin.display(description="Rake", ordering="rake_cents")
+    def rake(self, round_: Round) -> str:
+        return display_cents(round_.rake_cents)
+
+    def _rows(self, queryset) -> list[Round]:
+        return list(queryset.select_related("table__room", "rules_version").prefetch_related("drops"))
+
+    @admin.action(description="Export the selected rounds as CSV")
+    def export_csv(self, request: HttpRequest, queryset) -> HttpResponse:
+        return _export(self._rows(queryset), "csv")
+
+    @admin.action(description="Export the selected rounds as XLSX")
+    def export_xlsx(self, request: HttpRequest, queryset) -> HttpResponse:
+        return _export(self._rows(queryset), "xlsx")

@@ -1,0 +1,92 @@
+"""Admin: time charges (read-only) and the poker revenue report with CSV and XLSX export."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
+
+from casino_backoffice.core.admin import ReadOnlyAdmin
+from casino_backoffice.money import display_cents
+from tables.models import PokerRoom
+
+from .exports import XLSX_TYPE, csv_bytes, xlsx_bytes
+from .models import PokerRevenue, TimeCharge
+from .selectors import GROUPINGS, poker_revenue, revenue_table
+
+
+@admin.register(TimeCharge)
+class TimeChargeAdmin(ReadOnlyAdmin):
+    list_display = ["id", "table", "interval_starts_at", "interval_minutes", "basis", "players_seated", "amount", "verified_at", "assessed_by"]
+    list_filter = ["gaming_day", "basis", "table__room", "table"]
+    list_select_related = ["table", "assessed_by"]
+    exclude = ["request_sha256"]
+
+    @admin.display(description="Amount", ordering="amount_cents")
+    def amount(self, charge: TimeCharge) -> str:
+        return display_cents(charge.amount_cents)
+
+
+def _day(value: str | None) -> date | None:
+    try:
+        return date.fromisoformat(value) if value else None
+    except ValueError:
+        return None
+
+
+@admin.register(PokerRevenue)
+class PokerRevenueAdmin(admin.ModelAdmin):
+    """Rake expected from rounds and verified time charges, by table, gaming day, shift and game.
+    Counted money (drop-box counts) joins with the cage issue."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
+        if not self.has_view_permission(request):
+            from django.core.exceptions import PermissionDenied
+
+            raise PermissionDenied
+        rooms = list(PokerRoom.objects.all())
+        params = request.GET
+        room = next((r for r in rooms if r.code == params.get("room")), rooms[0] if rooms else None)
+        group_by = [g for g in params.getlist("group_by") if g in GROUPINGS] or ["gaming_day", "table"]
+        date_from, date_to = _day(params.get("from")), _day(params.get("to"))
+        rows = poker_revenue(room=room, date_from=date_from, date_to=date_to, group_by=group_by) if room else []
+        header, body = revenue_table(rows)
+        export = params.get("export")
+        if export in ("csv", "xlsx") and room is not None:
+            content = csv_bytes(header, body) if export == "csv" else xlsx_bytes(header, body, title="Poker revenue")
+            response = HttpResponse(content, content_type="text/csv; charset=utf-8" if export == "csv" else XLSX_TYPE)
+            response["Content-Disposition"] = f'attachment; filename="poker-revenue-{room.code}.{export}"'
+            return response
+        query = request.GET.copy()
+        links = {}
+        for extension in ("csv", "xlsx"):
+            query["export"] = extension
+            links[extension] = "?" + query.urlencode()
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Poker revenue",
+            "opts": self.model._meta,
+            "rooms": rooms,
+            "room": room,
+            "groupings": list(GROUPINGS),
+            "group_by": group_by,
+            "date_from": date_from,
+            "date_to": date_to,
+            "header": header,
+            "rows": body,
+            "export_links": links,
+            **(extra_context or {}),
+        }
+        return TemplateResponse(request, "admin/rake/poker_revenue.html", context)
