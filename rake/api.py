@@ -12,6 +12,7 @@ from zoneinfo import ZoneInfo
 
 from django.db.models import Prefetch
 from django.urls import path
+from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import generics, serializers, status
@@ -26,11 +27,10 @@ from casino_backoffice.money import InvalidAmount, format_cents, parse_cents
 from casino_backoffice.staff.roles import FLOORPERSON_OR_ABOVE, Role
 from tables.models import PokerRoom, Round, RoundDrop, RulesVersion, Table
 
-from .compute import compute_rake_and_drops
 from .exceptions import InvalidRound
 from .exports import CSVRenderer, XLSXRenderer
 from .models import TimeCharge
-from .selectors import GROUPINGS, poker_revenue, revenue_table, rules_version_in_effect
+from .selectors import GROUPINGS, PotBreakdown, poker_revenue, pot_breakdown, revenue_table
 from .services import round_record, time_charge_assess, time_charge_verify
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
@@ -348,33 +348,16 @@ class CalculatorOutput(serializers.Serializer):
     to_winner = serializers.CharField()
 
 
-def calculate(*, table: Table, pot_cents: int, uncalled_cents: int, flop_dealt: bool, players: int, at: datetime) -> dict[str, Any]:
-    """What the rules in effect take from a pot at ``table`` (nothing is recorded)."""
-    in_effect = rules_version_in_effect(room=table.room, at=at)
-    if uncalled_cents > pot_cents:
-        raise ValidationError({"uncalled_bet": ["The uncalled bet is larger than the pot."]})
-    if in_effect is None or table.number not in in_effect[1].tables:
-        raise ValidationError({"table": [f"No rules in effect name table {table.number}."]})
-    rules = in_effect[1]
-    table_rule = rules.tables[table.number]
-    outcome = compute_rake_and_drops(
-        policy=rules.rake_policies.get(table_rule.rake_policy or ""),
-        jackpots=[rules.jackpots[code] for code in table_rule.jackpots],
-        pot_cents=pot_cents,
-        uncalled_cents=uncalled_cents,
-        flop_dealt=flop_dealt,
-        voided=False,
-        players=players,
-    )
-    number = RulesVersion.objects.values_list("number", flat=True).get(pk=in_effect[0])
+def breakdown_data(breakdown: PotBreakdown) -> dict[str, Any]:
+    outcome = breakdown.outcome
     return {
-        "table": table.number,
-        "rules_version": number,
+        "table": breakdown.table.number,
+        "rules_version": breakdown.version_number,
         "rakeable": format_cents(outcome.rakeable_cents),
         "rake": format_cents(outcome.rake_cents),
         "rake_rule": outcome.rake_rule,
         "drops": [
-            {"jackpot": d.code, "name": rules.jackpots[d.code].name, "amount": format_cents(d.amount_cents), "rule": d.rule}
+            {"jackpot": d.code, "name": breakdown.names[d.code], "amount": format_cents(d.amount_cents), "rule": d.rule}
             for d in outcome.drops
         ],
         "to_winner": format_cents(outcome.to_winner_cents),
@@ -389,15 +372,14 @@ class RakeCalculator(APIView):
         data = CalculatorInput(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
-        from django.utils import timezone
-
         table = _resolve_table(values["table"], values.get("room"))
-        return Response(
-            calculate(
-                table=table, pot_cents=values["pot"], uncalled_cents=values["uncalled_bet"], flop_dealt=values["flop_dealt"],
-                players=values["players_dealt_in"], at=timezone.now(),
-            )
+        if values["uncalled_bet"] > values["pot"]:
+            raise ValidationError({"uncalled_bet": ["The uncalled bet is larger than the pot."]})
+        breakdown = pot_breakdown(
+            table=table, pot_cents=values["pot"], uncalled_cents=values["uncalled_bet"], flop_dealt=values["flop_dealt"],
+            players=values["players_dealt_in"], at=timezone.now(),
         )
+        return Response(breakdown_data(breakdown))
 
 
 # --- Rules versions -------------------------------------------------------------------------------

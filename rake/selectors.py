@@ -11,8 +11,10 @@ from typing import Any
 from django.db.models import Count, Q, Sum
 
 from casino_backoffice.money import format_cents
-from tables.models import PokerRoom, Round, RoundDrop, RulesVersion
+from tables.models import PokerRoom, Round, RoundDrop, RulesVersion, Table
 
+from .compute import PotOutcome, compute_rake_and_drops
+from .exceptions import RulesNotInEffect
 from .models import TimeCharge
 from .rules import Rules, validate_rules
 
@@ -49,6 +51,37 @@ def rules_version_in_effect(*, room: PokerRoom, at: datetime) -> tuple[int, Rule
 def rules_version_current(*, room: PokerRoom) -> RulesVersion | None:
     """The version loaded last (which may take effect later than now)."""
     return RulesVersion.objects.filter(room=room).order_by("-number").first()
+
+
+@dataclass(frozen=True)
+class PotBreakdown:
+    table: Table
+    version_number: int
+    outcome: PotOutcome
+    names: dict[str, str]
+
+
+def pot_breakdown(*, table: Table, pot_cents: int, uncalled_cents: int, flop_dealt: bool, players: int, at: datetime) -> PotBreakdown:
+    """What the rules in effect at ``at`` take from a pot at ``table``: the rake calculator. Records
+    nothing; the numbers are those ``round_record`` would post (the same ``compute_rake_and_drops``)."""
+    in_effect = rules_version_in_effect(room=table.room, at=at)
+    if in_effect is None or table.number not in in_effect[1].tables:
+        raise RulesNotInEffect(f"No rules in effect name table {table.number}; load a rules file that lists it.")
+    rules = in_effect[1]
+    table_rule = rules.tables[table.number]
+    if table_rule.rake_policy is None:
+        raise RulesNotInEffect(f"Table {table.number} deals {table.get_game_display()}, a game banked by the house: no rake, no drops.")
+    outcome = compute_rake_and_drops(
+        policy=rules.rake_policies[table_rule.rake_policy],
+        jackpots=[rules.jackpots[code] for code in table_rule.jackpots],
+        pot_cents=pot_cents,
+        uncalled_cents=uncalled_cents,
+        flop_dealt=flop_dealt,
+        voided=False,
+        players=players,
+    )
+    number = RulesVersion.objects.values_list("number", flat=True).get(pk=in_effect[0])
+    return PotBreakdown(table=table, version_number=number, outcome=outcome, names={code: rules.jackpots[code].name for code in table_rule.jackpots})
 
 
 # --- Poker revenue --------------------------------------------------------------------------------

@@ -1,0 +1,81 @@
+"""Tablet pages of the rake app: the rake calculator."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils import timezone
+
+from casino_backoffice.core.exceptions import DomainError
+from casino_backoffice.money import InvalidAmount, display_cents, parse_cents
+from casino_backoffice.staff.roles import FLOORPERSON_OR_ABOVE, Role
+from tables.models import Table
+
+from .selectors import pot_breakdown
+
+CALCULATOR_ROLES = frozenset({Role.DEALER}) | FLOORPERSON_OR_ABOVE
+_MONEY = {"inputmode": "decimal", "autocomplete": "off", "placeholder": "0.00"}
+
+
+class CalculatorForm(forms.Form):
+    table = forms.ModelChoiceField(queryset=Table.objects.none(), empty_label=None)
+    pot = forms.CharField(label="Pot, side pots included", widget=forms.TextInput(attrs=_MONEY))
+    uncalled_bet = forms.CharField(label="Uncalled final bet", required=False, initial="0.00", widget=forms.TextInput(attrs=_MONEY))
+    # A select, not a checkbox: the floor stylesheet sizes selects for fingers.
+    flop_dealt = forms.TypedChoiceField(
+        label="Was a flop dealt?", choices=(("yes", "Yes"), ("no", "No")), coerce=lambda v: v == "yes", initial="yes"
+    )
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["table"].queryset = Table.objects.select_related("room").order_by("room__code", "number")
+
+    def _money(self, name: str) -> int:
+        try:
+            return int(parse_cents(self.cleaned_data.get(name) or "0"))
+        except InvalidAmount as error:
+            raise forms.ValidationError(str(error)) from None
+
+    def clean_pot(self) -> int:
+        return self._money("pot")
+
+    def clean_uncalled_bet(self) -> int:
+        return self._money("uncalled_bet")
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if "pot" in data and "uncalled_bet" in data and data["uncalled_bet"] > data["pot"]:
+            self.add_error("uncalled_bet", "The uncalled bet is larger than the pot.")
+        return data
+
+
+@login_required
+def calculator(request: HttpRequest) -> HttpResponse:
+    """A dealer or floorperson enters a pot and sees the rake and each drop, with the rule for each."""
+    if not request.user.roles & CALCULATOR_ROLES:
+        return render(request, "rake/calculator.html", {"refused": "Only a dealer or a floorperson or above uses the rake calculator."}, status=403)
+    form = CalculatorForm(request.GET or None)
+    result = None
+    error = None
+    if request.GET and form.is_valid():
+        data = form.cleaned_data
+        try:
+            breakdown = pot_breakdown(
+                table=data["table"], pot_cents=data["pot"], uncalled_cents=data["uncalled_bet"],
+                flop_dealt=data["flop_dealt"], players=2, at=timezone.now(),
+            )
+        except DomainError as refused:
+            error = refused.message
+        else:
+            outcome = breakdown.outcome
+            result = {
+                "table": breakdown.table,
+                "version": breakdown.version_number,
+                "rakeable": display_cents(outcome.rakeable_cents),
+                "lines": [("Rake", display_cents(outcome.rake_cents), outcome.rake_rule)]
+                + [(breakdown.names[d.code], display_cents(d.amount_cents), d.rule) for d in outcome.drops],
+                "to_winner": display_cents(outcome.to_winner_cents),
+            }
+    return render(request, "rake/calculator.html", {"form": form, "result": result, "error": error})
