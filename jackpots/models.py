@@ -9,6 +9,7 @@ how is in the rules version in effect; its money is in the ledger (one box per t
 from __future__ import annotations
 
 from django.db import models
+from simple_history.models import HistoricalRecords
 
 
 class JackpotKind(models.TextChoices):
@@ -22,6 +23,8 @@ class Jackpot(models.Model):
     kind = models.CharField(max_length=20, choices=JackpotKind.choices)
     name = models.CharField(max_length=120)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["room", "code"]

@@ -14,7 +14,13 @@ from django.db.models import Prefetch
 from django.urls import path
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+    inline_serializer,
+)
 from rest_framework import generics, serializers, status
 from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import BasePermission
@@ -53,6 +59,7 @@ class LogsRounds(BasePermission):
         return bool(request.user.roles & LOGS_ROUNDS)
 
 
+@extend_schema_field({"type": "string", "pattern": r"^\d+(\.\d{1,2})?$", "example": "120.00"})
 class MoneyField(serializers.Field):
     """Dollars and cents as a string ("120.00"); whole cents, never negative, never a float."""
 

@@ -9,9 +9,11 @@ from typing import Any
 
 from django.db import models
 from django.db.models import Q
+from simple_history.models import HistoricalRecords
 
 from casino_backoffice.staff.roles import FLOORPERSON_OR_ABOVE
 from casino_backoffice.staff.signing import SignableDocument, SigningRule
+from tables.models import Round
 
 
 class TimeChargeBasis(models.TextChoices):
@@ -54,6 +56,8 @@ class TimeCharge(SignableDocument):
     assessed_at = models.DateTimeField()
     verified_at = models.DateTimeField(null=True, blank=True)
 
+    history = HistoricalRecords()
+
     class Meta:
         ordering = ["-interval_starts_at", "table"]
         constraints = [
@@ -82,12 +86,12 @@ class TimeCharge(SignableDocument):
         return f"Time charge {self.pk} at table {self.table_id} from {self.interval_starts_at:%Y-%m-%d %H:%M}"
 
 
-class PokerRevenue(models.Model):
-    """The admin's poker revenue report (§637a.17): not a table of its own, a page over rounds and
-    time charges (``rake.selectors.poker_revenue``)."""
+class PokerRevenue(Round):
+    """The admin's poker revenue report (§637a.17): a page over rounds and time charges
+    (``rake.selectors.poker_revenue``), not a table of its own."""
 
     class Meta:
-        managed = False
+        proxy = True
         default_permissions = ("view",)
         verbose_name = "poker revenue report"
         verbose_name_plural = "poker revenue"
