@@ -1,10 +1,34 @@
-from django.contrib import admin
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html
 from simple_history.admin import SimpleHistoryAdmin
 
 from casino_backoffice.core.admin import ReadOnlyAdmin
+from casino_backoffice.core.exceptions import DomainError
+from casino_backoffice.money import display_cents
+from casino_backoffice.staff.forms import CorrectionForm, SignWithPinForm
 
 from .models import Account, Correction, Transfer
 from .selectors import account_balance
+from .services import correction_approve, correction_prepare
+
+
+def _sign_page(request: HttpRequest, *, title: str, summary: str, rule: str, form: Any, submit_label: str,
+               signatures: Any = (), error: str = "") -> TemplateResponse:
+    context = {
+        **admin.site.each_context(request),
+        "title": title, "summary": summary, "rule": rule, "form": form, "submit_label": submit_label,
+        "signatures": signatures, "error": error,
+    }
+    return TemplateResponse(request, "admin/sign_with_pin.html", context)
 
 
 @admin.register(Account)
@@ -16,11 +40,9 @@ class AccountAdmin(SimpleHistoryAdmin):
 
     @admin.display(description="Balance (derived from transfers)")
     def balance(self, account: Account) -> str:
-        from casino_backoffice.money import display_cents
-
         return display_cents(account_balance(account=account))
 
-    def has_delete_permission(self, request, obj=None) -> bool:
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
 
@@ -31,9 +53,81 @@ class TransferAdmin(ReadOnlyAdmin):
     list_select_related = ["debit", "credit", "posted_by", "reference_type"]
     search_fields = ["idempotency_key", "reference_id", "memo", "debit__code", "credit__code"]
     date_hierarchy = "posted_at"
+    readonly_fields = ["correct_link"]
+
+    @admin.display(description="Correction")
+    def correct_link(self, transfer: Transfer) -> str:
+        if hasattr(transfer, "correction"):
+            url = reverse("admin:ledger_correction_change", args=[transfer.correction.pk])
+            return format_html('<a href="{}">Correction {}</a>', url, transfer.correction.pk)
+        return format_html('<a class="button" href="{}">Reverse this transfer…</a>',
+                           reverse("admin:ledger_transfer_correct", args=[transfer.pk]))
+
+    def get_urls(self) -> list:
+        view = self.admin_site.admin_view(self.correct_view)
+        return [path("<int:transfer_id>/correct/", view, name="ledger_transfer_correct"), *super().get_urls()]
+
+    def correct_view(self, request: HttpRequest, transfer_id: int) -> HttpResponse:
+        """Finance prepares and signs the reversal of a transfer posted in error."""
+        if not request.user.has_perm("ledger.view_transfer"):
+            raise PermissionDenied
+        transfer = get_object_or_404(Transfer.objects.select_related("debit", "credit"), pk=transfer_id)
+        form = CorrectionForm(request.POST or None)
+        error = ""
+        if request.method == "POST" and form.is_valid():
+            try:
+                correction = correction_prepare(
+                    transfer=transfer, reason=form.cleaned_data["reason"], actor=request.user, pin=form.cleaned_data["pin"]
+                )
+            except DomainError as exc:
+                error = exc.message
+            else:
+                self.message_user(request, "Correction prepared and signed; a second person approves it.")
+                return redirect("admin:ledger_correction_change", correction.pk)
+        return _sign_page(
+            request, title=f"Reverse transfer {transfer.pk}", summary=str(transfer), rule=Correction.PREPARER.name,
+            form=form, submit_label="Sign and prepare the reversal", error=error,
+        )
 
 
 @admin.register(Correction)
 class CorrectionAdmin(ReadOnlyAdmin, SimpleHistoryAdmin):
     list_display = ["id", "transfer", "reason", "created_at", "reversal"]
     list_select_related = ["transfer", "reversal"]
+    readonly_fields = ["signed_by", "approve_link"]
+
+    @admin.display(description="Signatures")
+    def signed_by(self, correction: Correction) -> str:
+        return "; ".join(str(signature) for signature in correction.signatures()) or "none"
+
+    @admin.display(description="Approval")
+    def approve_link(self, correction: Correction) -> str:
+        if correction.reversal_id:
+            return f"Approved: reversal transfer {correction.reversal_id}"
+        return format_html('<a class="button" href="{}">Approve and sign…</a>',
+                           reverse("admin:ledger_correction_approve", args=[correction.pk]))
+
+    def get_urls(self) -> list:
+        view = self.admin_site.admin_view(self.approve_view)
+        return [path("<int:correction_id>/approve/", view, name="ledger_correction_approve"), *super().get_urls()]
+
+    def approve_view(self, request: HttpRequest, correction_id: int) -> HttpResponse:
+        """A second finance person or an administrator approves; the reversal posts at once."""
+        if not request.user.has_perm("ledger.view_correction"):
+            raise PermissionDenied
+        correction = get_object_or_404(Correction.objects.select_related("transfer"), pk=correction_id)
+        form = SignWithPinForm(request.POST or None)
+        error = ""
+        if request.method == "POST" and form.is_valid():
+            try:
+                reversal = correction_approve(correction=correction, actor=request.user, pin=form.cleaned_data["pin"])
+            except DomainError as exc:
+                error = exc.message
+            else:
+                self.message_user(request, f"Approved: reversal transfer {reversal.pk} posted.", messages.SUCCESS)
+                return redirect("admin:ledger_correction_change", correction.pk)
+        return _sign_page(
+            request, title=f"Approve correction {correction.pk}",
+            summary=f"{correction.transfer} — reason: {correction.reason}", rule=Correction.APPROVER.name,
+            form=form, submit_label="Sign and post the reversal", signatures=correction.signatures(), error=error,
+        )

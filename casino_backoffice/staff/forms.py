@@ -13,3 +13,15 @@ class PinChangeForm(forms.Form):
         if data.get("pin") and data.get("pin") != data.get("pin_again"):
             self.add_error("pin_again", "The two PINs differ.")
         return data
+
+
+class SignWithPinForm(forms.Form):
+    """The PIN signature: the signer re-enters their PIN at the moment of signing (DESIGN.md)."""
+
+    pin = forms.CharField(label="Your signing PIN", widget=PIN_WIDGET, min_length=4, max_length=8)
+
+
+class CorrectionForm(SignWithPinForm):
+    reason = forms.CharField(label="Why is this transfer reversed?", widget=forms.Textarea(attrs={"rows": 3}))
+
+    field_order = ["reason", "pin"]

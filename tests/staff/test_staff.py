@@ -117,3 +117,17 @@ def test_createsuperuser_refuses_a_bad_pin_before_creating_anyone(db, monkeypatc
     with pytest.raises(CommandError, match="4 to 8 digits"):
         call_command("createsuperuser", interactive=False, verbosity=0)
     assert not User.objects.filter(username="root").exists()
+
+
+def test_createsuperuser_interactive_asks_for_credential_and_pin(db, monkeypatch) -> None:
+    answers = iter(["root", "root@example.com", "PA-ROOT-2"])
+    secrets = iter([PASSWORD, PASSWORD, "2468", "2468"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    monkeypatch.setattr("getpass.getpass", lambda prompt="": next(secrets))
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True, raising=False)
+
+    call_command("createsuperuser", interactive=True, verbosity=0)
+
+    root = User.objects.get(username="root")
+    assert root.credential_number == "PA-ROOT-2"
+    assert pin_check(user=root, pin="2468")
