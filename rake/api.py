@@ -36,7 +36,7 @@ from tables.models import PokerRoom, Round, RoundDrop, RulesVersion, Table
 from .exceptions import InvalidRound
 from .exports import CSVRenderer, XLSXRenderer
 from .models import TimeCharge
-from .selectors import GROUPINGS, PotBreakdown, poker_revenue, pot_breakdown, revenue_table
+from .selectors import GROUPINGS, PotBreakdown, poker_revenue, pot_breakdown, revenue_table, rules_version_number
 from .services import round_record, time_charge_assess, time_charge_verify
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
@@ -230,7 +230,7 @@ class RoundListCreate(generics.ListAPIView):
             return Response(error.field_errors, status=status.HTTP_400_BAD_REQUEST)
         round_ = recorded.round
         round_.table = table
-        number = None if recorded.replayed else RulesVersion.objects.values_list("number", flat=True).get(pk=round_.rules_version_id)
+        number = rules_version_number(version_id=round_.rules_version_id)
         response = Response(round_data(round_, recorded.drops, version_number=number), status=status.HTTP_201_CREATED)
         if recorded.replayed:
             response["Idempotent-Replayed"] = "true"

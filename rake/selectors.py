@@ -19,6 +19,7 @@ from .models import TimeCharge
 from .rules import Rules, validate_rules
 
 _cache: dict[int, Rules] = {}
+_numbers: dict[int, int] = {}
 _cache_lock = threading.Lock()
 
 
@@ -40,12 +41,21 @@ def rules_version_in_effect(*, room: PokerRoom, at: datetime) -> tuple[int, Rule
     row = (
         RulesVersion.objects.filter(room=room, effective_from__lte=at)
         .order_by("-effective_from", "-number")
-        .values_list("pk", flat=True)
+        .values_list("pk", "number")
         .first()
     )
     if row is None:
         return None
-    return row, rules_of_version(version_id=row)
+    _numbers[row[0]] = row[1]
+    return row[0], rules_of_version(version_id=row[0])
+
+
+def rules_version_number(*, version_id: int) -> int:
+    """The room's number of a version (cached: versions never change)."""
+    number = _numbers.get(version_id)
+    if number is None:
+        number = _numbers[version_id] = RulesVersion.objects.values_list("number", flat=True).get(pk=version_id)
+    return number
 
 
 def rules_version_current(*, room: PokerRoom) -> RulesVersion | None:
@@ -80,7 +90,7 @@ def pot_breakdown(*, table: Table, pot_cents: int, uncalled_cents: int, flop_dea
         voided=False,
         players=players,
     )
-    number = RulesVersion.objects.values_list("number", flat=True).get(pk=in_effect[0])
+    number = rules_version_number(version_id=in_effect[0])
     return PotBreakdown(table=table, version_number=number, outcome=outcome, names={code: rules.jackpots[code].name for code in table_rule.jackpots})
 
 

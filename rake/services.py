@@ -10,7 +10,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.contrib.contenttypes.models import ContentType
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from casino_backoffice.core.exceptions import DomainError
@@ -175,6 +175,76 @@ def _replay(*, model: type[Round] | type[TimeCharge], idempotency_key: str, fing
     return existing
 
 
+@dataclass(frozen=True)
+class _Posting:
+    debit_id: int
+    amount_cents: int
+    kind: str
+    idempotency_key: str
+    memo: str
+
+
+# On PostgreSQL a round, its drops and its transfers are written by one statement (one round trip,
+# atomic by itself); elsewhere (SQLite) by the ORM in one transaction. Both paths are tested.
+ONE_STATEMENT_WRITES = True
+
+
+def _insert_with_orm(round_: Round, drops: list[RoundDrop], postings: list[_Posting], source_id: int) -> None:
+    round_.save(force_insert=True)
+    for drop in drops:
+        drop.round = round_
+    RoundDrop.objects.bulk_create(drops)
+    round_type = ContentType.objects.get_for_model(Round)
+    Transfer.objects.bulk_create(
+        [
+            Transfer(
+                debit_id=p.debit_id, credit_id=source_id, amount_cents=p.amount_cents, kind=p.kind, reference_type=round_type,
+                reference_id=str(round_.pk), idempotency_key=p.idempotency_key, memo=p.memo,
+                posted_at=round_.created_at, posted_by=round_.created_by,
+            )
+            for p in postings
+        ]
+    )
+
+
+def _insert_in_one_statement(round_: Round, drops: list[RoundDrop], postings: list[_Posting], source_id: int) -> None:
+    """INSERT the round, its drops and its transfers with data-modifying CTEs: one round trip, one
+    implicit transaction. A duplicate idempotency key raises IntegrityError and writes nothing."""
+    round_fields = [f for f in Round._meta.concrete_fields if not f.primary_key]
+    columns = ", ".join(connection.ops.quote_name(f.column) for f in round_fields)
+    values = [f.get_db_prep_save(getattr(round_, f.attname), connection) for f in round_fields]
+    placeholders = ", ".join(["%s"] * len(values))
+    # Table and column names come from the models; every value is a parameter.
+    sql = f"""
+        WITH new_round AS (
+            INSERT INTO {Round._meta.db_table} ({columns}) VALUES ({placeholders}) RETURNING id
+        ), new_drops AS (
+            INSERT INTO {RoundDrop._meta.db_table} (round_id, jackpot_code, position, amount_cents, rule)
+            SELECT new_round.id, d.code, d.position, d.amount, d.rule
+            FROM new_round, unnest(%s::text[], %s::int[], %s::bigint[], %s::text[]) AS d(code, position, amount, rule)
+        ), new_transfers AS (
+            INSERT INTO {Transfer._meta.db_table}
+                (debit_id, credit_id, amount_cents, kind, reference_type_id, reference_id, idempotency_key, memo, posted_at, posted_by_id)
+            SELECT t.debit, %s, t.amount, t.kind, %s, new_round.id::text, t.key, t.memo, %s, %s
+            FROM new_round, unnest(%s::bigint[], %s::bigint[], %s::text[], %s::text[], %s::text[]) AS t(debit, amount, kind, key, memo)
+        )
+        SELECT id FROM new_round
+    """  # noqa: S608
+    params = [
+        *values,
+        [d.jackpot_code for d in drops], [d.position for d in drops], [d.amount_cents for d in drops], [d.rule for d in drops],
+        source_id, ContentType.objects.get_for_model(Round).pk, round_.created_at, round_.created_by_id,
+        [p.debit_id for p in postings], [p.amount_cents for p in postings], [str(p.kind) for p in postings],
+        [p.idempotency_key for p in postings], [p.memo for p in postings],
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        round_.pk = cursor.fetchone()[0]
+    round_._state.adding = False
+    for drop in drops:
+        drop.round = round_
+
+
 def round_record(
     *,
     table: Table,
@@ -281,50 +351,31 @@ def round_record(
         created_at=now,
     )
     source_id = _account_id(pots_account_code(room=room), name=f"{room.name}: pots", kind=AccountKind.SOURCE, version_id=version_id)
+    drops = [
+        RoundDrop(round=round_, jackpot_code=drop.code, position=n, amount_cents=drop.amount_cents, rule=drop.rule[:300])
+        for n, drop in enumerate(outcome.drops)
+    ]
+    # Each amount above zero moves from the room's pots into a box: expected money (DESIGN.md, Official
+    # versus expected). The round's unique key makes these transfer keys new.
+    postings: list[_Posting] = []
+    if outcome.rake_cents:
+        box_id = _account_id(drop_box_code(table=table), name=f"Table {table.number} drop box", kind=AccountKind.DROP_BOX, version_id=version_id)
+        postings.append(_Posting(box_id, outcome.rake_cents, TransferKind.RAKE, f"round:{idempotency_key}:rake", outcome.rake_rule[:300]))
+    for drop in outcome.drops:
+        if drop.amount_cents:
+            box = jackpot_box_code(table=table, jackpot_code=drop.code)
+            box_id = _account_id(box, name=f"Table {table.number} {drop.code} box", kind=AccountKind.JACKPOT_BOX, version_id=version_id)
+            postings.append(_Posting(box_id, drop.amount_cents, TransferKind.DROP, f"round:{idempotency_key}:drop:{drop.code}", drop.rule[:300]))
     try:
-        with transaction.atomic():
-            round_.save(force_insert=True)
-            drops = [
-                RoundDrop(round=round_, jackpot_code=drop.code, position=n, amount_cents=drop.amount_cents, rule=drop.rule[:300])
-                for n, drop in enumerate(outcome.drops)
-            ]
-            RoundDrop.objects.bulk_create(drops)
-            round_type = ContentType.objects.get_for_model(Round)
-            transfers = []
-            if outcome.rake_cents:
-                transfers.append(
-                    Transfer(
-                        debit_id=_account_id(drop_box_code(table=table), name=f"Table {table.number} drop box", kind=AccountKind.DROP_BOX, version_id=version_id),
-                        credit_id=source_id,
-                        amount_cents=outcome.rake_cents,
-                        kind=TransferKind.RAKE,
-                        reference_type=round_type,
-                        reference_id=str(round_.pk),
-                        idempotency_key=f"round:{idempotency_key}:rake",
-                        memo=outcome.rake_rule[:300],
-                        posted_at=now,
-                        posted_by=actor,
-                    )
-                )
-            for drop in outcome.drops:
-                if drop.amount_cents:
-                    box = jackpot_box_code(table=table, jackpot_code=drop.code)
-                    transfers.append(
-                        Transfer(
-                            debit_id=_account_id(box, name=f"Table {table.number} {drop.code} box", kind=AccountKind.JACKPOT_BOX, version_id=version_id),
-                            credit_id=source_id,
-                            amount_cents=drop.amount_cents,
-                            kind=TransferKind.DROP,
-                            reference_type=round_type,
-                            reference_id=str(round_.pk),
-                            idempotency_key=f"round:{idempotency_key}:drop:{drop.code}",
-                            memo=drop.rule[:300],
-                            posted_at=now,
-                            posted_by=actor,
-                        )
-                    )
-            # The round's unique key makes these keys new: one insert instead of one per transfer.
-            Transfer.objects.bulk_create(transfers)
+        if connection.vendor == "postgresql" and ONE_STATEMENT_WRITES:
+            if connection.in_atomic_block:
+                with transaction.atomic():
+                    _insert_in_one_statement(round_, drops, postings, source_id)
+            else:
+                _insert_in_one_statement(round_, drops, postings, source_id)
+        else:
+            with transaction.atomic():
+                _insert_with_orm(round_, drops, postings, source_id)
     except IntegrityError:
         existing = _replay(model=Round, idempotency_key=idempotency_key, fingerprint=fingerprint)
         if existing is None:
