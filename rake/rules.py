@@ -410,6 +410,16 @@ def _shares(check: _Checker, where: str, shares: Any) -> dict[str, str] | None:
     return out
 
 
+def _bad_beat_minimum(hand: Any) -> bool:
+    """A Bad Beat's losing hand: a full house or quads as ranks ("AAATT", "8888A"), or a category."""
+    if hand in ("straight_flush", "royal_flush"):
+        return True
+    if not isinstance(hand, str) or not re.fullmatch(f"[{RANKS}]{{5}}", hand):
+        return False
+    counts = [hand.count(rank) for rank in dict.fromkeys(hand)]
+    return counts in ([3, 2], [4, 1]) and hand[0] != hand[4]
+
+
 def _jackpot(check: _Checker, where: str, item: dict[str, Any]) -> tuple[JackpotRule, dict[str, Any]] | None:
     kind = item.get("kind")
     common = {"code", "kind", "contribution"}
@@ -421,8 +431,12 @@ def _jackpot(check: _Checker, where: str, item: dict[str, Any]) -> tuple[Jackpot
         canonical_qualifier: dict[str, Any] | None = None
         if check.keys(f"{where} qualifier", qualifier, {"losing_hand_at_least"}, {"both_hole_cards_play", "min_players"}):
             hand = qualifier.get("losing_hand_at_least")
-            if not isinstance(hand, str) or not re.fullmatch(f"[{RANKS}]{{5}}", hand):
-                check.error(f"{where} qualifier", f"losing_hand_at_least must be five ranks such as \"AAATT\" (aces full of tens), got {hand!r}")
+            if not _bad_beat_minimum(hand):
+                check.error(
+                    f"{where} qualifier",
+                    "losing_hand_at_least must be a full house or four of a kind written as ranks, the set first, such as "
+                    f"\"AAATT\" (aces full of tens) or \"8888A\", or straight_flush or royal_flush; got {hand!r}",
+                )
             both = check.boolean(f"{where} qualifier", "both_hole_cards_play", qualifier.get("both_hole_cards_play", False))
             players = check.integer(f"{where} qualifier", "min_players", qualifier.get("min_players", MIN_SEATS), minimum=MIN_SEATS)
             canonical_qualifier = {"losing_hand_at_least": hand, "both_hole_cards_play": both, "min_players": players}

@@ -141,3 +141,16 @@ def test_shifts_default_to_three_eight_hour_spans_from_the_gaming_day():
     assert rules.shift_at(time(6)) == "day"
     assert rules.shift_at(time(23, 30)) == "grave"
     assert rules.shift_at(time(15)) == "swing"
+
+
+@pytest.mark.parametrize("hand", ["AKQJT", "AATTT", "AAAKQ", "AAAAA", "aaatt", 7])
+def test_bad_beat_minimum_is_a_full_house_or_better(hand):
+    errors = errors_of(lambda d: d["jackpots"][0]["qualifier"].update(losing_hand_at_least=hand))
+    assert len(errors) == 1 and "must be a full house or four of a kind" in errors[0]
+
+
+@pytest.mark.parametrize("hand", ["AAATT", "22233", "8888A", "straight_flush"])
+def test_bad_beat_minimums_accepted(hand):
+    data = copy.deepcopy(RULES)
+    data["jackpots"][0]["qualifier"]["losing_hand_at_least"] = hand
+    assert validate_rules(data).jackpots["bb"].details["qualifier"]["losing_hand_at_least"] == hand
