@@ -7,4 +7,8 @@ from django.urls import path
 
 from . import views
 
-urlpatterns = [path("rake-calculator/", views.calculator, name="rake-calculator")]
+urlpatterns = [
+    path("rake-calculator/", views.calculator, name="rake-calculator"),
+    path("time-charges/", views.time_charges, name="time-charges"),
+    path("time-charges/<int:charge_id>/verify/", views.time_charge_verify_page, name="time-charge-verify"),
+]

@@ -1,19 +1,23 @@
-"""Tablet pages of the rake app: the rake calculator."""
+"""Tablet pages of the rake app: the rake calculator and the verification of time charges."""
 
 from __future__ import annotations
 
 from django import forms
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.views.decorators.http import require_POST
 
 from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.money import InvalidAmount, display_cents, parse_cents
 from casino_backoffice.staff.roles import FLOORPERSON_OR_ABOVE, Role
 from tables.models import Table
 
+from .models import TimeCharge
 from .selectors import pot_breakdown
+from .services import time_charge_verify
 
 CALCULATOR_ROLES = frozenset({Role.DEALER}) | FLOORPERSON_OR_ABOVE
 _MONEY = {"inputmode": "decimal", "autocomplete": "off", "placeholder": "0.00"}
@@ -79,3 +83,33 @@ def calculator(request: HttpRequest) -> HttpResponse:
                 "to_winner": display_cents(outcome.to_winner_cents),
             }
     return render(request, "rake/calculator.html", {"form": form, "result": result, "error": error})
+
+
+class VerifyForm(forms.Form):
+    pin = forms.CharField(label="Your signing PIN", widget=forms.PasswordInput(attrs={"inputmode": "numeric", "autocomplete": "off"}))
+
+
+@login_required
+def time_charges(request: HttpRequest) -> HttpResponse:
+    """Time charges waiting for a floorperson's verification (§637a.17(b)(3)(v)), newest first."""
+    can_verify = bool(request.user.roles & FLOORPERSON_OR_ABOVE)
+    pending = TimeCharge.objects.filter(verified_at__isnull=True).select_related("table", "assessed_by").order_by("-interval_starts_at")[:50]
+    rows = [(charge, display_cents(charge.amount_cents)) for charge in pending]
+    return render(request, "rake/time_charges.html", {"rows": rows, "can_verify": can_verify, "form": VerifyForm()})
+
+
+@login_required
+@require_POST
+def time_charge_verify_page(request: HttpRequest, charge_id: int) -> HttpResponse:
+    charge = get_object_or_404(TimeCharge, pk=charge_id)
+    form = VerifyForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Enter your signing PIN to verify.")
+    else:
+        try:
+            time_charge_verify(time_charge=charge, actor=request.user, pin=form.cleaned_data["pin"])
+        except DomainError as refused:
+            messages.error(request, refused.message)
+        else:
+            messages.success(request, f"Time charge of {display_cents(charge.amount_cents)} at table {charge.table.number} verified; it is in the drop box.")
+    return redirect("floor:time-charges")

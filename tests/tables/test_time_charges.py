@@ -116,3 +116,21 @@ def test_bad_time_charges_are_refused(client, stud, open_table, changes, field):
     assert response.status_code == 400
     assert field in response.json()
     assert TimeCharge.objects.count() == 0
+
+
+@pytest.mark.urls("tests.rake.floor_test_urls")
+def test_a_floorperson_verifies_on_the_tablet(client, stud, floorperson):
+    from django.test import Client
+
+    data = assess(client, table="T7", interval_starts_at=interval_start(30).isoformat(), players_seated=2).json()
+    tablet = Client()
+    tablet.force_login(floorperson)
+    page = tablet.get("/floor/time-charges/")
+    assert page.status_code == 200 and "$6.00" in page.content.decode()
+    wrong = tablet.post(f"/floor/time-charges/{data['id']}/verify/", {"pin": "0000"}, follow=True)
+    assert "Wrong PIN" in wrong.content.decode()
+    assert Transfer.objects.count() == 0
+    done = tablet.post(f"/floor/time-charges/{data['id']}/verify/", {"pin": PIN}, follow=True)
+    assert "verified; it is in the drop box" in done.content.decode()
+    assert "Nothing to verify." in done.content.decode()
+    assert account_balance(account=Account.objects.get(code="table:main:T7:drop_box")) == 600
