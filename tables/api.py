@@ -30,7 +30,7 @@ class TableList(generics.ListAPIView):
 
     serializer_class = TableSerializer
 
-    def get_queryset(self):  # noqa: ANN201
+    def get_queryset(self):
         tables = Table.objects.select_related("room")
         if room := self.request.query_params.get("room"):
             tables = tables.filter(room__code=room)
