@@ -1,7 +1,7 @@
 """The tablet site under /floor/."""
 
 from django.contrib.auth import views as auth_views
-from django.urls import path
+from django.urls import include, path
 
 from . import views
 
@@ -16,4 +16,5 @@ urlpatterns = [
     path("pin/", views.pin_change, name="pin"),
     path("tables/", views.tables, name="tables"),
     path("tables/<int:table_id>/open/", views.table_open_close, name="table-open-close"),
+    path("", include("rake.floor_urls")),
 ]

@@ -44,8 +44,17 @@ DUTIES: dict[Role, str] = {
 
 
 def _actions(roles: frozenset[Role]) -> list[Action]:
-    actions = [
-        Action("Tables", "See every table; floorpersons open and close them.", reverse("floor:tables")),
+    actions = [Action("Tables", "See every table; floorpersons open and close them.", reverse("floor:tables"))]
+    if roles & (FLOORPERSON_OR_ABOVE | {Role.DEALER}):
+        actions.append(
+            Action("Rake calculator", "Enter a pot: see the rake and each jackpot drop, and the rule behind each.",
+                   reverse("floor:rake-calculator"))
+        )
+    if roles & FLOORPERSON_OR_ABOVE:
+        actions.append(
+            Action("Time charges", "Verify time charges with your PIN (§637a.17(b)(3)).", reverse("floor:time-charges"))
+        )
+    actions += [
         Action("Display board", "What the players see: jackpot amounts and notices.", reverse("display:index")),
         Action("My signing PIN", "Set or change the PIN you sign with.", reverse("floor:pin")),
     ]

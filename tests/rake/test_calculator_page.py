@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 from django.test import Client
 
 from casino_backoffice.core.middleware import POLICY
@@ -13,7 +12,6 @@ from . import factories
 rules = factories.rules
 rated_table = factories.rated_table
 
-pytestmark = pytest.mark.urls("tests.rake.floor_test_urls")
 
 
 def browser_for(user) -> Client:

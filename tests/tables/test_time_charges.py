@@ -118,7 +118,6 @@ def test_bad_time_charges_are_refused(client, stud, open_table, changes, field):
     assert TimeCharge.objects.count() == 0
 
 
-@pytest.mark.urls("tests.rake.floor_test_urls")
 def test_a_floorperson_verifies_on_the_tablet(client, stud, floorperson):
     from django.test import Client
 
