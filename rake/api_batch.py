@@ -1,0 +1,117 @@
+"""``POST /api/rounds/batch/``: a table system sends many rounds of play in one request.
+
+Each round is the same as one ``POST /api/rounds/`` (same fields, same rules, same answer) and
+carries its own ``idempotency_key``; rounds are recorded one by one and independently, so a refused
+round records nothing and does not stop the others, and a retried batch records nothing twice. Table
+systems that queue rounds while offline flush them this way; it is also the path that reaches the
+room's peak rate (benchmarks/bench_rounds.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import path
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from casino_backoffice.core.exceptions import DomainError
+from tables.models import Table
+
+from .api import LogsRounds, RoundInput, RoundOutput, _resolve_table, round_data
+from .exceptions import InvalidRound
+from .selectors import rules_version_number
+from .services import round_record
+
+MAX_ROUNDS_PER_BATCH = 500
+
+
+class BatchRoundInput(RoundInput):
+    idempotency_key = serializers.CharField(max_length=120, help_text="A new key per round, reused only to retry it.")
+
+
+class BatchInput(serializers.Serializer):
+    rounds = serializers.ListField(child=serializers.DictField(), min_length=1, max_length=MAX_ROUNDS_PER_BATCH)
+
+
+class BatchResult(serializers.Serializer):
+    index = serializers.IntegerField(help_text="Position of the round in the request.")
+    status = serializers.IntegerField(help_text="201 recorded (or replayed), 400 refused, 409 key reused.")
+    replayed = serializers.BooleanField()
+    round = RoundOutput(required=False)
+    errors = serializers.DictField(required=False, help_text="Field errors or {detail, code}; nothing recorded.")
+
+
+class BatchOutput(serializers.Serializer):
+    recorded = serializers.IntegerField()
+    replayed = serializers.IntegerField()
+    refused = serializers.IntegerField()
+    results = BatchResult(many=True)
+
+
+class BatchRequest(serializers.Serializer):
+    rounds = BatchRoundInput(many=True)
+
+
+class RoundBatch(APIView):
+    """Record up to 500 rounds of play, each as ``POST /api/rounds/`` would, each with its own key."""
+
+    permission_classes = [LogsRounds]
+
+    @extend_schema(
+        request=BatchRequest,
+        responses={
+            200: BatchOutput,
+            400: OpenApiResponse(description="The body is not a list of 1 to 500 rounds; nothing recorded."),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        batch = BatchInput(data=request.data)
+        batch.is_valid(raise_exception=True)
+        tables: dict[tuple[str, str | None], Table] = {}
+        results: list[dict[str, Any]] = []
+        for index, item in enumerate(batch.validated_data["rounds"]):
+            results.append({"index": index, **self._record_one(request, item, tables)})
+        counts = {"recorded": 0, "replayed": 0, "refused": 0}
+        for result in results:
+            key = "refused" if result["status"] != 201 else "replayed" if result["replayed"] else "recorded"
+            counts[key] += 1
+        return Response({**counts, "results": results}, status=status.HTTP_200_OK)
+
+    @staticmethod
+    def _record_one(request: Request, item: dict[str, Any], tables: dict[tuple[str, str | None], Table]) -> dict[str, Any]:
+        data = BatchRoundInput(data=item)
+        if not data.is_valid():
+            return {"status": 400, "replayed": False, "errors": data.errors}
+        values = data.validated_data
+        where = (values["table"], values.get("room"))
+        try:
+            table = tables.get(where) or tables.setdefault(where, _resolve_table(*where))
+            recorded = round_record(
+                table=table,
+                ended_at=values["ended_at"],
+                players_dealt_in=values["players_dealt_in"],
+                pot_cents=values["pot"],
+                uncalled_bet_cents=values["uncalled_bet"],
+                flop_dealt=values["flop_dealt"],
+                voided=values["voided"],
+                actor=request.user,
+                idempotency_key=values["idempotency_key"],
+            )
+        except ValidationError as error:
+            return {"status": 400, "replayed": False, "errors": error.detail}
+        except InvalidRound as error:
+            return {"status": 400, "replayed": False, "errors": error.field_errors}
+        except DomainError as error:
+            return {"status": error.status, "replayed": False, "errors": {"detail": error.message, "code": error.code}}
+        round_ = recorded.round
+        round_.table = table
+        number = rules_version_number(version_id=round_.rules_version_id)
+        return {"status": 201, "replayed": recorded.replayed, "round": round_data(round_, recorded.drops, version_number=number)}
+
+
+urlpatterns = [path("rounds/batch/", RoundBatch.as_view(), name="api-rounds-batch")]
