@@ -111,9 +111,16 @@ def _percentile(values: list[float], q: float) -> float:
 # --- HTTP clients ---------------------------------------------------------------------------------
 
 
+def _round(i: int, n_thread: int, ended_at: str) -> dict:
+    return {"table": RAKED_TABLES[(i + n_thread) % len(RAKED_TABLES)], "ended_at": ended_at, "players_dealt_in": 6,
+            "pot": f"{20 + i % 200}.00", "uncalled_bet": "0.00", "flop_dealt": True, "voided": False}
+
+
 def _http_client_process(
-    port: int, token: str, count: int, threads: int, run_id: str, proc: int, out: multiprocessing.Queue, path: str
+    port: int, token: str, count: int, threads: int, run_id: str, proc: int, out: multiprocessing.Queue, path: str,
+    batch: int = 0,
 ) -> None:
+    """``count`` requests; with ``batch``, each request carries ``batch`` rounds (POST /api/rounds/batch/)."""
     ended_at = (datetime.now(UTC) - timedelta(minutes=1)).isoformat()
     latencies: list[float] = []
     failures: list[str] = []
@@ -123,15 +130,18 @@ def _http_client_process(
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         mine: list[float] = []
         for i in range(n):
-            body = json.dumps(
-                {"table": RAKED_TABLES[(i + n_thread) % len(RAKED_TABLES)], "ended_at": ended_at, "players_dealt_in": 6,
-                 "pot": f"{20 + i % 200}.00", "uncalled_bet": "0.00", "flop_dealt": True, "voided": False}
-            )
+            if batch:
+                body = json.dumps({"rounds": [
+                    {**_round(i * batch + j, n_thread, ended_at), "idempotency_key": f"{run_id}-{proc}-{n_thread}-{i}-{j}"}
+                    for j in range(batch)
+                ]})
+            else:
+                body = json.dumps(_round(i, n_thread, ended_at))
             headers = {"Authorization": f"Token {token}", "Content-Type": "application/json",
                        "Idempotency-Key": f"{run_id}-{proc}-{n_thread}-{i}"}
             started = time.perf_counter()
             try:
-                if path == "/api/rounds/":
+                if path.startswith("/api/rounds/"):
                     conn.request("POST", path, body=body, headers=headers)
                 else:
                     conn.request("GET", path, headers={"Authorization": f"Token {token}"})
@@ -145,6 +155,8 @@ def _http_client_process(
             mine.append(time.perf_counter() - started)
             if response.status not in (200, 201):
                 failures.append(f"{response.status} {payload[:200]!r}")
+            elif batch and json.loads(payload)["recorded"] != batch:
+                failures.append(f"batch recorded {json.loads(payload)['recorded']} of {batch}")
         with lock:
             latencies.extend(mine)
 
@@ -158,14 +170,14 @@ def _http_client_process(
 
 
 def _run_http(
-    port: int, token: str, rounds: int, clients: int, processes: int, path: str = "/api/rounds/"
+    port: int, token: str, rounds: int, clients: int, processes: int, path: str = "/api/rounds/", batch: int = 0
 ) -> tuple[float, list[float], list[str]]:
     run_id = uuid.uuid4().hex[:8]
     out: multiprocessing.Queue = multiprocessing.Queue()
     per_proc = [rounds // processes + (1 if p < rounds % processes else 0) for p in range(processes)]
     threads = max(1, clients // processes)
     procs = [
-        multiprocessing.Process(target=_http_client_process, args=(port, token, n, threads, run_id, p, out, path))
+        multiprocessing.Process(target=_http_client_process, args=(port, token, n, threads, run_id, p, out, path, batch))
         for p, n in enumerate(per_proc)
     ]
     started = time.perf_counter()
@@ -233,6 +245,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
     parser.add_argument("--threads", type=int, default=1, help="threads per gunicorn worker (gthread)")
     parser.add_argument("--worker-class", default="sync", help="sync (measured best here) or gthread (keep-alive)")
+    parser.add_argument("--batch", type=int, default=50, help="rounds per request of POST /api/rounds/batch/ (0: skip)")
     args = parser.parse_args()
 
     url = os.environ.get("DATABASE_URL", "")
@@ -258,6 +271,12 @@ def main() -> None:
         elapsed, latencies, failures = _run_http(port, token, args.rounds, args.clients, args.client_processes)
         # The framework's floor on this machine: token authentication and a tiny JSON answer, no writes.
         floor_elapsed, floor_latencies, _ = _run_http(port, token, args.rounds, args.clients, args.client_processes, "/api/me/")
+        if args.batch:
+            requests = max(1, args.rounds // args.batch)
+            batch_elapsed, batch_latencies, batch_failures = _run_http(
+                port, token, requests, args.clients, args.client_processes, "/api/rounds/batch/", args.batch
+            )
+            failures += batch_failures
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
@@ -273,12 +292,21 @@ def main() -> None:
     print(f"{'':32}{'rounds':>8}{'rounds/s':>11}{'p50 ms':>9}{'p99 ms':>9}")
     print(f"{'POST /api/rounds/ (HTTP)':32}{len(latencies):>8}{http_rate:>11.0f}"
           f"{statistics.median(latencies) * 1000:>9.2f}{_percentile(latencies, 0.99) * 1000:>9.2f}")
+    if args.batch:
+        batch_rounds = len(batch_latencies) * args.batch
+        batch_rate = batch_rounds / batch_elapsed
+        print(f"{f'POST /api/rounds/batch/ ({args.batch}/req)':32}{batch_rounds:>8}{batch_rate:>11.0f}"
+              f"{statistics.median(batch_latencies) * 1000:>9.2f}{_percentile(batch_latencies, 0.99) * 1000:>9.2f}"
+              "   (latency per request)")
     print(f"{'GET /api/me/ (auth only, floor)':32}{len(floor_latencies):>8}{len(floor_latencies) / floor_elapsed:>11.0f}"
           f"{statistics.median(floor_latencies) * 1000:>9.2f}{_percentile(floor_latencies, 0.99) * 1000:>9.2f}")
     print(f"{'plain single-row INSERT':32}{len(base_latencies):>8}{base_rate:>11.0f}"
           f"{statistics.median(base_latencies) * 1000:>9.2f}{_percentile(base_latencies, 0.99) * 1000:>9.2f}")
     print(f"ratio HTTP / plain INSERT: {http_rate / base_rate:.3f}  (target: 1,000 rounds/s on 2 cores: "
-          f"{'met' if http_rate >= 1000 else 'not met'})")
+          f"{'met' if http_rate >= 1000 else 'not met'} one round per request)")
+    if args.batch:
+        print(f"ratio batch HTTP / plain INSERT: {batch_rate / base_rate:.3f}  (target: "
+              f"{'met' if batch_rate >= 1000 else 'not met'} in batches of {args.batch})")
 
 
 if __name__ == "__main__":

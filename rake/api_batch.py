@@ -25,7 +25,7 @@ from tables.models import Table
 from .api import LogsRounds, RoundInput, RoundOutput, _resolve_table, round_data
 from .exceptions import InvalidRound
 from .selectors import rules_version_number
-from .services import round_record
+from .services import RoundRecorded, RoundRequest, rounds_record_batch
 
 MAX_ROUNDS_PER_BATCH = 500
 
@@ -72,46 +72,51 @@ class RoundBatch(APIView):
     def post(self, request: Request) -> Response:
         batch = BatchInput(data=request.data)
         batch.is_valid(raise_exception=True)
+        results: list[dict[str, Any] | None] = []
+        requests: list[RoundRequest] = []
+        positions: list[int] = []
         tables: dict[tuple[str, str | None], Table] = {}
-        results: list[dict[str, Any]] = []
+        # Shape first (serializers), then one service call records every well-formed round.
         for index, item in enumerate(batch.validated_data["rounds"]):
-            results.append({"index": index, **self._record_one(request, item, tables)})
+            data = BatchRoundInput(data=item)
+            if not data.is_valid():
+                results.append({"index": index, "status": 400, "replayed": False, "errors": data.errors})
+                continue
+            values = data.validated_data
+            where = (values["table"], values.get("room"))
+            try:
+                table = tables.get(where) or tables.setdefault(where, _resolve_table(*where))
+            except ValidationError as error:
+                results.append({"index": index, "status": 400, "replayed": False, "errors": error.detail})
+                continue
+            results.append(None)
+            positions.append(index)
+            requests.append(
+                RoundRequest(
+                    table=table, ended_at=values["ended_at"], players_dealt_in=values["players_dealt_in"],
+                    pot_cents=values["pot"], uncalled_bet_cents=values["uncalled_bet"], flop_dealt=values["flop_dealt"],
+                    voided=values["voided"], idempotency_key=values["idempotency_key"],
+                )
+            )
+        for index, request_, outcome in zip(positions, requests, rounds_record_batch(rounds=requests, actor=request.user), strict=True):
+            results[index] = {"index": index, **_result(request_.table, outcome)}
         counts = {"recorded": 0, "replayed": 0, "refused": 0}
         for result in results:
+            assert result is not None
             key = "refused" if result["status"] != 201 else "replayed" if result["replayed"] else "recorded"
             counts[key] += 1
         return Response({**counts, "results": results}, status=status.HTTP_200_OK)
 
-    @staticmethod
-    def _record_one(request: Request, item: dict[str, Any], tables: dict[tuple[str, str | None], Table]) -> dict[str, Any]:
-        data = BatchRoundInput(data=item)
-        if not data.is_valid():
-            return {"status": 400, "replayed": False, "errors": data.errors}
-        values = data.validated_data
-        where = (values["table"], values.get("room"))
-        try:
-            table = tables.get(where) or tables.setdefault(where, _resolve_table(*where))
-            recorded = round_record(
-                table=table,
-                ended_at=values["ended_at"],
-                players_dealt_in=values["players_dealt_in"],
-                pot_cents=values["pot"],
-                uncalled_bet_cents=values["uncalled_bet"],
-                flop_dealt=values["flop_dealt"],
-                voided=values["voided"],
-                actor=request.user,
-                idempotency_key=values["idempotency_key"],
-            )
-        except ValidationError as error:
-            return {"status": 400, "replayed": False, "errors": error.detail}
-        except InvalidRound as error:
-            return {"status": 400, "replayed": False, "errors": error.field_errors}
-        except DomainError as error:
-            return {"status": error.status, "replayed": False, "errors": {"detail": error.message, "code": error.code}}
-        round_ = recorded.round
-        round_.table = table
-        number = rules_version_number(version_id=round_.rules_version_id)
-        return {"status": 201, "replayed": recorded.replayed, "round": round_data(round_, recorded.drops, version_number=number)}
+
+def _result(table: Table, outcome: RoundRecorded | DomainError) -> dict[str, Any]:
+    if isinstance(outcome, InvalidRound):
+        return {"status": 400, "replayed": False, "errors": outcome.field_errors}
+    if isinstance(outcome, DomainError):
+        return {"status": outcome.status, "replayed": False, "errors": {"detail": outcome.message, "code": outcome.code}}
+    round_ = outcome.round
+    round_.table = table
+    number = rules_version_number(version_id=round_.rules_version_id)
+    return {"status": 201, "replayed": outcome.replayed, "round": round_data(round_, outcome.drops, version_number=number)}
 
 
 urlpatterns = [path("rounds/batch/", RoundBatch.as_view(), name="api-rounds-batch")]

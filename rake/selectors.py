@@ -50,6 +50,27 @@ def rules_version_in_effect(*, room: PokerRoom, at: datetime) -> tuple[int, Rule
     return row[0], rules_of_version(version_id=row[0])
 
 
+@dataclass(frozen=True)
+class RoomVersions:
+    """A room's rules versions, latest in effect first, read once by a batch that holds the room's
+    rules lock (``rake.locks``): no version can be added before the batch commits."""
+
+    rows: tuple[tuple[datetime, int, int], ...]  # (effective_from, number, id)
+
+    @classmethod
+    def of(cls, *, room: PokerRoom) -> RoomVersions:
+        rows = RulesVersion.objects.filter(room=room).order_by("-effective_from", "-number")
+        return cls(rows=tuple(rows.values_list("effective_from", "number", "pk")))
+
+    def in_effect(self, *, at: datetime) -> tuple[int, Rules] | None:
+        """As ``rules_version_in_effect``, without a query."""
+        for effective_from, number, pk in self.rows:
+            if effective_from <= at:
+                _numbers[pk] = number
+                return pk, rules_of_version(version_id=pk)
+        return None
+
+
 def rules_version_number(*, version_id: int) -> int:
     """The room's number of a version (cached: versions never change)."""
     number = _numbers.get(version_id)

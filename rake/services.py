@@ -34,9 +34,10 @@ from .exceptions import (
     TimeChargeAlreadyAssessed,
     TimeChargeAlreadyVerified,
 )
+from .locks import lock_room_rules
 from .models import TimeCharge, TimeChargeBasis
 from .rules import RakeKind, Rules, RulesInvalid, parse_text, validate_rules
-from .selectors import rules_of_version, rules_version_in_effect
+from .selectors import RoomVersions, rules_of_version, rules_version_in_effect
 
 # --- Ledger accounts ------------------------------------------------------------------------------
 
@@ -104,6 +105,8 @@ def rules_load(*, text: str, actor: User | None, source_name: str = "") -> Rules
     now = timezone.now()
     with transaction.atomic():
         room = PokerRoom.objects.select_for_update().filter(code=rules.room).first()
+        if room is not None:
+            lock_room_rules(room=room, exclusive=True)
         latest = room.rules_versions.order_by("-number").first() if room else None
         if latest is not None and latest.content_sha256 == sha:
             return RulesLoaded(version=latest, created=False)
@@ -257,6 +260,74 @@ def round_record(
     actor: User,
     idempotency_key: str,
 ) -> RoundRecorded:
+    """Record one round of play (see ``_round_record``) in its own transaction, under the room's
+    rules lock (``rake.locks``)."""
+    with transaction.atomic():
+        lock_room_rules(room=table.room, exclusive=False)
+        return _round_record(
+            table=table, ended_at=ended_at, players_dealt_in=players_dealt_in, pot_cents=pot_cents,
+            uncalled_bet_cents=uncalled_bet_cents, flop_dealt=flop_dealt, voided=voided, actor=actor,
+            idempotency_key=idempotency_key, versions=None,
+        )
+
+
+@dataclass(frozen=True)
+class RoundRequest:
+    """One round of a batch, as a table system sends it."""
+
+    table: Table
+    ended_at: datetime
+    players_dealt_in: int
+    pot_cents: int
+    uncalled_bet_cents: int
+    flop_dealt: bool
+    voided: bool
+    idempotency_key: str
+
+
+def rounds_record_batch(*, rounds: list[RoundRequest], actor: User) -> list[RoundRecorded | DomainError]:
+    """Record many rounds, each as ``round_record`` would and independently of the others: a refused
+    round (its ``DomainError`` is in its place in the answer) records nothing and stops nothing.
+
+    One transaction and one commit for the batch; each round in its own savepoint. The rules lock of
+    each room is taken once, so the room's versions are read once and stay current until commit.
+    """
+    results: list[RoundRecorded | DomainError] = []
+    versions: dict[int, RoomVersions] = {}
+    with transaction.atomic():
+        for request in rounds:
+            room = request.table.room
+            if room.pk not in versions:
+                lock_room_rules(room=room, exclusive=False)
+                versions[room.pk] = RoomVersions.of(room=room)
+            try:
+                with transaction.atomic():
+                    results.append(
+                        _round_record(
+                            table=request.table, ended_at=request.ended_at, players_dealt_in=request.players_dealt_in,
+                            pot_cents=request.pot_cents, uncalled_bet_cents=request.uncalled_bet_cents,
+                            flop_dealt=request.flop_dealt, voided=request.voided, actor=actor,
+                            idempotency_key=request.idempotency_key, versions=versions[room.pk],
+                        )
+                    )
+            except DomainError as error:
+                results.append(error)
+    return results
+
+
+def _round_record(
+    *,
+    table: Table,
+    ended_at: datetime,
+    players_dealt_in: int,
+    pot_cents: int,
+    uncalled_bet_cents: int,
+    flop_dealt: bool,
+    voided: bool,
+    actor: User,
+    idempotency_key: str,
+    versions: RoomVersions | None,
+) -> RoundRecorded:
     """Record a round of play with the rake and the jackpot drops its rules take, once.
 
     The rules are the version in effect at ``ended_at`` (rounds arrive late from table systems). The
@@ -299,7 +370,7 @@ def round_record(
             f"The uncalled bet {format_cents(uncalled_bet_cents)} is larger than the pot {format_cents(pot_cents)}."
         )
     if "table" not in errors and "ended_at" not in errors:
-        in_effect = rules_version_in_effect(room=room, at=ended_at)
+        in_effect = versions.in_effect(at=ended_at) if versions else rules_version_in_effect(room=room, at=ended_at)
         if in_effect is None:
             errors.setdefault("table", []).append(
                 f"No rules of room {room.code} were in effect at {ended_at.isoformat()}; load a rules file first."
@@ -395,6 +466,22 @@ def time_charge_assess(
     actor: User,
     idempotency_key: str,
 ) -> tuple[TimeCharge, bool]:
+    """Assess a time charge (see ``_time_charge_assess``) in one transaction, under the room's rules lock."""
+    with transaction.atomic():
+        return _time_charge_assess(
+            table=table, interval_starts_at=interval_starts_at, players_seated=players_seated, actor=actor,
+            idempotency_key=idempotency_key,
+        )
+
+
+def _time_charge_assess(
+    *,
+    table: Table,
+    interval_starts_at: datetime,
+    players_seated: int | None,
+    actor: User,
+    idempotency_key: str,
+) -> tuple[TimeCharge, bool]:
     """Assess the time charge of one interval at a time-charge table (§637a.17(b)(3)).
 
     Per player, "inactive players seated at the table shall also be assessed" (§637a.17(b)(3)(i)):
@@ -420,6 +507,7 @@ def time_charge_assess(
     if interval_starts_at > now:
         errors.setdefault("interval_starts_at", []).append("An interval is assessed once it has started, not before.")
     else:
+        lock_room_rules(room=room, exclusive=False)
         in_effect = rules_version_in_effect(room=room, at=interval_starts_at)
         table_rule = in_effect[1].tables.get(table.number) if in_effect else None
         policy = in_effect[1].rake_policies.get(table_rule.rake_policy or "") if table_rule else None
