@@ -14,6 +14,12 @@ def jackpot_box_code(*, table: Table, jackpot_code: str) -> str:
     return f"table:{table.room.code}:{table.number}:{jackpot_code}_box"
 
 
+def jackpot_fund_code(*, jackpot: Jackpot) -> str:
+    """The ledger account of a fund's official money: what cage verifications posted (DESIGN.md,
+    Official versus expected). The display shows its balance: ``jackpot:main:bb:fund``."""
+    return f"jackpot:{jackpot.room.code}:{jackpot.code}:fund"
+
+
 def jackpot_register(*, room: PokerRoom, code: str, kind: JackpotKind, name: str) -> Jackpot:
     """Create the fund a rules file names, or return it; runs inside the caller's transaction.
 
