@@ -23,13 +23,14 @@ from drf_spectacular.utils import (
 )
 from rest_framework import generics, serializers, status
 from rest_framework.exceptions import ValidationError
-from rest_framework.permissions import BasePermission
+from rest_framework.permissions import SAFE_METHODS, IsAuthenticated
 from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino_backoffice.money import InvalidAmount, format_cents, parse_cents
+from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.roles import FLOORPERSON_OR_ABOVE, Role
 from tables.models import PokerRoom, Round, RoundDrop, RulesVersion, Table
 
@@ -50,13 +51,17 @@ IDEMPOTENCY_HEADER = OpenApiParameter(
 LOGS_ROUNDS = frozenset({Role.DEALER}) | FLOORPERSON_OR_ABOVE
 
 
-class LogsRounds(BasePermission):
+class LogsRounds(IsAuthenticated):
+    """Any member of staff reads; dealers and floorpersons or above log rounds and time charges."""
+
     message = "Only a dealer or a floorperson or above logs rounds and time charges."
 
     def has_permission(self, request: Request, view: Any) -> bool:
-        if request.method in ("GET", "HEAD", "OPTIONS"):
+        if not super().has_permission(request, view):
+            return False
+        if request.method in SAFE_METHODS:
             return True
-        return bool(request.user.roles & LOGS_ROUNDS)
+        return bool(acting_user(request).roles & LOGS_ROUNDS)
 
 
 @extend_schema_field({"type": "string", "pattern": r"^\d+(\.\d{1,2})?$", "example": "120.00"})
@@ -223,7 +228,7 @@ class RoundListCreate(generics.ListAPIView):
                 uncalled_bet_cents=values["uncalled_bet"],
                 flop_dealt=values["flop_dealt"],
                 voided=values["voided"],
-                actor=request.user,
+                actor=acting_user(request),
                 idempotency_key=key,
             )
         except InvalidRound as error:
@@ -309,7 +314,7 @@ class TimeChargeListCreate(generics.ListAPIView):
                 table=table,
                 interval_starts_at=values["interval_starts_at"],
                 players_seated=values.get("players_seated"),
-                actor=request.user,
+                actor=acting_user(request),
                 idempotency_key=key,
             )
         except InvalidRound as error:
@@ -329,7 +334,7 @@ class TimeChargeVerify(APIView):
     )
     def post(self, request: Request, pk: int) -> Response:
         charge = generics.get_object_or_404(TimeCharge.objects.select_related("table__room"), pk=pk)
-        charge = time_charge_verify(time_charge=charge, actor=request.user, pin=str(request.data.get("pin", "")))
+        charge = time_charge_verify(time_charge=charge, actor=acting_user(request), pin=str(request.data.get("pin", "")))
         return Response(time_charge_data(charge))
 
 

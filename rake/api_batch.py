@@ -20,6 +20,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino_backoffice.core.exceptions import DomainError
+from casino_backoffice.staff.auth import acting_user
 from tables.models import Table
 
 from .api import LogsRounds, RoundInput, RoundOutput, _resolve_table, round_data
@@ -98,7 +99,7 @@ class RoundBatch(APIView):
                     voided=values["voided"], idempotency_key=values["idempotency_key"],
                 )
             )
-        for index, request_, outcome in zip(positions, requests, rounds_record_batch(rounds=requests, actor=request.user), strict=True):
+        for index, request_, outcome in zip(positions, requests, rounds_record_batch(rounds=requests, actor=acting_user(request)), strict=True):
             results[index] = {"index": index, **_result(request_.table, outcome)}
         counts = {"recorded": 0, "replayed": 0, "refused": 0}
         for result in results:

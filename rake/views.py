@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 
 from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.money import InvalidAmount, display_cents, parse_cents
+from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.roles import FLOORPERSON_OR_ABOVE, Role
 from tables.models import Table
 
@@ -58,7 +59,7 @@ class CalculatorForm(forms.Form):
 @login_required
 def calculator(request: HttpRequest) -> HttpResponse:
     """A dealer or floorperson enters a pot and sees the rake and each drop, with the rule for each."""
-    if not request.user.roles & CALCULATOR_ROLES:
+    if not acting_user(request).roles & CALCULATOR_ROLES:
         return render(request, "rake/calculator.html", {"refused": "Only a dealer or a floorperson or above uses the rake calculator."}, status=403)
     form = CalculatorForm(request.GET or None)
     result = None
@@ -92,7 +93,7 @@ class VerifyForm(forms.Form):
 @login_required
 def time_charges(request: HttpRequest) -> HttpResponse:
     """Time charges waiting for a floorperson's verification (§637a.17(b)(3)(v)), newest first."""
-    can_verify = bool(request.user.roles & FLOORPERSON_OR_ABOVE)
+    can_verify = bool(acting_user(request).roles & FLOORPERSON_OR_ABOVE)
     pending = TimeCharge.objects.filter(verified_at__isnull=True).select_related("table", "assessed_by").order_by("-interval_starts_at")[:50]
     rows = [(charge, display_cents(charge.amount_cents)) for charge in pending]
     return render(request, "rake/time_charges.html", {"rows": rows, "can_verify": can_verify, "form": VerifyForm()})
@@ -107,7 +108,7 @@ def time_charge_verify_page(request: HttpRequest, charge_id: int) -> HttpRespons
         messages.error(request, "Enter your signing PIN to verify.")
     else:
         try:
-            time_charge_verify(time_charge=charge, actor=request.user, pin=form.cleaned_data["pin"])
+            time_charge_verify(time_charge=charge, actor=acting_user(request), pin=form.cleaned_data["pin"])
         except DomainError as refused:
             messages.error(request, refused.message)
         else:
