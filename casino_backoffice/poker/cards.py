@@ -10,7 +10,7 @@ hearts > diamonds > clubs.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 RANK_CHARS = "23456789TJQKA"
 SUIT_CHARS = "cdhs"
@@ -124,7 +124,7 @@ def parse_cards(cards: str | Iterable[str | int]) -> tuple[Card, ...]:
     ...
     casino_backoffice.poker.cards.InvalidCards: card 3 'As' is a duplicate of card 1
     """
-    items: list[str | int] = _tokens(cards) if isinstance(cards, str) else list(cards)
+    items: Sequence[str | int] = _tokens(cards) if isinstance(cards, str) else list(cards)
     parsed: list[Card] = []
     seen: dict[int, int] = {}
     for position, item in enumerate(items, start=1):

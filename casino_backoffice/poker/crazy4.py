@@ -64,4 +64,4 @@ class Crazy4Hand(HandValue):
 def crazy4_best(cards: CardsLike) -> Crazy4Hand:
     """The best four-card Crazy 4 Poker hand from five cards (or the hand of four cards given)."""
     chosen = checked_cards(cards, (5, 4), "crazy4_best")
-    return Crazy4Hand._make(crazy4_strength(chosen), chosen)  # type: ignore[no-any-return]
+    return Crazy4Hand._make(crazy4_strength(chosen), chosen)

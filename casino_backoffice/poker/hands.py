@@ -71,7 +71,7 @@ class HandValue(tuple[int, tuple[int, ...]]):
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return False
-        return self[0] == other[0]  # type: ignore[index]
+        return self[0] == other[0]
 
     def __ne__(self, other: object) -> bool:
         return not self.__eq__(other)
@@ -79,22 +79,22 @@ class HandValue(tuple[int, tuple[int, ...]]):
     def __lt__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
-        return self[0] < other[0]  # type: ignore[index]
+        return self[0] < other[0]
 
     def __le__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
-        return self[0] <= other[0]  # type: ignore[index]
+        return self[0] <= other[0]
 
     def __gt__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
-        return self[0] > other[0]  # type: ignore[index]
+        return self[0] > other[0]
 
     def __ge__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
-        return self[0] >= other[0]  # type: ignore[index]
+        return self[0] >= other[0]
 
     def __hash__(self) -> int:
         return hash((type(self).__name__, self[0]))

@@ -27,7 +27,9 @@ _RANK_BITS = (1 << 32) - 1
 _SUIT_OFFSET = 0x3333 << 32
 _FLUSH_BITS = 0x8888 << 32
 # Keyed by the ``DECK`` cards themselves: a parsed card is found by identity, a plain int by value.
-_CARD_VALUE: dict[int, int] = {
+# Typed as probed with anything: a text card or a non-card raises KeyError, which sends the hot
+# paths below to the parsing path rather than paying for a type check per card.
+_CARD_VALUE: dict[object, int] = {
     card: RANK_WEIGHT[card >> 2] | 1 << (32 + 4 * (card & 3)) | 1 << (64 + 3 * card) for card in DECK
 }
 _DUPLICATE_BITS = sum(0b110 << (64 + 3 * c) for c in range(52))
@@ -92,19 +94,19 @@ def checked_cards(cards: CardsLike, counts: tuple[int, ...], what: str) -> tuple
     return parsed
 
 
-def _total(cards: object) -> int:
+def _total(cards: CardsLike) -> int:
     """The summed card values of 5-7 cards, or a value that fails the duplicate check."""
     v = _CARD_VALUE
     try:
-        n = len(cards)  # type: ignore[arg-type]
+        n = len(cards)  # type: ignore[arg-type]  # an iterator raises TypeError: parsing path
         if n == 7:
-            a, b, c, d, e, f, g = cards  # type: ignore[misc]
+            a, b, c, d, e, f, g = cards  # type: ignore[str-unpack]  # text falls through to KeyError
             return v[a] + v[b] + v[c] + v[d] + v[e] + v[f] + v[g] + _SUIT_OFFSET
         if n == 5:
-            a, b, c, d, e = cards  # type: ignore[misc]
+            a, b, c, d, e = cards  # type: ignore[str-unpack]  # text falls through to KeyError
             return v[a] + v[b] + v[c] + v[d] + v[e] + _SUIT_OFFSET
         if n == 6:
-            a, b, c, d, e, f = cards  # type: ignore[misc]
+            a, b, c, d, e, f = cards  # type: ignore[str-unpack]  # text falls through to KeyError
             return v[a] + v[b] + v[c] + v[d] + v[e] + v[f] + _SUIT_OFFSET
     except (KeyError, TypeError, ValueError):
         pass
@@ -125,7 +127,7 @@ def high_rank(cards: CardsLike) -> int:
             cards = checked_cards(cards, (5, 6, 7), "best_high")
             total = sum(map(_value, cards), _SUIT_OFFSET)
         if total & _FLUSH_BITS:
-            return _flush_strength(cards, total)  # type: ignore[arg-type]
+            return _flush_strength(cards, total)  # type: ignore[arg-type]  # no duplicate bits: all DECK ints
     return _nonflush(total & _RANK_BITS)
 
 
@@ -137,12 +139,12 @@ def best_high(cards: CardsLike) -> HighHand:
     """
     v = _CARD_VALUE
     try:
-        n = len(cards)  # type: ignore[arg-type]
+        n = len(cards)  # type: ignore[arg-type]  # an iterator raises TypeError: parsing path
         if n == 7:
-            a, b, c, d, e, f, g = cards  # type: ignore[misc]
+            a, b, c, d, e, f, g = cards  # type: ignore[str-unpack]  # text falls through to KeyError
             total = v[a] + v[b] + v[c] + v[d] + v[e] + v[f] + v[g] + _SUIT_OFFSET
         elif n == 5:
-            a, b, c, d, e = cards  # type: ignore[misc]
+            a, b, c, d, e = cards  # type: ignore[str-unpack]  # text falls through to KeyError
             total = v[a] + v[b] + v[c] + v[d] + v[e] + _SUIT_OFFSET
         else:
             total = _total(cards)
@@ -153,11 +155,11 @@ def best_high(cards: CardsLike) -> HighHand:
             cards = checked_cards(cards, (5, 6, 7), "best_high")
             total = sum(map(_value, cards), _SUIT_OFFSET)
         elif type(cards) is not tuple:
-            cards = tuple(cards)  # type: ignore[arg-type]
+            cards = tuple(cards)
         if total & _FLUSH_BITS:
-            return _tuple_new(HighHand, (_flush_strength(cards, total), cards))  # type: ignore[arg-type]
+            return _tuple_new(HighHand, (_flush_strength(cards, total), cards))  # type: ignore[arg-type]  # DECK ints
     elif type(cards) is not tuple:
-        cards = tuple(cards)  # type: ignore[arg-type]
+        cards = tuple(cards)
     return _tuple_new(HighHand, (HIGH_NONFLUSH[total & _RANK_BITS], cards))
 
 
@@ -189,7 +191,7 @@ def high_hand_of(strength: int) -> HighHand:
     """
     if not 1 <= strength <= len(HIGH.classes) - 1:
         raise InvalidCards(f"no five-card high hand has strength {strength}")
-    return HighHand._make(strength, example_cards(*HIGH.classes[strength]))  # type: ignore[no-any-return]
+    return HighHand._make(strength, example_cards(*HIGH.classes[strength]))
 
 
 def omaha_high(hole: CardsLike, board: CardsLike) -> HighHand:
@@ -206,7 +208,7 @@ def omaha_high(hole: CardsLike, board: CardsLike) -> HighHand:
             strength = _strength(five)
             if strength > best:
                 best, chosen = strength, five
-    return HighHand._make(best, chosen)  # type: ignore[no-any-return]
+    return HighHand._make(best, chosen)
 
 
 def checked_omaha(hole: CardsLike, board: CardsLike) -> tuple[tuple[Card, ...], tuple[Card, ...]]:

@@ -102,7 +102,7 @@ class DeuceToSevenLow(LowHand):
 def low_a5(cards: CardsLike) -> AceToFiveLow:
     """The ace-to-five low of exactly five cards."""
     five = checked_cards(cards, (5,), "low_a5")
-    return AceToFiveLow._make(_a5_strength(five), five)  # type: ignore[no-any-return]
+    return AceToFiveLow._make(_a5_strength(five), five)
 
 
 def low_27(cards: CardsLike) -> DeuceToSevenLow:
@@ -113,7 +113,7 @@ def low_27(cards: CardsLike) -> DeuceToSevenLow:
         high = flush[sum(1 << (c >> 2) for c in five)]
     else:
         high = nonflush[sum(RANK_WEIGHT[c >> 2] for c in five)]
-    return DeuceToSevenLow._make(len(game.classes) - high, five)  # type: ignore[no-any-return]
+    return DeuceToSevenLow._make(len(game.classes) - high, five)
 
 
 _EIGHT_OR_BETTER = {r for r in range(13) if _low_value(r) <= 8}

@@ -62,7 +62,7 @@ def _two_hole_cards(hole: tuple[int, ...], board: tuple[int, ...]) -> HighHand:
         strength = _strength(hole + three)
         if strength > best:
             best, chosen = strength, hole + three
-    return HighHand._make(best, chosen)  # type: ignore[no-any-return]
+    return HighHand._make(best, chosen)
 
 
 @dataclass(frozen=True)
@@ -184,4 +184,4 @@ def category_minimum(category: HandCategory) -> HighHand:
     from .tables import HIGH
 
     strength = next(s for s, (cat, _) in enumerate(HIGH.classes) if s and cat is category)
-    return HighHand._make(strength, example_cards(*HIGH.classes[strength]))  # type: ignore[no-any-return]
+    return HighHand._make(strength, example_cards(*HIGH.classes[strength]))

@@ -38,4 +38,4 @@ class ThreeCardHand(HandValue):
 def three_card(cards: CardsLike) -> ThreeCardHand:
     """The three-card hand of exactly three cards."""
     three = checked_cards(cards, (3,), "three_card")
-    return ThreeCardHand._make(three_card_strength(three), three)  # type: ignore[no-any-return]
+    return ThreeCardHand._make(three_card_strength(three), three)
