@@ -210,6 +210,7 @@ class RoundListCreate(generics.ListAPIView):
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         page = self.paginate_queryset(self.get_queryset())
+        assert page is not None  # every list is paginated (REST_FRAMEWORK settings)
         return self.get_paginated_response([round_data(r, list(r.drops.all())) for r in page])
 
     @extend_schema(request=RoundInput, responses={201: RoundOutput, **ERRORS}, parameters=[IDEMPOTENCY_HEADER])
@@ -300,6 +301,7 @@ class TimeChargeListCreate(generics.ListAPIView):
 
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         page = self.paginate_queryset(self.get_queryset())
+        assert page is not None  # every list is paginated (REST_FRAMEWORK settings)
         return self.get_paginated_response([time_charge_data(c) for c in page])
 
     @extend_schema(request=TimeChargeInput, responses={201: TimeChargeOutput, **ERRORS}, parameters=[IDEMPOTENCY_HEADER])
@@ -398,8 +400,8 @@ class RakeCalculator(APIView):
 
 
 class RulesVersionOutput(serializers.ModelSerializer):
-    room = serializers.SlugRelatedField(slug_field="code", read_only=True)
-    loaded_by = serializers.StringRelatedField()
+    room: serializers.SlugRelatedField[PokerRoom] = serializers.SlugRelatedField(slug_field="code", read_only=True)
+    loaded_by: serializers.StringRelatedField[Any] = serializers.StringRelatedField()
 
     class Meta:
         model = RulesVersion

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import path
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
@@ -39,19 +39,25 @@ class BatchInput(serializers.Serializer):
     rounds = serializers.ListField(child=serializers.DictField(), min_length=1, max_length=MAX_ROUNDS_PER_BATCH)
 
 
-class BatchResult(serializers.Serializer):
-    index = serializers.IntegerField(help_text="Position of the round in the request.")
-    status = serializers.IntegerField(help_text="201 recorded (or replayed), 400 refused, 409 key reused.")
-    replayed = serializers.BooleanField()
-    round = RoundOutput(required=False)
-    errors = serializers.DictField(required=False, help_text="Field errors or {detail, code}; nothing recorded.")
+# Built with inline_serializer: a declared field named ``errors`` would hide Serializer.errors.
+BatchResult = inline_serializer(
+    "RoundBatchResult",
+    fields={
+        "index": serializers.IntegerField(help_text="Position of the round in the request."),
+        "status": serializers.IntegerField(help_text="201 recorded (or replayed), 400 refused, 409 key reused."),
+        "replayed": serializers.BooleanField(),
+        "round": RoundOutput(required=False),
+        "errors": serializers.DictField(required=False, help_text="Field errors or {detail, code}; nothing recorded."),
+    },
+    many=True,
+)
 
 
 class BatchOutput(serializers.Serializer):
     recorded = serializers.IntegerField()
     replayed = serializers.IntegerField()
     refused = serializers.IntegerField()
-    results = BatchResult(many=True)
+    results = BatchResult
 
 
 class BatchRequest(serializers.Serializer):

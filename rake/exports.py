@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from openpyxl import Workbook
@@ -55,7 +55,7 @@ class CSVRenderer(BaseRenderer):
     format = "csv"
     charset = "utf-8"
 
-    def render(self, data: Any, accepted_media_type: str | None = None, renderer_context: dict | None = None) -> bytes:
+    def render(self, data: Any, accepted_media_type: str | None = None, renderer_context: Mapping[str, Any] | None = None) -> bytes:
         if not isinstance(data, dict) or "header" not in data:
             return csv_bytes(["detail"], [[str(data)]])
         _attach(renderer_context, data, "csv")
@@ -68,14 +68,14 @@ class XLSXRenderer(BaseRenderer):
     charset = None
     render_style = "binary"
 
-    def render(self, data: Any, accepted_media_type: str | None = None, renderer_context: dict | None = None) -> bytes:
+    def render(self, data: Any, accepted_media_type: str | None = None, renderer_context: Mapping[str, Any] | None = None) -> bytes:
         if not isinstance(data, dict) or "header" not in data:
             return xlsx_bytes(["detail"], [[str(data)]])
         _attach(renderer_context, data, "xlsx")
         return xlsx_bytes(data["header"], data["rows"], title=data.get("title", "Report"))
 
 
-def _attach(renderer_context: dict | None, data: dict[str, Any], extension: str) -> None:
+def _attach(renderer_context: Mapping[str, Any] | None, data: dict[str, Any], extension: str) -> None:
     response = (renderer_context or {}).get("response")
     if response is not None:
         response["Content-Disposition"] = f'attachment; filename="{data.get("filename", "report")}.{extension}"'

@@ -282,7 +282,7 @@ def _rake_policy(check: _Checker, where: str, item: dict[str, Any]) -> tuple[Rak
         increment = check.money(where, "increment", item.get("increment", "0.01"), positive=True)
         min_pot = check.money(where, "min_pot", item.get("min_pot", "0.00"))
         no_flop = check.boolean(where, "no_flop_no_drop", item.get("no_flop_no_drop", False))
-        if None in (rate, maximum, increment, min_pot, no_flop):
+        if rate is None or maximum is None or increment is None or min_pot is None or no_flop is None:
             return None
         policy = RakePolicy(
             code=item["code"], kind=kind, rate_bp=rate, max_per_round_cents=maximum, increment_cents=increment,
@@ -343,7 +343,7 @@ def _rake_policy(check: _Checker, where: str, item: dict[str, Any]) -> tuple[Rak
         if fee is not None and interval is not None and fee * interval % 60:
             check.error(where, f"hourly_fee {format_cents(fee)} does not divide into whole cents every {interval} minutes")
             fee = None
-        if None in (basis, fee, interval):
+        if basis is None or fee is None or interval is None:
             return None
         policy = RakePolicy(code=item["code"], kind=kind, basis=basis, hourly_fee_cents=fee, interval_minutes=interval)
         canonical = {"code": policy.code, "kind": kind, "basis": basis, "hourly_fee": format_cents(fee), "interval_minutes": interval}
@@ -382,7 +382,7 @@ def _contribution(check: _Checker, where: str, item: Any) -> tuple[Contribution,
             rate = None
         maximum = check.money(where, "max", item.get("max"), positive=True)
         min_pot = check.money(where, "min_pot", item.get("min_pot"))
-        if None in (rate, maximum, min_pot):
+        if rate is None or maximum is None or min_pot is None:
             return None
         return (
             Contribution(method="percent", rate_bp=rate, max_cents=maximum, min_pot_cents=min_pot),
@@ -427,7 +427,7 @@ def _jackpot(check: _Checker, where: str, item: dict[str, Any]) -> tuple[Jackpot
         if not check.keys(where, item, common | {"qualifier", "shares"}, {"seed", "name"}):
             return None
         contribution = _contribution(check, where, item.get("contribution"))
-        qualifier = item.get("qualifier")
+        qualifier: Any = item.get("qualifier")
         canonical_qualifier: dict[str, Any] | None = None
         if check.keys(f"{where} qualifier", qualifier, {"losing_hand_at_least"}, {"both_hole_cards_play", "min_players"}):
             hand = qualifier.get("losing_hand_at_least")
@@ -446,7 +446,7 @@ def _jackpot(check: _Checker, where: str, item: dict[str, Any]) -> tuple[Jackpot
         if None in (contribution, canonical_qualifier, shares, seed):
             return None
         assert contribution is not None and seed is not None
-        details = {"qualifier": canonical_qualifier, "shares": shares, "seed": format_cents(seed)}
+        details: dict[str, Any] = {"qualifier": canonical_qualifier, "shares": shares, "seed": format_cents(seed)}
         rule = JackpotRule(code=item["code"], kind=kind, name=str(name), contribution=contribution[0], seed_cents=seed, details=details)
         return rule, {"code": rule.code, "kind": kind, "name": rule.name, "contribution": contribution[1], **details}
     if kind == JackpotKind.HIGH_HAND:
@@ -454,7 +454,7 @@ def _jackpot(check: _Checker, where: str, item: dict[str, Any]) -> tuple[Jackpot
         if not check.keys(where, item, common | {"period", "min_players", "min_hand"}, optional):
             return None
         contribution = _contribution(check, where, item.get("contribution"))
-        period = item.get("period")
+        period: Any = item.get("period")
         canonical_period: dict[str, Any] | None = None
         if check.keys(f"{where} period", period, {"every_minutes"}, {"first_starts"}):
             every = check.integer(f"{where} period", "every_minutes", period.get("every_minutes"), minimum=1)

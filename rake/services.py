@@ -509,8 +509,9 @@ def _time_charge_assess(
     else:
         lock_room_rules(room=room, exclusive=False)
         in_effect = rules_version_in_effect(room=room, at=interval_starts_at)
-        table_rule = in_effect[1].tables.get(table.number) if in_effect else None
-        policy = in_effect[1].rake_policies.get(table_rule.rake_policy or "") if table_rule else None
+        table_rule = in_effect[1].tables.get(table.number) if in_effect is not None else None
+        if in_effect is not None and table_rule is not None:
+            policy = in_effect[1].rake_policies.get(table_rule.rake_policy or "")
         if policy is None or policy.kind != RakeKind.TIME_CHARGE:
             errors.setdefault("table", []).append(
                 f"Table {table.number} does not take its rake by time charges under the rules in effect at {interval_starts_at.isoformat()}."
@@ -537,6 +538,7 @@ def _time_charge_assess(
             return existing, True
         raise InvalidRound(errors)
     assert policy is not None and in_effect is not None
+    assert policy.interval_minutes is not None and policy.basis is not None  # a time-charge policy has both
     fee = policy.fee_per_interval_cents
     amount = fee * (players_seated or 1)
     try:

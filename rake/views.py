@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -35,7 +37,9 @@ class CalculatorForm(forms.Form):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["table"].queryset = Table.objects.select_related("room").order_by("room__code", "number")
+        table_field = self.fields["table"]
+        assert isinstance(table_field, forms.ModelChoiceField)
+        table_field.queryset = Table.objects.select_related("room").order_by("room__code", "number")
 
     def _money(self, name: str) -> int:
         try:
@@ -49,8 +53,8 @@ class CalculatorForm(forms.Form):
     def clean_uncalled_bet(self) -> int:
         return self._money("uncalled_bet")
 
-    def clean(self) -> dict:
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
         if "pot" in data and "uncalled_bet" in data and data["uncalled_bet"] > data["pot"]:
             self.add_error("uncalled_bet", "The uncalled bet is larger than the pot.")
         return data
