@@ -63,8 +63,8 @@ class RulesVersionAdmin(ReadOnlyAdmin):
 
 class RoundDropInline(admin.TabularInline):
     model = RoundDrop
-    fields = ["jackpot_code", "amount", "rule"]
-    readonly_fields = fields
+    readonly_fields = ("jackpot_code", "amount", "rule")
+    fields = readonly_fields
     extra = 0
     can_delete = False
 

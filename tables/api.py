@@ -1,3 +1,5 @@
+from __future__ import annotations
+
 from django.urls import path
 from rest_framework import generics, serializers
 
@@ -5,7 +7,7 @@ from .models import PokerRoom, Table
 
 
 class TableSerializer(serializers.ModelSerializer):
-    room = serializers.SlugRelatedField(slug_field="code", read_only=True)
+    room: serializers.SlugRelatedField[PokerRoom] = serializers.SlugRelatedField(slug_field="code", read_only=True)
 
     class Meta:
         model = Table

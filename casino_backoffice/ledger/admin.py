@@ -14,6 +14,7 @@ from simple_history.admin import SimpleHistoryAdmin
 from casino_backoffice.core.admin import ReadOnlyAdmin
 from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.money import display_cents
+from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.forms import CorrectionForm, SignWithPinForm
 
 from .models import Account, Correction, Transfer
@@ -77,7 +78,7 @@ class TransferAdmin(ReadOnlyAdmin):
         if request.method == "POST" and form.is_valid():
             try:
                 correction = correction_prepare(
-                    transfer=transfer, reason=form.cleaned_data["reason"], actor=request.user, pin=form.cleaned_data["pin"]
+                    transfer=transfer, reason=form.cleaned_data["reason"], actor=acting_user(request), pin=form.cleaned_data["pin"]
                 )
             except DomainError as exc:
                 error = exc.message
@@ -120,7 +121,7 @@ class CorrectionAdmin(ReadOnlyAdmin, SimpleHistoryAdmin):
         error = ""
         if request.method == "POST" and form.is_valid():
             try:
-                reversal = correction_approve(correction=correction, actor=request.user, pin=form.cleaned_data["pin"])
+                reversal = correction_approve(correction=correction, actor=acting_user(request), pin=form.cleaned_data["pin"])
             except DomainError as exc:
                 error = exc.message
             else:

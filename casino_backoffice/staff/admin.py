@@ -7,6 +7,7 @@ from simple_history.admin import SimpleHistoryAdmin
 from casino_backoffice.core.admin import ReadOnlyAdmin
 from casino_backoffice.core.exceptions import DomainError
 
+from .auth import acting_user
 from .models import Signature, User
 from .services import signing_unlock
 
@@ -18,7 +19,7 @@ class StaffAdmin(SimpleHistoryAdmin, UserAdmin):
     search_fields = ["username", "first_name", "last_name", "credential_number"]
     readonly_fields = ["failed_pin_attempts", "signing_locked_at", "last_login", "date_joined"]
     fieldsets = (
-        *UserAdmin.fieldsets,
+        *(UserAdmin.fieldsets or ()),
         ("Board credential and signing", {"fields": ("credential_number", "failed_pin_attempts", "signing_locked_at")}),
     )
     add_fieldsets = (
@@ -37,7 +38,7 @@ class StaffAdmin(SimpleHistoryAdmin, UserAdmin):
     def unlock_signing(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
         for user in queryset:
             try:
-                signing_unlock(user=user, actor=request.user)
+                signing_unlock(user=user, actor=acting_user(request))
             except DomainError as error:
                 self.message_user(request, error.message, messages.ERROR)
                 return

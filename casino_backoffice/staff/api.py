@@ -5,6 +5,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from .auth import acting_user
+
 
 class MeSerializer(serializers.Serializer):
     username = serializers.CharField()
@@ -20,7 +22,7 @@ class MeView(APIView):
 
     @extend_schema(responses=MeSerializer)
     def get(self, request: Request) -> Response:
-        user = request.user
+        user = acting_user(request)
         data = {
             "username": user.username,
             "full_name": user.get_full_name(),

@@ -1,3 +1,5 @@
+from typing import Any
+
 from django import forms
 
 PIN_WIDGET = forms.PasswordInput(attrs={"inputmode": "numeric", "autocomplete": "off", "pattern": "[0-9]*"})
@@ -8,8 +10,9 @@ class PinChangeForm(forms.Form):
     pin = forms.CharField(label="New signing PIN (4-8 digits)", widget=PIN_WIDGET, min_length=4, max_length=8)
     pin_again = forms.CharField(label="New signing PIN again", widget=PIN_WIDGET)
 
-    def clean(self) -> dict:
+    def clean(self) -> dict[str, Any]:
         data = super().clean()
+        assert data is not None  # Form.clean returns cleaned_data
         if data.get("pin") and data.get("pin") != data.get("pin_again"):
             self.add_error("pin_again", "The two PINs differ.")
         return data

@@ -8,6 +8,8 @@ PostgreSQL a trigger refuses it.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, ClassVar
+
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.contrib.contenttypes.fields import GenericForeignKey
 from django.contrib.contenttypes.models import ContentType
@@ -17,9 +19,14 @@ from simple_history.models import HistoricalRecords
 
 from .roles import Role
 
+if TYPE_CHECKING:
+    _UserManager = UserManager["User"]
+else:
+    _UserManager = UserManager
 
-class StaffManager(UserManager):
-    def get_by_natural_key(self, username: str) -> User:
+
+class StaffManager(_UserManager):
+    def get_by_natural_key(self, username: str | None) -> User:
         return self.get(**{f"{self.model.USERNAME_FIELD}__iexact": username})
 
 
@@ -38,7 +45,7 @@ class User(AbstractUser):
     failed_pin_attempts = models.PositiveSmallIntegerField(default=0, editable=False)
     signing_locked_at = models.DateTimeField(null=True, blank=True, editable=False)
 
-    objects = StaffManager()
+    objects: ClassVar[StaffManager] = StaffManager()
     REQUIRED_FIELDS = ["email", "credential_number"]
 
     # Role changes (group membership) are audited too.

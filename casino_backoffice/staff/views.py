@@ -15,6 +15,7 @@ from casino_backoffice.core.exceptions import DomainError
 from tables.models import Table
 from tables.services import table_set_open
 
+from .auth import acting_user
 from .forms import PinChangeForm
 from .roles import ADMIN_ROLES, FLOORPERSON_OR_ABOVE, Role
 from .services import pin_set
@@ -65,7 +66,7 @@ def _actions(roles: frozenset[Role]) -> list[Action]:
 
 @login_required
 def home(request: HttpRequest) -> HttpResponse:
-    roles = request.user.roles
+    roles = acting_user(request).roles
     return render(
         request,
         "floor/home.html",
@@ -79,13 +80,14 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def pin_change(request: HttpRequest) -> HttpResponse:
+    user = acting_user(request)
     form = PinChangeForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        if not request.user.check_password(form.cleaned_data["current_password"]):
+        if not user.check_password(form.cleaned_data["current_password"]):
             form.add_error("current_password", "That is not your sign-in password.")
         else:
             try:
-                pin_set(user=request.user, pin=form.cleaned_data["pin"], actor=request.user)
+                pin_set(user=user, pin=form.cleaned_data["pin"], actor=user)
             except DomainError as error:
                 form.add_error("pin", error.message)
             else:
@@ -96,7 +98,7 @@ def pin_change(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def tables(request: HttpRequest) -> HttpResponse:
-    can_open = bool(request.user.roles & FLOORPERSON_OR_ABOVE)
+    can_open = bool(acting_user(request).roles & FLOORPERSON_OR_ABOVE)
     rows = Table.objects.select_related("room").order_by("room__code", "number")
     return render(request, "floor/tables.html", {"tables": rows, "can_open": can_open})
 
@@ -104,13 +106,14 @@ def tables(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def table_open_close(request: HttpRequest, table_id: int) -> HttpResponse:
+    user = acting_user(request)
     table = get_object_or_404(Table, pk=table_id)
-    if not request.user.roles & FLOORPERSON_OR_ABOVE:
+    if not user.roles & FLOORPERSON_OR_ABOVE:
         messages.error(request, "Only a floorperson or above opens and closes tables.")
         return redirect("floor:tables")
     is_open = request.POST.get("is_open") == "1"
     try:
-        table_set_open(table=table, is_open=is_open, actor=request.user)
+        table_set_open(table=table, is_open=is_open, actor=user)
     except DomainError as error:
         messages.error(request, error.message)
     else:
