@@ -32,11 +32,13 @@ browser:
 services:
 	@scripts/ensure_services.sh
 
-test: $(BIN)/.installed services browser
+test: $(BIN)/.installed services browser lint
 	DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL) $(BIN)/pytest
 
+# ruff and mypy (with the Django and DRF plugins) over the code; part of `make test`.
 lint: $(BIN)/.installed
 	$(BIN)/ruff check .
+	$(BIN)/mypy casino_backoffice tables rake jackpots cage
 
 # Regenerate the committed OpenAPI schema on PostgreSQL, as the tests do (a test fails when it is stale).
 schema: $(BIN)/.installed
