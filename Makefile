@@ -9,7 +9,7 @@ PORT ?= 8000
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/casino_backoffice
 TEST_BROKER_URL ?= redis://127.0.0.1:6379/15
 
-.PHONY: run test test-fast lint schema services browser clean
+.PHONY: run test lint schema services browser clean
 
 $(BIN)/.installed: requirements.txt
 	@command -v $(PYTHON) >/dev/null || { echo "$(PYTHON) is needed (Debian: apt-get install python3 python3-venv)"; exit 1; }
