@@ -248,6 +248,20 @@ def _insert_in_one_statement(round_: Round, drops: list[RoundDrop], postings: li
         drop.round = round_
 
 
+@dataclass(frozen=True)
+class RoundRequest:
+    """One round of play as a table system sends it."""
+
+    table: Table
+    ended_at: datetime
+    players_dealt_in: int
+    pot_cents: int
+    uncalled_bet_cents: int
+    flop_dealt: bool
+    voided: bool
+    idempotency_key: str
+
+
 def round_record(
     *,
     table: Table,
@@ -262,27 +276,13 @@ def round_record(
 ) -> RoundRecorded:
     """Record one round of play (see ``_round_record``) in its own transaction, under the room's
     rules lock (``rake.locks``)."""
+    request = RoundRequest(
+        table=table, ended_at=ended_at, players_dealt_in=players_dealt_in, pot_cents=pot_cents,
+        uncalled_bet_cents=uncalled_bet_cents, flop_dealt=flop_dealt, voided=voided, idempotency_key=idempotency_key,
+    )
     with transaction.atomic():
         lock_room_rules(room=table.room, exclusive=False)
-        return _round_record(
-            table=table, ended_at=ended_at, players_dealt_in=players_dealt_in, pot_cents=pot_cents,
-            uncalled_bet_cents=uncalled_bet_cents, flop_dealt=flop_dealt, voided=voided, actor=actor,
-            idempotency_key=idempotency_key, versions=None,
-        )
-
-
-@dataclass(frozen=True)
-class RoundRequest:
-    """One round of a batch, as a table system sends it."""
-
-    table: Table
-    ended_at: datetime
-    players_dealt_in: int
-    pot_cents: int
-    uncalled_bet_cents: int
-    flop_dealt: bool
-    voided: bool
-    idempotency_key: str
+        return _round_record(request, actor=actor, versions=None)
 
 
 def rounds_record_batch(*, rounds: list[RoundRequest], actor: User) -> list[RoundRecorded | DomainError]:
@@ -302,32 +302,13 @@ def rounds_record_batch(*, rounds: list[RoundRequest], actor: User) -> list[Roun
                 versions[room.pk] = RoomVersions.of(room=room)
             try:
                 with transaction.atomic():
-                    results.append(
-                        _round_record(
-                            table=request.table, ended_at=request.ended_at, players_dealt_in=request.players_dealt_in,
-                            pot_cents=request.pot_cents, uncalled_bet_cents=request.uncalled_bet_cents,
-                            flop_dealt=request.flop_dealt, voided=request.voided, actor=actor,
-                            idempotency_key=request.idempotency_key, versions=versions[room.pk],
-                        )
-                    )
+                    results.append(_round_record(request, actor=actor, versions=versions[room.pk]))
             except DomainError as error:
                 results.append(error)
     return results
 
 
-def _round_record(
-    *,
-    table: Table,
-    ended_at: datetime,
-    players_dealt_in: int,
-    pot_cents: int,
-    uncalled_bet_cents: int,
-    flop_dealt: bool,
-    voided: bool,
-    actor: User,
-    idempotency_key: str,
-    versions: RoomVersions | None,
-) -> RoundRecorded:
+def _round_record(request: RoundRequest, *, actor: User, versions: RoomVersions | None) -> RoundRecorded:
     """Record a round of play with the rake and the jackpot drops its rules take, once.
 
     The rules are the version in effect at ``ended_at`` (rounds arrive late from table systems). The
@@ -340,6 +321,9 @@ def _round_record(
     (``replayed``); with another request it is refused (``IdempotencyKeyReused``). Parallel posts of
     one key meet at the unique key: the loser reads the winner's round.
     """
+    table, ended_at, idempotency_key = request.table, request.ended_at, request.idempotency_key
+    players_dealt_in, pot_cents, uncalled_bet_cents = request.players_dealt_in, request.pot_cents, request.uncalled_bet_cents
+    flop_dealt, voided = request.flop_dealt, request.voided
     fingerprint = _fingerprint(
         {
             "table": table.pk,
