@@ -6,5 +6,5 @@ urlpatterns = [
     path("", include("casino_backoffice.staff.api")),
     path("", include("tables.api")),
     path("", include("rake.api")),
-    path("", include("rake.api_batch")),
+    path("", include("rake.api.batch")),
 ]

@@ -28,7 +28,7 @@ rated_table = factories.rated_table
 @pytest.fixture(autouse=True, params=["one_statement", "orm"])
 def write_path(request, monkeypatch) -> str:
     """Every test runs on both write paths: one SQL statement (PostgreSQL) and the ORM (SQLite's)."""
-    monkeypatch.setattr("rake.services.ONE_STATEMENT_WRITES", request.param == "one_statement")
+    monkeypatch.setattr("rake.services.rounds.ONE_STATEMENT_WRITES", request.param == "one_statement")
     return request.param
 
 

@@ -32,7 +32,7 @@ THREADS = 12
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("one_statement", [True, False], ids=["one_statement", "orm"])
 def test_parallel_posts_with_retries_record_each_round_once(rated_table, dealer, monkeypatch, one_statement):
-    monkeypatch.setattr("rake.services.ONE_STATEMENT_WRITES", one_statement)
+    monkeypatch.setattr("rake.services.rounds.ONE_STATEMENT_WRITES", one_statement)
     assert connection.vendor == "postgresql"
     ended_at = (timezone.now() - timedelta(minutes=5)).isoformat()
     bodies = {

@@ -23,10 +23,11 @@ from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.staff.auth import acting_user
 from tables.models import Table
 
-from .api import LogsRounds, RoundInput, RoundOutput, _resolve_table, round_data
-from .exceptions import InvalidRound
-from .selectors import rules_version_number
-from .services import RoundRecorded, RoundRequest, rounds_record_batch
+from ..exceptions import InvalidRound
+from ..selectors import rules_version_number
+from ..services import RoundRecorded, RoundRequest, rounds_record_batch
+from .common import LogsRounds, _resolve_table
+from .rounds import RoundInput, RoundOutput, round_data
 
 MAX_ROUNDS_PER_BATCH = 500
 

@@ -1,0 +1,69 @@
+"""The rake API: rounds of play, time charges, the rake calculator, rules versions and poker revenue.
+
+Serializers check shape; ``rake.services`` checks rules. Money is a decimal string ("120.00") in
+and out. Every money-creating POST takes an ``Idempotency-Key`` header.
+"""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from .common import (
+    ERRORS,
+    IDEMPOTENCY_HEADER,
+    LOGS_ROUNDS,
+    AwareDateTimeField,
+    LogsRounds,
+    MoneyField,
+    _idempotency_key,
+    _resolve_table,
+)
+from .reports import (
+    CalculatorInput,
+    CalculatorOutput,
+    RakeCalculator,
+    RevenueReport,
+    RulesVersionList,
+    RulesVersionOutput,
+    breakdown_data,
+)
+from .rounds import RoundInput, RoundListCreate, RoundOutput, round_data
+from .time_charges import TimeChargeInput, TimeChargeListCreate, TimeChargeOutput, TimeChargeVerify, time_charge_data
+
+__all__ = [
+    "ERRORS",
+    "IDEMPOTENCY_HEADER",
+    "LOGS_ROUNDS",
+    "AwareDateTimeField",
+    "CalculatorInput",
+    "CalculatorOutput",
+    "LogsRounds",
+    "MoneyField",
+    "RakeCalculator",
+    "RevenueReport",
+    "RoundInput",
+    "RoundListCreate",
+    "RoundOutput",
+    "RulesVersionList",
+    "RulesVersionOutput",
+    "TimeChargeInput",
+    "TimeChargeListCreate",
+    "TimeChargeOutput",
+    "TimeChargeVerify",
+    "_idempotency_key",
+    "_resolve_table",
+    "breakdown_data",
+    "round_data",
+    "time_charge_data",
+    "urlpatterns",
+]
+
+
+urlpatterns = [
+    path("rounds/", RoundListCreate.as_view(), name="api-rounds"),
+    path("time-charges/", TimeChargeListCreate.as_view(), name="api-time-charges"),
+    path("time-charges/<int:pk>/verify/", TimeChargeVerify.as_view(), name="api-time-charge-verify"),
+    path("rake-calculator/", RakeCalculator.as_view(), name="api-rake-calculator"),
+    path("rules-versions/", RulesVersionList.as_view(), name="api-rules-versions"),
+    path("revenue/", RevenueReport.as_view(), name="api-revenue"),
+]

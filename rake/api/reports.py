@@ -1,0 +1,144 @@
+"""Endpoints that record nothing: the rake calculator, the rules versions and the poker revenue report."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import generics, serializers
+from rest_framework.exceptions import ValidationError
+from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from casino_backoffice.money import format_cents
+from tables.models import PokerRoom, RulesVersion
+
+from ..exports import CSVRenderer, XLSXRenderer
+from ..selectors import GROUPINGS, PotBreakdown, poker_revenue, pot_breakdown, revenue_table
+from .common import ERRORS, MoneyField, _resolve_table
+
+# --- Rake calculator ------------------------------------------------------------------------------
+
+
+class CalculatorInput(serializers.Serializer):
+    table = serializers.CharField(max_length=10)
+    room = serializers.SlugField(required=False)
+    pot = MoneyField()
+    uncalled_bet = MoneyField(required=False, default=0)
+    flop_dealt = serializers.BooleanField(required=False, default=True)
+    players_dealt_in = serializers.IntegerField(required=False, default=2, min_value=2)
+
+
+class CalculatorOutput(serializers.Serializer):
+    table = serializers.CharField()
+    rules_version = serializers.IntegerField()
+    rakeable = serializers.CharField(help_text="The pot without the uncalled bet.")
+    rake = serializers.CharField()
+    rake_rule = serializers.CharField()
+    drops = serializers.ListField(child=serializers.DictField())
+    to_winner = serializers.CharField()
+
+
+def breakdown_data(breakdown: PotBreakdown) -> dict[str, Any]:
+    outcome = breakdown.outcome
+    return {
+        "table": breakdown.table.number,
+        "rules_version": breakdown.version_number,
+        "rakeable": format_cents(outcome.rakeable_cents),
+        "rake": format_cents(outcome.rake_cents),
+        "rake_rule": outcome.rake_rule,
+        "drops": [
+            {"jackpot": d.code, "name": breakdown.names[d.code], "amount": format_cents(d.amount_cents), "rule": d.rule}
+            for d in outcome.drops
+        ],
+        "to_winner": format_cents(outcome.to_winner_cents),
+    }
+
+
+class RakeCalculator(APIView):
+    """The rake and each drop the rules in effect take from a pot, with the rule that set each; records nothing."""
+
+    @extend_schema(request=CalculatorInput, responses={200: CalculatorOutput, 400: ERRORS[400]})
+    def post(self, request: Request) -> Response:
+        data = CalculatorInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        table = _resolve_table(values["table"], values.get("room"))
+        if values["uncalled_bet"] > values["pot"]:
+            raise ValidationError({"uncalled_bet": ["The uncalled bet is larger than the pot."]})
+        breakdown = pot_breakdown(
+            table=table, pot_cents=values["pot"], uncalled_cents=values["uncalled_bet"], flop_dealt=values["flop_dealt"],
+            players=values["players_dealt_in"], at=timezone.now(),
+        )
+        return Response(breakdown_data(breakdown))
+
+
+# --- Rules versions -------------------------------------------------------------------------------
+
+
+class RulesVersionOutput(serializers.ModelSerializer):
+    room: serializers.SlugRelatedField[PokerRoom] = serializers.SlugRelatedField(slug_field="code", read_only=True)
+    loaded_by: serializers.StringRelatedField[Any] = serializers.StringRelatedField()
+
+    class Meta:
+        model = RulesVersion
+        fields = ["id", "room", "number", "effective_from", "loaded_at", "loaded_by", "source_name", "content_sha256", "content"]
+
+
+class RulesVersionList(generics.ListAPIView):
+    """Every version of each room's rules, newest first; filter with ``?room=main``."""
+
+    serializer_class = RulesVersionOutput
+
+    def get_queryset(self):
+        versions = RulesVersion.objects.select_related("room", "loaded_by").order_by("room__code", "-number")
+        if room := self.request.query_params.get("room"):
+            versions = versions.filter(room__code=room)
+        return versions
+
+
+# --- Poker revenue --------------------------------------------------------------------------------
+
+
+class RevenueReport(APIView):
+    """Poker revenue (§637a.17): rake expected from rounds plus verified time charges, grouped by any of
+    table, gaming_day, shift and game, with the drops per jackpot. ``counted`` and ``variance`` stay
+    empty until drop-box counts arrive (the cage issue). ``?format=csv`` or ``?format=xlsx`` exports."""
+
+    renderer_classes = [JSONRenderer, BrowsableAPIRenderer, CSVRenderer, XLSXRenderer]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("room", OpenApiTypes.STR, description="Room code (default: the only room)"),
+            OpenApiParameter("from", OpenApiTypes.DATE, description="First gaming day"),
+            OpenApiParameter("to", OpenApiTypes.DATE, description="Last gaming day"),
+            OpenApiParameter("table", OpenApiTypes.STR, description="One table"),
+            OpenApiParameter("group_by", OpenApiTypes.STR, description="Comma-separated: table, gaming_day, shift, game"),
+            OpenApiParameter("format", OpenApiTypes.STR, enum=["json", "csv", "xlsx"]),
+        ],
+        responses={200: inline_serializer("RevenueOutput", {"header": serializers.ListField(), "rows": serializers.ListField()})},
+    )
+    def get(self, request: Request) -> Response:
+        params = request.query_params
+        rooms = PokerRoom.objects.all()
+        room = rooms.filter(code=params["room"]).first() if params.get("room") else (rooms.first() if rooms.count() == 1 else None)
+        if room is None:
+            raise ValidationError({"room": ["Say which room (?room=main)."]})
+        dates: dict[str, date | None] = {}
+        for name in ("from", "to"):
+            try:
+                dates[name] = date.fromisoformat(params[name]) if params.get(name) else None
+            except ValueError:
+                raise ValidationError({name: ["Give the gaming day as YYYY-MM-DD."]}) from None
+        group_by = [g.strip() for g in params.get("group_by", "gaming_day,table").split(",") if g.strip()]
+        unknown = [g for g in group_by if g not in GROUPINGS]
+        if unknown:
+            raise ValidationError({"group_by": [f"Group by any of {', '.join(GROUPINGS)}; not {', '.join(unknown)}."]})
+        rows = poker_revenue(room=room, date_from=dates["from"], date_to=dates["to"], group_by=group_by, table_number=params.get("table"))
+        header, body = revenue_table(rows)
+        return Response({"room": room.code, "header": header, "rows": body, "filename": f"poker-revenue-{room.code}", "title": "Poker revenue"})

@@ -1,0 +1,116 @@
+"""``/api/time-charges/``: time charges assessed and verified (§637a.17(b)(3))."""
+
+from __future__ import annotations
+
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import generics, serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from casino_backoffice.money import format_cents
+from casino_backoffice.staff.auth import acting_user
+
+from ..exceptions import InvalidRound
+from ..models import TimeCharge
+from ..services import time_charge_assess, time_charge_verify
+from .common import ERRORS, IDEMPOTENCY_HEADER, AwareDateTimeField, LogsRounds, _idempotency_key, _resolve_table
+
+# --- Time charges ---------------------------------------------------------------------------------
+
+
+class TimeChargeInput(serializers.Serializer):
+    table = serializers.CharField(max_length=10)
+    room = serializers.SlugField(required=False)
+    interval_starts_at = AwareDateTimeField(help_text="Start of the 20- or 30-minute interval, on the clock.")
+    players_seated = serializers.IntegerField(
+        required=False, allow_null=True, min_value=0, help_text="Per-player policies: every seated player, inactive ones too."
+    )
+
+
+class TimeChargeOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    table = serializers.CharField()
+    interval_starts_at = serializers.DateTimeField()
+    interval_minutes = serializers.IntegerField()
+    basis = serializers.CharField()
+    players_seated = serializers.IntegerField(allow_null=True)
+    fee_per_interval = serializers.CharField()
+    amount = serializers.CharField()
+    policy = serializers.CharField()
+    gaming_day = serializers.DateField()
+    shift = serializers.CharField()
+    verified_at = serializers.DateTimeField(allow_null=True)
+
+
+def time_charge_data(charge: TimeCharge) -> dict[str, Any]:
+    return {
+        "id": charge.pk,
+        "table": charge.table.number,
+        "interval_starts_at": charge.interval_starts_at.astimezone(ZoneInfo(charge.table.room.timezone)).isoformat(),
+        "interval_minutes": charge.interval_minutes,
+        "basis": charge.basis,
+        "players_seated": charge.players_seated,
+        "fee_per_interval": format_cents(charge.fee_per_interval_cents),
+        "amount": format_cents(charge.amount_cents),
+        "policy": charge.policy_code,
+        "gaming_day": str(charge.gaming_day),
+        "shift": charge.shift,
+        "verified_at": charge.verified_at.isoformat() if charge.verified_at else None,
+    }
+
+
+class TimeChargeListCreate(generics.ListAPIView):
+    """Time charges (§637a.17(b)(3)). POST assesses one interval at a table; a floorperson verifies it."""
+
+    serializer_class = TimeChargeOutput
+    permission_classes = [LogsRounds]
+
+    def get_queryset(self):
+        charges = TimeCharge.objects.select_related("table__room")
+        if table := self.request.query_params.get("table"):
+            charges = charges.filter(table__number=table)
+        return charges
+
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        page = self.paginate_queryset(self.get_queryset())
+        assert page is not None  # every list is paginated (REST_FRAMEWORK settings)
+        return self.get_paginated_response([time_charge_data(c) for c in page])
+
+    @extend_schema(request=TimeChargeInput, responses={201: TimeChargeOutput, **ERRORS}, parameters=[IDEMPOTENCY_HEADER])
+    def post(self, request: Request) -> Response:
+        key = _idempotency_key(request)
+        data = TimeChargeInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        table = _resolve_table(values["table"], values.get("room"))
+        try:
+            charge, replayed = time_charge_assess(
+                table=table,
+                interval_starts_at=values["interval_starts_at"],
+                players_seated=values.get("players_seated"),
+                actor=acting_user(request),
+                idempotency_key=key,
+            )
+        except InvalidRound as error:
+            return Response(error.field_errors, status=status.HTTP_400_BAD_REQUEST)
+        response = Response(time_charge_data(charge), status=status.HTTP_201_CREATED)
+        if replayed:
+            response["Idempotent-Replayed"] = "true"
+        return response
+
+
+class TimeChargeVerify(APIView):
+    """A floorperson or above verifies a time charge with their PIN; it goes into the drop box (§637a.17(b)(3)(v))."""
+
+    @extend_schema(
+        request=inline_serializer("TimeChargeVerifyInput", {"pin": serializers.CharField()}),
+        responses={200: TimeChargeOutput, 400: ERRORS[400], 409: OpenApiResponse(description="Already verified.")},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        charge = generics.get_object_or_404(TimeCharge.objects.select_related("table__room"), pk=pk)
+        charge = time_charge_verify(time_charge=charge, actor=acting_user(request), pin=str(request.data.get("pin", "")))
+        return Response(time_charge_data(charge))

@@ -1,0 +1,131 @@
+"""The parsed rules: limits from the regulations, rake and jackpot kinds, and the frozen dataclasses ``validate_rules`` returns."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime, time
+from typing import Any
+
+from tables.games import Game
+
+MAX_PERCENTAGE_RAKE_BP = 1000  # "A percentage rake, not to exceed 10%" (§637a.17(b)(1))
+TIME_CHARGE_INTERVALS = (20, 30)  # "assessed fractionally every 20 or 30 minutes" (§637a.17(b)(3)(iii))
+RANKS = "23456789TJQKA"
+
+# High hands from a full house up (§637a.16(f): "When a player has a full house ..."), lowest first.
+HIGH_HAND_CATEGORIES = ("full_house", "four_of_a_kind", "straight_flush", "royal_flush")
+BELOW_FULL_HOUSE = ("high_card", "one_pair", "pair", "two_pair", "three_of_a_kind", "straight", "flush")
+
+
+class RakeKind:
+    PERCENTAGE = "percentage"
+    INCREMENTAL = "incremental"
+    TIME_CHARGE = "time_charge"
+    ALL = (PERCENTAGE, INCREMENTAL, TIME_CHARGE)
+
+
+class JackpotKind:
+    BAD_BEAT = "bad_beat"
+    HIGH_HAND = "high_hand"
+    ALL = (BAD_BEAT, HIGH_HAND)
+
+
+@dataclass(frozen=True)
+class Level:
+    pot_cents: int
+    rake_cents: int
+
+
+@dataclass(frozen=True)
+class RakePolicy:
+    code: str
+    kind: str
+    max_per_round_cents: int | None = None
+    rate_bp: int | None = None
+    increment_cents: int = 1
+    min_pot_cents: int = 0
+    no_flop_no_drop: bool = False
+    levels: tuple[Level, ...] = ()
+    basis: str | None = None  # time charges: "per_player" or "per_table"
+    hourly_fee_cents: int | None = None
+    interval_minutes: int | None = None
+
+    @property
+    def fee_per_interval_cents(self) -> int:
+        """The hourly fee for one interval; validation makes it a whole number of cents."""
+        assert self.hourly_fee_cents is not None and self.interval_minutes is not None
+        return self.hourly_fee_cents * self.interval_minutes // 60
+
+
+@dataclass(frozen=True)
+class Contribution:
+    method: str  # "fixed" or "percent"
+    min_pot_cents: int
+    amount_cents: int | None = None
+    rate_bp: int | None = None
+    max_cents: int | None = None
+
+
+@dataclass(frozen=True)
+class JackpotRule:
+    code: str
+    kind: str
+    name: str
+    contribution: Contribution
+    seed_cents: int = 0
+    details: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+
+@dataclass(frozen=True)
+class TableRule:
+    number: str
+    game: Game
+    seats: int
+    rake_policy: str | None
+    jackpots: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Shift:
+    name: str
+    starts: time
+
+
+@dataclass(frozen=True)
+class Rules:
+    room: str
+    room_name: str
+    timezone: str
+    gaming_day_starts: time
+    effective_from: datetime | None
+    shifts: tuple[Shift, ...]
+    rake_policies: dict[str, RakePolicy]
+    jackpots: dict[str, JackpotRule]
+    tables: dict[str, TableRule]
+    content: dict[str, Any] = field(compare=False, hash=False, repr=False)
+
+    def canonical(self) -> dict[str, Any]:
+        return self.content
+
+    def canonical_json(self) -> str:
+        return canonical_json(self.content)
+
+    def shift_at(self, local_time: time) -> str:
+        """The name of the shift a local wall-clock time falls in (shifts cycle through the day)."""
+        minutes = local_time.hour * 60 + local_time.minute
+        start0 = _minutes(self.shifts[0].starts)
+        offset = (minutes - start0) % 1440
+        name = self.shifts[0].name
+        for shift in self.shifts:
+            if (_minutes(shift.starts) - start0) % 1440 <= offset:
+                name = shift.name
+        return name
+
+
+def canonical_json(content: dict[str, Any]) -> str:
+    return json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _minutes(value: time) -> int:
+    return value.hour * 60 + value.minute

@@ -1,0 +1,211 @@
+"""Parsing a file (``parse_text``) and validating all of it at once (``validate_rules``)."""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, time
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import yaml
+
+from tables.games import HOUSE_BANKED, MAX_SEATS, MIN_SEATS, SEAT_LIMIT_SECTION, Game
+
+from .checker import _Checker, _label, _list
+from .jackpot_rules import _jackpot
+from .model import JackpotRule, RakePolicy, Rules, Shift, TableRule, _minutes
+from .policies import _rake_policy
+
+
+class RulesInvalid(Exception):
+    """The file is not a valid Rules Submission; ``errors`` lists every problem."""
+
+    def __init__(self, errors: list[str]) -> None:
+        super().__init__("\n".join(errors))
+        self.errors = errors
+
+
+def parse_text(text: str) -> Any:
+    """YAML or JSON (JSON is YAML) to Python data; a syntax error is reported like any other."""
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        raise RulesInvalid([f"The file is not valid YAML or JSON: {error}"]) from None
+
+
+DEFAULT_SHIFTS = (("day", 0), ("swing", 8 * 60), ("grave", 16 * 60))
+
+
+def _shifts(check: _Checker, data: dict[str, Any], day_starts: time | None) -> tuple[tuple[Shift, ...], list[dict[str, str]]]:
+    raw = data.get("shifts")
+    if raw is None:
+        base = _minutes(day_starts or time(6))
+        shifts = tuple(
+            Shift(name, time(((base + offset) % 1440) // 60, (base + offset) % 60)) for name, offset in DEFAULT_SHIFTS
+        )
+    else:
+        if not isinstance(raw, list) or not raw:
+            check.error("shifts", "must be a list of {name, starts}")
+            return (), []
+        found: list[Shift] = []
+        for n, item in enumerate(raw):
+            where = _label("shifts", n, item, "name")
+            if not check.keys(where, item, {"name", "starts"}, set()):
+                continue
+            starts = check.clock(where, "starts", item.get("starts"))
+            name = check.code(where, "name", item.get("name"))
+            if starts is not None and name is not None:
+                found.append(Shift(name, starts))
+        if day_starts is not None and found and found[0].starts != day_starts:
+            check.error("shifts[0]", f"the first shift starts when the gaming day starts ({day_starts:%H:%M})")
+        if len({s.name for s in found}) != len(found) or len({s.starts for s in found}) != len(found):
+            check.error("shifts", "each shift has its own name and its own start")
+        shifts = tuple(found)
+    return shifts, [{"name": s.name, "starts": s.starts.strftime("%H:%M")} for s in shifts]
+
+
+def _effective_from(check: _Checker, value: Any) -> datetime | None:
+    if value is None:
+        return None
+    if isinstance(value, date) and not isinstance(value, datetime):
+        check.error("effective_from", "must be a date and time with its UTC offset, such as \"2026-11-01T06:00:00-05:00\"")
+        return None
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value)
+        except ValueError:
+            check.error("effective_from", f"{value!r} is not an ISO-8601 date and time")
+            return None
+    if not isinstance(value, datetime) or value.tzinfo is None or value.utcoffset() is None:
+        check.error("effective_from", "must carry its UTC offset, such as \"2026-11-01T06:00:00-05:00\"")
+        return None
+    return value
+
+
+def validate_rules(data: Any) -> Rules:
+    """Every rule of the file checked at once; ``RulesInvalid`` lists every error found."""
+    check = _Checker()
+    if not isinstance(data, dict):
+        raise RulesInvalid(["The file must be a mapping with room, timezone, rake_policies, jackpots and tables."])
+    top_required = {"room", "timezone", "gaming_day_starts", "rake_policies", "tables"}
+    check.keys("", data, top_required, {"name", "effective_from", "jackpots", "shifts"})
+    room = check.code("room", "room", data.get("room"))
+    zone = data.get("timezone")
+    try:
+        ZoneInfo(str(zone))
+    except (ZoneInfoNotFoundError, ValueError):
+        check.error("timezone", f"{zone!r} is not a time zone (use a name such as America/New_York)")
+        zone = None
+    day_starts = check.clock("gaming_day_starts", "gaming_day_starts", data.get("gaming_day_starts"))
+    effective_from = _effective_from(check, data.get("effective_from"))
+    shifts, canonical_shifts = _shifts(check, data, day_starts)
+
+    policies: dict[str, RakePolicy] = {}
+    canonical_policies = []
+    for n, item in enumerate(_list(check, data, "rake_policies", required=True)):
+        where = _label("rake_policies", n, item, "code")
+        if not isinstance(item, dict):
+            check.error(where, "expected a mapping of keys")
+            continue
+        code = check.code(where, "code", item.get("code"))
+        if code in policies:
+            check.error(where, f"code {code} is used by an earlier policy")
+            continue
+        parsed = _rake_policy(check, where, item)
+        if parsed and code:
+            policies[code] = parsed[0]
+            canonical_policies.append(parsed[1])
+    policy_codes_seen = {item.get("code") for item in data.get("rake_policies") or [] if isinstance(item, dict)}
+
+    jackpots: dict[str, JackpotRule] = {}
+    canonical_jackpots = []
+    for n, item in enumerate(_list(check, data, "jackpots", required=False)):
+        where = _label("jackpots", n, item, "code")
+        if not isinstance(item, dict):
+            check.error(where, "expected a mapping of keys")
+            continue
+        code = check.code(where, "code", item.get("code"))
+        if code in jackpots:
+            check.error(where, f"code {code} is used by an earlier jackpot")
+            continue
+        parsed_jackpot = _jackpot(check, where, item)
+        if parsed_jackpot and code:
+            jackpots[code] = parsed_jackpot[0]
+            canonical_jackpots.append(parsed_jackpot[1])
+    jackpot_codes_seen = {item.get("code") for item in data.get("jackpots") or [] if isinstance(item, dict)}
+
+    tables: dict[str, TableRule] = {}
+    canonical_tables = []
+    for n, item in enumerate(_list(check, data, "tables", required=True)):
+        where = _label("tables", n, item, "number")
+        if not check.keys(where, item, {"number", "game", "seats"}, {"rake_policy", "jackpots"}):
+            continue
+        number = item.get("number")
+        if not isinstance(number, str) or not re.fullmatch(r"[A-Za-z0-9-]{1,10}", number):
+            check.error(where, f"number must be a quoted table number of up to 10 letters and digits, such as \"T1\", got {number!r}")
+            number = None
+        elif number in tables:
+            check.error(where, f"table {number} is listed twice")
+            number = None
+        try:
+            game: Game | None = Game(item.get("game"))
+        except ValueError:
+            check.error(where, f"game {item.get('game')!r} is not a game this room deals (one of {', '.join(Game.values)})")
+            game = None
+        seats = check.integer(where, "seats", item.get("seats"))
+        if game is not None and seats is not None:
+            if seats > MAX_SEATS[game]:
+                check.error(where, f"seats {seats} is over {game.label}'s limit of {MAX_SEATS[game]} ({SEAT_LIMIT_SECTION[game]})")
+                seats = None
+            elif seats < MIN_SEATS:
+                check.error(where, f"seats {seats} is under the {MIN_SEATS} players a poker table seats")
+                seats = None
+        policy_code = item.get("rake_policy")
+        table_jackpots = item.get("jackpots", []) or []
+        ok = True
+        if game in HOUSE_BANKED:
+            if policy_code is not None or table_jackpots:
+                check.error(where, f"{game.label} is banked by the house: it takes no rake and pays no poker jackpot, so it has no rake_policy or jackpots")
+                ok = False
+        elif policy_code is None:
+            check.error(where, "rake_policy is missing: every poker table takes its rake by a policy of this file (§637a.17(a))")
+            ok = False
+        elif policy_code not in policy_codes_seen:
+            check.error(where, f"rake_policy {policy_code!r} is not a policy of this file (known: {', '.join(sorted(str(c) for c in policy_codes_seen)) or 'none'})")
+            ok = False
+        if not isinstance(table_jackpots, list):
+            check.error(where, "jackpots must be a list of jackpot codes")
+            table_jackpots, ok = [], False
+        for code in table_jackpots:
+            if code not in jackpot_codes_seen:
+                check.error(where, f"jackpot {code!r} is not a jackpot of this file (known: {', '.join(sorted(str(c) for c in jackpot_codes_seen)) or 'none'})")
+                ok = False
+        if len(set(map(str, table_jackpots))) != len(table_jackpots):
+            check.error(where, "a jackpot is listed twice")
+            ok = False
+        if ok and number and game is not None and seats is not None:
+            tables[number] = TableRule(number, game, seats, policy_code, tuple(table_jackpots))
+            entry: dict[str, Any] = {"number": number, "game": game.value, "seats": seats}
+            if policy_code is not None:
+                entry["rake_policy"] = policy_code
+            entry["jackpots"] = list(table_jackpots)
+            canonical_tables.append(entry)
+
+    if check.errors:
+        raise RulesInvalid(check.errors)
+    assert room is not None and day_starts is not None and zone is not None
+    content = {
+        "room": room,
+        "name": str(data.get("name") or room),
+        "effective_from": effective_from.isoformat() if effective_from else None,
+        "timezone": zone,
+        "gaming_day_starts": day_starts.strftime("%H:%M"),
+        "shifts": canonical_shifts,
+        "rake_policies": canonical_policies,
+        "jackpots": canonical_jackpots,
+        "tables": canonical_tables,
+    }
+    return Rules(
+        room=room, room_name=content["name"], timezone=zone, gaming_day_starts=day_starts, effective_from=effective_from,
+        shifts=shifts, rake_policies=policies, jackpots=jackpots, tables=tables, content=content,
+    )

@@ -1,0 +1,102 @@
+"""Loading a Rules Submission file (§601a.2) as a new version of its room's rules."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+
+from casino_backoffice.core.exceptions import DomainError
+from casino_backoffice.ledger.models import AccountKind
+from casino_backoffice.ledger.services import account_open
+from casino_backoffice.staff.models import User
+from jackpots.models import JackpotKind
+from jackpots.services import jackpot_register
+from tables.models import PokerRoom, Round, RulesVersion
+from tables.services import room_upsert, table_upsert
+
+from ..exceptions import RakeError, RulesFileInvalid
+from ..locks import lock_room_rules
+from ..rules import Rules, RulesInvalid, parse_text, validate_rules
+from ..selectors import rules_of_version
+from .accounts import _open_table_accounts, pots_account_code
+
+# --- Rules ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RulesLoaded:
+    version: RulesVersion
+    created: bool
+
+
+def rules_load(*, text: str, actor: User | None, source_name: str = "") -> RulesLoaded:
+    """Apply a Rules Submission file (§601a.2) as a new version of its room's rules.
+
+    Every rule of the file is checked first and every error reported at once (``RulesFileInvalid``);
+    an invalid file changes nothing. A file whose canonical content is that of the room's latest
+    version changes nothing either. Otherwise, in one transaction: the room's name, time zone and
+    gaming-day start, the tables' games and seats, the jackpot funds and the ledger boxes are brought
+    up to date, and a new immutable ``RulesVersion`` records the file, who loaded it and when.
+
+    ``effective_from`` defaults to the moment of loading. A version may not take effect before a
+    round already recorded in the room: that round was rated by the rules then in effect
+    (§637a.17(e): once extracted, no additional rake may be taken).
+    """
+    try:
+        rules = validate_rules(parse_text(text))
+    except RulesInvalid as error:
+        raise RulesFileInvalid(error.errors) from None
+    sha = hashlib.sha256(rules.canonical_json().encode()).hexdigest()
+    now = timezone.now()
+    with transaction.atomic():
+        room = PokerRoom.objects.select_for_update().filter(code=rules.room).first()
+        if room is not None:
+            lock_room_rules(room=room, exclusive=True)
+        latest = room.rules_versions.order_by("-number").first() if room else None
+        if latest is not None and latest.content_sha256 == sha:
+            return RulesLoaded(version=latest, created=False)
+        effective_from = rules.effective_from or now
+        if room is not None:
+            late = Round.objects.filter(table__room=room, ended_at__gte=effective_from).order_by("-ended_at").first()
+            if late is not None:
+                raise RulesFileInvalid(
+                    [
+                        f"effective_from: {effective_from.isoformat()} is before round {late.pk} at table "
+                        f"{late.table.number} that ended {late.ended_at.isoformat()} and was rated by the rules then "
+                        "in effect; choose a later effective_from (§637a.17(e))"
+                    ]
+                )
+        try:
+            room = room_upsert(
+                code=rules.room, name=rules.room_name, timezone_name=rules.timezone, gaming_day_starts=rules.gaming_day_starts
+            )
+            room = PokerRoom.objects.select_for_update().get(pk=room.pk)
+            for jackpot in rules.jackpots.values():
+                jackpot_register(room=room, code=jackpot.code, kind=JackpotKind(jackpot.kind), name=jackpot.name)
+            account_open(code=pots_account_code(room=room), name=f"{room.name}: pots", kind=AccountKind.SOURCE)
+            for table_rule in rules.tables.values():
+                table = table_upsert(room=room, number=table_rule.number, game=table_rule.game, seats=table_rule.seats)
+                _open_table_accounts(room=room, table=table, rules=rules)
+        except RakeError:
+            raise
+        except DomainError as error:
+            raise RulesFileInvalid([error.message]) from None
+        version = RulesVersion.objects.create(
+            room=room,
+            number=(latest.number + 1) if latest else 1,
+            effective_from=effective_from,
+            loaded_at=now,
+            loaded_by=actor,
+            source_name=source_name[:255],
+            source_text=text,
+            content=rules.canonical(),
+            content_sha256=sha,
+        )
+    return RulesLoaded(version=version, created=True)
+
+
+def rules_of(version: RulesVersion) -> Rules:
+    return rules_of_version(version_id=version.pk, content=version.content)

@@ -1,0 +1,171 @@
+"""Assessing and verifying time charges (§637a.17(b)(3))."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from casino_backoffice.ledger.models import AccountKind, TransferKind
+from casino_backoffice.ledger.services import account_open, post_transfer
+from casino_backoffice.staff.models import User
+from casino_backoffice.staff.services import pin_check, signature_add
+from tables.models import Table
+from tables.selectors import gaming_day
+
+from ..exceptions import InvalidRound, TimeChargeAlreadyAssessed, TimeChargeAlreadyVerified
+from ..locks import lock_room_rules
+from ..models import TimeCharge, TimeChargeBasis
+from ..rules import RakeKind
+from ..selectors import rules_version_in_effect
+from .accounts import drop_box_code, pots_account_code
+from .rounds import _fingerprint, _replay
+
+# --- Time charges ---------------------------------------------------------------------------------
+
+
+def time_charge_assess(
+    *,
+    table: Table,
+    interval_starts_at: datetime,
+    players_seated: int | None,
+    actor: User,
+    idempotency_key: str,
+) -> tuple[TimeCharge, bool]:
+    """Assess a time charge (see ``_time_charge_assess``) in one transaction, under the room's rules lock."""
+    with transaction.atomic():
+        return _time_charge_assess(
+            table=table, interval_starts_at=interval_starts_at, players_seated=players_seated, actor=actor,
+            idempotency_key=idempotency_key,
+        )
+
+
+def _time_charge_assess(
+    *,
+    table: Table,
+    interval_starts_at: datetime,
+    players_seated: int | None,
+    actor: User,
+    idempotency_key: str,
+) -> tuple[TimeCharge, bool]:
+    """Assess the time charge of one interval at a time-charge table (§637a.17(b)(3)).
+
+    Per player, "inactive players seated at the table shall also be assessed" (§637a.17(b)(3)(i)):
+    ``players_seated`` counts every seated player. Per table, the fee is taken once. The interval is
+    the policy's 20 or 30 minutes, starting on the clock (:00, :20, :40 or :00, :30) in the room's
+    time zone; it is assessed once. The money reaches the drop box when a floorperson or above
+    verifies it (``time_charge_verify``). Returns the charge and whether it was a replay.
+    """
+    fingerprint = _fingerprint(
+        {
+            "table": table.pk,
+            "interval_starts_at": interval_starts_at.astimezone(ZoneInfo("UTC")).isoformat(),
+            "players_seated": players_seated,
+        }
+    )
+    room = table.room
+    errors: dict[str, list[str]] = {}
+    policy = None
+    in_effect = None
+    now = timezone.now()
+    if not table.is_open:
+        errors.setdefault("table", []).append(f"Table {table.number} is closed; time is charged at open tables.")
+    if interval_starts_at > now:
+        errors.setdefault("interval_starts_at", []).append("An interval is assessed once it has started, not before.")
+    else:
+        lock_room_rules(room=room, exclusive=False)
+        in_effect = rules_version_in_effect(room=room, at=interval_starts_at)
+        table_rule = in_effect[1].tables.get(table.number) if in_effect is not None else None
+        if in_effect is not None and table_rule is not None:
+            policy = in_effect[1].rake_policies.get(table_rule.rake_policy or "")
+        if policy is None or policy.kind != RakeKind.TIME_CHARGE:
+            errors.setdefault("table", []).append(
+                f"Table {table.number} does not take its rake by time charges under the rules in effect at {interval_starts_at.isoformat()}."
+            )
+            policy = None
+    if policy is not None:
+        assert policy.interval_minutes is not None
+        local = interval_starts_at.astimezone(ZoneInfo(room.timezone))
+        if local.second or local.microsecond or local.minute % policy.interval_minutes:
+            errors.setdefault("interval_starts_at", []).append(
+                f"Intervals of policy {policy.code} start every {policy.interval_minutes} minutes on the clock "
+                f"({local:%H:%M:%S} is not a start)."
+            )
+        if policy.basis == TimeChargeBasis.PER_PLAYER:
+            if players_seated is None or not 1 <= players_seated <= table.seats:
+                errors.setdefault("players_seated", []).append(
+                    f"Count every seated player, inactive ones too (§637a.17(b)(3)(i)): 1 to {table.seats} at table {table.number}."
+                )
+        else:
+            players_seated = None
+    if errors:
+        existing = _replay(model=TimeCharge, idempotency_key=idempotency_key, fingerprint=fingerprint)
+        if existing is not None:
+            return existing, True
+        raise InvalidRound(errors)
+    assert policy is not None and in_effect is not None
+    assert policy.interval_minutes is not None and policy.basis is not None  # a time-charge policy has both
+    fee = policy.fee_per_interval_cents
+    amount = fee * (players_seated or 1)
+    try:
+        with transaction.atomic():
+            charge = TimeCharge.objects.create(
+                table=table,
+                interval_starts_at=interval_starts_at,
+                interval_minutes=policy.interval_minutes,
+                basis=policy.basis,
+                players_seated=players_seated,
+                fee_per_interval_cents=fee,
+                amount_cents=amount,
+                rules_version_id=in_effect[0],
+                policy_code=policy.code,
+                gaming_day=gaming_day(room=room, at=interval_starts_at),
+                shift=in_effect[1].shift_at(interval_starts_at.astimezone(ZoneInfo(room.timezone)).time()),
+                idempotency_key=idempotency_key,
+                request_sha256=fingerprint,
+                assessed_by=actor,
+                assessed_at=now,
+            )
+    except IntegrityError:
+        existing = _replay(model=TimeCharge, idempotency_key=idempotency_key, fingerprint=fingerprint)
+        if existing is not None:
+            return existing, True
+        other = TimeCharge.objects.filter(table=table, interval_starts_at=interval_starts_at).first()
+        if other is None:
+            raise
+        raise TimeChargeAlreadyAssessed(
+            f"The interval from {interval_starts_at.isoformat()} at table {table.number} was already assessed "
+            f"(time charge {other.pk}); nothing was recorded."
+        ) from None
+    return charge, False
+
+
+def time_charge_verify(*, time_charge: TimeCharge, actor: User, pin: str) -> TimeCharge:
+    """A floorperson or above verifies a time charge with their PIN; it goes into the drop box.
+
+    "Upon verification by a floorperson or above of the time charges collected shall be immediately
+    placed by the dealer into the drop box" (§637a.17(b)(3)(v)). The verifier is not the person who
+    assessed it.
+    """
+    signer = pin_check(user=actor, pin=pin)
+    with transaction.atomic():
+        charge = TimeCharge.objects.select_for_update().select_related("table__room").get(pk=time_charge.pk)
+        if charge.verified_at is not None:
+            raise TimeChargeAlreadyVerified(f"Time charge {charge.pk} was already verified at {charge.verified_at:%H:%M}.")
+        signature_add(document=charge, rule=TimeCharge.VERIFIER, signer=signer)
+        charge.verified_at = signer.verified_at
+        charge.save(update_fields=["verified_at"])
+        table = charge.table
+        post_transfer(
+            debit=account_open(code=drop_box_code(table=table), name=f"Table {table.number} drop box", kind=AccountKind.DROP_BOX),
+            credit=account_open(code=pots_account_code(room=table.room), name=f"{table.room.name}: pots", kind=AccountKind.SOURCE),
+            amount_cents=charge.amount_cents,
+            kind=TransferKind.TIME_CHARGE,
+            idempotency_key=f"time_charge:{charge.pk}",
+            actor=actor,
+            reference=charge,
+            memo=f"Time charge {charge.policy_code}, {charge.interval_minutes} minutes from {charge.interval_starts_at:%H:%M}",
+        )
+    return charge
