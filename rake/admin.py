@@ -62,7 +62,7 @@ class PokerRevenueAdmin(admin.ModelAdmin):
         group_by = [g for g in params.getlist("group_by") if g in GROUPINGS] or ["gaming_day", "table"]
         date_from, date_to = _day(params.get("from")), _day(params.get("to"))
         rows = poker_revenue(room=room, date_from=date_from, date_to=date_to, group_by=group_by) if room else []
-        header, body = revenue_table(rows)
+        header, body = revenue_table(rows, group_by=group_by)
         export = params.get("export")
         if export in ("csv", "xlsx") and room is not None:
             content = csv_bytes(header, body) if export == "csv" else xlsx_bytes(header, body, title="Poker revenue")

@@ -200,11 +200,10 @@ def poker_revenue(
     return sorted(rows.values(), key=lambda r: tuple(str(v) for v in r.keys.values()))
 
 
-def revenue_table(rows: list[RevenueRow]) -> tuple[list[str], list[list[Any]]]:
-    """Rows as a header and plain cells (money as "12.34"): the one shape of every export."""
-    if not rows:
-        return ["gaming_day", "rounds", "rake", "time_charges", "expected", "counted", "variance"], []
-    keys = list(rows[0].keys)
+def revenue_table(rows: list[RevenueRow], *, group_by: Iterable[str]) -> tuple[list[str], list[list[Any]]]:
+    """Rows as a header and plain cells (money as "12.34"): the one shape of every export. The
+    header names the grouping even when there are no rows."""
+    keys = list(rows[0].keys) if rows else [key for key in group_by if key in GROUPINGS] or ["gaming_day"]
     jackpots = sorted({code for row in rows for code in row.drops_cents})
     header = [*keys, "rounds", "rake", "time_charges", "expected", "counted", "variance", *[f"drop_{c}" for c in jackpots]]
     body = []

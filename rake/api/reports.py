@@ -140,5 +140,5 @@ class RevenueReport(APIView):
         if unknown:
             raise ValidationError({"group_by": [f"Group by any of {', '.join(GROUPINGS)}; not {', '.join(unknown)}."]})
         rows = poker_revenue(room=room, date_from=dates["from"], date_to=dates["to"], group_by=group_by, table_number=params.get("table"))
-        header, body = revenue_table(rows)
+        header, body = revenue_table(rows, group_by=group_by)
         return Response({"room": room.code, "header": header, "rows": body, "filename": f"poker-revenue-{room.code}", "title": "Poker revenue"})

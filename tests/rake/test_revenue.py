@@ -80,3 +80,9 @@ def test_revenue_api_refuses_an_unknown_grouping(played, finance_client):
     response = finance_client.get("/api/revenue/", {"group_by": "dealer"})
     assert response.status_code == 400
     assert "group_by" in response.json()
+
+
+def test_an_empty_period_still_names_its_grouping(played, finance_client):
+    data = finance_client.get("/api/revenue/", {"group_by": "table,shift", "from": "2001-01-01", "to": "2001-01-02"}).json()
+    assert data["header"][:3] == ["table", "shift", "rounds"]
+    assert data["rows"] == []
