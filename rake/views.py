@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models.functions import Length
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -39,7 +40,7 @@ class CalculatorForm(forms.Form):
         super().__init__(*args, **kwargs)
         table_field = self.fields["table"]
         assert isinstance(table_field, forms.ModelChoiceField)
-        table_field.queryset = Table.objects.select_related("room").order_by("room__code", "number")
+        table_field.queryset = Table.objects.select_related("room").order_by("room__code", Length("number"), "number")
 
     def _money(self, name: str) -> int:
         try:

@@ -10,6 +10,7 @@ from datetime import time
 
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Length
 from simple_history.models import HistoricalRecords
 
 from .games import MAX_SEATS, MIN_SEATS, Game
@@ -49,7 +50,8 @@ class Table(models.Model):
     history = HistoricalRecords()
 
     class Meta:
-        ordering = ["room", "number"]
+        # T1, T2 ... T9, T10: shorter numbers first, then by text.
+        ordering = ["room", Length("number"), "number"]
         constraints = [
             models.UniqueConstraint(fields=["room", "number"], name="tables_table_number_unique_in_room"),
             models.CheckConstraint(condition=_seat_limit_condition(), name="tables_table_seats_within_game_limit"),

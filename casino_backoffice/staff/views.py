@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models.functions import Length
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -99,7 +100,7 @@ def pin_change(request: HttpRequest) -> HttpResponse:
 @login_required
 def tables(request: HttpRequest) -> HttpResponse:
     can_open = bool(acting_user(request).roles & FLOORPERSON_OR_ABOVE)
-    rows = Table.objects.select_related("room").order_by("room__code", "number")
+    rows = Table.objects.select_related("room").order_by("room__code", Length("number"), "number")
     return render(request, "floor/tables.html", {"tables": rows, "can_open": can_open})
 
 

@@ -87,3 +87,9 @@ def test_gaming_day_bounds_are_the_room_hour(room) -> None:
 def test_gaming_day_refuses_a_naive_datetime(room) -> None:
     with pytest.raises(ValueError, match="aware"):
         gaming_day(room=room, at=datetime(2026, 11, 30, 12))
+
+
+def test_tables_list_in_natural_order(room) -> None:
+    for number in ["T10", "T2", "T1", "T11", "T9"]:
+        table_upsert(room=room, number=number, game=Game.HOLDEM, seats=9)
+    assert list(Table.objects.values_list("number", flat=True)) == ["T1", "T2", "T9", "T10", "T11"]
