@@ -15,7 +15,7 @@ from tables.models import PokerRoom
 
 from .exports import XLSX_TYPE, csv_bytes, xlsx_bytes
 from .models import PokerRevenue, TimeCharge
-from .selectors import GROUPINGS, poker_revenue, revenue_table
+from .selectors import GROUPINGS, poker_revenue, revenue_column_label, revenue_table
 
 
 @admin.register(TimeCharge)
@@ -84,7 +84,7 @@ class PokerRevenueAdmin(admin.ModelAdmin):
             "group_by": group_by,
             "date_from": date_from,
             "date_to": date_to,
-            "header": header,
+            "header": [revenue_column_label(key) for key in header],
             "rows": body,
             "export_links": links,
             **(extra_context or {}),

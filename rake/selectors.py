@@ -200,6 +200,19 @@ def poker_revenue(
     return sorted(rows.values(), key=lambda r: tuple(str(v) for v in r.keys.values()))
 
 
+_COLUMN_LABELS = {
+    "gaming_day": "Gaming day", "table": "Table", "shift": "Shift", "game": "Game", "rounds": "Rounds",
+    "rake": "Rake", "time_charges": "Time charges", "expected": "Expected", "counted": "Counted", "variance": "Variance",
+}
+
+
+def revenue_column_label(key: str) -> str:
+    """A column of the revenue report as people read it (the exports keep the plain keys)."""
+    if key.startswith("drop_"):
+        return f"Drops: {key.removeprefix('drop_')}"
+    return _COLUMN_LABELS.get(key, key)
+
+
 def revenue_table(rows: list[RevenueRow], *, group_by: Iterable[str]) -> tuple[list[str], list[list[Any]]]:
     """Rows as a header and plain cells (money as "12.34"): the one shape of every export. The
     header names the grouping even when there are no rows."""
