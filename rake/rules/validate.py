@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import date, datetime, time
-from typing import Any
+from typing import Any, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import yaml
@@ -13,7 +14,7 @@ from tables.games import HOUSE_BANKED, MAX_SEATS, MIN_SEATS, SEAT_LIMIT_SECTION,
 
 from .checker import _Checker, _label, _list
 from .jackpot_rules import _jackpot
-from .model import JackpotRule, RakePolicy, Rules, Shift, TableRule, _minutes
+from .model import Rules, Shift, TableRule, _minutes
 from .policies import _rake_policy
 
 
@@ -82,6 +83,33 @@ def _effective_from(check: _Checker, value: Any) -> datetime | None:
     return value
 
 
+T = TypeVar("T")
+
+
+def _coded_items(
+    check: _Checker, data: dict[str, Any], section: str, parse: Callable[[_Checker, str, dict[str, Any]], tuple[T, dict[str, Any]] | None],
+    noun: str, *, required: bool,
+) -> tuple[dict[str, T], list[dict[str, Any]]]:
+    """The items of a section keyed by their unique ``code``, each parsed by ``parse``, with their
+    canonical forms; a bad item is reported and left out."""
+    parsed_items: dict[str, T] = {}
+    canonical: list[dict[str, Any]] = []
+    for n, item in enumerate(_list(check, data, section, required=required)):
+        where = _label(section, n, item, "code")
+        if not isinstance(item, dict):
+            check.error(where, "expected a mapping of keys")
+            continue
+        code = check.code(where, "code", item.get("code"))
+        if code in parsed_items:
+            check.error(where, f"code {code} is used by an earlier {noun}")
+            continue
+        parsed = parse(check, where, item)
+        if parsed and code:
+            parsed_items[code] = parsed[0]
+            canonical.append(parsed[1])
+    return parsed_items, canonical
+
+
 def validate_rules(data: Any) -> Rules:
     """Every rule of the file checked at once; ``RulesInvalid`` lists every error found."""
     check = _Checker()
@@ -100,38 +128,10 @@ def validate_rules(data: Any) -> Rules:
     effective_from = _effective_from(check, data.get("effective_from"))
     shifts, canonical_shifts = _shifts(check, data, day_starts)
 
-    policies: dict[str, RakePolicy] = {}
-    canonical_policies = []
-    for n, item in enumerate(_list(check, data, "rake_policies", required=True)):
-        where = _label("rake_policies", n, item, "code")
-        if not isinstance(item, dict):
-            check.error(where, "expected a mapping of keys")
-            continue
-        code = check.code(where, "code", item.get("code"))
-        if code in policies:
-            check.error(where, f"code {code} is used by an earlier policy")
-            continue
-        parsed = _rake_policy(check, where, item)
-        if parsed and code:
-            policies[code] = parsed[0]
-            canonical_policies.append(parsed[1])
+    policies, canonical_policies = _coded_items(check, data, "rake_policies", _rake_policy, "policy", required=True)
     policy_codes_seen = {item.get("code") for item in data.get("rake_policies") or [] if isinstance(item, dict)}
 
-    jackpots: dict[str, JackpotRule] = {}
-    canonical_jackpots = []
-    for n, item in enumerate(_list(check, data, "jackpots", required=False)):
-        where = _label("jackpots", n, item, "code")
-        if not isinstance(item, dict):
-            check.error(where, "expected a mapping of keys")
-            continue
-        code = check.code(where, "code", item.get("code"))
-        if code in jackpots:
-            check.error(where, f"code {code} is used by an earlier jackpot")
-            continue
-        parsed_jackpot = _jackpot(check, where, item)
-        if parsed_jackpot and code:
-            jackpots[code] = parsed_jackpot[0]
-            canonical_jackpots.append(parsed_jackpot[1])
+    jackpots, canonical_jackpots = _coded_items(check, data, "jackpots", _jackpot, "jackpot", required=False)
     jackpot_codes_seen = {item.get("code") for item in data.get("jackpots") or [] if isinstance(item, dict)}
 
     tables: dict[str, TableRule] = {}
