@@ -26,23 +26,8 @@ from .rounds import _fingerprint, _replay
 # --- Time charges ---------------------------------------------------------------------------------
 
 
+@transaction.atomic  # one transaction, so the room's rules lock is held until commit
 def time_charge_assess(
-    *,
-    table: Table,
-    interval_starts_at: datetime,
-    players_seated: int | None,
-    actor: User,
-    idempotency_key: str,
-) -> tuple[TimeCharge, bool]:
-    """Assess a time charge (see ``_time_charge_assess``) in one transaction, under the room's rules lock."""
-    with transaction.atomic():
-        return _time_charge_assess(
-            table=table, interval_starts_at=interval_starts_at, players_seated=players_seated, actor=actor,
-            idempotency_key=idempotency_key,
-        )
-
-
-def _time_charge_assess(
     *,
     table: Table,
     interval_starts_at: datetime,
