@@ -1,1 +1,422 @@
-"""Models of this app arrive with their issues."""
+"""Boxes, counts, chain of custody, cage verifications, variances and the close of a gaming day.
+
+Money in a box is *expected* until it is counted, and *official* once a cashier at the cage has
+counted it or verified the aggregate of a table count (§637a.15(d)-(e), §637a.16(d)-(e)). Every step
+from the table to the cage is a signed document here; every movement of money it causes is a ledger
+transfer that references it (``cage.accounts`` names the accounts). Documents are inserted and
+signed; what moves on is their status, never their signed content.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from simple_history.models import HistoricalRecords
+
+from casino_backoffice.money import format_cents
+from casino_backoffice.staff.roles import FLOORPERSON_OR_ABOVE, SUPERVISOR_OR_ABOVE, Role
+from casino_backoffice.staff.signing import SignableDocument, SigningRule
+
+_FLOOR = tuple(role for role in Role if role in FLOORPERSON_OR_ABOVE)
+
+
+class BoxKind(models.TextChoices):
+    JACKPOT = "jackpot", "Jackpot box"
+    RAKE = "rake", "Rake drop box"
+
+
+class Box(models.Model):
+    """A physical box at a table: a jackpot's payout box or the table's rake drop box.
+
+    Its content lives in the ledger account ``account``; what is in it now is *expected* money, put
+    there by logged rounds and verified time charges since its last count.
+    """
+
+    room = models.ForeignKey("tables.PokerRoom", on_delete=models.PROTECT, related_name="boxes")
+    table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="boxes")
+    code = models.CharField(max_length=60, help_text="T1-bb is table T1's box of jackpot bb; T1-drop its rake drop box.")
+    kind = models.CharField(max_length=10, choices=BoxKind.choices)
+    jackpot = models.ForeignKey("jackpots.Jackpot", on_delete=models.PROTECT, null=True, blank=True, related_name="boxes")
+    account = models.OneToOneField("ledger.Account", on_delete=models.PROTECT, related_name="box")
+
+    class Meta:
+        ordering = ["room", "code"]
+        verbose_name_plural = "boxes"
+        constraints = [
+            models.UniqueConstraint(fields=["room", "code"], name="cage_box_code_unique_in_room"),
+            models.CheckConstraint(
+                condition=Q(kind=BoxKind.JACKPOT, jackpot__isnull=False) | Q(kind=BoxKind.RAKE, jackpot__isnull=True),
+                name="cage_box_jackpot_box_has_a_jackpot",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.code
+
+
+class ComplianceNotice(SignableDocument):
+    """The notice to a casino compliance representative that Bad Beat boxes are about to be counted
+    (§637a.15(d): 'upon notice to a casino compliance representative'). Recorded and signed by a
+    floorperson or above before the count; a Bad Beat count refers to it."""
+
+    RECORDER = SigningRule(purpose="recorder", roles=_FLOOR, section="§637a.15(d)")
+
+    room = models.ForeignKey("tables.PokerRoom", on_delete=models.PROTECT, related_name="compliance_notices")
+    gaming_day = models.DateField()
+    notified = models.CharField(max_length=120, help_text="The compliance representative notified.")
+    method = models.CharField(max_length=120, help_text="How: phone, radio, in person, e-mail ...")
+    notified_at = models.DateTimeField()
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    idempotency_key = models.CharField(max_length=200, unique=True)
+    request_sha256 = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ["-notified_at", "-id"]
+        indexes = [models.Index(fields=["room", "gaming_day"])]
+
+    def signing_content(self) -> dict[str, Any]:
+        return {
+            "room": self.room_id, "gaming_day": self.gaming_day, "notified": self.notified,
+            "method": self.method, "notified_at": self.notified_at, "recorded_by": self.recorded_by_id,
+        }
+
+    def __str__(self) -> str:
+        return f"Notice to {self.notified} ({self.method}) for {self.gaming_day}"
+
+
+class SheetKind(models.TextChoices):
+    DAILY = "daily", "Gaming day"
+    PERIOD = "period", "Qualifying period"
+
+
+class CountSheet(models.Model):
+    """A count that must happen: each Bad Beat box (and each rake drop box) at least once every
+    gaming day (§637a.15(d)); each High Hand box at the end of each qualifying period (§637a.16(d)).
+    Created by the schedule (``cage.services.schedule_run``), filled by the first count of its box."""
+
+    room = models.ForeignKey("tables.PokerRoom", on_delete=models.PROTECT, related_name="count_sheets")
+    box = models.ForeignKey(Box, on_delete=models.PROTECT, related_name="sheets")
+    kind = models.CharField(max_length=10, choices=SheetKind.choices)
+    key = models.CharField(max_length=40, help_text="day:2026-11-30 or period:2026-11-30T14:00")
+    gaming_day = models.DateField()
+    opens_at = models.DateTimeField()
+    due_by = models.DateTimeField()
+    created_at = models.DateTimeField()
+    overdue_flagged_at = models.DateTimeField(null=True, blank=True)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["gaming_day", "box__code"]
+        constraints = [models.UniqueConstraint(fields=["box", "key"], name="cage_countsheet_one_per_box_and_key")]
+        indexes = [models.Index(fields=["room", "gaming_day"]), models.Index(fields=["due_by"])]
+
+    def __str__(self) -> str:
+        return f"{self.box.code} {self.key}"
+
+
+class CountPlace(models.TextChoices):
+    TABLE = "table", "At a closed table"
+    CAGE = "cage", "At the cage"
+
+
+class CountStatus(models.TextChoices):
+    COUNTED = "counted", "Counted, awaiting the witness"
+    WITNESSED = "witnessed", "Witnessed, awaiting transport"
+    IN_TRANSIT = "in_transit", "In a locked container on its way to the cage"
+    VERIFIED = "verified", "Verified at the cage"
+
+
+class Count(SignableDocument):
+    """One count of one box.
+
+    At a closed table (§637a.15(d)(1), §637a.16(d)(1)): a dealer counts and signs; a floorperson or
+    above who is not the counter witnesses and signs, with the surveillance recording reference. At
+    the cage (§637a.15(e)): the cashier's count of an uncounted box, made with the verification.
+
+    ``expected_cents`` is what the box held by the ledger at the count; ``variance_cents`` is
+    ``counted - expected``.
+    """
+
+    COUNTER = SigningRule(purpose="counter", roles=(Role.DEALER,), section="§637a.15(d)(1)")
+    WITNESS = SigningRule(
+        purpose="witness", roles=_FLOOR, section="§637a.15(d)(1)", not_same_as=("counter",), requires=("counter",)
+    )
+
+    box = models.ForeignKey(Box, on_delete=models.PROTECT, related_name="counts")
+    sheet = models.OneToOneField(CountSheet, on_delete=models.PROTECT, null=True, blank=True, related_name="count")
+    place = models.CharField(max_length=10, choices=CountPlace.choices)
+    gaming_day = models.DateField()
+    counted_cents = models.BigIntegerField()
+    expected_cents = models.BigIntegerField()
+    denominations = models.JSONField(default=dict, blank=True, help_text="Optional: {denomination in cents: pieces}.")
+    notice = models.ForeignKey(ComplianceNotice, on_delete=models.PROTECT, null=True, blank=True, related_name="counts")
+    counted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    counted_at = models.DateTimeField()
+    witnessed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    witnessed_at = models.DateTimeField(null=True, blank=True)
+    surveillance_reference = models.CharField(max_length=120, blank=True)
+    status = models.CharField(max_length=12, choices=CountStatus.choices)
+    idempotency_key = models.CharField(max_length=200, unique=True)
+    request_sha256 = models.CharField(max_length=64)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["-counted_at", "-id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(counted_cents__gte=0), name="cage_count_counted_not_negative"),
+            models.CheckConstraint(condition=Q(expected_cents__gte=0), name="cage_count_expected_not_negative"),
+        ]
+        indexes = [models.Index(fields=["status", "box"]), models.Index(fields=["gaming_day"])]
+
+    @property
+    def variance_cents(self) -> int:
+        return self.counted_cents - self.expected_cents
+
+    def signing_content(self) -> dict[str, Any]:
+        # What the counter attests and the witness attests to have seen counted. The witness, the time
+        # and the surveillance reference are set once, with the witness's signature, by ``count_witness``.
+        return {
+            "box": self.box_id, "sheet": self.sheet_id, "place": self.place, "gaming_day": self.gaming_day,
+            "counted_cents": self.counted_cents, "expected_cents": self.expected_cents,
+            "denominations": self.denominations, "notice": self.notice_id, "counted_by": self.counted_by_id,
+            "counted_at": self.counted_at,
+        }
+
+    def __str__(self) -> str:
+        return f"Count {self.pk} of {self.box.code}: {format_cents(self.counted_cents)}"
+
+
+class TransportKind(models.TextChoices):
+    TABLE_COUNTS = "table_counts", "Locked container of table counts"
+    BOXES = "boxes", "Locked, uncounted boxes"
+
+
+class TransportStatus(models.TextChoices):
+    IN_TRANSIT = "in_transit", "In transit to the cage"
+    ACCOUNTED = "accounted", "Accounted for at the cage"
+    VERIFIED = "verified", "Verified by the cage"
+
+
+class Transport(SignableDocument):
+    """What a security officer carries to the main cage or a satellite cage: a locked container of
+    witnessed table counts with their documentation (§637a.15(d)(1)), or locked uncounted boxes
+    (§637a.15(d)(2)). Uncounted boxes are accounted for at the cage by a floorperson or above."""
+
+    CUSTODY = SigningRule(purpose="custody", roles=(Role.SECURITY,), section="§637a.15(d)")
+    ACCOUNTED = SigningRule(purpose="accounted", roles=_FLOOR, section="§637a.15(d)(2)", requires=("custody",))
+
+    room = models.ForeignKey("tables.PokerRoom", on_delete=models.PROTECT, related_name="transports")
+    kind = models.CharField(max_length=14, choices=TransportKind.choices)
+    seal = models.CharField(max_length=60, help_text="The seal number of the locked container.")
+    destination = models.CharField(max_length=60, default="main cage")
+    gaming_day = models.DateField()
+    declared_cents = models.BigIntegerField(null=True, blank=True, help_text="The sum of the table counts inside.")
+    carried_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    carried_at = models.DateTimeField()
+    accounted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    accounted_at = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(max_length=12, choices=TransportStatus.choices)
+    idempotency_key = models.CharField(max_length=200, unique=True)
+    request_sha256 = models.CharField(max_length=64)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["-carried_at", "-id"]
+        constraints = [models.UniqueConstraint(fields=["room", "seal"], name="cage_transport_seal_unique_in_room")]
+        indexes = [models.Index(fields=["room", "status"])]
+
+    def signing_content(self) -> dict[str, Any]:
+        return {
+            "room": self.room_id, "kind": self.kind, "seal": self.seal, "destination": self.destination,
+            "declared_cents": self.declared_cents, "carried_by": self.carried_by_id, "carried_at": self.carried_at,
+            "items": [(item.box_id, item.count_id, item.expected_cents) for item in self.items.order_by("box_id")],
+        }
+
+    def __str__(self) -> str:
+        return f"Seal {self.seal} ({self.get_kind_display().lower()})"
+
+
+class TransportItem(models.Model):
+    """One box (or one table count) in a transport. Insert-only."""
+
+    transport = models.ForeignKey(Transport, on_delete=models.PROTECT, related_name="items")
+    box = models.ForeignKey(Box, on_delete=models.PROTECT, related_name="transport_items")
+    count = models.OneToOneField(Count, on_delete=models.PROTECT, null=True, blank=True, related_name="transport_item")
+    expected_cents = models.BigIntegerField(help_text="What the box held by the ledger when it was taken.")
+
+    class Meta:
+        ordering = ["transport", "box__code"]
+        constraints = [
+            models.UniqueConstraint(fields=["transport", "box"], name="cage_transportitem_box_once_per_transport"),
+            models.CheckConstraint(condition=Q(expected_cents__gte=0), name="cage_transportitem_expected_not_negative"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.box.code} in {self.transport}"
+
+
+class MissingBox(SignableDocument):
+    """A supervisor's signed exception for a box that was carried but is missing at the cage
+    (§637a.15(d)(2): a floorperson or above accounts for all boxes carried)."""
+
+    SUPERVISOR = SigningRule(
+        purpose="supervisor", roles=tuple(role for role in Role if role in SUPERVISOR_OR_ABOVE), section="§637a.15(d)(2)"
+    )
+
+    transport = models.ForeignKey(Transport, on_delete=models.PROTECT, related_name="missing_boxes")
+    box = models.ForeignKey(Box, on_delete=models.PROTECT, related_name="+")
+    reason = models.TextField()
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["transport", "box"], name="cage_missingbox_once_per_transport")]
+
+    def signing_content(self) -> dict[str, Any]:
+        return {"transport": self.transport_id, "box": self.box_id, "reason": self.reason, "recorded_by": self.recorded_by_id}
+
+    def __str__(self) -> str:
+        return f"{self.box.code} missing from {self.transport}"
+
+
+class VerificationStatus(models.TextChoices):
+    VERIFIED = "verified", "Verified"
+    VARIANCE_UNRESOLVED = "variance_unresolved", "Variance awaiting an explanation"
+
+
+class CageVerification(SignableDocument):
+    """A cage cashier's count of a transport's boxes, or verification of a container's aggregate
+    (§637a.15(e), §637a.16(e)). What it accepts becomes official: a ledger transfer into the fund
+    (jackpot boxes) or poker revenue (drop boxes); it is the finance department's official record.
+    One per transport (two cashiers verifying at once post once)."""
+
+    CASHIER = SigningRule(purpose="cashier", roles=(Role.CAGE_CASHIER,), section="§637a.15(e)")
+
+    transport = models.OneToOneField(Transport, on_delete=models.PROTECT, related_name="verification")
+    room = models.ForeignKey("tables.PokerRoom", on_delete=models.PROTECT, related_name="cage_verifications")
+    gaming_day = models.DateField()
+    counted_cents = models.BigIntegerField(help_text="What the cashier counted, in all.")
+    official_cents = models.BigIntegerField(help_text="What became official in funds and revenue.")
+    variance_cents = models.BigIntegerField(help_text="Counted at the cage less expected or less the table counts.")
+    box_counts = models.JSONField(default=dict, blank=True, help_text="{box code: cents} for uncounted boxes.")
+    cashier = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    verified_at = models.DateTimeField()
+    status = models.CharField(max_length=20, choices=VerificationStatus.choices)
+    idempotency_key = models.CharField(max_length=200, unique=True)
+    request_sha256 = models.CharField(max_length=64)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["-verified_at", "-id"]
+        indexes = [models.Index(fields=["room", "gaming_day"])]
+
+    def signing_content(self) -> dict[str, Any]:
+        return {
+            "transport": self.transport_id, "gaming_day": self.gaming_day, "counted_cents": self.counted_cents,
+            "official_cents": self.official_cents, "variance_cents": self.variance_cents,
+            "box_counts": self.box_counts, "cashier": self.cashier_id, "verified_at": self.verified_at,
+        }
+
+    def __str__(self) -> str:
+        return f"Verification of {self.transport}: {format_cents(self.counted_cents)}"
+
+
+class VarianceKind(models.TextChoices):
+    COUNT = "count", "Counted at the table against expected"
+    CAGE_COUNT = "cage_count", "Counted at the cage against expected"
+    CAGE_VS_TABLE = "cage_vs_table", "Cage count against the table counts"
+
+
+class Variance(SignableDocument):
+    """A difference between counted and expected money, or between the cage and a table count. It is
+    posted to the room's variance account (or cage over/short) so the ledger balances; one over the
+    room's threshold (a house control in the rules file) needs an explanation signed by a shift
+    supervisor or finance, and blocks closing its gaming day until it has one."""
+
+    EXPLAINER = SigningRule(
+        purpose="explainer", roles=(Role.SHIFT_SUPERVISOR, Role.FINANCE), not_same_as_fields=("counted_by", "cashier")
+    )
+
+    room = models.ForeignKey("tables.PokerRoom", on_delete=models.PROTECT, related_name="variances")
+    gaming_day = models.DateField()
+    kind = models.CharField(max_length=14, choices=VarianceKind.choices)
+    box = models.ForeignKey(Box, on_delete=models.PROTECT, null=True, blank=True, related_name="variances")
+    count = models.ForeignKey(Count, on_delete=models.PROTECT, null=True, blank=True, related_name="variances")
+    verification = models.ForeignKey(CageVerification, on_delete=models.PROTECT, null=True, blank=True, related_name="variances")
+    amount_cents = models.BigIntegerField(help_text="Counted less expected: negative is a shortage.")
+    threshold_cents = models.BigIntegerField(help_text="The room's threshold when it was found.")
+    needs_explanation = models.BooleanField()
+    counted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    cashier = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    found_at = models.DateTimeField()
+    explanation = models.TextField(blank=True)
+    explained_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    explained_at = models.DateTimeField(null=True, blank=True)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["-found_at", "-id"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(amount_cents=0), name="cage_variance_not_zero"),
+            models.UniqueConstraint(fields=["count", "kind"], condition=Q(count__isnull=False), name="cage_variance_once_per_count"),
+        ]
+        indexes = [models.Index(fields=["room", "gaming_day"]), models.Index(fields=["needs_explanation", "explained_at"])]
+
+    @property
+    def unresolved(self) -> bool:
+        return self.needs_explanation and self.explained_at is None
+
+    def signing_content(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind, "box": self.box_id, "count": self.count_id, "verification": self.verification_id,
+            "amount_cents": self.amount_cents, "gaming_day": self.gaming_day, "explanation": self.explanation,
+            "explained_by": self.explained_by_id,
+        }
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()}: {format_cents(self.amount_cents)}"
+
+
+class GamingDayClose(SignableDocument):
+    """The close of a room's gaming day by finance: refused while a variance awaits its explanation."""
+
+    CLOSER = SigningRule(purpose="closer", roles=(Role.FINANCE, Role.POKER_ROOM_MANAGER))
+
+    room = models.ForeignKey("tables.PokerRoom", on_delete=models.PROTECT, related_name="closed_days")
+    gaming_day = models.DateField()
+    closed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    closed_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-gaming_day"]
+        constraints = [models.UniqueConstraint(fields=["room", "gaming_day"], name="cage_gamingdayclose_once")]
+
+    def signing_content(self) -> dict[str, Any]:
+        return {"room": self.room_id, "gaming_day": self.gaming_day, "closed_by": self.closed_by_id, "closed_at": self.closed_at}
+
+    def __str__(self) -> str:
+        return f"{self.room} gaming day {self.gaming_day} closed"
+
+
+class ScheduleRun(models.Model):
+    """Each moment the schedule ran at (``cage.services.schedule_run``): a moment not after the latest
+    run changes nothing. Insert-only."""
+
+    at = models.DateTimeField(unique=True)
+    ran_at = models.DateTimeField()
+    sheets_created = models.PositiveIntegerField(default=0)
+    sheets_flagged = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-at"]
+
+    def __str__(self) -> str:
+        return f"Schedule at {self.at:%Y-%m-%d %H:%M}"

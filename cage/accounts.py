@@ -1,0 +1,42 @@
+"""The ledger accounts the cage moves money through, each named once.
+
+A box's own account is named where the box's money comes from (``rake.services.accounts`` for rake
+drop boxes, ``jackpots.services`` for jackpot boxes and funds); these are the cage's:
+
+- ``room:{room}:custody``: counted or carried, in custody, not yet verified at the cage;
+- ``room:{room}:variance``: count variances (counted less expected), so the ledger still balances;
+- ``room:{room}:cage_over_short``: the cage's count of a container against its table counts;
+- ``room:{room}:revenue``: poker revenue made official by the cage (rake drop boxes).
+"""
+
+from __future__ import annotations
+
+from casino_backoffice.ledger.models import Account, AccountKind
+from casino_backoffice.ledger.services import account_open
+from jackpots.models import Jackpot
+from jackpots.services import jackpot_fund_code
+from tables.models import PokerRoom
+
+
+def custody_account(*, room: PokerRoom) -> Account:
+    return account_open(code=f"room:{room.code}:custody", name=f"{room.name}: in custody, not yet verified",
+                        kind=AccountKind.CONTAINER)
+
+
+def variance_account(*, room: PokerRoom) -> Account:
+    return account_open(code=f"room:{room.code}:variance", name=f"{room.name}: count variances", kind=AccountKind.VARIANCE)
+
+
+def cage_over_short_account(*, room: PokerRoom) -> Account:
+    return account_open(code=f"room:{room.code}:cage_over_short", name=f"{room.name}: cage over/short",
+                        kind=AccountKind.CAGE)
+
+
+def revenue_account(*, room: PokerRoom) -> Account:
+    return account_open(code=f"room:{room.code}:revenue", name=f"{room.name}: poker revenue (official)",
+                        kind=AccountKind.REVENUE)
+
+
+def fund_account(*, jackpot: Jackpot) -> Account:
+    return account_open(code=jackpot_fund_code(jackpot=jackpot), name=f"{jackpot.name} fund (official)",
+                        kind=AccountKind.FUND)

@@ -1,0 +1,44 @@
+"""Refusals of the counts and the cage, each with a message a floorperson or a cashier understands."""
+
+from casino_backoffice.core.exceptions import Conflict, DomainError
+
+
+class CageError(DomainError):
+    code = "cage"
+
+
+class UnknownBox(CageError):
+    code = "unknown_box"
+
+
+class BoxAlreadyCounted(Conflict):
+    """A box is counted once for a count sheet (§637a.15(d))."""
+
+    code = "box_already_counted"
+
+
+class NoticeRequired(CageError):
+    """A Bad Beat box is counted 'upon notice to a casino compliance representative' (§637a.15(d))."""
+
+    code = "compliance_notice_required"
+
+
+class WrongStatus(Conflict):
+    """The document is not at the step the action needs (a count not yet witnessed, a transport not
+    yet carried or already verified)."""
+
+    code = "wrong_status"
+
+
+class BoxMissing(CageError):
+    """A box that was carried is not accounted for at the cage, and no supervisor signed an exception."""
+
+    code = "box_missing"
+
+
+class CountMismatch(CageError):
+    code = "count_mismatch"
+
+
+class DayHasUnresolvedVariance(Conflict):
+    code = "unresolved_variance"

@@ -1,0 +1,25 @@
+"""Every write of the cage: boxes, notices, counts, transports, verifications, variances, the close
+of a gaming day and the schedule. One function per action, each its own transaction."""
+
+from __future__ import annotations
+
+from .boxes import boxes_sync
+from .counts import count_record, count_witness, notice_record
+from .schedule import schedule_run
+from .transports import missing_box_record, transport_account, transport_create
+from .verification import cage_verify, gaming_day_close, variance_explain, verification_explain
+
+__all__ = [
+    "boxes_sync",
+    "cage_verify",
+    "count_record",
+    "count_witness",
+    "gaming_day_close",
+    "missing_box_record",
+    "notice_record",
+    "schedule_run",
+    "transport_account",
+    "transport_create",
+    "variance_explain",
+    "verification_explain",
+]

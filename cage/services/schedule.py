@@ -1,0 +1,122 @@
+"""The schedule of counts: count sheets created when they become due, flagged when overdue.
+
+Celery beat calls ``schedule_run`` every minute (``cage.tasks``); ``manage.py run_schedule --at``
+runs it at a given moment (catch-up after downtime, tests). Each sheet has a unique key per box, so
+a second run, a late beat or two workers create nothing twice; a moment not after the latest run
+changes nothing.
+
+- Every Bad Beat box is counted 'at least once each gaming day' (§637a.15(d)): one sheet per box and
+  gaming day, due by the end of that gaming day. Rake drop boxes get the same daily sheet.
+- Every High Hand box is counted 'at the end of each qualifying period' (§637a.16(d)): one sheet per
+  box and ended period, due ``HIGH_HAND_COUNT_GRACE`` after the period ends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+
+from jackpots.models import JackpotKind
+from rake.selectors import rules_version_in_effect
+from tables.models import PokerRoom
+from tables.selectors import gaming_day, gaming_day_bounds
+
+from ..models import Box, BoxKind, CountSheet, ScheduleRun, SheetKind
+from .boxes import boxes_sync
+
+# A house control: how long after a qualifying period ends its High Hand boxes may wait for their count.
+HIGH_HAND_COUNT_GRACE = timedelta(hours=1)
+# How far back a first run, or a run after long downtime, looks for sheets it should have created.
+CATCH_UP_LIMIT = timedelta(days=7)
+# Advisory lock key: one schedule run at a time across every process (PostgreSQL).
+SCHEDULE_LOCK = (637, 0)
+
+
+def _periods_ended(*, room: PokerRoom, every_minutes: int, first_starts: time, after: datetime, until: datetime) -> Iterator[tuple[datetime, datetime]]:
+    """(start, end) of each qualifying period that ends in (after, until], by the room's wall clock."""
+    zone = ZoneInfo(room.timezone)
+    day = after.astimezone(zone).date() - timedelta(days=1)
+    last_day = until.astimezone(zone).date()
+    step = timedelta(minutes=every_minutes)
+    while day <= last_day:
+        wall = datetime.combine(day, first_starts)
+        for _ in range(1440 // every_minutes):
+            start, end = wall.replace(tzinfo=zone), (wall + step).replace(tzinfo=zone)
+            if after < end <= until:
+                yield start, end
+            wall += step
+        day += timedelta(days=1)
+
+
+def sheets_due(*, box: Box, after: datetime, until: datetime) -> list[CountSheet]:
+    """The sheets of ``box`` that became due in (after, until], unsaved."""
+    room = box.room
+    now = timezone.now()
+    if box.kind == BoxKind.JACKPOT and box.jackpot is not None and box.jackpot.kind == JackpotKind.HIGH_HAND:
+        in_effect = rules_version_in_effect(room=room, at=until)
+        rule = in_effect[1].jackpots.get(box.jackpot.code) if in_effect else None
+        if rule is None:
+            return []
+        period = rule.details["period"]
+        first = time.fromisoformat(period["first_starts"])
+        return [
+            CountSheet(room=room, box=box, kind=SheetKind.PERIOD, key=f"period:{start.strftime('%Y-%m-%dT%H:%M')}",
+                       gaming_day=gaming_day(room=room, at=start), opens_at=end, due_by=end + HIGH_HAND_COUNT_GRACE,
+                       created_at=now)
+            for start, end in _periods_ended(room=room, every_minutes=period["every_minutes"], first_starts=first,
+                                             after=after, until=until)
+        ]
+    # Each gaming day after the one ``after`` fell in, up to the day of ``until``: the current day
+    # always, and the days a stopped schedule missed (they are then overdue, and flagged).
+    sheets = []
+    last = gaming_day(room=room, at=until)
+    day: date = min(gaming_day(room=room, at=after) + timedelta(days=1), last)
+    while day <= last:
+        starts, ends = gaming_day_bounds(room=room, day=day)
+        sheets.append(CountSheet(room=room, box=box, kind=SheetKind.DAILY, key=f"day:{day.isoformat()}",
+                                 gaming_day=day, opens_at=starts, due_by=ends, created_at=now))
+        day += timedelta(days=1)
+    return sheets
+
+
+def sheets_create(*, boxes: list[Box], after: datetime, until: datetime) -> int:
+    """Insert the sheets due in (after, until] that do not exist yet; returns how many were new."""
+    wanted = [sheet for box in boxes for sheet in sheets_due(box=box, after=after, until=until)]
+    if not wanted:
+        return 0
+    existing = set(CountSheet.objects.filter(box__in=boxes, key__in={s.key for s in wanted}).values_list("box_id", "key"))
+    new = [sheet for sheet in wanted if (sheet.box_id, sheet.key) not in existing]
+    CountSheet.objects.bulk_create(new, ignore_conflicts=True)
+    return len(new)
+
+
+def schedule_run(*, at: datetime | None = None) -> ScheduleRun | None:
+    """Create every count sheet that became due since the latest run, up to ``at`` (now by default),
+    and flag the sheets overdue at ``at``. Returns the run, or None when ``at`` is not after the
+    latest run (nothing changes)."""
+    at = at or timezone.now()
+    if timezone.is_naive(at):
+        raise ValueError("schedule_run needs an aware moment")
+    with transaction.atomic(durable=True):
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", SCHEDULE_LOCK)
+        latest = ScheduleRun.objects.order_by("-at").values_list("at", flat=True).first()
+        if latest is not None and at <= latest:
+            return None
+        after = max(latest or at - timedelta(days=1), at - CATCH_UP_LIMIT)
+        created = 0
+        for room in PokerRoom.objects.all():
+            created += sheets_create(boxes=boxes_sync(room=room), after=after, until=at)
+        flagged = CountSheet.objects.filter(due_by__lt=at, count__isnull=True, overdue_flagged_at__isnull=True).update(
+            overdue_flagged_at=at
+        )
+        try:
+            with transaction.atomic():
+                return ScheduleRun.objects.create(at=at, ran_at=timezone.now(), sheets_created=created, sheets_flagged=flagged)
+        except IntegrityError:
+            return None

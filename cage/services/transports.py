@@ -1,0 +1,147 @@
+"""Chain of custody from the tables to the cage.
+
+A security officer signs for and carries a locked container of witnessed table counts with their
+documentation (§637a.15(d)(1), §637a.16(d)(1)), or locked uncounted boxes (§637a.15(d)(2),
+§637a.16(d)(2)); at the cage 'a floorperson or above shall account for all locked ... boxes
+transported from the Poker tables to the cage'. A box missing from what was carried is refused
+unless a supervisor signs an exception naming it.
+"""
+
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from casino_backoffice.core.idempotency import document_replay, request_fingerprint
+from casino_backoffice.ledger.models import TransferKind
+from casino_backoffice.ledger.selectors import account_balance
+from casino_backoffice.staff.models import User
+from casino_backoffice.staff.permissions import Action, action_require
+from casino_backoffice.staff.services import pin_check, signature_add
+from tables.models import PokerRoom
+from tables.selectors import gaming_day
+
+from ..accounts import custody_account
+from ..exceptions import BoxMissing, CageError, UnknownBox, WrongStatus
+from ..models import Box, Count, CountStatus, MissingBox, Transport, TransportItem, TransportKind, TransportStatus
+from ._common import move
+
+
+def transport_create(
+    *, room: PokerRoom, seal: str, actor: User, pin: str, idempotency_key: str,
+    counts: list[Count] | None = None, boxes: list[Box] | None = None, destination: str = "main cage",
+) -> Transport:
+    """Security signs for custody of a sealed container of witnessed table counts (``counts``), or of
+    locked uncounted boxes (``boxes``), and carries it to the cage. Uncounted boxes move from the box
+    into custody in the ledger now, at what the box held (their expected content)."""
+    action_require(actor=actor, action=Action.TRANSPORT_CREATE)
+    seal = seal.strip()
+    if not seal:
+        raise CageError("Give the seal number of the locked container.")
+    if bool(counts) == bool(boxes):
+        raise CageError("A transport carries either a container of table counts or uncounted boxes, and at least one.")
+    destination = destination.strip() or "main cage"
+    fingerprint = request_fingerprint({
+        "room": room.pk, "seal": seal, "destination": destination, "by": actor.pk,
+        "counts": sorted(c.pk for c in counts or []), "boxes": sorted(b.pk for b in boxes or []),
+    })
+    replayed = document_replay(model=Transport, idempotency_key=idempotency_key, fingerprint=fingerprint)
+    if replayed is not None:
+        return replayed
+    signer = pin_check(user=actor, pin=pin)
+    now = timezone.now()
+    try:
+        with transaction.atomic(durable=True):
+            if Transport.objects.filter(room=room, seal=seal).exists():
+                raise CageError(f"Seal {seal} was already used for another container; use the seal on this one.")
+            transport = Transport(
+                room=room, seal=seal, destination=destination, gaming_day=gaming_day(room=room, at=now), carried_by=actor,
+                carried_at=now, status=TransportStatus.IN_TRANSIT, idempotency_key=idempotency_key, request_sha256=fingerprint,
+            )
+            if counts:
+                locked = list(Count.objects.select_for_update().filter(pk__in=[c.pk for c in counts]).select_related("box").order_by("pk"))
+                for count in locked:
+                    if count.box.room_id != room.pk:
+                        raise UnknownBox(f"Count {count.pk} is of room {count.box.room_id}, not {room.code}.")
+                    if count.status != CountStatus.WITNESSED:
+                        raise WrongStatus(f"Count {count.pk} of {count.box.code} is {count.get_status_display().lower()}: only witnessed counts go into the container.")
+                transport.kind = TransportKind.TABLE_COUNTS
+                transport.declared_cents = sum(count.counted_cents for count in locked)
+                transport.save(force_insert=True)
+                TransportItem.objects.bulk_create(
+                    [TransportItem(transport=transport, box=count.box, count=count, expected_cents=count.expected_cents) for count in locked]
+                )
+                Count.objects.filter(pk__in=[c.pk for c in locked]).update(status=CountStatus.IN_TRANSIT)
+            else:
+                assert boxes is not None
+                locked_boxes = list(Box.objects.select_for_update().filter(pk__in=[b.pk for b in boxes]).select_related("account").order_by("pk"))
+                foreign = [box.code for box in locked_boxes if box.room_id != room.pk]
+                if foreign:
+                    raise UnknownBox(f"Boxes {', '.join(foreign)} are not boxes of room {room.code}.")
+                transport.kind = TransportKind.BOXES
+                transport.save(force_insert=True)
+                custody = custody_account(room=room)
+                for box in locked_boxes:
+                    expected = account_balance(account=box.account)
+                    TransportItem.objects.create(transport=transport, box=box, expected_cents=expected)
+                    move(source=box.account, destination=custody, amount_cents=expected, kind=TransferKind.CUSTODY,
+                         key=f"transport:{transport.pk}:{box.code}", actor=actor, reference=transport,
+                         memo=f"{box.code} carried under seal {seal}")
+            signature_add(document=transport, rule=Transport.CUSTODY, signer=signer)
+    except IntegrityError:
+        replayed = document_replay(model=Transport, idempotency_key=idempotency_key, fingerprint=fingerprint)
+        if replayed is None:
+            raise
+        return replayed
+    return transport
+
+
+def missing_box_record(*, transport: Transport, box: Box, reason: str, actor: User, pin: str) -> MissingBox:
+    """A supervisor signs an exception naming a box that was carried but is not at the cage."""
+    action_require(actor=actor, action=Action.MISSING_BOX_RECORD)
+    reason = reason.strip()
+    if not reason:
+        raise CageError("Say what is known of the missing box.")
+    signer = pin_check(user=actor, pin=pin)
+    with transaction.atomic(durable=True):
+        transport = Transport.objects.select_for_update().get(pk=transport.pk)
+        if transport.kind != TransportKind.BOXES or transport.status != TransportStatus.IN_TRANSIT:
+            raise WrongStatus(f"Transport {transport.seal} is not a transport of boxes awaiting its accounting.")
+        if not transport.items.filter(box=box).exists():
+            raise UnknownBox(f"Box {box.code} was not carried under seal {transport.seal}.")
+        existing = MissingBox.objects.filter(transport=transport, box=box).first()
+        if existing is not None:
+            return existing
+        missing = MissingBox.objects.create(transport=transport, box=box, reason=reason, recorded_by=actor, recorded_at=signer.verified_at)
+        signature_add(document=missing, rule=MissingBox.SUPERVISOR, signer=signer)
+    return missing
+
+
+def transport_account(*, transport: Transport, box_codes: list[str], actor: User, pin: str) -> Transport:
+    """At the cage a floorperson or above accounts for every box that was carried, and signs."""
+    action_require(actor=actor, action=Action.TRANSPORT_ACCOUNT)
+    signer = pin_check(user=actor, pin=pin)
+    with transaction.atomic(durable=True):
+        transport = Transport.objects.select_for_update().get(pk=transport.pk)
+        if transport.kind != TransportKind.BOXES:
+            raise WrongStatus(f"Seal {transport.seal} is a container of table counts: the cashier verifies it; there are no boxes to account for.")
+        if transport.status != TransportStatus.IN_TRANSIT:
+            if transport.status == TransportStatus.ACCOUNTED and transport.accounted_by_id == actor.pk:
+                return transport
+            raise WrongStatus(f"Seal {transport.seal} is {transport.get_status_display().lower()}.")
+        carried = set(transport.items.values_list("box__code", flat=True))
+        given = {code.strip() for code in box_codes}
+        unknown = sorted(given - carried)
+        if unknown:
+            raise UnknownBox(f"Boxes {', '.join(unknown)} were not carried under seal {transport.seal}.")
+        excused = set(transport.missing_boxes.values_list("box__code", flat=True))
+        missing = sorted(carried - given - excused)
+        if missing:
+            raise BoxMissing(
+                f"Boxes {', '.join(missing)} were carried under seal {transport.seal} but are not accounted for; "
+                "a supervisor signs an exception naming each missing box first."
+            )
+        signature_add(document=transport, rule=Transport.ACCOUNTED, signer=signer)
+        transport.accounted_by, transport.accounted_at, transport.status = actor, signer.verified_at, TransportStatus.ACCOUNTED
+        transport.save(update_fields=["accounted_by", "accounted_at", "status"])
+    return transport

@@ -1,0 +1,230 @@
+"""Cage verification, variances and their explanations, and the close of a gaming day.
+
+§637a.15(e), §637a.16(e): 'a cashier shall count the contents of each box or, if the contents of the
+boxes were previously counted by Poker room personnel and combined in a locked container for
+transport, verify the aggregate count. The finance department shall maintain the official record of
+the amount of ... contributions.' What the cashier accepts becomes official here: a ledger transfer
+from custody into the jackpot's fund (jackpot boxes) or the room's poker revenue (rake drop boxes).
+
+Reading, for a container whose aggregate differs from its table counts: each fund is credited the
+table count that the dealer and the witness signed (the players' contributions are not reduced by a
+loss between the table and the cage); the difference is the house's, posted to the cage's over/short
+account, and a variance to explain.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from casino_backoffice.core.idempotency import document_replay, request_fingerprint
+from casino_backoffice.ledger.models import TransferKind
+from casino_backoffice.money import format_cents
+from casino_backoffice.staff.exceptions import SignerNotIndependent
+from casino_backoffice.staff.models import User
+from casino_backoffice.staff.permissions import Action, action_require
+from casino_backoffice.staff.services import pin_check, signature_add
+from tables.models import PokerRoom
+
+from ..accounts import cage_over_short_account, custody_account, variance_account
+from ..exceptions import CageError, CountMismatch, DayHasUnresolvedVariance, WrongStatus
+from ..models import (
+    CageVerification,
+    Count,
+    CountPlace,
+    CountSheet,
+    CountStatus,
+    GamingDayClose,
+    Transport,
+    TransportKind,
+    TransportStatus,
+    Variance,
+    VarianceKind,
+    VerificationStatus,
+)
+from ._common import move, official_account, variance_threshold_cents
+
+
+def cage_verify(
+    *, transport: Transport, counted: int | dict[str, int], actor: User, pin: str, idempotency_key: str,
+) -> CageVerification:
+    """A cage cashier verifies what a transport brought: the aggregate of a container of table counts
+    (``counted`` in cents), or each uncounted box (``counted`` as {box code: cents}; a box excused as
+    missing counts zero). The cashier is neither the counter nor the witness of any count inside."""
+    action_require(actor=actor, action=Action.CAGE_VERIFY)
+    amounts = counted if isinstance(counted, dict) else {"": counted}
+    for code, cents in amounts.items():
+        if isinstance(cents, bool) or not isinstance(cents, int) or cents < 0:
+            raise CageError(f"A count is zero or more whole cents{f' (box {code})' if code else ''}, not {cents!r}.")
+    fingerprint = request_fingerprint({"transport": transport.pk, "counted": counted, "by": actor.pk})
+    replayed = document_replay(model=CageVerification, idempotency_key=idempotency_key, fingerprint=fingerprint)
+    if replayed is not None:
+        return replayed
+    signer = pin_check(user=actor, pin=pin)
+    now = timezone.now()
+    try:
+        with transaction.atomic(durable=True):
+            transport = Transport.objects.select_for_update().select_related("room").get(pk=transport.pk)
+            if hasattr(transport, "verification"):
+                raise WrongStatus(f"Seal {transport.seal} was already verified (verification {transport.verification.pk}).")
+            room = transport.room
+            items = list(transport.items.select_related("box__room", "box__jackpot", "box__account", "count").order_by("box__code"))
+            verification = CageVerification(
+                transport=transport, room=room, gaming_day=transport.gaming_day, cashier=actor, verified_at=now,
+                idempotency_key=idempotency_key, request_sha256=fingerprint, status=VerificationStatus.VERIFIED,
+            )
+            custody = custody_account(room=room)
+            threshold = variance_threshold_cents(room=room, at=now)
+            variances: list[Variance] = []
+            if transport.kind == TransportKind.TABLE_COUNTS:
+                if transport.status != TransportStatus.IN_TRANSIT:
+                    raise WrongStatus(f"Seal {transport.seal} is {transport.get_status_display().lower()}.")
+                if isinstance(counted, dict):
+                    raise CageError(f"Seal {transport.seal} holds table counts: give the aggregate you counted, one amount.")
+                people = {item.count.counted_by_id for item in items if item.count} | {item.count.witnessed_by_id for item in items if item.count}
+                if actor.pk in people:
+                    raise SignerNotIndependent(f"{actor} counted or witnessed a count in seal {transport.seal} and cannot verify it (§637a.15(e)).")
+                declared = sum(item.count.counted_cents for item in items if item.count)
+                verification.counted_cents, verification.official_cents = counted, declared
+                verification.variance_cents = counted - declared
+                verification.save(force_insert=True)
+                signature_add(document=verification, rule=CageVerification.CASHIER, signer=signer)
+                for item in items:
+                    assert item.count is not None
+                    move(source=custody, destination=official_account(box=item.box), amount_cents=item.count.counted_cents,
+                         kind=TransferKind.VERIFICATION, key=f"verification:{verification.pk}:{item.box.code}", actor=actor,
+                         reference=verification, memo=f"{item.box.code} made official (count {item.count.pk}, seal {transport.seal})")
+                if verification.variance_cents:
+                    variances.append(Variance(
+                        room=room, gaming_day=verification.gaming_day, kind=VarianceKind.CAGE_VS_TABLE, verification=verification,
+                        amount_cents=verification.variance_cents, threshold_cents=threshold,
+                        needs_explanation=abs(verification.variance_cents) > threshold, cashier=actor, found_at=now,
+                    ))
+                    move(source=variance_account(room=room), destination=cage_over_short_account(room=room),
+                         amount_cents=verification.variance_cents, kind=TransferKind.VARIANCE, key=f"verification:{verification.pk}:over_short",
+                         actor=actor, reference=verification,
+                         memo=f"Seal {transport.seal}: the cage counted {format_cents(counted)}, the tables {format_cents(declared)}")
+                Count.objects.filter(pk__in=[item.count_id for item in items]).update(status=CountStatus.VERIFIED)
+            else:
+                if transport.status != TransportStatus.ACCOUNTED:
+                    raise WrongStatus(
+                        f"Seal {transport.seal} is {transport.get_status_display().lower()}: a floorperson or above accounts for "
+                        "its boxes at the cage before they are counted (§637a.15(d)(2))."
+                    )
+                if not isinstance(counted, dict):
+                    raise CageError(f"Seal {transport.seal} holds uncounted boxes: give what you counted in each, by box code.")
+                excused = set(transport.missing_boxes.values_list("box__code", flat=True))
+                carried = {item.box.code for item in items}
+                unknown = sorted(set(counted) - carried)
+                if unknown:
+                    raise CageError(f"Boxes {', '.join(unknown)} were not carried under seal {transport.seal}.")
+                absent = sorted(carried - excused - set(counted))
+                if absent:
+                    raise CountMismatch(f"Give the count of every box carried under seal {transport.seal}: {', '.join(absent)} missing.")
+                verification.box_counts = {code: counted.get(code, 0) for code in sorted(carried)}
+                verification.counted_cents = sum(verification.box_counts.values())
+                verification.official_cents = verification.counted_cents
+                verification.variance_cents = verification.counted_cents - sum(item.expected_cents for item in items)
+                verification.save(force_insert=True)
+                signature_add(document=verification, rule=CageVerification.CASHIER, signer=signer)
+                for item in items:
+                    cents = verification.box_counts[item.box.code]
+                    sheet = CountSheet.objects.select_for_update().filter(box=item.box, count__isnull=True, opens_at__lte=now).order_by("opens_at").first()
+                    count = Count.objects.create(
+                        box=item.box, sheet=sheet, place=CountPlace.CAGE, gaming_day=sheet.gaming_day if sheet else transport.gaming_day,
+                        counted_cents=cents, expected_cents=item.expected_cents, counted_by=actor, counted_at=now,
+                        status=CountStatus.VERIFIED, idempotency_key=f"verification:{verification.pk}:{item.box.code}",
+                        request_sha256=fingerprint,
+                    )
+                    move(source=variance_account(room=room), destination=custody, amount_cents=max(count.variance_cents, 0),
+                         kind=TransferKind.VARIANCE, key=f"verification:{verification.pk}:{item.box.code}:over", actor=actor,
+                         reference=verification, memo=f"{item.box.code}: counted {format_cents(cents)}, expected {format_cents(item.expected_cents)}")
+                    move(source=custody, destination=official_account(box=item.box), amount_cents=cents, kind=TransferKind.VERIFICATION,
+                         key=f"verification:{verification.pk}:{item.box.code}", actor=actor, reference=verification,
+                         memo=f"{item.box.code} counted at the cage (seal {transport.seal})")
+                    move(source=custody, destination=variance_account(room=room), amount_cents=max(-count.variance_cents, 0),
+                         kind=TransferKind.VARIANCE, key=f"verification:{verification.pk}:{item.box.code}:short", actor=actor,
+                         reference=verification, memo=f"{item.box.code}: counted {format_cents(cents)}, expected {format_cents(item.expected_cents)}")
+                    if count.variance_cents:
+                        variances.append(Variance(
+                            room=room, gaming_day=count.gaming_day, kind=VarianceKind.CAGE_COUNT, box=item.box, count=count,
+                            verification=verification, amount_cents=count.variance_cents, threshold_cents=threshold,
+                            needs_explanation=abs(count.variance_cents) > threshold, counted_by=actor, cashier=actor, found_at=now,
+                        ))
+            Variance.objects.bulk_create(variances)
+            if any(variance.needs_explanation for variance in variances):
+                verification.status = VerificationStatus.VARIANCE_UNRESOLVED
+                verification.save(update_fields=["status"])
+            transport.status = TransportStatus.VERIFIED
+            transport.save(update_fields=["status"])
+    except IntegrityError:
+        replayed = document_replay(model=CageVerification, idempotency_key=idempotency_key, fingerprint=fingerprint)
+        if replayed is None:
+            raise
+        return replayed
+    return verification
+
+
+def variance_explain(*, variance: Variance, reason: str, actor: User, pin: str) -> Variance:
+    """A shift supervisor or finance explains a variance and signs; a verification whose variances
+    are all explained is verified."""
+    action_require(actor=actor, action=Action.VARIANCE_EXPLAIN)
+    reason = reason.strip()
+    if not reason:
+        raise CageError("Say why the count differs.")
+    signer = pin_check(user=actor, pin=pin)
+    with transaction.atomic(durable=True):
+        variance = Variance.objects.select_for_update().get(pk=variance.pk)
+        _explain(variance=variance, reason=reason, actor=actor, signer=signer)
+    return variance
+
+
+def verification_explain(*, verification: CageVerification, reason: str, actor: User, pin: str) -> CageVerification:
+    """Explain every variance of a verification that awaits an explanation, with one signature each."""
+    action_require(actor=actor, action=Action.VARIANCE_EXPLAIN)
+    reason = reason.strip()
+    if not reason:
+        raise CageError("Say why the count differs.")
+    signer = pin_check(user=actor, pin=pin)
+    with transaction.atomic(durable=True):
+        verification = CageVerification.objects.select_for_update().get(pk=verification.pk)
+        pending = list(Variance.objects.select_for_update().filter(verification=verification, needs_explanation=True, explained_at__isnull=True).order_by("pk"))
+        if not pending:
+            raise WrongStatus(f"Verification {verification.pk} has no variance awaiting an explanation.")
+        for variance in pending:
+            _explain(variance=variance, reason=reason, actor=actor, signer=signer)
+        verification.refresh_from_db(fields=["status"])
+    return verification
+
+
+def _explain(*, variance: Variance, reason: str, actor: User, signer) -> None:  # type: ignore[no-untyped-def]
+    if variance.explained_at is not None:
+        raise WrongStatus(f"Variance {variance.pk} was explained by {variance.explained_by} already.")
+    variance.explanation, variance.explained_by, variance.explained_at = reason, actor, signer.verified_at
+    variance.save(update_fields=["explanation", "explained_by", "explained_at"])
+    signature_add(document=variance, rule=Variance.EXPLAINER, signer=signer)
+    verification_id = variance.verification_id
+    if verification_id is not None and not Variance.objects.filter(
+        verification_id=verification_id, needs_explanation=True, explained_at__isnull=True
+    ).exists():
+        CageVerification.objects.filter(pk=verification_id).update(status=VerificationStatus.VERIFIED)
+
+
+def gaming_day_close(*, room: PokerRoom, day: date, actor: User, pin: str) -> GamingDayClose:
+    """Finance closes a gaming day; refused while any variance of that day awaits its explanation."""
+    action_require(actor=actor, action=Action.GAMING_DAY_CLOSE)
+    signer = pin_check(user=actor, pin=pin)
+    with transaction.atomic(durable=True):
+        existing = GamingDayClose.objects.filter(room=room, gaming_day=day).first()
+        if existing is not None:
+            return existing
+        unresolved = list(Variance.objects.filter(room=room, gaming_day=day, needs_explanation=True, explained_at__isnull=True)
+                          .select_related("box").order_by("pk"))
+        if unresolved:
+            names = ", ".join(f"{v.pk} ({v.box.code if v.box else v.get_kind_display().lower()}, {format_cents(v.amount_cents)})" for v in unresolved)
+            raise DayHasUnresolvedVariance(f"Gaming day {day} has variances awaiting an explanation: {names}.")
+        close = GamingDayClose.objects.create(room=room, gaming_day=day, closed_by=actor, closed_at=signer.verified_at)
+        signature_add(document=close, rule=GamingDayClose.CLOSER, signer=signer)
+    return close

@@ -1,0 +1,54 @@
+"""Idempotent documents: the same key and the same request give the first answer again; the same
+key with another request is refused (HTTP 409) and changes nothing.
+
+A service that creates a document stores ``idempotency_key`` (unique) and ``request_sha256`` (the
+fingerprint of what was asked) on it. ``document_replay`` answers a retry; parallel posts of one key
+meet at the unique key and the loser reads the winner's document.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+from django.db import models
+
+from .exceptions import Conflict
+
+
+class IdempotencyKeyReused(Conflict):
+    code = "idempotency_key_reused"
+
+
+def request_fingerprint(values: dict[str, Any]) -> str:
+    """SHA-256 of the canonical JSON of a request (datetimes in UTC, models by primary key)."""
+
+    def default(value: Any) -> Any:
+        if isinstance(value, datetime):
+            return value.astimezone(UTC).isoformat()
+        if isinstance(value, models.Model):
+            return value.pk
+        return str(value)
+
+    canonical = json.dumps(values, sort_keys=True, separators=(",", ":"), default=default)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+D = TypeVar("D", bound=models.Model)
+
+
+def document_replay(*, model: type[D], idempotency_key: str, fingerprint: str) -> D | None:
+    """The document first created under this key when the request is the same; None when the key is
+    new; ``IdempotencyKeyReused`` when it was used for another request."""
+    existing = model._default_manager.filter(idempotency_key=idempotency_key).first()
+    if existing is None:
+        return None
+    if getattr(existing, "request_sha256", None) != fingerprint:
+        name = model._meta.verbose_name
+        raise IdempotencyKeyReused(
+            f"The Idempotency-Key {idempotency_key!r} was used for another request ({name} {existing.pk}); "
+            f"nothing was recorded. Use a new key for a new {name}."
+        )
+    return existing

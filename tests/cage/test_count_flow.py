@@ -1,0 +1,115 @@
+"""From logged rounds to the official record: counts at a closed table, custody, the cage."""
+
+from __future__ import annotations
+
+import pytest
+
+from cage.accounts import cage_over_short_account, custody_account, revenue_account, variance_account
+from cage.exceptions import BoxAlreadyCounted, NoticeRequired, WrongStatus
+from cage.models import Box, Count, CountStatus, TransportStatus, Variance, VerificationStatus
+from cage.services import (
+    boxes_sync,
+    cage_verify,
+    count_record,
+    count_witness,
+    notice_record,
+    transport_create,
+    verification_explain,
+)
+from casino_backoffice.ledger.models import Transfer
+from casino_backoffice.ledger.selectors import account_balance, ledger_total
+from casino_backoffice.staff.exceptions import SignerNotIndependent
+from casino_backoffice.staff.permissions import ActionNotPermitted
+from jackpots.models import Jackpot
+from jackpots.selectors import displayed_jackpots
+from tests.conftest import PIN
+
+
+def _box(table, code):
+    boxes_sync(room=table.room)
+    return Box.objects.select_related("account", "table", "room", "jackpot").get(room=table.room, code=code)
+
+
+def test_a_witnessed_table_count_verified_at_the_cage_becomes_the_official_fund(
+    closed_table, dealer, floorperson, security, cashier, key
+) -> None:
+    bb = _box(closed_table, "T1-bb")
+    assert account_balance(account=bb.account) == 300
+    notice_record(room=closed_table.room, notified="J. Smith", method="phone", actor=floorperson, pin=PIN, idempotency_key=key())
+
+    count = count_record(box=bb, counted_cents=300, actor=dealer, pin=PIN, idempotency_key=key())
+    assert (count.expected_cents, count.variance_cents, count.status) == (300, 0, CountStatus.COUNTED)
+    assert account_balance(account=bb.account) == 0
+    assert account_balance(account=custody_account(room=closed_table.room)) == 300
+
+    count_witness(count=count, actor=floorperson, pin=PIN, surveillance_reference="CAM-12 14:02")
+    transport = transport_create(room=closed_table.room, seal="S-001", counts=[count], actor=security, pin=PIN, idempotency_key=key())
+    assert (transport.declared_cents, transport.status) == (300, TransportStatus.IN_TRANSIT)
+
+    verification = cage_verify(transport=transport, counted=300, actor=cashier, pin=PIN, idempotency_key=key())
+    assert (verification.official_cents, verification.variance_cents, verification.status) == (300, 0, VerificationStatus.VERIFIED)
+    displayed = {j.name: j.amount_cents for j in displayed_jackpots(room=closed_table.room)}
+    assert displayed["Bad Beat"] == 300
+    assert account_balance(account=custody_account(room=closed_table.room)) == 0
+    assert ledger_total() == 0
+
+
+def test_a_bad_beat_box_is_not_counted_before_the_notice_to_compliance(closed_table, dealer, key) -> None:
+    bb = _box(closed_table, "T1-bb")
+    before = Transfer.objects.count()
+    with pytest.raises(NoticeRequired, match="compliance"):
+        count_record(box=bb, counted_cents=300, actor=dealer, pin=PIN, idempotency_key=key())
+    assert Count.objects.count() == 0 and Transfer.objects.count() == before
+
+
+def test_a_box_is_counted_once_for_its_sheet(closed_table, dealer, key) -> None:
+    hh_free_box = _box(closed_table, "T1-drop")
+    count_record(box=hh_free_box, counted_cents=1500, actor=dealer, pin=PIN, idempotency_key=key())
+    with pytest.raises(BoxAlreadyCounted):
+        count_record(box=hh_free_box, counted_cents=0, actor=dealer, pin=PIN, idempotency_key=key())
+    assert Count.objects.count() == 1
+
+
+def test_the_witness_is_not_the_counter_and_the_cashier_neither(closed_table, make_staff, dealer, security, key) -> None:
+    from casino_backoffice.staff.roles import Role
+
+    drop = _box(closed_table, "T1-drop")
+    count = count_record(box=drop, counted_cents=1500, actor=dealer, pin=PIN, idempotency_key=key())
+    with pytest.raises(ActionNotPermitted):
+        count_witness(count=count, actor=dealer, pin=PIN, surveillance_reference="CAM-1")
+    both = make_staff(Role.FLOORPERSON, extra_roles=[Role.CAGE_CASHIER])
+    count_witness(count=count, actor=both, pin=PIN, surveillance_reference="CAM-1")
+    transport = transport_create(room=closed_table.room, seal="S-9", counts=[count], actor=security, pin=PIN, idempotency_key=key())
+    with pytest.raises(SignerNotIndependent):
+        cage_verify(transport=transport, counted=1500, actor=both, pin=PIN, idempotency_key=key())
+    transport.refresh_from_db()
+    assert transport.status == TransportStatus.IN_TRANSIT
+
+
+def test_a_short_count_and_a_cage_difference_are_variances_and_the_ledger_balances(
+    closed_table, dealer, floorperson, security, cashier, supervisor, key
+) -> None:
+    drop = _box(closed_table, "T1-drop")
+    count = count_record(box=drop, counted_cents=1400, actor=dealer, pin=PIN, idempotency_key=key())
+    assert count.variance_cents == -100
+    assert Variance.objects.get(count=count).amount_cents == -100
+    count_witness(count=count, actor=floorperson, pin=PIN, surveillance_reference="CAM-1")
+    transport = transport_create(room=closed_table.room, seal="S-2", counts=[count], actor=security, pin=PIN, idempotency_key=key())
+    verification = cage_verify(transport=transport, counted=1390, actor=cashier, pin=PIN, idempotency_key=key())
+    assert (verification.official_cents, verification.variance_cents) == (1400, -10)
+    assert verification.status == VerificationStatus.VARIANCE_UNRESOLVED
+    # The variance account holds what is missing: $1.00 short at the table, $0.10 short at the cage,
+    # where the cage's over/short account carries the cage's part.
+    assert account_balance(account=variance_account(room=closed_table.room)) == 110
+    assert account_balance(account=cage_over_short_account(room=closed_table.room)) == -10
+    assert account_balance(account=revenue_account(room=closed_table.room)) == 1400
+    assert ledger_total() == 0
+    verification_explain(verification=verification, reason="A $10 chip fell behind the rack; found.", actor=supervisor, pin=PIN)
+    verification.refresh_from_db()
+    assert verification.status == VerificationStatus.VERIFIED
+    with pytest.raises(WrongStatus):
+        cage_verify(transport=transport, counted=1390, actor=cashier, pin=PIN, idempotency_key=key())
+
+
+def test_the_official_fund_shows_on_the_display(closed_table) -> None:
+    assert Jackpot.objects.filter(room=closed_table.room).count() == 2
