@@ -106,9 +106,9 @@ def count_record(
     signer = pin_check(user=actor, pin=pin)
     try:
         with transaction.atomic(durable=True):
-            box = Box.objects.select_for_update().select_related("room", "table", "jackpot", "account").get(pk=box.pk)
+            box = Box.objects.select_for_update(of=("self",)).select_related("room", "table", "jackpot", "account").get(pk=box.pk)
             sheets_create(boxes=[box], after=now - _LOOK_BACK, until=now)
-            sheet = (CountSheet.objects.select_for_update().filter(box=box, count__isnull=True, opens_at__lte=now)
+            sheet = (CountSheet.objects.select_for_update(of=("self",)).filter(box=box, count__isnull=True, opens_at__lte=now)
                      .order_by("opens_at").first())
             if sheet is None:
                 last = Count.objects.filter(box=box).order_by("-counted_at").first()
@@ -157,7 +157,7 @@ def count_witness(*, count: Count, actor: User, pin: str, surveillance_reference
         raise CageError("Give the surveillance recording reference of the count (§637a.15(d)(1): recorded by surveillance).")
     signer = pin_check(user=actor, pin=pin)
     with transaction.atomic(durable=True):
-        count = Count.objects.select_for_update().select_related("box").get(pk=count.pk)
+        count = Count.objects.select_for_update(of=("self",)).select_related("box").get(pk=count.pk)
         if count.status != CountStatus.COUNTED:
             if count.status == CountStatus.WITNESSED and count.witnessed_by_id == actor.pk and count.surveillance_reference == reference:
                 return count  # the same witness signing again: the first answer

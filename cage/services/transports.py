@@ -59,7 +59,7 @@ def transport_create(
                 carried_at=now, status=TransportStatus.IN_TRANSIT, idempotency_key=idempotency_key, request_sha256=fingerprint,
             )
             if counts:
-                locked = list(Count.objects.select_for_update().filter(pk__in=[c.pk for c in counts]).select_related("box").order_by("pk"))
+                locked = list(Count.objects.select_for_update(of=("self",)).filter(pk__in=[c.pk for c in counts]).select_related("box").order_by("pk"))
                 for count in locked:
                     if count.box.room_id != room.pk:
                         raise UnknownBox(f"Count {count.pk} is of room {count.box.room_id}, not {room.code}.")
@@ -74,7 +74,7 @@ def transport_create(
                 Count.objects.filter(pk__in=[c.pk for c in locked]).update(status=CountStatus.IN_TRANSIT)
             else:
                 assert boxes is not None
-                locked_boxes = list(Box.objects.select_for_update().filter(pk__in=[b.pk for b in boxes]).select_related("account").order_by("pk"))
+                locked_boxes = list(Box.objects.select_for_update(of=("self",)).filter(pk__in=[b.pk for b in boxes]).select_related("account").order_by("pk"))
                 foreign = [box.code for box in locked_boxes if box.room_id != room.pk]
                 if foreign:
                     raise UnknownBox(f"Boxes {', '.join(foreign)} are not boxes of room {room.code}.")
@@ -104,7 +104,7 @@ def missing_box_record(*, transport: Transport, box: Box, reason: str, actor: Us
         raise CageError("Say what is known of the missing box.")
     signer = pin_check(user=actor, pin=pin)
     with transaction.atomic(durable=True):
-        transport = Transport.objects.select_for_update().get(pk=transport.pk)
+        transport = Transport.objects.select_for_update(of=("self",)).get(pk=transport.pk)
         if transport.kind != TransportKind.BOXES or transport.status != TransportStatus.IN_TRANSIT:
             raise WrongStatus(f"Transport {transport.seal} is not a transport of boxes awaiting its accounting.")
         if not transport.items.filter(box=box).exists():
@@ -122,7 +122,7 @@ def transport_account(*, transport: Transport, box_codes: list[str], actor: User
     action_require(actor=actor, action=Action.TRANSPORT_ACCOUNT)
     signer = pin_check(user=actor, pin=pin)
     with transaction.atomic(durable=True):
-        transport = Transport.objects.select_for_update().get(pk=transport.pk)
+        transport = Transport.objects.select_for_update(of=("self",)).get(pk=transport.pk)
         if transport.kind != TransportKind.BOXES:
             raise WrongStatus(f"Seal {transport.seal} is a container of table counts: the cashier verifies it; there are no boxes to account for.")
         if transport.status != TransportStatus.IN_TRANSIT:

@@ -66,7 +66,7 @@ def cage_verify(
     now = timezone.now()
     try:
         with transaction.atomic(durable=True):
-            transport = Transport.objects.select_for_update().select_related("room").get(pk=transport.pk)
+            transport = Transport.objects.select_for_update(of=("self",)).select_related("room").get(pk=transport.pk)
             if hasattr(transport, "verification"):
                 raise WrongStatus(f"Seal {transport.seal} was already verified (verification {transport.verification.pk}).")
             room = transport.room
@@ -131,7 +131,7 @@ def cage_verify(
                 signature_add(document=verification, rule=CageVerification.CASHIER, signer=signer)
                 for item in items:
                     cents = verification.box_counts[item.box.code]
-                    sheet = CountSheet.objects.select_for_update().filter(box=item.box, count__isnull=True, opens_at__lte=now).order_by("opens_at").first()
+                    sheet = CountSheet.objects.select_for_update(of=("self",)).filter(box=item.box, count__isnull=True, opens_at__lte=now).order_by("opens_at").first()
                     count = Count.objects.create(
                         box=item.box, sheet=sheet, place=CountPlace.CAGE, gaming_day=sheet.gaming_day if sheet else transport.gaming_day,
                         counted_cents=cents, expected_cents=item.expected_cents, counted_by=actor, counted_at=now,
@@ -176,7 +176,7 @@ def variance_explain(*, variance: Variance, reason: str, actor: User, pin: str) 
         raise CageError("Say why the count differs.")
     signer = pin_check(user=actor, pin=pin)
     with transaction.atomic(durable=True):
-        variance = Variance.objects.select_for_update().get(pk=variance.pk)
+        variance = Variance.objects.select_for_update(of=("self",)).get(pk=variance.pk)
         _explain(variance=variance, reason=reason, actor=actor, signer=signer)
     return variance
 
@@ -189,8 +189,8 @@ def verification_explain(*, verification: CageVerification, reason: str, actor: 
         raise CageError("Say why the count differs.")
     signer = pin_check(user=actor, pin=pin)
     with transaction.atomic(durable=True):
-        verification = CageVerification.objects.select_for_update().get(pk=verification.pk)
-        pending = list(Variance.objects.select_for_update().filter(verification=verification, needs_explanation=True, explained_at__isnull=True).order_by("pk"))
+        verification = CageVerification.objects.select_for_update(of=("self",)).get(pk=verification.pk)
+        pending = list(Variance.objects.select_for_update(of=("self",)).filter(verification=verification, needs_explanation=True, explained_at__isnull=True).order_by("pk"))
         if not pending:
             raise WrongStatus(f"Verification {verification.pk} has no variance awaiting an explanation.")
         for variance in pending:
