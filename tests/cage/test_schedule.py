@@ -1,0 +1,50 @@
+"""The count schedule: sheets created once whatever runs it, overdue ones flagged, late runs catch up."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from django.core.management import call_command
+
+from cage.models import CountSheet, ScheduleRun, SheetKind
+from cage.services import schedule_run
+
+NY = ZoneInfo("America/New_York")
+
+
+def test_a_gaming_day_gets_one_daily_sheet_per_box_and_each_ended_period_one_per_high_hand_box(rules, open_table) -> None:
+    # T1 has a rake drop box, a Bad Beat box and a High Hand box (periods of 60 minutes from 10:00).
+    run = schedule_run(at=datetime(2026, 11, 30, 12, 30, tzinfo=NY))
+    assert run is not None
+    daily = CountSheet.objects.filter(kind=SheetKind.DAILY, box__table__number="T1")
+    assert sorted(daily.values_list("box__code", "key")) == [("T1-bb", "day:2026-11-30"), ("T1-drop", "day:2026-11-30")]
+    # First run looks back one day: periods that ended in the last 24 hours, the latest 11:00-12:00.
+    periods = CountSheet.objects.filter(kind=SheetKind.PERIOD, box__code="T1-hh").order_by("opens_at")
+    assert periods.last().key == "period:2026-11-30T11:00"
+    assert periods.count() == 24
+
+
+def test_a_second_run_or_an_earlier_moment_changes_nothing(rules, open_table) -> None:
+    schedule_run(at=datetime(2026, 11, 30, 12, 30, tzinfo=NY))
+    sheets = CountSheet.objects.count()
+    assert schedule_run(at=datetime(2026, 11, 30, 12, 30, tzinfo=NY)) is None
+    assert schedule_run(at=datetime(2026, 11, 30, 9, 0, tzinfo=NY)) is None
+    assert CountSheet.objects.count() == sheets and ScheduleRun.objects.count() == 1
+
+
+def test_a_run_after_downtime_creates_the_missed_sheets_and_flags_them_overdue(rules, open_table) -> None:
+    schedule_run(at=datetime(2026, 11, 28, 7, 0, tzinfo=NY))
+    run = schedule_run(at=datetime(2026, 11, 30, 7, 0, tzinfo=NY))
+    keys = set(CountSheet.objects.filter(box__code="T1-bb").values_list("key", flat=True))
+    assert keys == {"day:2026-11-28", "day:2026-11-29", "day:2026-11-30"}
+    overdue = set(CountSheet.objects.filter(box__code="T1-bb", overdue_flagged_at__isnull=False).values_list("key", flat=True))
+    assert overdue == {"day:2026-11-28", "day:2026-11-29"}
+    assert run is not None and run.sheets_flagged >= 2
+
+
+def test_run_schedule_command_at_a_moment_and_again(rules, open_table, capsys) -> None:
+    call_command("run_schedule", "--at", "2026-11-30T12:30:00-05:00")
+    assert "count sheets created" in capsys.readouterr().out
+    call_command("run_schedule", "--at", "2026-11-30T12:00:00-05:00")
+    assert "Nothing to do" in capsys.readouterr().out
