@@ -113,3 +113,19 @@ def test_a_short_count_and_a_cage_difference_are_variances_and_the_ledger_balanc
 
 def test_the_official_fund_shows_on_the_display(closed_table) -> None:
     assert Jackpot.objects.filter(room=closed_table.room).count() == 2
+
+
+def test_the_official_record_and_the_custody_log_follow_each_step(closed_table, dealer, floorperson, security, cashier, key) -> None:
+    from cage.selectors import boxes_with_expected, custody_log, official_record
+
+    drop = _box(closed_table, "T1-drop")
+    assert {c.box.code: c.expected_cents for c in boxes_with_expected(boxes=Box.objects.filter(table=closed_table))} == {
+        "T1-drop": 1500, "T1-bb": 300, "T1-hh": 600}
+    count = count_record(box=drop, counted_cents=1500, actor=dealer, pin=PIN, idempotency_key=key())
+    count_witness(count=count, actor=floorperson, pin=PIN, surveillance_reference="CAM-7")
+    transport = transport_create(room=closed_table.room, seal="S-7", counts=[count], actor=security, pin=PIN, idempotency_key=key())
+    verification = cage_verify(transport=transport, counted=1500, actor=cashier, pin=PIN, idempotency_key=key())
+    rows = official_record(room=closed_table.room)
+    assert [(r.account.code, r.gaming_day, r.official_cents) for r in rows] == [("room:main:revenue", verification.gaming_day, 1500)]
+    steps = [(e.box, e.step.split(" ")[0]) for e in custody_log(room=closed_table.room, day=count.gaming_day)]
+    assert steps == [("T1-drop", "counted"), ("T1-drop", "witnessed"), ("T1-drop", "carried"), ("T1-drop", "verified")]
