@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.db import models
 
 from casino_backoffice.ledger.models import Account, TransferKind
@@ -35,7 +37,7 @@ def official_account(*, box: Box) -> Account:
     return revenue_account(room=box.room)
 
 
-def variance_threshold_cents(*, room: PokerRoom, at) -> int:  # type: ignore[no-untyped-def]
+def variance_threshold_cents(*, room: PokerRoom, at: datetime) -> int:
     """The room's variance threshold (a house control in the rules file): a variance larger than
     this needs a signed explanation. No rules, or no threshold stated: every variance does."""
     in_effect = rules_version_in_effect(room=room, at=at)

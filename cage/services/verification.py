@@ -25,7 +25,7 @@ from casino_backoffice.money import format_cents
 from casino_backoffice.staff.exceptions import SignerNotIndependent
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action, action_require
-from casino_backoffice.staff.services import pin_check, signature_add
+from casino_backoffice.staff.services import VerifiedSigner, pin_check, signature_add
 from tables.models import PokerRoom
 
 from ..accounts import cage_over_short_account, custody_account, variance_account
@@ -199,7 +199,7 @@ def verification_explain(*, verification: CageVerification, reason: str, actor: 
     return verification
 
 
-def _explain(*, variance: Variance, reason: str, actor: User, signer) -> None:  # type: ignore[no-untyped-def]
+def _explain(*, variance: Variance, reason: str, actor: User, signer: VerifiedSigner) -> None:
     if variance.explained_at is not None:
         raise WrongStatus(f"Variance {variance.pk} was explained by {variance.explained_by} already.")
     variance.explanation, variance.explained_by, variance.explained_at = reason, actor, signer.verified_at
