@@ -68,6 +68,21 @@ def display_cents(cents: int) -> str:
     return f"{sign}${whole:,}.{part:02d}"
 
 
+def format_percent(rate_bp: int) -> str:
+    """Basis points as a plain decimal number of percent, without trailing zeros: the rules-file format.
+
+    >>> format_percent(1000), format_percent(250), format_percent(5)
+    ('10', '2.5', '0.05')
+    """
+    percent = Decimal(rate_bp) / 100
+    return str(percent.normalize().quantize(Decimal(1)) if rate_bp % 100 == 0 else percent.normalize())
+
+
+def display_percent(rate_bp: int) -> str:
+    """Basis points for people: ``10%``, ``2.5%``."""
+    return f"{format_percent(rate_bp)}%"
+
+
 def percent_floor(cents: int, rate_bp: int) -> Cents:
     """``rate_bp`` basis points of ``cents``, rounded down to the cent (never creates a cent)."""
     if cents < 0 or rate_bp < 0:

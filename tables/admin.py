@@ -9,7 +9,7 @@ from simple_history.admin import SimpleHistoryAdmin
 from casino_backoffice.core.admin import ReadOnlyAdmin
 from casino_backoffice.money import display_cents, format_cents
 
-from .models import PokerRoom, Round, RoundDrop, RulesVersion, Table
+from .models import PokerRoom, Round, RulesVersion, Table
 
 
 @admin.register(PokerRoom)
@@ -61,21 +61,6 @@ class RulesVersionAdmin(ReadOnlyAdmin):
         return format_html("<pre>{}</pre>", version.source_text)
 
 
-class RoundDropInline(admin.TabularInline):
-    model = RoundDrop
-    readonly_fields = ("jackpot_code", "amount", "rule")
-    fields = readonly_fields
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-    @admin.display(description="Amount")
-    def amount(self, drop: RoundDrop) -> str:
-        return display_cents(drop.amount_cents)
-
-
 def _export(rounds: list[Round], extension: str) -> HttpResponse:
     from rake.exports import XLSX_TYPE, csv_bytes, xlsx_bytes
 
@@ -97,14 +82,14 @@ def _export(rounds: list[Round], extension: str) -> HttpResponse:
 
 @admin.register(Round)
 class RoundAdmin(ReadOnlyAdmin):
-    """Rounds of play as logged, with the rake and drops their rules took. Never edited."""
+    """Rounds of play as logged, with the rake and drops their rules took. Never edited. The drops are
+    jackpots' rows: ``jackpots.admin`` adds their inline, since tables knows nothing of jackpots."""
 
     list_display = ["id", "table", "ended_at", "gaming_day", "shift", "game", "players_dealt_in", "pot", "rake", "voided", "rules_version"]
     list_filter = ["gaming_day", "shift", "game", "voided", "table__room", "table"]
     list_select_related = ["table__room", "rules_version__room"]
     search_fields = ["idempotency_key", "table__number"]
     date_hierarchy = "ended_at"
-    inlines = [RoundDropInline]
     actions = ["export_csv", "export_xlsx"]
     exclude = ["request_sha256"]
 

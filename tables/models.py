@@ -93,7 +93,8 @@ class RulesVersion(models.Model):
 
 
 class Round(models.Model):
-    """A round of play as the table reported it, with the rake and the drops its rules took.
+    """A round of play as the table reported it, with the rake its rules took; each jackpot's drop
+    from its pot is a ``jackpots.RoundDrop`` (``round.drops``).
 
     Inserted once, never updated (trigger on PostgreSQL). ``idempotency_key`` makes a retried post
     count once; ``request_sha256`` is the canonical body first posted under that key, so the same key
@@ -136,24 +137,3 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"Round {self.pk} at {self.table.number}"
-
-
-class RoundDrop(models.Model):
-    """A jackpot's contribution from one round's pot (§637a.15(c), §637a.16(c)); zero drops are kept
-    too, so the report says a jackpot was asked and why it took nothing."""
-
-    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="drops")
-    jackpot_code = models.CharField(max_length=30)
-    position = models.PositiveSmallIntegerField()
-    amount_cents = models.BigIntegerField()
-    rule = models.CharField(max_length=300)
-
-    class Meta:
-        ordering = ["round", "position"]
-        constraints = [
-            models.UniqueConstraint(fields=["round", "jackpot_code"], name="tables_rounddrop_one_per_jackpot"),
-            models.CheckConstraint(condition=Q(amount_cents__gte=0), name="tables_rounddrop_amount_not_negative"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.jackpot_code} drop of round {self.round_id}"

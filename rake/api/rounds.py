@@ -16,7 +16,8 @@ from rest_framework.response import Response
 
 from casino_backoffice.money import format_cents
 from casino_backoffice.staff.auth import acting_user
-from tables.models import Round, RoundDrop
+from jackpots.models import RoundDrop
+from tables.models import Round
 
 from ..exceptions import InvalidRound
 from ..selectors import rules_version_number

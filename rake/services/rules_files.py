@@ -12,7 +12,6 @@ from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.ledger.models import AccountKind
 from casino_backoffice.ledger.services import account_open
 from casino_backoffice.staff.models import User
-from jackpots.models import JackpotKind
 from jackpots.services import jackpot_register
 from tables.models import PokerRoom, Round, RulesVersion
 from tables.services import room_upsert, table_upsert
@@ -75,7 +74,7 @@ def rules_load(*, text: str, actor: User | None, source_name: str = "") -> Rules
             )
             room = PokerRoom.objects.select_for_update().get(pk=room.pk)
             for jackpot in rules.jackpots.values():
-                jackpot_register(room=room, code=jackpot.code, kind=JackpotKind(jackpot.kind), name=jackpot.name)
+                jackpot_register(room=room, code=jackpot.code, kind=jackpot.kind, name=jackpot.name)
             account_open(code=pots_account_code(room=room), name=f"{room.name}: pots", kind=AccountKind.SOURCE)
             for table_rule in rules.tables.values():
                 table = table_upsert(room=room, number=table_rule.number, game=table_rule.game, seats=table_rule.seats)

@@ -14,8 +14,9 @@ from rest_framework.test import APIClient
 from casino_backoffice.ledger.models import Account, Transfer, TransferKind
 from casino_backoffice.ledger.selectors import account_balance, ledger_total
 from casino_backoffice.staff.roles import Role
+from jackpots.models import RoundDrop
 from rake.services import rules_load
-from tables.models import Round, RoundDrop
+from tables.models import Round
 from tables.services import table_set_open
 from tests.rake import factories
 from tests.rake.factories import RULES, recently, rules_text

@@ -1,4 +1,9 @@
-"""Reading one file's values: ``_Checker`` collects every error and returns normalized values or None."""
+"""Reading the values of one rules file: ``Checker`` collects every error and returns normalized values or None.
+
+Each app validates its own section of the file with the same ``Checker`` (``rake.rules`` the rake
+policies and tables, ``jackpots.rules`` the jackpots), so every error reads alike and all are
+reported at once.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +15,7 @@ from typing import Any
 from casino_backoffice.money import InvalidAmount, parse_cents
 
 
-class _Checker:
+class Checker:
     """Collects errors while reading one file; each read returns a normalized value or None."""
 
     def __init__(self) -> None:
@@ -93,12 +98,14 @@ class _Checker:
         return value
 
 
-def _label(section: str, index: int, item: Any, key: str) -> str:
+def label(section: str, index: int, item: Any, key: str) -> str:
+    """Where an item of a list is, for an error: ``tables[0] (T1)``."""
     ident = item.get(key) if isinstance(item, dict) else None
     return f"{section}[{index}] ({ident})" if ident is not None else f"{section}[{index}]"
 
 
-def _list(check: _Checker, data: dict[str, Any], name: str, *, required: bool) -> list[Any]:
+def listed(check: Checker, data: dict[str, Any], name: str, *, required: bool) -> list[Any]:
+    """The list under ``name``; an empty list, and an error, when it is missing (if required) or not a list."""
     value = data.get(name)
     if value is None:
         if required:
@@ -110,5 +117,3 @@ def _list(check: _Checker, data: dict[str, Any], name: str, *, required: bool) -
     return value
 
 
-def _percent_text(bp: int) -> str:
-    return str((Decimal(bp) / 100).normalize().quantize(Decimal(1)) if bp % 100 == 0 else (Decimal(bp) / 100).normalize())
