@@ -101,6 +101,14 @@ def test_the_display_board_needs_no_sign_in_and_refreshes_its_panel(client, open
     assert panel["Cache-Control"] == "no-store"
 
 
+def test_staff_who_open_the_display_from_a_tablet_have_a_way_back(client, open_table, dealer) -> None:
+    assert "Floor home" not in client.get("/display/").content.decode()  # the wall display is signed out
+    assert "floor-link" not in client.get("/display/main/").content.decode()
+    client.force_login(dealer)
+    assert '<a href="/floor/">&lsaquo; Floor home</a>' in client.get("/display/").content.decode()
+    assert '<a class="floor-link" href="/display/">&lsaquo; Boards</a>' in client.get("/display/main/").content.decode()
+
+
 def test_an_unknown_room_has_no_board(client, db) -> None:
     assert client.get("/display/nowhere/").status_code == 404
 
