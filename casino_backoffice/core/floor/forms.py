@@ -128,6 +128,9 @@ class CardPickerInput(forms.Widget):
     class Media:
         js = ["floor/card_picker.js"]
 
+    def use_required_attribute(self, initial: Any) -> bool:
+        return False  # the value is a hidden input; the field says when cards are missing
+
     def format_value(self, value: Any) -> str:
         if isinstance(value, list | tuple):
             return " ".join(str(card) for card in value)
@@ -148,6 +151,7 @@ class CardsField(forms.Field):
         self.count = count
         kwargs.setdefault("widget", CardPickerInput(count=count))
         super().__init__(**kwargs)
+        self.error_messages["required"] = f"Pick {count} card{'s' if count != 1 else ''}."
 
     def to_python(self, value: Any) -> tuple[str, ...]:
         from casino_backoffice.poker.cards import InvalidCards, parse_cards
