@@ -64,6 +64,8 @@ INSTALLED_APPS = [
     "rake",
     "jackpots",
     "cage",
+    # The demo loader (``manage.py load_demo``): a composition root that may name every app.
+    "demo",
 ]
 
 MIDDLEWARE = [

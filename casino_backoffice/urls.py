@@ -1,3 +1,5 @@
+"""The site's root: a composition root that names every face (admin, API, tablet site, display board)."""
+
 from django.contrib import admin
 from django.urls import include, path
 from django.views.generic import RedirectView
@@ -15,6 +17,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/", include("casino_backoffice.api_urls")),
-    path("floor/", include(("casino_backoffice.staff.floor_urls", "floor"))),
+    path("floor/", include("casino_backoffice.floor_urls")),
     path("display/", include(("jackpots.display_urls", "display"))),
 ]

@@ -1,12 +1,15 @@
 import difflib
 import json
+from zoneinfo import ZoneInfo
 
+from django.conf import settings
 from django.contrib import admin
 from django.http import HttpRequest, HttpResponse
 from django.utils.html import format_html
 from simple_history.admin import SimpleHistoryAdmin
 
 from casino_backoffice.core.admin import ReadOnlyAdmin
+from casino_backoffice.core.exports import Column, Kind, Report, export_response
 from casino_backoffice.money import display_cents, format_cents
 
 from .models import PokerRoom, Round, RulesVersion, Table
@@ -61,23 +64,25 @@ class RulesVersionAdmin(ReadOnlyAdmin):
         return format_html("<pre>{}</pre>", version.source_text)
 
 
-def _export(rounds: list[Round], extension: str) -> HttpResponse:
-    from rake.exports import XLSX_TYPE, csv_bytes, xlsx_bytes
+ROUND_COLUMNS = [
+    Column("id", Kind.INTEGER), Column("room"), Column("table"), Column("game"), Column("ended_at", Kind.DATETIME),
+    Column("gaming_day", Kind.DATE), Column("shift"), Column("players_dealt_in", Kind.INTEGER), Column("pot", Kind.MONEY),
+    Column("uncalled_bet", Kind.MONEY), Column("flop_dealt", Kind.BOOLEAN), Column("voided", Kind.BOOLEAN),
+    Column("rules_version", Kind.INTEGER), Column("rake", Kind.MONEY), Column("drops"),
+]
 
-    header = ["id", "room", "table", "game", "ended_at", "gaming_day", "shift", "players_dealt_in", "pot", "uncalled_bet",
-              "flop_dealt", "voided", "rules_version", "rake", "drops"]
+
+def _export(rounds: list[Round], extension: str) -> HttpResponse:
     rows = [
-        [r.pk, r.table.room.code, r.table.number, r.game, r.ended_at.isoformat(), str(r.gaming_day), r.shift, r.players_dealt_in,
-         format_cents(r.pot_cents), format_cents(r.uncalled_bet_cents), r.flop_dealt, r.voided, r.rules_version.number,
-         format_cents(r.rake_cents), "; ".join(f"{d.jackpot_code} {format_cents(d.amount_cents)}" for d in r.drops.all())]
+        [r.pk, r.table.room.code, r.table.number, r.game, r.ended_at, r.gaming_day, r.shift, r.players_dealt_in,
+         r.pot_cents, r.uncalled_bet_cents, r.flop_dealt, r.voided, r.rules_version.number,
+         r.rake_cents, "; ".join(f"{d.jackpot_code} {format_cents(d.amount_cents)}" for d in r.drops.all())]
         for r in rounds
     ]
-    if extension == "csv":
-        response = HttpResponse(csv_bytes(header, rows), content_type="text/csv; charset=utf-8")
-    else:
-        response = HttpResponse(xlsx_bytes(header, rows, title="Rounds"), content_type=XLSX_TYPE)
-    response["Content-Disposition"] = f'attachment; filename="rounds.{extension}"'
-    return response
+    # Times in the rooms' zone; rounds of rooms in several zones are shown in the site's.
+    zones = {r.table.room.timezone for r in rounds}
+    zone = ZoneInfo(zones.pop() if len(zones) == 1 else settings.TIME_ZONE)
+    return export_response(Report(columns=ROUND_COLUMNS, rows=rows, title="Rounds", filename="rounds", time_zone=zone), extension)
 
 
 @admin.register(Round)

@@ -29,7 +29,12 @@ from .models import Signature, User
 from .roles import ADMIN_ROLES, ROLE_PERMISSIONS, Role
 from .signing import SignableDocument, SigningRule, content_hash
 
-PIN_PATTERN = re.compile(r"^\d{4,8}$")
+# A signing PIN: 4 to 8 digits (0-9 only). Forms refuse anything else before the PIN is checked, so a
+# typo never counts toward the signing lock.
+PIN_MIN_DIGITS = 4
+PIN_MAX_DIGITS = 8
+PIN_PATTERN = re.compile(rf"^[0-9]{{{PIN_MIN_DIGITS},{PIN_MAX_DIGITS}}}$")
+PIN_RULE = f"A signing PIN is {PIN_MIN_DIGITS} to {PIN_MAX_DIGITS} digits."
 
 
 def roles_sync(*, using: str = "default") -> None:
@@ -48,7 +53,7 @@ def roles_sync(*, using: str = "default") -> None:
 
 def _validate_pin(pin: str) -> None:
     if not PIN_PATTERN.match(pin or ""):
-        raise InvalidPin("A signing PIN is 4 to 8 digits.")
+        raise InvalidPin(PIN_RULE)
 
 
 def pin_set(*, user: User, pin: str, actor: User | None = None) -> None:

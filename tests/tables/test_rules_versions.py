@@ -78,12 +78,3 @@ def test_load_rules_command(db, tmp_path, finance):
     path.write_text(rules_text(tables=[{"number": "T1", "game": "holdem", "seats": 10, "rake_policy": "nope"}]))
     with pytest.raises(CommandError, match="rake_policy 'nope' is not a policy of this file"):
         call_command("load_rules", str(path))
-
-
-def test_the_demo_rules_file_is_valid_and_loads_a_dozen_tables(db):
-    out = StringIO()
-    call_command("load_demo", stdout=out)
-    assert Table.objects.count() == 12
-    assert RulesVersion.objects.get().source_name == "demo/rules.yaml"
-    call_command("load_demo", stdout=StringIO())
-    assert RulesVersion.objects.count() == 1

@@ -133,3 +133,20 @@ def test_a_floorperson_verifies_on_the_tablet(client, stud, floorperson):
     assert "verified; it is in the drop box" in done.content.decode()
     assert "Nothing to verify." in done.content.decode()
     assert account_balance(account=Account.objects.get(code="table:main:T7:drop_box")) == 600
+
+
+def test_a_pin_with_a_letter_is_refused_before_it_counts_as_a_wrong_pin(client, stud, floorperson):
+    from django.test import Client
+
+    data = assess(client, table="T7", interval_starts_at=interval_start(30).isoformat(), players_seated=2).json()
+    tablet = Client()
+    tablet.force_login(floorperson)
+    page = tablet.get("/floor/time-charges/").content.decode()
+    assert f'<label for="id_charge{data["id"]}_pin">Your signing PIN</label>' in page
+
+    refused = tablet.post(f"/floor/time-charges/{data['id']}/verify/", {"pin": "24a8"}, follow=True)
+
+    assert "A signing PIN is 4 to 8 digits. Nothing was checked; it does not count as a wrong PIN." in refused.content.decode()
+    floorperson.refresh_from_db()
+    assert floorperson.failed_pin_attempts == 0
+    assert TimeCharge.objects.get(pk=data["id"]).verified_at is None and Transfer.objects.count() == 0

@@ -17,6 +17,7 @@ from django.db import transaction
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.roles import Role
 from casino_backoffice.staff.services import staff_create
+from rake.services import rules_load
 
 DEMO_PASSWORD = "poker-demo-2026"  # noqa: S105 - documented in the README for the demo only
 
@@ -39,8 +40,6 @@ DEMO_RULES = Path(settings.BASE_DIR) / "demo" / "rules.yaml"
 def load_rooms_and_tables() -> None:
     """The demo room and its dozen tables come from the documented example rules file, through the
     same service as ``manage.py load_rules`` (an identical file changes nothing)."""
-    from rake.services import rules_load
-
     rules_load(text=DEMO_RULES.read_text(encoding="utf-8"), actor=None, source_name="demo/rules.yaml")
 
 
