@@ -16,14 +16,14 @@ from django.views.decorators.http import require_POST
 from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.money import InvalidAmount, display_cents, parse_cents
 from casino_backoffice.staff.auth import acting_user
-from casino_backoffice.staff.roles import FLOORPERSON_OR_ABOVE, Role
+from casino_backoffice.staff.exceptions import ActionNotPermitted
+from casino_backoffice.staff.permissions import Action, action_require, may
 from tables.models import Table
 
 from .models import TimeCharge
 from .selectors import pot_breakdown
 from .services import time_charge_verify
 
-CALCULATOR_ROLES = frozenset({Role.DEALER}) | FLOORPERSON_OR_ABOVE
 _MONEY = {"inputmode": "decimal", "autocomplete": "off", "placeholder": "0.00"}
 
 
@@ -64,8 +64,10 @@ class CalculatorForm(forms.Form):
 @login_required
 def calculator(request: HttpRequest) -> HttpResponse:
     """A dealer or floorperson enters a pot and sees the rake and each drop, with the rule for each."""
-    if not acting_user(request).roles & CALCULATOR_ROLES:
-        return render(request, "rake/calculator.html", {"refused": "Only a dealer or a floorperson or above uses the rake calculator."}, status=403)
+    try:
+        action_require(actor=acting_user(request), action=Action.RAKE_CALCULATE)
+    except ActionNotPermitted as refused:
+        return render(request, "rake/calculator.html", {"refused": refused.message}, status=403)
     form = CalculatorForm(request.GET or None)
     result = None
     error = None
@@ -98,7 +100,7 @@ class VerifyForm(forms.Form):
 @login_required
 def time_charges(request: HttpRequest) -> HttpResponse:
     """Time charges waiting for a floorperson's verification (§637a.17(b)(3)(v)), newest first."""
-    can_verify = bool(acting_user(request).roles & FLOORPERSON_OR_ABOVE)
+    can_verify = may(acting_user(request), Action.TIME_CHARGE_VERIFY)
     pending = TimeCharge.objects.filter(verified_at__isnull=True).select_related("table", "assessed_by").order_by("-interval_starts_at")[:50]
     rows = [(charge, display_cents(charge.amount_cents)) for charge in pending]
     return render(request, "rake/time_charges.html", {"rows": rows, "can_verify": can_verify, "form": VerifyForm()})

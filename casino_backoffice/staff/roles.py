@@ -26,6 +26,8 @@ class Role(models.TextChoices):
 # supervisor, poker room manager.
 FLOORPERSON_OR_ABOVE = frozenset({Role.FLOORPERSON, Role.SHIFT_SUPERVISOR, Role.POKER_ROOM_MANAGER})
 SUPERVISOR_OR_ABOVE = frozenset({Role.SHIFT_SUPERVISOR, Role.POKER_ROOM_MANAGER})
+# Who works a table: the dealer, and the floorperson or above who may stand in for them.
+DEALER_OR_FLOORPERSON_OR_ABOVE = frozenset({Role.DEALER}) | FLOORPERSON_OR_ABOVE
 
 # Roles that work in the Django admin (cashiers, finance, compliance, administrators, managers).
 ADMIN_ROLES = frozenset(

@@ -16,9 +16,11 @@ from casino_backoffice.core.exceptions import DomainError
 from tables.models import Table
 from tables.services import table_set_open
 
+from . import permissions
 from .auth import acting_user
 from .forms import PinChangeForm
-from .roles import ADMIN_ROLES, FLOORPERSON_OR_ABOVE, Role
+from .models import User
+from .roles import ADMIN_ROLES, Role
 from .services import pin_set
 
 
@@ -45,14 +47,15 @@ DUTIES: dict[Role, str] = {
 }
 
 
-def _actions(roles: frozenset[Role]) -> list[Action]:
+def _actions(user: User) -> list[Action]:
+    roles = user.roles
     actions = [Action("Tables", "See every table; floorpersons open and close them.", reverse("floor:tables"))]
-    if roles & (FLOORPERSON_OR_ABOVE | {Role.DEALER}):
+    if permissions.may(user, permissions.Action.RAKE_CALCULATE):
         actions.append(
             Action("Rake calculator", "Enter a pot: see the rake and each jackpot drop, and the rule behind each.",
                    reverse("floor:rake-calculator"))
         )
-    if roles & FLOORPERSON_OR_ABOVE:
+    if permissions.may(user, permissions.Action.TIME_CHARGE_VERIFY):
         actions.append(
             Action("Time charges", "Verify time charges with your PIN (§637a.17(b)(3)).", reverse("floor:time-charges"))
         )
@@ -67,14 +70,15 @@ def _actions(roles: frozenset[Role]) -> list[Action]:
 
 @login_required
 def home(request: HttpRequest) -> HttpResponse:
-    roles = acting_user(request).roles
+    user = acting_user(request)
+    roles = user.roles
     return render(
         request,
         "floor/home.html",
         {
             "roles": sorted(roles, key=list(Role).index),
             "duties": [DUTIES[role] for role in Role if role in roles],
-            "actions": _actions(roles),
+            "actions": _actions(user),
         },
     )
 
@@ -99,7 +103,7 @@ def pin_change(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def tables(request: HttpRequest) -> HttpResponse:
-    can_open = bool(acting_user(request).roles & FLOORPERSON_OR_ABOVE)
+    can_open = permissions.may(acting_user(request), permissions.Action.TABLE_OPEN_CLOSE)
     rows = Table.objects.select_related("room").order_by("room__code", Length("number"), "number")
     return render(request, "floor/tables.html", {"tables": rows, "can_open": can_open})
 
@@ -109,9 +113,6 @@ def tables(request: HttpRequest) -> HttpResponse:
 def table_open_close(request: HttpRequest, table_id: int) -> HttpResponse:
     user = acting_user(request)
     table = get_object_or_404(Table, pk=table_id)
-    if not user.roles & FLOORPERSON_OR_ABOVE:
-        messages.error(request, "Only a floorperson or above opens and closes tables.")
-        return redirect("floor:tables")
     is_open = request.POST.get("is_open") == "1"
     try:
         table_set_open(table=table, is_open=is_open, actor=user)

@@ -8,6 +8,7 @@ from django.db import IntegrityError, connection, transaction
 from casino_backoffice.ledger.models import Account, AccountKind, Correction, Transfer, TransferKind
 from casino_backoffice.ledger.services import correction_approve, correction_prepare, transfer_post
 from casino_backoffice.staff.exceptions import (
+    ActionNotPermitted,
     AlreadySigned,
     DocumentIsSigned,
     SignerNotIndependent,
@@ -86,14 +87,42 @@ def test_a_right_pin_resets_the_count_of_wrong_ones(transfer, finance) -> None:
 
 
 def test_only_an_administrator_unlocks(finance, floorperson) -> None:
-    with pytest.raises(SignerRoleNotAllowed):
+    with pytest.raises(ActionNotPermitted, match=r"^Only an administrator may unlock a person's signing; .* is a floorperson\.$"):
         signing_unlock(user=finance, actor=floorperson)
 
 
-def test_a_signer_of_the_wrong_role_is_refused_with_the_rule_named(transfer, floorperson) -> None:
-    with pytest.raises(SignerRoleNotAllowed, match=r"preparer by finance, administrator.*floorperson"):
+def test_a_signer_of_the_wrong_role_is_refused_with_who_may_named(transfer, floorperson) -> None:
+    with pytest.raises(ActionNotPermitted, match=r"Only finance or an administrator may prepare the reversal of a transfer; .* is a floorperson"):
         correction_prepare(transfer=transfer, reason="wrong box", actor=floorperson, pin=PIN)
     assert not Correction.objects.exists()
+
+
+def test_a_wrong_role_never_counts_toward_a_pin_lock(transfer, floorperson) -> None:
+    for _ in range(10):
+        with pytest.raises(ActionNotPermitted):
+            correction_prepare(transfer=transfer, reason="wrong box", actor=floorperson, pin="0000")
+    floorperson.refresh_from_db()
+    assert (floorperson.failed_pin_attempts, floorperson.signing_locked_at) == (0, None)
+    assert not Correction.objects.exists()
+
+
+def test_signature_add_still_refuses_a_role_its_rule_does_not_name(transfer, finance, floorperson) -> None:
+    """The signing rule is the second guard: a service that signs for another action than its own
+    would still be refused at the signature, with the rule named."""
+    from casino_backoffice.staff.services import pin_check, signature_add
+
+    correction = correction_prepare(transfer=transfer, reason="wrong box", actor=finance, pin=PIN)
+    with pytest.raises(SignerRoleNotAllowed, match=r"approver by finance, administrator.*floorperson"), transaction.atomic():
+        signature_add(document=correction, rule=Correction.APPROVER, signer=pin_check(user=floorperson, pin=PIN))
+    assert correction.signatures().count() == 1
+
+
+def test_signing_rules_take_their_roles_from_the_table_of_actions() -> None:
+    from casino_backoffice.staff.permissions import ACTION_ROLES, Action
+
+    assert Correction.PREPARER.action == Action.CORRECTION_PREPARE
+    assert set(Correction.PREPARER.roles) == ACTION_ROLES[Action.CORRECTION_PREPARE] == {Role.FINANCE, Role.ADMINISTRATOR}
+    assert Correction.PREPARER.roles == (Role.FINANCE, Role.ADMINISTRATOR)  # the order roles are declared in
 
 
 def test_the_approver_is_not_the_preparer(transfer, finance) -> None:

@@ -18,7 +18,7 @@ from rake.services import rules_load
 from tables.models import Round, RoundDrop
 from tables.services import table_set_open
 from tests.rake import factories
-from tests.rake.factories import RULES, recently, rules_text
+from tests.rake.factories import RULES, recently, rules_loader, rules_text
 
 # Shared fixtures of the rake tests.
 rules = factories.rules
@@ -165,7 +165,7 @@ def test_idempotency_key_is_required(client, rated_table):
 def test_a_round_is_rated_by_the_version_in_effect_at_its_end(client, rated_table):
     switch = timezone.now() - timedelta(hours=1)
     richer = [{**RULES["rake_policies"][0], "max_per_round": "8.00"}, *RULES["rake_policies"][1:]]
-    rules_load(text=rules_text(effective_from=switch.isoformat(), rake_policies=richer), actor=None)
+    rules_load(text=rules_text(effective_from=switch.isoformat(), rake_policies=richer), actor=rules_loader())
     late = post(client, body(ended_at=(switch - timedelta(minutes=10)).isoformat())).json()
     recent = post(client, body(ended_at=(switch + timedelta(minutes=10)).isoformat())).json()
     assert (late["rake"], late["rules_version"]) == ("5.00", 1)
@@ -174,7 +174,7 @@ def test_a_round_is_rated_by_the_version_in_effect_at_its_end(client, rated_tabl
 
 def test_a_table_not_in_the_version_in_effect_is_refused(client, rated_table):
     switch = timezone.now() - timedelta(hours=1)
-    rules_load(text=rules_text(effective_from=switch.isoformat(), tables=RULES["tables"][1:]), actor=None)
+    rules_load(text=rules_text(effective_from=switch.isoformat(), tables=RULES["tables"][1:]), actor=rules_loader())
     response = post(client, body(ended_at=recently().isoformat()))
     assert response.status_code == 400
     assert response.json()["table"][0].startswith("Table T1 is not in the rules in effect")
@@ -185,7 +185,7 @@ def test_rules_cannot_take_effect_before_a_recorded_round(client, rated_table):
 
     post(client, body(ended_at=recently(30).isoformat()))
     with pytest.raises(RulesFileInvalid, match="choose a later effective_from"):
-        rules_load(text=rules_text(effective_from=recently(60).isoformat(), name="Other"), actor=None)
+        rules_load(text=rules_text(effective_from=recently(60).isoformat(), name="Other"), actor=rules_loader())
 
 
 def test_only_dealers_and_floor_staff_log_rounds(rated_table, make_staff):
