@@ -119,13 +119,17 @@ def may(user: Any, action: Action) -> bool:
     return bool(_held(user) & ACTION_ROLES[Action(action)])
 
 
+def who_may(action: Action) -> str:
+    """'Only a floorperson or above may verify time charges': the rule, in words."""
+    action = Action(action)
+    return f"Only {roles_in_words(ACTION_ROLES[action])} may {action.label[0].lower()}{action.label[1:]}"
+
+
 def action_require(*, actor: User, action: Action) -> None:
     """Refuse ``actor`` unless a role they hold may take ``action``: ``ActionNotPermitted``, whose
     message names the action and the roles that may take it."""
     if may(actor, action):
         return
-    action = Action(action)
     held = _held(actor)
     who = " and ".join(_ROLE_NOUNS[role] for role in Role if role in held) or "without a role"
-    verb = action.label[0].lower() + action.label[1:]
-    raise ActionNotPermitted(f"Only {roles_in_words(ACTION_ROLES[action])} may {verb}; {actor} is {who}.", action=action)
+    raise ActionNotPermitted(f"{who_may(action)}; {actor} is {who}.", action=Action(action))

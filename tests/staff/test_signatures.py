@@ -171,3 +171,22 @@ def test_postgresql_refuses_to_update_or_delete_a_signature(transfer, finance) -
         Signature.objects.filter(pk=signature.pk).delete()
     signature.refresh_from_db()
     assert signature.role == Role.FINANCE
+
+
+def test_a_moment_hashes_the_same_in_every_time_zone() -> None:
+    from datetime import UTC, datetime
+    from zoneinfo import ZoneInfo
+
+    at_utc = datetime(2026, 11, 30, 2, 15, tzinfo=UTC)
+    in_new_york = at_utc.astimezone(ZoneInfo("America/New_York"))  # 21:15 the day before, -05:00
+    in_tokyo = at_utc.astimezone(ZoneInfo("Asia/Tokyo"))
+
+    assert content_hash({"at": in_new_york}) == content_hash({"at": at_utc}) == content_hash({"at": in_tokyo})
+    assert content_hash({"at": at_utc}) != content_hash({"at": at_utc.replace(minute=16)})
+
+
+def test_a_naive_datetime_cannot_be_signed() -> None:
+    from datetime import datetime
+
+    with pytest.raises(TypeError, match="naive datetime"):
+        content_hash({"at": datetime(2026, 11, 30, 21, 15)})

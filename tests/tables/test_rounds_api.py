@@ -142,6 +142,51 @@ def test_bad_input_is_a_400_with_field_errors_and_records_nothing(client, rated_
     assert Round.objects.count() == 0 and Transfer.objects.count() == 0
 
 
+@pytest.mark.parametrize(
+    ("pot", "message"),
+    [
+        (12000, "12000 is not an amount; write it as a string such as \"120.00\"."),  # cents, sent as a number
+        (120, "120 is not an amount; write it as a string such as \"120.00\"."),
+        (120.0, "120.0 is not an amount; write it as a string such as \"120.00\"."),
+        (None, "This field may not be null."),
+        ("100000000000000000.00", "100000000000000000.00 is more than $10,000,000.00, the most any one amount may be."),
+        ("10000000.01", "10000000.01 is more than $10,000,000.00, the most any one amount may be."),
+        ("1e30", "1e30 is more than $10,000,000.00, the most any one amount may be."),
+        ("NaN", "'NaN' is not an amount."),
+        ("Infinity", "'Infinity' is not an amount."),
+        ("1E+2", "'1E+2' is not an amount; write dollars and cents with digits and a point only, such as \"120.00\"."),
+        ("-0.00", "'-0.00' is not an amount; write dollars and cents with digits and a point only, such as \"120.00\"."),
+        ("1,200.00", "'1,200.00' is not an amount; write dollars and cents with digits and a point only, such as \"120.00\"."),
+        (" 120.00", "' 120.00' is not an amount; write dollars and cents with digits and a point only, such as \"120.00\"."),
+    ],
+)
+def test_money_is_a_decimal_string_up_to_the_maximum_and_nothing_else(client, rated_table, pot, message):
+    """A table system sending 12000 meaning cents must never record a $12,000 pot (nor $120)."""
+    response = post(client, body(pot=pot, uncalled_bet="0.00"))
+    assert response.status_code == 400
+    assert response.json() == {"pot": [message]}
+    assert Round.objects.count() == 0 and Transfer.objects.count() == 0
+
+
+def test_the_largest_pot_is_recorded(client, rated_table):
+    response = post(client, body(pot="10000000.00", uncalled_bet="0.00"))
+    assert response.status_code == 201, response.json()
+    assert (response.json()["pot"], response.json()["rake"]) == ("10000000.00", "5.00")
+
+
+def test_the_database_refuses_a_pot_beyond_the_maximum(rated_table):
+    from django.db import IntegrityError, transaction
+
+    round_ = Round.objects.create(
+        table=rated_table, ended_at=recently(), gaming_day=timezone.now().date(), shift="day", game="holdem",
+        players_dealt_in=2, pot_cents=100, rules_version=rated_table.room.rules_versions.get(), rake_cents=0,
+        rake_rule="-", idempotency_key="db", request_sha256="-", created_by=rules_loader(), created_at=timezone.now(),
+    )
+    with pytest.raises(IntegrityError, match="tables_round_pot_within_maximum"), transaction.atomic():
+        Round.objects.create(**{**{f.attname: getattr(round_, f.attname) for f in Round._meta.concrete_fields if not f.primary_key},
+                                "idempotency_key": "db-2", "pot_cents": 1_000_000_001})
+
+
 def test_a_round_in_the_future_is_refused(client, rated_table):
     response = post(client, body(ended_at=(timezone.now() + timedelta(minutes=5)).isoformat()))
     assert response.status_code == 400
