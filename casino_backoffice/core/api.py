@@ -40,7 +40,7 @@ def _json_error(status: int, detail: str, code: str) -> JsonResponse:
 
 
 def _is_api(request: HttpRequest) -> bool:
-    return request.path.startswith(API_PREFIX)
+    return request.path.startswith(API_PREFIX) or request.path == API_PREFIX.rstrip("/")
 
 
 def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:

@@ -14,7 +14,7 @@ def api(dealer) -> APIClient:
     return client
 
 
-@pytest.mark.parametrize("path", ["/api/nope/", "/api/rounds/42/", "/api/time-charges/x/verify/", "/api/"])
+@pytest.mark.parametrize("path", ["/api/nope/", "/api/rounds/42/", "/api/time-charges/x/verify/", "/api/", "/api"])
 def test_an_unknown_api_path_is_a_json_404(api, path) -> None:
     response = api.post(path, {}, format="json")
     assert response.status_code == 404

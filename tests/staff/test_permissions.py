@@ -4,12 +4,14 @@ services that refuse a role it does not name."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from datetime import time
+from datetime import datetime, time, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.utils import timezone
 from django.utils.html import escape
 from rest_framework.test import APIClient
 
@@ -23,9 +25,14 @@ from tables.models import Table
 from tables.services import table_set_open
 from tests.conftest import PIN
 from tests.rake import factories
-from tests.tables.test_time_charges import interval_start
 
 rules = factories.rules
+
+def interval_start(minutes: int, back: int = 1) -> datetime:
+    """The start of an interval of a time-charge table, ``back`` intervals ago, on the room's clock."""
+    local = timezone.now().astimezone(ZoneInfo("America/New_York")).replace(second=0, microsecond=0)
+    return local.replace(minute=local.minute - local.minute % minutes) - timedelta(minutes=minutes * back)
+
 
 SIGNED_IN = "any signed-in member of staff"
 PUBLIC = "anyone"
