@@ -132,4 +132,6 @@ def action_require(*, actor: User, action: Action) -> None:
         return
     held = _held(actor)
     who = " and ".join(_ROLE_NOUNS[role] for role in Role if role in held) or "without a role"
+    if actor is not None and not getattr(actor, "is_active", True):
+        who = "not an active member of staff"
     raise ActionNotPermitted(f"{who_may(action)}; {actor} is {who}.", action=Action(action))
