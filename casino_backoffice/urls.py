@@ -20,3 +20,9 @@ urlpatterns = [
     path("floor/", include("casino_backoffice.floor_urls")),
     path("display/", include(("jackpots.display_urls", "display"))),
 ]
+
+# Under /api/ every error Django answers itself (an unknown path, a crash) is JSON like the rest.
+handler400 = "casino_backoffice.core.api.bad_request"
+handler403 = "casino_backoffice.core.api.permission_denied"
+handler404 = "casino_backoffice.core.api.page_not_found"
+handler500 = "casino_backoffice.core.api.server_error"

@@ -13,6 +13,7 @@ from django.template.response import TemplateResponse
 from casino_backoffice.core.admin import ReadOnlyAdmin
 from casino_backoffice.core.exports import Report, export_response
 from casino_backoffice.money import display_cents
+from casino_backoffice.staff.permissions import Action, may
 from tables.models import PokerRoom
 
 from .exports import revenue_columns
@@ -43,6 +44,9 @@ def _day(value: str | None) -> date | None:
 class PokerRevenueAdmin(admin.ModelAdmin):
     """Rake expected from rounds and verified time charges, by table, gaming day, shift and game.
     Counted money (drop-box counts) joins with the cage issue."""
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return may(request.user, Action.REVENUE_READ)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

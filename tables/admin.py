@@ -1,7 +1,9 @@
 import difflib
 import json
+from typing import Any
 from zoneinfo import ZoneInfo
 
+from django import forms
 from django.conf import settings
 from django.contrib import admin
 from django.http import HttpRequest, HttpResponse
@@ -9,24 +11,107 @@ from django.utils.html import format_html
 from simple_history.admin import SimpleHistoryAdmin
 
 from casino_backoffice.core.admin import ReadOnlyAdmin
+from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.core.exports import Column, Kind, Report, export_response
 from casino_backoffice.money import display_cents, format_cents
+from casino_backoffice.staff.auth import acting_user
+from casino_backoffice.staff.permissions import Action, may
 
+from .games import Game
 from .models import PokerRoom, Round, RulesVersion, Table
+from .services import check_seats, room_upsert, table_upsert, time_zone_check
+
+# Rooms and tables change only through their services (``room_upsert``, ``table_upsert``): the
+# forms check what the services check, so a refusal is a form error, and the save calls the service.
+# A room's code and a table's room and number name them, so they are set once; tables open and
+# close on the floor (``table_set_open``); neither is deleted here.
+
+
+def _saved_as(obj: Any, saved: Any) -> None:
+    """Point the admin's object at the row the service saved, for the admin's log and redirect."""
+    obj.pk = saved.pk
+    obj._state.adding = False
+    obj._state.db = saved._state.db
+
+
+class PokerRoomForm(forms.ModelForm):
+    class Meta:
+        model = PokerRoom
+        fields = ["code", "name", "timezone", "gaming_day_starts"]
+
+    def clean_timezone(self) -> str:
+        name = self.cleaned_data["timezone"]
+        try:
+            time_zone_check(name)
+        except DomainError as error:
+            raise forms.ValidationError(error.message) from None
+        return name
 
 
 @admin.register(PokerRoom)
 class PokerRoomAdmin(SimpleHistoryAdmin):
+    form = PokerRoomForm
     list_display = ["code", "name", "timezone", "gaming_day_starts"]
     search_fields = ["code", "name"]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        return ["code"] if obj is not None else []
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return may(request.user, Action.ROOM_UPSERT)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return may(request.user, Action.ROOM_UPSERT)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def save_model(self, request: HttpRequest, obj: PokerRoom, form: Any, change: bool) -> None:
+        saved = room_upsert(
+            code=obj.code, name=obj.name, timezone_name=obj.timezone, gaming_day_starts=obj.gaming_day_starts,
+            actor=acting_user(request),
+        )
+        _saved_as(obj, saved)
+
+
+class TableForm(forms.ModelForm):
+    class Meta:
+        model = Table
+        fields = ["room", "number", "game", "seats"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("game") and data.get("seats") is not None:
+            try:
+                check_seats(game=data["game"], seats=data["seats"])
+            except DomainError as error:
+                self.add_error("seats", error.message)
+        return data
 
 
 @admin.register(Table)
 class TableAdmin(SimpleHistoryAdmin):
+    form = TableForm
     list_display = ["number", "room", "game", "seats", "is_open"]
     list_filter = ["room", "game", "is_open"]
     list_select_related = ["room"]
     search_fields = ["number"]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        return ["room", "number", "is_open"] if obj is not None else ["is_open"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return may(request.user, Action.TABLE_UPSERT)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return may(request.user, Action.TABLE_UPSERT)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def save_model(self, request: HttpRequest, obj: Table, form: Any, change: bool) -> None:
+        saved = table_upsert(room=obj.room, number=obj.number, game=Game(obj.game), seats=obj.seats, actor=acting_user(request))
+        _saved_as(obj, saved)
 
 
 # --- Rules versions and rounds of play (issue 4) ---------------------------------------------------

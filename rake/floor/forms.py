@@ -10,12 +10,8 @@ from django.db.models import QuerySet
 from django.db.models.functions import Length
 
 from casino_backoffice.core.floor.forms import MoneyField
-from casino_backoffice.staff.roles import FLOORPERSON_OR_ABOVE, Role
 from tables.games import MAX_SEATS, MIN_SEATS
 from tables.models import Table
-
-# Dealers and floorpersons or above log rounds and use the calculator (as the rounds API).
-LOGS_ROUNDS = frozenset({Role.DEALER}) | FLOORPERSON_OR_ABOVE
 
 _YES_NO = (("yes", "Yes"), ("no", "No"))
 

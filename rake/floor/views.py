@@ -15,15 +15,16 @@ from django.views.decorators.http import require_POST
 from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.money import display_cents
 from casino_backoffice.staff.auth import acting_user
+from casino_backoffice.staff.exceptions import ActionNotPermitted
 from casino_backoffice.staff.forms import SignWithPinForm
-from casino_backoffice.staff.roles import FLOORPERSON_OR_ABOVE
+from casino_backoffice.staff.permissions import Action, action_require, may
 from tables.models import Round
 
 from ..exceptions import IdempotencyKeyReused
 from ..models import TimeCharge
 from ..selectors import PotBreakdown, pot_breakdown, rules_of_version, rules_version_number
 from ..services import round_record, time_charge_verify
-from .forms import LOGS_ROUNDS, PotForm, RoundLogForm
+from .forms import PotForm, RoundLogForm
 
 
 @dataclass(frozen=True)
@@ -65,15 +66,20 @@ def _takes_of_round(round_: Round) -> Takes:
     )
 
 
-def _refused(request: HttpRequest, template: str, what: str) -> HttpResponse:
-    return render(request, template, {"refused": f"Only a dealer or a floorperson or above {what}."}, status=403)
+def _refused(request: HttpRequest, template: str, action: Action) -> HttpResponse | None:
+    """The page saying why, when the signed-in person may not take ``action``."""
+    try:
+        action_require(actor=acting_user(request), action=action)
+    except ActionNotPermitted as refused:
+        return render(request, template, {"refused": refused.message}, status=403)
+    return None
 
 
 @login_required
 def calculator(request: HttpRequest) -> HttpResponse:
     """A dealer or floorperson enters a pot and sees the rake and each drop, with the rule for each."""
-    if not acting_user(request).roles & LOGS_ROUNDS:
-        return _refused(request, "rake/floor/calculator.html", "uses the rake calculator")
+    if (refusal := _refused(request, "rake/floor/calculator.html", Action.RAKE_CALCULATE)) is not None:
+        return refusal
     form = PotForm(request.GET or None)
     takes = None
     error = None
@@ -100,8 +106,8 @@ def round_log(request: HttpRequest) -> HttpResponse:
     form for the next round at the same table. A refused round records nothing and says why.
     """
     user = acting_user(request)
-    if not user.roles & LOGS_ROUNDS:
-        return _refused(request, "rake/floor/round_log.html", "logs rounds")
+    if (refusal := _refused(request, "rake/floor/round_log.html", Action.ROUND_RECORD)) is not None:
+        return refusal
     if request.method == "POST":
         form = RoundLogForm(request.POST)
         if not form.is_valid():
@@ -147,7 +153,7 @@ def round_log(request: HttpRequest) -> HttpResponse:
 @login_required
 def time_charges(request: HttpRequest) -> HttpResponse:
     """Time charges waiting for a floorperson's verification (§637a.17(b)(3)(v)), newest first."""
-    can_verify = bool(acting_user(request).roles & FLOORPERSON_OR_ABOVE)
+    can_verify = may(acting_user(request), Action.TIME_CHARGE_VERIFY)
     pending = TimeCharge.objects.filter(verified_at__isnull=True).select_related("table", "assessed_by").order_by("-interval_starts_at")[:50]
     # One form per charge, each with its own field ids.
     rows = [(charge, display_cents(charge.amount_cents), SignWithPinForm(auto_id=f"id_charge{charge.pk}_%s")) for charge in pending]

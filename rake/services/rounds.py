@@ -17,6 +17,7 @@ from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.ledger.models import AccountKind, Transfer, TransferKind
 from casino_backoffice.money import format_cents
 from casino_backoffice.staff.models import User
+from casino_backoffice.staff.permissions import Action, action_require
 from jackpots.models import RoundDrop
 from jackpots.services import jackpot_box_code
 from tables.models import Round, Table
@@ -155,6 +156,7 @@ def round_record(
 ) -> RoundRecorded:
     """Record one round of play (see ``_round_record``) in its own transaction, under the room's
     rules lock (``rake.locks``)."""
+    action_require(actor=actor, action=Action.ROUND_RECORD)
     request = RoundRequest(
         table=table, ended_at=ended_at, players_dealt_in=players_dealt_in, pot_cents=pot_cents,
         uncalled_bet_cents=uncalled_bet_cents, flop_dealt=flop_dealt, voided=voided, idempotency_key=idempotency_key,
@@ -171,6 +173,7 @@ def rounds_record_batch(*, rounds: list[RoundRequest], actor: User) -> list[Roun
     One transaction and one commit for the batch; each round in its own savepoint. The rules lock of
     each room is taken once, so the room's versions are read once and stay current until commit.
     """
+    action_require(actor=actor, action=Action.ROUND_RECORD)
     results: list[RoundRecorded | DomainError] = []
     versions: dict[int, RoomVersions] = {}
     with transaction.atomic():

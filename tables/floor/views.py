@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 
 from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.staff.auth import acting_user
-from casino_backoffice.staff.roles import FLOORPERSON_OR_ABOVE
+from casino_backoffice.staff.permissions import Action, may
 
 from ..models import Table
 from ..services import table_set_open
@@ -19,7 +19,7 @@ from ..services import table_set_open
 
 @login_required
 def tables(request: HttpRequest) -> HttpResponse:
-    can_open = bool(acting_user(request).roles & FLOORPERSON_OR_ABOVE)
+    can_open = may(acting_user(request), Action.TABLE_OPEN_CLOSE)
     rows = Table.objects.select_related("room").order_by("room__code", Length("number"), "number")
     return render(request, "tables/floor/tables.html", {"tables": rows, "can_open": can_open})
 
@@ -29,9 +29,6 @@ def tables(request: HttpRequest) -> HttpResponse:
 def table_open_close(request: HttpRequest, table_id: int) -> HttpResponse:
     user = acting_user(request)
     table = get_object_or_404(Table, pk=table_id)
-    if not user.roles & FLOORPERSON_OR_ABOVE:
-        messages.error(request, "Only a floorperson or above opens and closes tables.")
-        return redirect("floor:tables")
     is_open = request.POST.get("is_open") == "1"
     try:
         table_set_open(table=table, is_open=is_open, actor=user)

@@ -11,7 +11,8 @@ from django.template import engines
 
 from casino_backoffice.core.floor.forms import CardsField, MoneyField, PinSignatureField
 from casino_backoffice.core.floor.tiles import Tile, tiles_shown
-from casino_backoffice.staff.roles import FLOORPERSON_OR_ABOVE, Role
+from casino_backoffice.staff.permissions import Action
+from casino_backoffice.staff.roles import Role
 
 
 class SignForm(forms.Form):
@@ -124,14 +125,15 @@ def test_a_wrong_pick_is_refused(picked: str, message: str) -> None:
 # --- Tiles ----------------------------------------------------------------------------------------
 
 
-def test_a_person_sees_the_tiles_of_their_roles_in_the_order_given() -> None:
+def test_a_person_sees_the_tiles_of_the_actions_they_may_take_in_the_order_given(make_staff) -> None:
     tiles = [
         Tile("Tables", "Every table.", "floor:tables"),
-        Tile("Time charges", "Verify them.", "floor:time-charges", roles=FLOORPERSON_OR_ABOVE),
-        Tile("Back office", "Admin.", "admin:index", roles=frozenset({Role.FINANCE})),
+        Tile("Time charges", "Verify them.", "floor:time-charges", action=Action.TIME_CHARGE_VERIFY),
+        Tile("Back office", "Admin.", "admin:index", action=Action.BACK_OFFICE_USE),
     ]
 
-    assert [t.title for t in tiles_shown(tiles, roles=frozenset({Role.DEALER}))] == ["Tables"]
-    assert [(t.title, t.url) for t in tiles_shown(tiles, roles=frozenset({Role.FLOORPERSON, Role.FINANCE}))] == [
+    assert [t.title for t in tiles_shown(tiles, user=make_staff(Role.DEALER))] == ["Tables"]
+    both = make_staff(Role.FLOORPERSON, extra_roles=[Role.FINANCE])
+    assert [(t.title, t.url) for t in tiles_shown(tiles, user=both)] == [
         ("Tables", "/floor/tables/"), ("Time charges", "/floor/time-charges/"), ("Back office", "/admin/"),
     ]

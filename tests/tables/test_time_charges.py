@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 
 from casino_backoffice.ledger.models import Account, Transfer, TransferKind
 from casino_backoffice.ledger.selectors import account_balance
-from casino_backoffice.staff.exceptions import SignerNotIndependent, SignerRoleNotAllowed
+from casino_backoffice.staff.exceptions import ActionNotPermitted, SignerNotIndependent
 from rake.models import TimeCharge
 from rake.services import time_charge_verify
 from tables.models import Table
@@ -79,7 +79,7 @@ def test_a_floorperson_verifies_and_the_charge_goes_into_the_drop_box(client, st
 
 def test_the_dealer_cannot_verify_and_the_assessor_cannot_either(client, stud, dealer, supervisor):
     data = assess(client, table="T7", interval_starts_at=interval_start(30).isoformat(), players_seated=4).json()
-    with pytest.raises(SignerRoleNotAllowed):
+    with pytest.raises(ActionNotPermitted, match="Only a floorperson or above may verify time charges"):
         time_charge_verify(time_charge=TimeCharge.objects.get(pk=data["id"]), actor=dealer, pin=PIN)
     by_supervisor = APIClient()
     by_supervisor.force_authenticate(supervisor)

@@ -2,7 +2,8 @@
 
 An app lists its tiles in ``<app>/floor/tiles.py`` as ``TILES``; ``casino_backoffice/floor_urls.py``
 (the composition root, the one module that names every app's pages) hands them all to the home page,
-which shows each person the tiles of their roles. So the kernel's home page names no app.
+which shows each person the tiles of the actions they may take (``staff.permissions``). So the kernel's
+home page names no app.
 """
 
 from __future__ import annotations
@@ -12,20 +13,21 @@ from dataclasses import dataclass
 
 from django.urls import reverse
 
-from casino_backoffice.staff.roles import Role
+from casino_backoffice.staff.models import User
+from casino_backoffice.staff.permissions import Action, may
 
 
 @dataclass(frozen=True)
 class Tile:
-    """A page of an app on the home page. ``roles``: who sees it; ``None`` is every member of staff."""
+    """A page of an app on the home page, shown to those who may take ``action`` (everyone when None)."""
 
     title: str
     description: str
     url_name: str
-    roles: frozenset[Role] | None = None
+    action: Action | None = None
 
-    def shown_to(self, roles: frozenset[Role]) -> bool:
-        return self.roles is None or bool(self.roles & roles)
+    def shown_to(self, user: User) -> bool:
+        return self.action is None or may(user, self.action)
 
 
 @dataclass(frozen=True)
@@ -35,6 +37,6 @@ class ShownTile:
     url: str
 
 
-def tiles_shown(tiles: Iterable[Tile], *, roles: frozenset[Role]) -> list[ShownTile]:
-    """The tiles a person with ``roles`` sees, in the order given, with their addresses."""
-    return [ShownTile(tile.title, tile.description, reverse(tile.url_name)) for tile in tiles if tile.shown_to(roles)]
+def tiles_shown(tiles: Iterable[Tile], *, user: User) -> list[ShownTile]:
+    """The tiles ``user`` sees, in the order given, with their addresses."""
+    return [ShownTile(tile.title, tile.description, reverse(tile.url_name)) for tile in tiles if tile.shown_to(user)]

@@ -2,9 +2,9 @@
 
 from casino_backoffice.core.floor.tiles import Tile
 
-from ..roles import ADMIN_ROLES
+from ..permissions import Action
 
 TILES = (
     Tile("My signing PIN", "Set or change the PIN you sign with.", "floor:pin"),
-    Tile("Back office", "Counts, verifications, payouts, reports (admin).", "admin:index", roles=ADMIN_ROLES),
+    Tile("Back office", "Counts, verifications, payouts, reports (admin).", "admin:index", action=Action.BACK_OFFICE_USE),
 )

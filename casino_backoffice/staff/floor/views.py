@@ -36,14 +36,15 @@ DUTIES: dict[Role, str] = {
 @login_required
 def home(request: HttpRequest, *, tiles: Sequence[Tile]) -> HttpResponse:
     """The tiles of every app (handed in by the tablet site's root, ``floor_urls``) that the person's roles see."""
-    roles = acting_user(request).roles
+    user = acting_user(request)
+    roles = user.roles
     return render(
         request,
         "staff/floor/home.html",
         {
             "roles": sorted(roles, key=list(Role).index),
             "duties": [DUTIES[role] for role in Role if role in roles],
-            "tiles": tiles_shown(tiles, roles=roles),
+            "tiles": tiles_shown(tiles, user=user),
         },
     )
 

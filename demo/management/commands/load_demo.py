@@ -35,20 +35,25 @@ DEMO_STAFF: list[tuple[str, Role, str, str]] = [
 ]
 
 DEMO_RULES = Path(settings.BASE_DIR) / "demo" / "rules.yaml"
+# The demo's poker room manager loads the demo rules, as ``manage.py load_rules --by manager`` would.
+DEMO_RULES_LOADER = "manager"
 
 
 def load_rooms_and_tables() -> None:
-    """The demo room and its dozen tables come from the documented example rules file, through the
-    same service as ``manage.py load_rules`` (an identical file changes nothing)."""
-    rules_load(text=DEMO_RULES.read_text(encoding="utf-8"), actor=None, source_name="demo/rules.yaml")
+    """The demo room and its dozen tables come from the documented example rules file, loaded by the
+    demo's poker room manager through the same service as ``manage.py load_rules`` (an identical
+    file changes nothing)."""
+    rules_load(
+        text=DEMO_RULES.read_text(encoding="utf-8"),
+        actor=User.objects.get(username=DEMO_RULES_LOADER),
+        source_name="demo/rules.yaml",
+    )
 
 
 class Command(BaseCommand):
     help = "Load the demo poker room, tables and staff (idempotent)."
 
     def handle(self, *args: Any, **options: Any) -> None:
-        with transaction.atomic():
-            load_rooms_and_tables()
         created = []
         for n, (username, role, first, last) in enumerate(DEMO_STAFF, start=1):
             if User.objects.filter(username=username).exists():
@@ -64,6 +69,8 @@ class Command(BaseCommand):
                 last_name=last,
             )
             created.append((username, role, pin))
+        with transaction.atomic():
+            load_rooms_and_tables()
         if created:
             self.stdout.write(self.style.SUCCESS("Demo staff created. Signing PINs are shown once, now:"))
             for username, role, pin in created:
