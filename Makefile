@@ -40,10 +40,12 @@ services:
 test: $(BIN)/.installed-dev services browser lint
 	DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL) $(BIN)/pytest
 
-# ruff and mypy (with the Django and DRF plugins) over the code; part of `make test`.
+# ruff, mypy (with the Django and DRF plugins) and the layer contracts of pyproject.toml
+# (import-linter: an import pointing upward fails, naming the contract); part of `make test`.
 lint: $(BIN)/.installed-dev
 	$(BIN)/ruff check .
-	$(BIN)/mypy casino_backoffice tables rake jackpots cage
+	$(BIN)/mypy casino_backoffice tables rake jackpots cage demo
+	$(BIN)/lint-imports --no-cache --no-logo
 
 # Regenerate the committed OpenAPI schema on PostgreSQL, as the tests do (a test fails when it is stale).
 schema: $(BIN)/.installed-dev

@@ -17,10 +17,8 @@ from django.db.models import Q
 from simple_history.models import HistoricalRecords
 
 from casino_backoffice.money import format_cents
-from casino_backoffice.staff.roles import FLOORPERSON_OR_ABOVE, SUPERVISOR_OR_ABOVE, Role
+from casino_backoffice.staff.permissions import Action
 from casino_backoffice.staff.signing import SignableDocument, SigningRule
-
-_FLOOR = tuple(role for role in Role if role in FLOORPERSON_OR_ABOVE)
 
 
 class BoxKind(models.TextChoices):
@@ -62,7 +60,7 @@ class ComplianceNotice(SignableDocument):
     (§637a.15(d): 'upon notice to a casino compliance representative'). Recorded and signed by a
     floorperson or above before the count; a Bad Beat count refers to it."""
 
-    RECORDER = SigningRule(purpose="recorder", roles=_FLOOR, section="§637a.15(d)")
+    RECORDER = SigningRule(purpose="recorder", action=Action.NOTICE_RECORD, section="§637a.15(d)")
 
     room = models.ForeignKey("tables.PokerRoom", on_delete=models.PROTECT, related_name="compliance_notices")
     gaming_day = models.DateField()
@@ -141,9 +139,10 @@ class Count(SignableDocument):
     ``counted - expected``.
     """
 
-    COUNTER = SigningRule(purpose="counter", roles=(Role.DEALER,), section="§637a.15(d)(1)")
+    COUNTER = SigningRule(purpose="counter", action=Action.COUNT_RECORD, section="§637a.15(d)(1)")
     WITNESS = SigningRule(
-        purpose="witness", roles=_FLOOR, section="§637a.15(d)(1)", not_same_as=("counter",), requires=("counter",)
+        purpose="witness", action=Action.COUNT_WITNESS, section="§637a.15(d)(1)", not_same_as=("counter",),
+        not_same_as_fields=("counted_by",), requires=("counter",),
     )
 
     box = models.ForeignKey(Box, on_delete=models.PROTECT, related_name="counts")
@@ -207,8 +206,8 @@ class Transport(SignableDocument):
     witnessed table counts with their documentation (§637a.15(d)(1)), or locked uncounted boxes
     (§637a.15(d)(2)). Uncounted boxes are accounted for at the cage by a floorperson or above."""
 
-    CUSTODY = SigningRule(purpose="custody", roles=(Role.SECURITY,), section="§637a.15(d)")
-    ACCOUNTED = SigningRule(purpose="accounted", roles=_FLOOR, section="§637a.15(d)(2)", requires=("custody",))
+    CUSTODY = SigningRule(purpose="custody", action=Action.TRANSPORT_CREATE, section="§637a.15(d)")
+    ACCOUNTED = SigningRule(purpose="accounted", action=Action.TRANSPORT_ACCOUNT, section="§637a.15(d)(2)", requires=("custody",))
 
     room = models.ForeignKey("tables.PokerRoom", on_delete=models.PROTECT, related_name="transports")
     kind = models.CharField(max_length=14, choices=TransportKind.choices)
@@ -265,9 +264,7 @@ class MissingBox(SignableDocument):
     """A supervisor's signed exception for a box that was carried but is missing at the cage
     (§637a.15(d)(2): a floorperson or above accounts for all boxes carried)."""
 
-    SUPERVISOR = SigningRule(
-        purpose="supervisor", roles=tuple(role for role in Role if role in SUPERVISOR_OR_ABOVE), section="§637a.15(d)(2)"
-    )
+    SUPERVISOR = SigningRule(purpose="supervisor", action=Action.MISSING_BOX_RECORD, section="§637a.15(d)(2)")
 
     transport = models.ForeignKey(Transport, on_delete=models.PROTECT, related_name="missing_boxes")
     box = models.ForeignKey(Box, on_delete=models.PROTECT, related_name="+")
@@ -296,7 +293,7 @@ class CageVerification(SignableDocument):
     (jackpot boxes) or poker revenue (drop boxes); it is the finance department's official record.
     One per transport (two cashiers verifying at once post once)."""
 
-    CASHIER = SigningRule(purpose="cashier", roles=(Role.CAGE_CASHIER,), section="§637a.15(e)")
+    CASHIER = SigningRule(purpose="cashier", action=Action.CAGE_VERIFY, section="§637a.15(e)")
 
     transport = models.OneToOneField(Transport, on_delete=models.PROTECT, related_name="verification")
     room = models.ForeignKey("tables.PokerRoom", on_delete=models.PROTECT, related_name="cage_verifications")
@@ -340,9 +337,7 @@ class Variance(SignableDocument):
     room's threshold (a house control in the rules file) needs an explanation signed by a shift
     supervisor or finance, and blocks closing its gaming day until it has one."""
 
-    EXPLAINER = SigningRule(
-        purpose="explainer", roles=(Role.SHIFT_SUPERVISOR, Role.FINANCE), not_same_as_fields=("counted_by", "cashier")
-    )
+    EXPLAINER = SigningRule(purpose="explainer", action=Action.VARIANCE_EXPLAIN, not_same_as_fields=("counted_by", "cashier"))
 
     room = models.ForeignKey("tables.PokerRoom", on_delete=models.PROTECT, related_name="variances")
     gaming_day = models.DateField()
@@ -388,7 +383,7 @@ class Variance(SignableDocument):
 class GamingDayClose(SignableDocument):
     """The close of a room's gaming day by finance: refused while a variance awaits its explanation."""
 
-    CLOSER = SigningRule(purpose="closer", roles=(Role.FINANCE, Role.POKER_ROOM_MANAGER))
+    CLOSER = SigningRule(purpose="closer", action=Action.GAMING_DAY_CLOSE)
 
     room = models.ForeignKey("tables.PokerRoom", on_delete=models.PROTECT, related_name="closed_days")
     gaming_day = models.DateField()

@@ -11,7 +11,8 @@ from typing import Any
 from django.db.models import Count, Q, Sum
 
 from casino_backoffice.money import format_cents
-from tables.models import PokerRoom, Round, RoundDrop, RulesVersion, Table
+from jackpots.models import RoundDrop
+from tables.models import PokerRoom, Round, RulesVersion, Table
 
 from .compute import PotOutcome, compute_rake_and_drops
 from .exceptions import RulesNotInEffect

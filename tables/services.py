@@ -8,18 +8,25 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from django.db import transaction
 
 from casino_backoffice.staff.models import User
+from casino_backoffice.staff.permissions import Action, action_require
 
 from .exceptions import SeatLimitExceeded, TableError
 from .games import MAX_SEATS, MIN_SEATS, SEAT_LIMIT_SECTION, Game
 from .models import PokerRoom, Table
 
 
-def room_upsert(*, code: str, name: str, timezone_name: str, gaming_day_starts: time) -> PokerRoom:
-    """Create a room or bring its name, time zone and gaming-day start up to date."""
+def time_zone_check(timezone_name: str) -> None:
+    """A room's time zone is one the time-zone database knows: its gaming day is computed in it."""
     try:
         ZoneInfo(timezone_name)
     except (ZoneInfoNotFoundError, ValueError):
         raise TableError(f"{timezone_name!r} is not a time zone (use a name such as America/New_York).") from None
+
+
+def room_upsert(*, code: str, name: str, timezone_name: str, gaming_day_starts: time, actor: User) -> PokerRoom:
+    """Create a room or bring its name, time zone and gaming-day start up to date."""
+    action_require(actor=actor, action=Action.ROOM_UPSERT)
+    time_zone_check(timezone_name)
     room, _ = PokerRoom.objects.update_or_create(
         code=code, defaults={"name": name, "timezone": timezone_name, "gaming_day_starts": gaming_day_starts}
     )
@@ -38,8 +45,9 @@ def check_seats(*, game: Game, seats: int) -> None:
         raise SeatLimitExceeded(f"A poker table seats at least {MIN_SEATS} players; {seats} were asked for.")
 
 
-def table_upsert(*, room: PokerRoom, number: str, game: Game, seats: int) -> Table:
+def table_upsert(*, room: PokerRoom, number: str, game: Game, seats: int, actor: User) -> Table:
     """Create a table or change its game and seats, within the game's seat limit."""
+    action_require(actor=actor, action=Action.TABLE_UPSERT)
     try:
         game = Game(game)
     except ValueError:
@@ -50,7 +58,8 @@ def table_upsert(*, room: PokerRoom, number: str, game: Game, seats: int) -> Tab
 
 
 def table_set_open(*, table: Table, is_open: bool, actor: User) -> Table:
-    """Open or close a table for play."""
+    """Open or close a table for play: a floorperson or above."""
+    action_require(actor=actor, action=Action.TABLE_OPEN_CLOSE)
     with transaction.atomic():
         locked = Table.objects.select_for_update().get(pk=table.pk)
         if locked.is_open != is_open:

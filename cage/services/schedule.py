@@ -21,6 +21,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from jackpots.models import JackpotKind
+from jackpots.rules import HighHandRule
 from rake.selectors import rules_version_in_effect
 from tables.models import PokerRoom
 from tables.selectors import gaming_day, gaming_day_bounds
@@ -59,16 +60,14 @@ def sheets_due(*, box: Box, after: datetime, until: datetime) -> list[CountSheet
     if box.kind == BoxKind.JACKPOT and box.jackpot is not None and box.jackpot.kind == JackpotKind.HIGH_HAND:
         in_effect = rules_version_in_effect(room=room, at=until)
         rule = in_effect[1].jackpots.get(box.jackpot.code) if in_effect else None
-        if rule is None:
+        if not isinstance(rule, HighHandRule):
             return []
-        period = rule.details["period"]
-        first = time.fromisoformat(period["first_starts"])
         return [
             CountSheet(room=room, box=box, kind=SheetKind.PERIOD, key=f"period:{start.strftime('%Y-%m-%dT%H:%M')}",
                        gaming_day=gaming_day(room=room, at=start), opens_at=end, due_by=end + HIGH_HAND_COUNT_GRACE,
                        created_at=now)
-            for start, end in _periods_ended(room=room, every_minutes=period["every_minutes"], first_starts=first,
-                                             after=after, until=until)
+            for start, end in _periods_ended(room=room, every_minutes=rule.period.every_minutes,
+                                             first_starts=rule.period.first_starts, after=after, until=until)
         ]
     # Each gaming day after the one ``after`` fell in, up to the day of ``until``: the current day
     # always, and the days a stopped schedule missed (they are then overdue, and flagged).

@@ -1,9 +1,11 @@
-"""Ledger accounts of the rake app: the room's pots, the tables' drop boxes and jackpot boxes."""
+"""Ledger accounts of the rake app: the room's pots, the tables' drop boxes and jackpot boxes; and the
+ids of the jackpots a round's drops point at."""
 
 from __future__ import annotations
 
 from casino_backoffice.ledger.models import AccountKind
 from casino_backoffice.ledger.services import account_open
+from jackpots.selectors import jackpot_ids_by_code
 from jackpots.services import jackpot_box_code
 from tables.models import PokerRoom, Table
 
@@ -32,6 +34,18 @@ def _account_id(code: str, *, name: str, kind: AccountKind, version_id: int) -> 
         account_id = account_open(code=code, name=name, kind=kind).pk
         _account_ids[(version_id, code)] = account_id
     return account_id
+
+
+# Jackpot ids by code, cached the same way: ``rules_load`` registered every jackpot of a version
+# before the version existed, and funds are never deleted nor change their code.
+_jackpot_ids: dict[int, dict[str, int]] = {}
+
+
+def _jackpot_ids_of(*, room: PokerRoom, version_id: int) -> dict[str, int]:
+    ids = _jackpot_ids.get(version_id)
+    if ids is None:
+        ids = _jackpot_ids[version_id] = jackpot_ids_by_code(room=room)
+    return ids
 
 
 def _open_table_accounts(*, room: PokerRoom, table: Table, rules: Rules) -> None:

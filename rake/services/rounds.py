@@ -17,8 +17,10 @@ from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.ledger.models import AccountKind, Transfer, TransferKind
 from casino_backoffice.money import format_cents
 from casino_backoffice.staff.models import User
+from casino_backoffice.staff.permissions import Action, action_require
+from jackpots.models import RoundDrop
 from jackpots.services import jackpot_box_code
-from tables.models import Round, RoundDrop, Table
+from tables.models import Round, Table
 from tables.selectors import gaming_day
 
 from ..compute import PotOutcome, compute_rake_and_drops
@@ -26,7 +28,7 @@ from ..exceptions import IdempotencyKeyReused, InvalidRound
 from ..locks import lock_room_rules
 from ..models import TimeCharge
 from ..selectors import RoomVersions, rules_version_in_effect
-from .accounts import _account_id, drop_box_code, pots_account_code
+from .accounts import _account_id, _jackpot_ids_of, drop_box_code, pots_account_code
 
 # --- Rounds of play -------------------------------------------------------------------------------
 
@@ -100,9 +102,9 @@ def _insert_in_one_statement(round_: Round, drops: list[RoundDrop], postings: li
         WITH new_round AS (
             INSERT INTO {Round._meta.db_table} ({columns}) VALUES ({placeholders}) RETURNING id
         ), new_drops AS (
-            INSERT INTO {RoundDrop._meta.db_table} (round_id, jackpot_code, position, amount_cents, rule)
-            SELECT new_round.id, d.code, d.position, d.amount, d.rule
-            FROM new_round, unnest(%s::text[], %s::int[], %s::bigint[], %s::text[]) AS d(code, position, amount, rule)
+            INSERT INTO {RoundDrop._meta.db_table} (round_id, jackpot_id, jackpot_code, position, amount_cents, rule)
+            SELECT new_round.id, d.jackpot, d.code, d.position, d.amount, d.rule
+            FROM new_round, unnest(%s::bigint[], %s::text[], %s::int[], %s::bigint[], %s::text[]) AS d(jackpot, code, position, amount, rule)
         ), new_transfers AS (
             INSERT INTO {Transfer._meta.db_table}
                 (debit_id, credit_id, amount_cents, kind, reference_type_id, reference_id, idempotency_key, memo, posted_at, posted_by_id)
@@ -113,7 +115,7 @@ def _insert_in_one_statement(round_: Round, drops: list[RoundDrop], postings: li
     """  # noqa: S608
     params = [
         *values,
-        [d.jackpot_code for d in drops], [d.position for d in drops], [d.amount_cents for d in drops], [d.rule for d in drops],
+        [d.jackpot_id for d in drops], [d.jackpot_code for d in drops], [d.position for d in drops], [d.amount_cents for d in drops], [d.rule for d in drops],
         source_id, ContentType.objects.get_for_model(Round).pk, round_.created_at, round_.created_by_id,
         [p.debit_id for p in postings], [p.amount_cents for p in postings], [str(p.kind) for p in postings],
         [p.idempotency_key for p in postings], [p.memo for p in postings],
@@ -154,6 +156,7 @@ def round_record(
 ) -> RoundRecorded:
     """Record one round of play (see ``_round_record``) in its own transaction, under the room's
     rules lock (``rake.locks``)."""
+    action_require(actor=actor, action=Action.ROUND_RECORD)
     request = RoundRequest(
         table=table, ended_at=ended_at, players_dealt_in=players_dealt_in, pot_cents=pot_cents,
         uncalled_bet_cents=uncalled_bet_cents, flop_dealt=flop_dealt, voided=voided, idempotency_key=idempotency_key,
@@ -170,6 +173,7 @@ def rounds_record_batch(*, rounds: list[RoundRequest], actor: User) -> list[Roun
     One transaction and one commit for the batch; each round in its own savepoint. The rules lock of
     each room is taken once, so the room's versions are read once and stay current until commit.
     """
+    action_require(actor=actor, action=Action.ROUND_RECORD)
     results: list[RoundRecorded | DomainError] = []
     versions: dict[int, RoomVersions] = {}
     with transaction.atomic():
@@ -284,8 +288,9 @@ def _round_record(request: RoundRequest, *, actor: User, versions: RoomVersions 
         created_at=now,
     )
     source_id = _account_id(pots_account_code(room=room), name=f"{room.name}: pots", kind=AccountKind.SOURCE, version_id=version_id)
+    jackpot_ids = _jackpot_ids_of(room=room, version_id=version_id)
     drops = [
-        RoundDrop(round=round_, jackpot_code=drop.code, position=n, amount_cents=drop.amount_cents, rule=drop.rule[:300])
+        RoundDrop(round=round_, jackpot_id=jackpot_ids[drop.code], jackpot_code=drop.code, position=n, amount_cents=drop.amount_cents, rule=drop.rule[:300])
         for n, drop in enumerate(outcome.drops)
     ]
     # Each amount above zero moves from the room's pots into a box: expected money (DESIGN.md, Official

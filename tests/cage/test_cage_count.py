@@ -10,7 +10,7 @@ from cage.models import Box, CageVerification, Count, CountPlace, TransportStatu
 from cage.services import boxes_sync, cage_verify, missing_box_record, transport_account, transport_create
 from casino_backoffice.ledger.models import Transfer
 from casino_backoffice.ledger.selectors import account_balance, ledger_total
-from casino_backoffice.staff.permissions import ActionNotPermitted
+from casino_backoffice.staff.exceptions import ActionNotPermitted
 from tests.conftest import PIN
 
 

@@ -18,8 +18,7 @@ from cage.services import (
 )
 from casino_backoffice.ledger.models import Transfer
 from casino_backoffice.ledger.selectors import account_balance, ledger_total
-from casino_backoffice.staff.exceptions import SignerNotIndependent
-from casino_backoffice.staff.permissions import ActionNotPermitted
+from casino_backoffice.staff.exceptions import ActionNotPermitted, SignerNotIndependent
 from jackpots.models import Jackpot
 from jackpots.selectors import displayed_jackpots
 from tests.conftest import PIN

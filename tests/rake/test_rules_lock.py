@@ -20,7 +20,7 @@ from rake.locks import RULES_LOCK_NAMESPACE, lock_room_rules
 from rake.services import round_record, rules_load
 from tables.models import Round, RulesVersion
 from tests.rake import factories
-from tests.rake.factories import rules_text
+from tests.rake.factories import rules_loader, rules_text
 
 rules = factories.rules
 rated_table = factories.rated_table
@@ -68,7 +68,7 @@ def test_a_backdated_rules_file_waits_for_the_round_being_rated_and_is_refused(r
         locked.wait(timeout=30)
         try:
             rules_load(text=rules_text(effective_from=(ended_at - timedelta(minutes=1)).isoformat(),
-                                       name="Renamed room"), actor=None)
+                                       name="Renamed room"), actor=rules_loader())
             outcome["result"] = "loaded"
         except RulesFileInvalid as error:
             outcome["result"] = str(error)

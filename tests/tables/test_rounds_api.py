@@ -14,11 +14,12 @@ from rest_framework.test import APIClient
 from casino_backoffice.ledger.models import Account, Transfer, TransferKind
 from casino_backoffice.ledger.selectors import account_balance, ledger_total
 from casino_backoffice.staff.roles import Role
+from jackpots.models import RoundDrop
 from rake.services import rules_load
-from tables.models import Round, RoundDrop
+from tables.models import Round
 from tables.services import table_set_open
 from tests.rake import factories
-from tests.rake.factories import RULES, recently, rules_text
+from tests.rake.factories import RULES, recently, rules_loader, rules_text
 
 # Shared fixtures of the rake tests.
 rules = factories.rules
@@ -142,6 +143,51 @@ def test_bad_input_is_a_400_with_field_errors_and_records_nothing(client, rated_
     assert Round.objects.count() == 0 and Transfer.objects.count() == 0
 
 
+@pytest.mark.parametrize(
+    ("pot", "message"),
+    [
+        (12000, "12000 is not an amount; write it as a string such as \"120.00\"."),  # cents, sent as a number
+        (120, "120 is not an amount; write it as a string such as \"120.00\"."),
+        (120.0, "120.0 is not an amount; write it as a string such as \"120.00\"."),
+        (None, "This field may not be null."),
+        ("100000000000000000.00", "100000000000000000.00 is more than $10,000,000.00, the most any one amount may be."),
+        ("10000000.01", "10000000.01 is more than $10,000,000.00, the most any one amount may be."),
+        ("1e30", "1e30 is more than $10,000,000.00, the most any one amount may be."),
+        ("NaN", "'NaN' is not an amount."),
+        ("Infinity", "'Infinity' is not an amount."),
+        ("1E+2", "'1E+2' is not an amount; write dollars and cents with digits and a point only, such as \"120.00\"."),
+        ("-0.00", "'-0.00' is not an amount; write dollars and cents with digits and a point only, such as \"120.00\"."),
+        ("1,200.00", "'1,200.00' is not an amount; write dollars and cents with digits and a point only, such as \"120.00\"."),
+        (" 120.00", "' 120.00' is not an amount; write dollars and cents with digits and a point only, such as \"120.00\"."),
+    ],
+)
+def test_money_is_a_decimal_string_up_to_the_maximum_and_nothing_else(client, rated_table, pot, message):
+    """A table system sending 12000 meaning cents must never record a $12,000 pot (nor $120)."""
+    response = post(client, body(pot=pot, uncalled_bet="0.00"))
+    assert response.status_code == 400
+    assert response.json() == {"pot": [message]}
+    assert Round.objects.count() == 0 and Transfer.objects.count() == 0
+
+
+def test_the_largest_pot_is_recorded(client, rated_table):
+    response = post(client, body(pot="10000000.00", uncalled_bet="0.00"))
+    assert response.status_code == 201, response.json()
+    assert (response.json()["pot"], response.json()["rake"]) == ("10000000.00", "5.00")
+
+
+def test_the_database_refuses_a_pot_beyond_the_maximum(rated_table):
+    from django.db import IntegrityError, transaction
+
+    round_ = Round.objects.create(
+        table=rated_table, ended_at=recently(), gaming_day=timezone.now().date(), shift="day", game="holdem",
+        players_dealt_in=2, pot_cents=100, rules_version=rated_table.room.rules_versions.get(), rake_cents=0,
+        rake_rule="-", idempotency_key="db", request_sha256="-", created_by=rules_loader(), created_at=timezone.now(),
+    )
+    with pytest.raises(IntegrityError, match="tables_round_pot_within_maximum"), transaction.atomic():
+        Round.objects.create(**{**{f.attname: getattr(round_, f.attname) for f in Round._meta.concrete_fields if not f.primary_key},
+                                "idempotency_key": "db-2", "pot_cents": 1_000_000_001})
+
+
 def test_a_round_in_the_future_is_refused(client, rated_table):
     response = post(client, body(ended_at=(timezone.now() + timedelta(minutes=5)).isoformat()))
     assert response.status_code == 400
@@ -165,7 +211,7 @@ def test_idempotency_key_is_required(client, rated_table):
 def test_a_round_is_rated_by_the_version_in_effect_at_its_end(client, rated_table):
     switch = timezone.now() - timedelta(hours=1)
     richer = [{**RULES["rake_policies"][0], "max_per_round": "8.00"}, *RULES["rake_policies"][1:]]
-    rules_load(text=rules_text(effective_from=switch.isoformat(), rake_policies=richer), actor=None)
+    rules_load(text=rules_text(effective_from=switch.isoformat(), rake_policies=richer), actor=rules_loader())
     late = post(client, body(ended_at=(switch - timedelta(minutes=10)).isoformat())).json()
     recent = post(client, body(ended_at=(switch + timedelta(minutes=10)).isoformat())).json()
     assert (late["rake"], late["rules_version"]) == ("5.00", 1)
@@ -174,7 +220,7 @@ def test_a_round_is_rated_by_the_version_in_effect_at_its_end(client, rated_tabl
 
 def test_a_table_not_in_the_version_in_effect_is_refused(client, rated_table):
     switch = timezone.now() - timedelta(hours=1)
-    rules_load(text=rules_text(effective_from=switch.isoformat(), tables=RULES["tables"][1:]), actor=None)
+    rules_load(text=rules_text(effective_from=switch.isoformat(), tables=RULES["tables"][1:]), actor=rules_loader())
     response = post(client, body(ended_at=recently().isoformat()))
     assert response.status_code == 400
     assert response.json()["table"][0].startswith("Table T1 is not in the rules in effect")
@@ -185,7 +231,7 @@ def test_rules_cannot_take_effect_before_a_recorded_round(client, rated_table):
 
     post(client, body(ended_at=recently(30).isoformat()))
     with pytest.raises(RulesFileInvalid, match="choose a later effective_from"):
-        rules_load(text=rules_text(effective_from=recently(60).isoformat(), name="Other"), actor=None)
+        rules_load(text=rules_text(effective_from=recently(60).isoformat(), name="Other"), actor=rules_loader())
 
 
 def test_only_dealers_and_floor_staff_log_rounds(rated_table, make_staff):

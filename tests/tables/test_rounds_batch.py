@@ -49,6 +49,18 @@ def test_a_batch_records_each_round_with_its_rake_and_drops(client, rated_table)
     assert ledger_total() == 0
 
 
+def test_each_amount_of_a_batch_is_a_decimal_string_up_to_the_maximum(client, rated_table) -> None:
+    response = client.post(
+        "/api/rounds/batch/", {"rounds": [item(), item(pot=12000), item(pot="100000000000000000.00", uncalled_bet="0.00")]}, format="json"
+    )
+
+    data = response.json()
+    assert [r["status"] for r in data["results"]] == [201, 400, 400]
+    assert data["results"][1]["errors"] == {"pot": ["12000 is not an amount; write it as a string such as \"120.00\"."]}
+    assert "the most any one amount may be" in data["results"][2]["errors"]["pot"][0]
+    assert Round.objects.count() == 1
+
+
 def test_a_retried_batch_records_nothing_twice(client, rated_table) -> None:
     rounds = [item() for _ in range(3)]
     client.post("/api/rounds/batch/", {"rounds": rounds}, format="json")

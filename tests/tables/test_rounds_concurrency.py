@@ -18,7 +18,8 @@ from rest_framework.test import APIClient
 
 from casino_backoffice.ledger.models import Account, Transfer
 from casino_backoffice.ledger.selectors import account_balance, ledger_total
-from tables.models import Round, RoundDrop
+from jackpots.models import RoundDrop
+from tables.models import Round
 from tests.rake import factories
 
 rules = factories.rules

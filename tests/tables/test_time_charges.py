@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 
 from casino_backoffice.ledger.models import Account, Transfer, TransferKind
 from casino_backoffice.ledger.selectors import account_balance
-from casino_backoffice.staff.exceptions import SignerNotIndependent, SignerRoleNotAllowed
+from casino_backoffice.staff.exceptions import ActionNotPermitted, SignerNotIndependent
 from rake.models import TimeCharge
 from rake.services import time_charge_verify
 from tables.models import Table
@@ -79,7 +79,7 @@ def test_a_floorperson_verifies_and_the_charge_goes_into_the_drop_box(client, st
 
 def test_the_dealer_cannot_verify_and_the_assessor_cannot_either(client, stud, dealer, supervisor):
     data = assess(client, table="T7", interval_starts_at=interval_start(30).isoformat(), players_seated=4).json()
-    with pytest.raises(SignerRoleNotAllowed):
+    with pytest.raises(ActionNotPermitted, match="Only a floorperson or above may verify time charges"):
         time_charge_verify(time_charge=TimeCharge.objects.get(pk=data["id"]), actor=dealer, pin=PIN)
     by_supervisor = APIClient()
     by_supervisor.force_authenticate(supervisor)
@@ -133,3 +133,20 @@ def test_a_floorperson_verifies_on_the_tablet(client, stud, floorperson):
     assert "verified; it is in the drop box" in done.content.decode()
     assert "Nothing to verify." in done.content.decode()
     assert account_balance(account=Account.objects.get(code="table:main:T7:drop_box")) == 600
+
+
+def test_a_pin_with_a_letter_is_refused_before_it_counts_as_a_wrong_pin(client, stud, floorperson):
+    from django.test import Client
+
+    data = assess(client, table="T7", interval_starts_at=interval_start(30).isoformat(), players_seated=2).json()
+    tablet = Client()
+    tablet.force_login(floorperson)
+    page = tablet.get("/floor/time-charges/").content.decode()
+    assert f'<label for="id_charge{data["id"]}_pin">Your signing PIN</label>' in page
+
+    refused = tablet.post(f"/floor/time-charges/{data['id']}/verify/", {"pin": "24a8"}, follow=True)
+
+    assert "A signing PIN is 4 to 8 digits. Nothing was checked; it does not count as a wrong PIN." in refused.content.decode()
+    floorperson.refresh_from_db()
+    assert floorperson.failed_pin_attempts == 0
+    assert TimeCharge.objects.get(pk=data["id"]).verified_at is None and Transfer.objects.count() == 0
