@@ -43,4 +43,4 @@ def variance_threshold_cents(*, room: PokerRoom, at: datetime) -> int:
     in_effect = rules_version_in_effect(room=room, at=at)
     if in_effect is None:
         return 0
-    return int(getattr(in_effect[1], "variance_threshold_cents", 0))
+    return in_effect[1].variance_threshold_cents

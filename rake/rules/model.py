@@ -78,6 +78,9 @@ class Rules:
     jackpots: dict[str, JackpotRule]
     tables: dict[str, TableRule]
     content: dict[str, Any] = field(compare=False, hash=False, repr=False)
+    # House controls (the room's approved internal controls, not the regulation): a count variance
+    # larger than this needs a signed explanation; 0, when the file states none, means every one does.
+    variance_threshold_cents: int = 0
 
     def canonical(self) -> dict[str, Any]:
         return self.content

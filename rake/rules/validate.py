@@ -11,6 +11,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import yaml
 
 from casino_backoffice.core.checker import Checker, label, listed
+from casino_backoffice.money import format_cents
 from jackpots.rules import jackpot_rule_parse
 from tables.games import HOUSE_BANKED, MAX_SEATS, MIN_SEATS, SEAT_LIMIT_SECTION, Game
 
@@ -110,13 +111,26 @@ def _coded_items(
     return parsed_items, canonical
 
 
+def _controls(check: Checker, raw: Any) -> tuple[dict[str, int], dict[str, str]]:
+    """House controls: ``variance_threshold``, the largest count variance accepted without a signed
+    explanation (the cage, §637a.15(e), §637a.16(e))."""
+    if raw is None:
+        return {}, {}
+    if not check.keys("controls", raw, set(), {"variance_threshold"}):
+        return {}, {}
+    threshold = check.money("controls", "variance_threshold", raw.get("variance_threshold", "0.00"))
+    if threshold is None:
+        return {}, {}
+    return {"variance_threshold": threshold}, {"variance_threshold": format_cents(threshold)}
+
+
 def validate_rules(data: Any) -> Rules:
     """Every rule of the file checked at once; ``RulesInvalid`` lists every error found."""
     check = Checker()
     if not isinstance(data, dict):
         raise RulesInvalid(["The file must be a mapping with room, timezone, rake_policies, jackpots and tables."])
     top_required = {"room", "timezone", "gaming_day_starts", "rake_policies", "tables"}
-    check.keys("", data, top_required, {"name", "effective_from", "jackpots", "shifts"})
+    check.keys("", data, top_required, {"name", "effective_from", "jackpots", "shifts", "controls"})
     room = check.code("room", "room", data.get("room"))
     zone = data.get("timezone")
     try:
@@ -127,6 +141,7 @@ def validate_rules(data: Any) -> Rules:
     day_starts = check.clock("gaming_day_starts", "gaming_day_starts", data.get("gaming_day_starts"))
     effective_from = _effective_from(check, data.get("effective_from"))
     shifts, canonical_shifts = _shifts(check, data, day_starts)
+    controls, canonical_controls = _controls(check, data.get("controls"))
 
     policies, canonical_policies = _coded_items(check, data, "rake_policies", _rake_policy, "policy", required=True)
     policy_codes_seen = {item.get("code") for item in data.get("rake_policies") or [] if isinstance(item, dict)}
@@ -205,7 +220,10 @@ def validate_rules(data: Any) -> Rules:
         "jackpots": canonical_jackpots,
         "tables": canonical_tables,
     }
+    if canonical_controls:
+        content["controls"] = canonical_controls
     return Rules(
+        variance_threshold_cents=controls.get("variance_threshold", 0),
         room=room, room_name=content["name"], timezone=zone, gaming_day_starts=day_starts, effective_from=effective_from,
         shifts=shifts, rake_policies=policies, jackpots=jackpots, tables=tables, content=content,
     )

@@ -128,3 +128,24 @@ def test_the_official_record_and_the_custody_log_follow_each_step(closed_table, 
     assert [(r.account.code, r.gaming_day, r.official_cents) for r in rows] == [("room:main:revenue", verification.gaming_day, 1500)]
     steps = [(e.box, e.step.split(" ")[0]) for e in custody_log(room=closed_table.room, day=count.gaming_day)]
     assert steps == [("T1-drop", "counted"), ("T1-drop", "witnessed"), ("T1-drop", "carried"), ("T1-drop", "verified")]
+
+
+def test_a_variance_within_the_rooms_threshold_needs_no_explanation(room, log_rounds, dealer, floorperson, key) -> None:
+    from rake.rules import RulesInvalid, validate_rules
+    from tables.models import Table
+    from tables.services import table_set_open
+    from tests.rake import factories
+
+    with pytest.raises(RulesInvalid, match="variance_threshold"):
+        validate_rules({**factories.RULES, "controls": {"variance_threshold": 2.5}})
+    factories.load(factories.rules_text(controls={"variance_threshold": "2.00"}))
+    t1 = Table.objects.get(room=room, number="T1")
+    t1 = table_set_open(table=t1, is_open=True, actor=floorperson)
+    log_rounds(t1, 3)
+    t1 = table_set_open(table=t1, is_open=False, actor=floorperson)
+    # $15.00 of rake expected: $1.00 short is within the $2.00 threshold, on the report all the same.
+    small = count_record(box=_box(t1, "T1-drop"), counted_cents=1400, actor=dealer, pin=PIN, idempotency_key=key())
+    assert Variance.objects.get(count=small).needs_explanation is False
+    # $6.00 of High Hand drops expected: $3.00 short needs an explanation.
+    large = count_record(box=_box(t1, "T1-hh"), counted_cents=300, actor=dealer, pin=PIN, idempotency_key=key())
+    assert Variance.objects.get(count=large).needs_explanation is True

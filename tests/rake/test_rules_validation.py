@@ -78,7 +78,7 @@ def test_every_error_is_reported_at_once():
 
     errors = errors_of(mutate)
     assert len(errors) == 6
-    assert errors[0] == "unknown key 'surprise' (known: effective_from, gaming_day_starts, jackpots, name, rake_policies, room, shifts, tables, timezone)"
+    assert errors[0] == "unknown key 'surprise' (known: controls, effective_from, gaming_day_starts, jackpots, name, rake_policies, room, shifts, tables, timezone)"
 
 
 def test_house_banked_games_take_no_rake():
