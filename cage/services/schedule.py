@@ -111,9 +111,11 @@ def schedule_run(*, at: datetime | None = None) -> ScheduleRun | None:
         created = 0
         for room in PokerRoom.objects.all():
             created += sheets_create(boxes=boxes_sync(room=room), after=after, until=at)
-        flagged = CountSheet.objects.filter(due_by__lt=at, count__isnull=True, overdue_flagged_at__isnull=True).update(
-            overdue_flagged_at=at
-        )
+        flagged = 0
+        for sheet in CountSheet.objects.filter(due_by__lt=at, count__isnull=True, overdue_flagged_at__isnull=True):
+            sheet.overdue_flagged_at = at  # saved one by one so the audit trail records the flag
+            sheet.save(update_fields=["overdue_flagged_at"])
+            flagged += 1
         try:
             with transaction.atomic():
                 return ScheduleRun.objects.create(at=at, ran_at=timezone.now(), sheets_created=created, sheets_flagged=flagged)

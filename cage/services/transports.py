@@ -71,7 +71,9 @@ def transport_create(
                 TransportItem.objects.bulk_create(
                     [TransportItem(transport=transport, box=count.box, count=count, expected_cents=count.expected_cents) for count in locked]
                 )
-                Count.objects.filter(pk__in=[c.pk for c in locked]).update(status=CountStatus.IN_TRANSIT)
+                for count in locked:  # saved one by one so the audit trail records each step
+                    count.status = CountStatus.IN_TRANSIT
+                    count.save(update_fields=["status"])
             else:
                 assert boxes is not None
                 locked_boxes = list(Box.objects.select_for_update(of=("self",)).filter(pk__in=[b.pk for b in boxes]).select_related("account").order_by("pk"))

@@ -106,7 +106,10 @@ def cage_verify(
                          amount_cents=verification.variance_cents, kind=TransferKind.VARIANCE, key=f"verification:{verification.pk}:over_short",
                          actor=actor, reference=verification,
                          memo=f"Seal {transport.seal}: the cage counted {format_cents(counted)}, the tables {format_cents(declared)}")
-                Count.objects.filter(pk__in=[item.count_id for item in items]).update(status=CountStatus.VERIFIED)
+                for item in items:  # saved one by one so the audit trail records each step
+                    assert item.count is not None
+                    item.count.status = CountStatus.VERIFIED
+                    item.count.save(update_fields=["status"])
             else:
                 if transport.status != TransportStatus.ACCOUNTED:
                     raise WrongStatus(
@@ -209,7 +212,9 @@ def _explain(*, variance: Variance, reason: str, actor: User, signer: VerifiedSi
     if verification_id is not None and not Variance.objects.filter(
         verification_id=verification_id, needs_explanation=True, explained_at__isnull=True
     ).exists():
-        CageVerification.objects.filter(pk=verification_id).update(status=VerificationStatus.VERIFIED)
+        verification = CageVerification.objects.select_for_update().get(pk=verification_id)
+        verification.status = VerificationStatus.VERIFIED
+        verification.save(update_fields=["status"])
 
 
 def gaming_day_close(*, room: PokerRoom, day: date, actor: User, pin: str) -> GamingDayClose:
