@@ -24,6 +24,7 @@ from casino_backoffice.staff.models import User
 from tables.models import PokerRoom
 
 from ..models import Box, Transport
+from ..services import boxes_sync
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
     "Idempotency-Key",
@@ -202,12 +203,12 @@ def room_required(code: str | None, *, field: str = "room") -> PokerRoom:
 def boxes_named(codes: list[str], *, room: PokerRoom | None, field: str = "box") -> list[Box]:
     """The boxes of those codes, in the order given: in ``room`` when given, else wherever the code is
     unique. A 400 names an unknown box, or a code several rooms share without a room."""
-    found: dict[str, list[Box]] = {}
-    boxes = Box.objects.filter(code__in=set(codes)).select_related("room", "table", "jackpot", "account")
-    if room is not None:
-        boxes = boxes.filter(room=room)
-    for box in boxes:
-        found.setdefault(box.code, []).append(box)
+    found = _boxes_by_code(codes, room=room)
+    if any(code not in found for code in codes):
+        # A box the rules name but the schedule has not met yet (a new table, a new rules version).
+        for each in [room] if room is not None else PokerRoom.objects.all():
+            boxes_sync(room=each)
+        found = _boxes_by_code(codes, room=room)
     where = f" in room {room.code}" if room is not None else ""
     unknown = [code for code in codes if code not in found]
     if unknown:
@@ -216,6 +217,16 @@ def boxes_named(codes: list[str], *, room: PokerRoom | None, field: str = "box")
     if shared:
         raise ValidationError({"room": [f"Box {', '.join(shared)} exists in several rooms; say which room."]})
     return [found[code][0] for code in codes]
+
+
+def _boxes_by_code(codes: list[str], *, room: PokerRoom | None) -> dict[str, list[Box]]:
+    found: dict[str, list[Box]] = {}
+    boxes = Box.objects.filter(code__in=set(codes)).select_related("room", "table", "jackpot", "account")
+    if room is not None:
+        boxes = boxes.filter(room=room)
+    for box in boxes:
+        found.setdefault(box.code, []).append(box)
+    return found
 
 
 def transport_named(*, transport_id: int | None, seal: str | None, room: PokerRoom | None) -> Transport:
