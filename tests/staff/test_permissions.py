@@ -157,8 +157,8 @@ def _url(name: str, state: dict[str, int]) -> str:
     kwargs = {"floor:table-open-close": {"table_id": state["table"]}, "floor:time-charge-verify": {"charge_id": state["charge"]},
               "api-time-charge-verify": {"pk": state["charge"]},
               # The cage's documents need not exist: a role is refused before the document is looked up.
-              **{name: {"pk": 1} for name in ("api-count-witness", "api-transport-account", "api-transport-missing-boxes",
-                                              "api-cage-verification-explain", "api-variance-explain")}}.get(name, {})
+              **{route: {"pk": 1} for route in ("api-count-witness", "api-transport-account", "api-transport-missing-boxes",
+                                                "api-cage-verification-explain", "api-variance-explain")}}.get(name, {})
     return reverse(name, kwargs=kwargs)
 
 
