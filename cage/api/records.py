@@ -70,7 +70,7 @@ class OfficialRecord(generics.ListAPIView):
             (200, "application/json"): OfficialRowOutput(many=True),
             (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description="Columns fund, account, gaming_day, official."),
             (200, XLSX_TYPE): OpenApiResponse(OpenApiTypes.BINARY, description="The same columns as a spreadsheet."),
-            **RESTRICTED_LIST_ERRORS,
+            **{(status, "application/json"): response for status, response in RESTRICTED_LIST_ERRORS.items()},
         },
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
@@ -94,3 +94,9 @@ class OfficialRecord(generics.ListAPIView):
         page = self.paginate_queryset(data)  # type: ignore[arg-type]
         assert page is not None  # every list is paginated (REST_FRAMEWORK settings)
         return self.get_paginated_response(page)
+
+    def handle_exception(self, exc: Exception) -> Response:
+        """A refusal answers JSON ``{detail, code}`` or field errors, whatever file was asked for."""
+        response = super().handle_exception(exc)
+        self.request.accepted_renderer, self.request.accepted_media_type = JSONRenderer(), JSONRenderer.media_type
+        return response

@@ -239,6 +239,9 @@ def test_uncounted_boxes_accounted_for_a_missing_box_excused_a_variance_explaine
     explained = post(client_for(finance), f"/api/variances/{variances[0]['id']}/explain/", {"reason": "Box T1-hh left on the cart; found."}, key=None)
     assert explained.status_code == 200, explained.content
     assert (explained.json()["unresolved"], explained.json()["explained_by"]) == (False, finance.username)
+    retried = post(client_for(finance), f"/api/variances/{variances[0]['id']}/explain/", {"reason": "Box T1-hh left on the cart; found."}, key=None)
+    assert retried.status_code == 200 and retried.json() == explained.json()
+    refused(post(client_for(supervisor), f"/api/variances/{variances[0]['id']}/explain/", {"reason": "Another story"}, key=None), 409, "wrong_status")
     assert client_for(cashier).get("/api/variances/", {"unresolved": "true"}).json()["results"] == []
 
     closed = post(client_for(finance), CLOSE, {"room": "main", "gaming_day": day})
@@ -278,4 +281,6 @@ def test_the_official_record_as_json_csv_and_xlsx(container, cashier, compliance
     assert sorted(float(row[3]) for row in values[1:]) == [3.0, 6.0, 15.0]
 
     refused(client_for(dealer).get("/api/official-record/"), 403, "not_permitted")
+    refused(client_for(dealer).get("/api/official-record/", {"format": "csv"}), 403, "not_permitted")
+    refused(api.get("/api/official-record/", {"room": "annex", "format": "xlsx"}), 400, field="room")
     refused(api.get("/api/official-record/", {"from": "soon"}), 400, field="from")
