@@ -7,4 +7,5 @@ urlpatterns = [
     path("", include("tables.api")),
     path("", include("rake.api")),
     path("", include("rake.api.batch")),
+    path("", include("cage.api")),
 ]

@@ -28,7 +28,7 @@ def boxes_sync(*, room: PokerRoom) -> list[Box]:
     if in_effect is None:
         return list(Box.objects.filter(room=room))
     rules = in_effect[1]
-    tables = {table.number: table for table in Table.objects.filter(room=room)}
+    tables = {table.number: table for table in Table.objects.filter(room=room).select_related("room")}
     jackpots = {jackpot.code: jackpot for jackpot in Jackpot.objects.filter(room=room)}
     known = set(Box.objects.filter(room=room).values_list("code", flat=True))
     with transaction.atomic():

@@ -195,6 +195,9 @@ def verification_explain(*, verification: CageVerification, reason: str, actor: 
         verification = CageVerification.objects.select_for_update(of=("self",)).get(pk=verification.pk)
         pending = list(Variance.objects.select_for_update(of=("self",)).filter(verification=verification, needs_explanation=True, explained_at__isnull=True).order_by("pk"))
         if not pending:
+            explained = Variance.objects.filter(verification=verification, needs_explanation=True)
+            if explained.exists() and not explained.exclude(explained_by=actor, explanation=reason).exists():
+                return verification  # the same explanation signed again (a retry): the first answer
             raise WrongStatus(f"Verification {verification.pk} has no variance awaiting an explanation.")
         for variance in pending:
             _explain(variance=variance, reason=reason, actor=actor, signer=signer)
@@ -204,6 +207,8 @@ def verification_explain(*, verification: CageVerification, reason: str, actor: 
 
 def _explain(*, variance: Variance, reason: str, actor: User, signer: VerifiedSigner) -> None:
     if variance.explained_at is not None:
+        if variance.explained_by_id == actor.pk and variance.explanation == reason:
+            return  # the same explanation signed again (a retry): the first answer
         raise WrongStatus(f"Variance {variance.pk} was explained by {variance.explained_by} already.")
     variance.explanation, variance.explained_by, variance.explained_at = reason, actor, signer.verified_at
     variance.save(update_fields=["explanation", "explained_by", "explained_at"])

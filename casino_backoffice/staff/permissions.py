@@ -50,6 +50,7 @@ class Action(models.TextChoices):
     VARIANCE_EXPLAIN = "variance_explain", "Explain a count variance"
     GAMING_DAY_CLOSE = "gaming_day_close", "Close a gaming day"
     CAGE_RECORD_READ = "cage_record_read", "Read the official record, the variances and the custody log"
+    VARIANCE_READ = "variance_read", "Read the variances"
 
 
 EVERY_ROLE = frozenset(Role)
@@ -89,6 +90,8 @@ ACTION_ROLES: dict[Action, frozenset[Role]] = {
     Action.VARIANCE_EXPLAIN: frozenset({Role.SHIFT_SUPERVISOR, Role.FINANCE}),
     Action.GAMING_DAY_CLOSE: frozenset({Role.FINANCE}),
     Action.CAGE_RECORD_READ: ADMIN_ROLES,
+    # Who explains a variance reads the variances: a shift supervisor works on the floor, not in the admin.
+    Action.VARIANCE_READ: ADMIN_ROLES | {Role.SHIFT_SUPERVISOR},
     # Finance prepares the reversal of a transfer posted in error; another finance person or an
     # administrator approves it (DESIGN.md, The ledger).
     Action.CORRECTION_PREPARE: FINANCE_OR_ADMINISTRATOR,

@@ -53,6 +53,21 @@ ROUTES: dict[tuple[str, str], Action | str] = {
     ("api-rake-calculator", "POST"): Action.RAKE_CALCULATE,
     ("api-rules-versions", "GET"): Action.RULES_VERSIONS_READ,
     ("api-revenue", "GET"): Action.REVENUE_READ,
+    ("api-boxes", "GET"): SIGNED_IN,
+    ("api-jackpots", "GET"): SIGNED_IN,
+    ("api-compliance-notices", "POST"): Action.NOTICE_RECORD,
+    ("api-counts", "GET"): SIGNED_IN,
+    ("api-counts", "POST"): Action.COUNT_RECORD,
+    ("api-count-witness", "POST"): Action.COUNT_WITNESS,
+    ("api-transports", "POST"): Action.TRANSPORT_CREATE,
+    ("api-transport-account", "POST"): Action.TRANSPORT_ACCOUNT,
+    ("api-transport-missing-boxes", "POST"): Action.MISSING_BOX_RECORD,
+    ("api-cage-verifications", "POST"): Action.CAGE_VERIFY,
+    ("api-cage-verification-explain", "POST"): Action.VARIANCE_EXPLAIN,
+    ("api-variances", "GET"): Action.VARIANCE_READ,
+    ("api-variance-explain", "POST"): Action.VARIANCE_EXPLAIN,
+    ("api-gaming-day-close", "POST"): Action.GAMING_DAY_CLOSE,
+    ("api-official-record", "GET"): Action.CAGE_RECORD_READ,
     ("floor:login", "GET"): PUBLIC,
     ("floor:logout", "POST"): PUBLIC,
     ("floor:home", "GET"): SIGNED_IN,
@@ -140,7 +155,10 @@ def floor_state(rules, dealer, floorperson) -> dict[str, int]:
 
 def _url(name: str, state: dict[str, int]) -> str:
     kwargs = {"floor:table-open-close": {"table_id": state["table"]}, "floor:time-charge-verify": {"charge_id": state["charge"]},
-              "api-time-charge-verify": {"pk": state["charge"]}}.get(name, {})
+              "api-time-charge-verify": {"pk": state["charge"]},
+              # The cage's documents need not exist: a role is refused before the document is looked up.
+              **{route: {"pk": 1} for route in ("api-count-witness", "api-transport-account", "api-transport-missing-boxes",
+                                                "api-cage-verification-explain", "api-variance-explain")}}.get(name, {})
     return reverse(name, kwargs=kwargs)
 
 
@@ -259,6 +277,37 @@ def _service_calls() -> dict[str, tuple[Action, Callable[[User, dict[str, Any]],
         ),
         "pin_set": (Action.PIN_SET, lambda actor, state: pin_set(user=actor, pin="97531", actor=actor)),
         "signing_unlock": (Action.SIGNING_UNLOCK, lambda actor, state: signing_unlock(user=state["locked"], actor=actor)),
+        **_cage_service_calls(),
+    }
+
+
+def _cage_service_calls() -> dict[str, tuple[Action, Callable[[User, dict[str, Any]], Any]]]:
+    """The cage's services, on documents that need not exist: the refusal of a role comes first."""
+    from cage import services
+    from cage.models import Box, CageVerification, Count, Transport, Variance
+
+    room = lambda state: state["t1"].room  # noqa: E731
+    return {
+        "notice_record": (Action.NOTICE_RECORD, lambda actor, state: services.notice_record(
+            room=room(state), notified="J. Smith", method="phone", actor=actor, pin=PIN, idempotency_key="service")),
+        "count_record": (Action.COUNT_RECORD, lambda actor, state: services.count_record(
+            box=Box(), counted_cents=100, actor=actor, pin=PIN, idempotency_key="service")),
+        "count_witness": (Action.COUNT_WITNESS, lambda actor, state: services.count_witness(
+            count=Count(), actor=actor, pin=PIN, surveillance_reference="CAM-1")),
+        "transport_create": (Action.TRANSPORT_CREATE, lambda actor, state: services.transport_create(
+            room=room(state), seal="S-1", boxes=[Box()], actor=actor, pin=PIN, idempotency_key="service")),
+        "transport_account": (Action.TRANSPORT_ACCOUNT, lambda actor, state: services.transport_account(
+            transport=Transport(), box_codes=[], actor=actor, pin=PIN)),
+        "missing_box_record": (Action.MISSING_BOX_RECORD, lambda actor, state: services.missing_box_record(
+            transport=Transport(), box=Box(), reason="gone", actor=actor, pin=PIN)),
+        "cage_verify": (Action.CAGE_VERIFY, lambda actor, state: services.cage_verify(
+            transport=Transport(), counted=100, actor=actor, pin=PIN, idempotency_key="service")),
+        "variance_explain": (Action.VARIANCE_EXPLAIN, lambda actor, state: services.variance_explain(
+            variance=Variance(), reason="found", actor=actor, pin=PIN)),
+        "verification_explain": (Action.VARIANCE_EXPLAIN, lambda actor, state: services.verification_explain(
+            verification=CageVerification(), reason="found", actor=actor, pin=PIN)),
+        "gaming_day_close": (Action.GAMING_DAY_CLOSE, lambda actor, state: services.gaming_day_close(
+            room=room(state), day=timezone.localdate(), actor=actor, pin=PIN)),
     }
 
 
@@ -293,7 +342,8 @@ def test_every_service_refuses_each_role_the_table_does_not_name_and_changes_not
 
 
 def test_the_services_walked_are_every_action_a_service_takes() -> None:
-    reads = {Action.RAKE_CALCULATE, Action.RULES_VERSIONS_READ, Action.REVENUE_READ, Action.STAFF_MANAGE, Action.BACK_OFFICE_USE}
+    reads = {Action.RAKE_CALCULATE, Action.RULES_VERSIONS_READ, Action.REVENUE_READ, Action.STAFF_MANAGE, Action.BACK_OFFICE_USE,
+             Action.CAGE_RECORD_READ, Action.VARIANCE_READ}
     assert {action for action, _ in _service_calls().values()} | reads == set(Action)
 
 

@@ -1,0 +1,138 @@
+"""``/api/boxes/`` and ``/api/jackpots/``: what each box is expected to hold, and each fund's official
+balance beside the expected money still in its boxes.
+
+The jackpots list lives here, in the cage, because the official balance is what the cage made
+official and the expected money is in the cage's boxes (``jackpots`` may not import ``cage``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import generics, serializers
+from rest_framework.exceptions import ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from casino_backoffice.ledger.models import Account
+from casino_backoffice.ledger.selectors import account_balances
+from jackpots.models import Jackpot
+from jackpots.services import jackpot_fund_code
+from tables.models import PokerRoom
+
+from ..models import Box, BoxKind
+from ..selectors import boxes_with_expected, jackpot_expected_in_boxes
+from ..services import boxes_sync
+from .common import LIST_ERRORS, money, room_named
+
+
+class BoxOutput(serializers.Serializer):
+    code = serializers.CharField(help_text="T1-bb is table T1's box of jackpot bb; T1-drop its rake drop box.")
+    room = serializers.CharField(help_text="Room code.")
+    table = serializers.CharField(help_text="Table number.")
+    kind = serializers.ChoiceField(choices=BoxKind.choices, help_text="jackpot: a jackpot's box; rake: the rake drop box.")
+    jackpot = serializers.CharField(allow_null=True, help_text="The jackpot's code; null for a rake drop box.")
+    expected = serializers.CharField(
+        help_text="What the box holds by the ledger, as \"12.34\": what logged rounds and verified time charges put in since "
+        "its last count or transport."
+    )
+
+
+_ROOM = OpenApiParameter("room", OpenApiTypes.STR, description="Room code")
+
+
+class BoxList(generics.ListAPIView):
+    """Every jackpot box and rake drop box, with its expected content (filters: ``room``, ``table``,
+    ``jackpot``, ``kind``). The boxes the rules in effect name are known before they are listed."""
+
+    serializer_class = BoxOutput
+
+    def get_queryset(self):
+        params = self.request.query_params
+        room = room_named(params.get("room"))
+        for each in [room] if room is not None else PokerRoom.objects.all():
+            boxes_sync(room=each)
+        boxes = Box.objects.select_related("room", "table", "jackpot").order_by("room__code", "code")
+        if room is not None:
+            boxes = boxes.filter(room=room)
+        if table := params.get("table"):
+            boxes = boxes.filter(table__number=table)
+        if jackpot := params.get("jackpot"):
+            boxes = boxes.filter(jackpot__code=jackpot)
+        if kind := params.get("kind"):
+            if kind not in BoxKind.values:
+                raise ValidationError({"kind": [f"A box is of kind {' or '.join(BoxKind.values)}, not {kind}."]})
+            boxes = boxes.filter(kind=kind)
+        return boxes
+
+    @extend_schema(
+        parameters=[
+            _ROOM,
+            OpenApiParameter("table", OpenApiTypes.STR, description="Table number"),
+            OpenApiParameter("jackpot", OpenApiTypes.STR, description="Jackpot code"),
+            OpenApiParameter("kind", OpenApiTypes.STR, enum=BoxKind.values, description="jackpot or rake"),
+        ],
+        responses={200: BoxOutput(many=True), **LIST_ERRORS},
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        page = self.paginate_queryset(self.get_queryset())
+        assert page is not None  # every list is paginated (REST_FRAMEWORK settings)
+        order = {box.pk: position for position, box in enumerate(page)}
+        contents = sorted(boxes_with_expected(boxes=Box.objects.filter(pk__in=order)), key=lambda content: order[content.box.pk])
+        return self.get_paginated_response([
+            {
+                "code": content.box.code,
+                "room": content.box.room.code,
+                "table": content.box.table.number,
+                "kind": content.box.kind,
+                "jackpot": content.box.jackpot.code if content.box.jackpot else None,
+                "expected": money(content.expected_cents),
+            }
+            for content in contents
+        ])
+
+
+class JackpotOutput(serializers.Serializer):
+    code = serializers.CharField()
+    room = serializers.CharField(help_text="Room code.")
+    kind = serializers.CharField(help_text="bad_beat or high_hand.")
+    name = serializers.CharField()
+    official = serializers.CharField(
+        help_text="The fund's official balance, as \"12.34\": what cage verifications made official, less what was paid "
+        "(§637a.15(e), §637a.16(e)); the amount the display shows."
+    )
+    expected_in_boxes = serializers.CharField(help_text="Money logged rounds put in the fund's boxes, not yet counted and verified.")
+
+
+class JackpotList(generics.ListAPIView):
+    """Each jackpot fund: its official balance and the expected money still in its boxes (filter: ``room``)."""
+
+    serializer_class = JackpotOutput
+
+    def get_queryset(self):
+        jackpots = Jackpot.objects.select_related("room").order_by("room__code", "kind", "code")
+        if room := room_named(self.request.query_params.get("room")):
+            jackpots = jackpots.filter(room=room)
+        return jackpots
+
+    @extend_schema(parameters=[_ROOM], responses={200: JackpotOutput(many=True), **LIST_ERRORS})
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        page = self.paginate_queryset(self.get_queryset())
+        assert page is not None  # every list is paginated (REST_FRAMEWORK settings)
+        codes = {jackpot.pk: jackpot_fund_code(jackpot=jackpot) for jackpot in page}
+        accounts = {account.code: account.pk for account in Account.objects.filter(code__in=codes.values())}
+        balances = account_balances(accounts=[Account(pk=pk) for pk in accounts.values()])
+        expected = jackpot_expected_in_boxes(jackpots=page)
+        return self.get_paginated_response([
+            {
+                "code": jackpot.code,
+                "room": jackpot.room.code,
+                "kind": jackpot.kind,
+                "name": jackpot.name,
+                "official": money(balances.get(accounts.get(codes[jackpot.pk], 0), 0)),
+                "expected_in_boxes": money(expected[jackpot.pk]),
+            }
+            for jackpot in page
+        ])

@@ -1,0 +1,269 @@
+"""Counts at a closed table: ``/api/compliance-notices/``, ``/api/counts/`` and the witness.
+
+§637a.15(d)(1), §637a.16(d)(1): a dealer counts and signs; a floorperson or above who is not the
+counter witnesses and signs, with the surveillance recording reference. A Bad Beat box is counted
+upon notice to a casino compliance representative (§637a.15(d)).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import generics, serializers
+from rest_framework.exceptions import ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from casino_backoffice.core.api import MoneyField
+from casino_backoffice.staff.auth import acting_user
+from casino_backoffice.staff.models import User
+from casino_backoffice.staff.permissions import Action
+from rake.api.common import AwareDateTimeField
+
+from ..models import ComplianceNotice, Count, CountStatus
+from ..services import count_record, count_witness, notice_record
+from .common import (
+    IDEMPOTENCY_HEADER,
+    LIST_ERRORS,
+    PIN_CODES,
+    ROLE_CODES,
+    boxes_named,
+    day_param,
+    document_or_404,
+    document_post,
+    errors,
+    keyed,
+    local,
+    money,
+    person,
+    room_named,
+    room_required,
+    valid,
+)
+
+# --- The notice to compliance ---------------------------------------------------------------------
+
+
+class NoticeInput(serializers.Serializer):
+    room = serializers.SlugField(required=False, help_text="Room code; needed when there are several rooms.")
+    notified = serializers.CharField(max_length=120, help_text="The casino compliance representative notified, by name.")
+    method = serializers.CharField(max_length=120, help_text="How: phone, radio, in person, e-mail ...")
+    notified_at = AwareDateTimeField(required=False, help_text="When the notice was given (default: now); never in the future.")
+    pin = serializers.CharField(help_text="The signed-in floorperson's PIN: their signature.")
+
+
+class NoticeOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    room = serializers.CharField()
+    gaming_day = serializers.DateField(help_text="The gaming day the notice is for: Bad Beat counts of that day refer to it.")
+    notified = serializers.CharField()
+    method = serializers.CharField()
+    notified_at = serializers.DateTimeField()
+    recorded_by = serializers.CharField(help_text="Username of the floorperson or above who recorded and signed it.")
+
+
+def notice_data(notice: ComplianceNotice) -> dict[str, Any]:
+    return {
+        "id": notice.pk,
+        "room": notice.room.code,
+        "gaming_day": notice.gaming_day.isoformat(),
+        "notified": notice.notified,
+        "method": notice.method,
+        "notified_at": local(notice.notified_at, notice.room),
+        "recorded_by": person(notice.recorded_by),
+    }
+
+
+def _notice_record(*, values: dict[str, Any], actor: User, idempotency_key: str) -> dict[str, Any]:
+    notice = notice_record(
+        room=room_required(values.get("room")), notified=values["notified"], method=values["method"],
+        notified_at=values.get("notified_at"), actor=actor, pin=values["pin"], idempotency_key=idempotency_key,
+    )
+    return notice_data(notice)
+
+
+class NoticeCreate(APIView):
+    """A floorperson or above records, and signs, the notice to the casino compliance representative
+    before Bad Beat boxes are counted (§637a.15(d)). A Bad Beat count refers to the room's notice of
+    its gaming day, or names one."""
+
+    required_actions = {"POST": Action.NOTICE_RECORD}
+
+    @extend_schema(
+        request=NoticeInput,
+        responses={201: NoticeOutput, **errors(e400=["cage", *PIN_CODES], e403=ROLE_CODES, e409=["idempotency_key_reused"])},
+        parameters=[IDEMPOTENCY_HEADER],
+    )
+    def post(self, request: Request) -> Response:
+        return document_post(request, input_class=NoticeInput, existing=keyed(ComplianceNotice), create=_notice_record)
+
+
+# --- Counts ---------------------------------------------------------------------------------------
+
+
+class CountInput(serializers.Serializer):
+    box = serializers.CharField(max_length=60, help_text="Box code, such as T1-bb.")
+    room = serializers.SlugField(required=False, help_text="Room code; needed only when two rooms share the box code.")
+    counted = MoneyField(help_text="What the dealer counted in the box, as \"12.34\".")
+    notice = serializers.IntegerField(
+        required=False, help_text="The compliance notice a Bad Beat count refers to (default: the room's notice of the gaming day)."
+    )
+    denominations = serializers.DictField(
+        child=serializers.IntegerField(min_value=0), required=False,
+        help_text="Optional: pieces counted per denomination, {\"5.00\": 3, \"1.00\": 2}; they must add up to the count.",
+    )
+    pin = serializers.CharField(help_text="The signed-in dealer's PIN: their signature.")
+
+    def validate_denominations(self, value: dict[str, int]) -> dict[str, int]:
+        pieces: dict[str, int] = {}
+        for denomination, number in value.items():
+            cents = MoneyField().to_internal_value(denomination)
+            if cents == 0:
+                raise ValidationError(f"A denomination is more than 0.00, not {denomination!r}.")
+            pieces[str(cents)] = pieces.get(str(cents), 0) + number
+        return pieces
+
+
+class CountOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    box = serializers.CharField()
+    room = serializers.CharField()
+    table = serializers.CharField()
+    place = serializers.CharField(help_text="table: counted at a closed table; cage: counted by the cashier at the cage.")
+    gaming_day = serializers.DateField()
+    sheet = serializers.CharField(allow_null=True, help_text="The count sheet the count filled, such as day:2026-11-30.")
+    counted = serializers.CharField(help_text="What was counted, as \"12.34\".")
+    expected = serializers.CharField(help_text="What the box held by the ledger when it was counted.")
+    variance = serializers.CharField(help_text="Counted less expected: \"-1.00\" is a dollar short.")
+    denominations = serializers.DictField(child=serializers.IntegerField(), help_text="Pieces per denomination, when given.")
+    notice = serializers.IntegerField(allow_null=True, help_text="The compliance notice of a Bad Beat count.")
+    status = serializers.ChoiceField(choices=CountStatus.choices)
+    counted_by = serializers.CharField()
+    counted_at = serializers.DateTimeField()
+    witnessed_by = serializers.CharField(allow_null=True)
+    witnessed_at = serializers.DateTimeField(allow_null=True)
+    surveillance_reference = serializers.CharField(help_text="The surveillance recording reference the witness gave.")
+
+
+def count_data(count: Count) -> dict[str, Any]:
+    box = count.box
+    return {
+        "id": count.pk,
+        "box": box.code,
+        "room": box.room.code,
+        "table": box.table.number,
+        "place": count.place,
+        "gaming_day": count.gaming_day.isoformat(),
+        "sheet": count.sheet.key if count.sheet else None,
+        "counted": money(count.counted_cents),
+        "expected": money(count.expected_cents),
+        "variance": money(count.variance_cents),
+        "denominations": {money(int(cents)): pieces for cents, pieces in count.denominations.items()},
+        "notice": count.notice_id,
+        "status": count.status,
+        "counted_by": person(count.counted_by),
+        "counted_at": local(count.counted_at, box.room),
+        "witnessed_by": person(count.witnessed_by),
+        "witnessed_at": local(count.witnessed_at, box.room),
+        "surveillance_reference": count.surveillance_reference,
+    }
+
+
+_COUNT_RELATED = ("box__room", "box__table", "sheet", "counted_by", "witnessed_by")
+
+
+def _count_record(*, values: dict[str, Any], actor: User, idempotency_key: str) -> dict[str, Any]:
+    (box,) = boxes_named([values["box"]], room=room_named(values.get("room")))
+    notice = None
+    if values.get("notice") is not None:
+        notice = ComplianceNotice.objects.filter(pk=values["notice"]).first()
+        if notice is None:
+            raise ValidationError({"notice": [f"There is no compliance notice {values['notice']}."]})
+    count = count_record(
+        box=box, counted_cents=values["counted"], notice=notice, denominations=values.get("denominations"),
+        actor=actor, pin=values["pin"], idempotency_key=idempotency_key,
+    )
+    return count_data(Count.objects.select_related(*_COUNT_RELATED).get(pk=count.pk))
+
+
+class CountListCreate(generics.ListAPIView):
+    """Counts of boxes. GET lists them, newest first (filters: ``status``, ``room``, ``gaming_day``,
+    ``box``): surveillance sees the counts to record, security the witnessed counts to carry. POST: a
+    dealer counts a box at a closed table and signs (§637a.15(d)(1), §637a.16(d)(1)); the box's
+    expected content moves into custody and a difference is a variance."""
+
+    serializer_class = CountOutput
+    required_actions = {"POST": Action.COUNT_RECORD}
+
+    def get_queryset(self):
+        params = self.request.query_params
+        counts = Count.objects.select_related(*_COUNT_RELATED).order_by("-counted_at", "-pk")
+        if room := room_named(params.get("room")):
+            counts = counts.filter(box__room=room)
+        if wanted := params.get("status"):
+            if wanted not in CountStatus.values:
+                raise ValidationError({"status": [f"A count's status is one of {', '.join(CountStatus.values)}."]})
+            counts = counts.filter(status=wanted)
+        if day := day_param(self.request, "gaming_day"):
+            counts = counts.filter(gaming_day=day)
+        if box := params.get("box"):
+            counts = counts.filter(box__code=box)
+        return counts
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("status", OpenApiTypes.STR, enum=CountStatus.values, description="The count's status"),
+            OpenApiParameter("room", OpenApiTypes.STR, description="Room code"),
+            OpenApiParameter("gaming_day", OpenApiTypes.DATE, description="Gaming day (YYYY-MM-DD)"),
+            OpenApiParameter("box", OpenApiTypes.STR, description="Box code"),
+        ],
+        responses={200: CountOutput(many=True), **LIST_ERRORS},
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        page = self.paginate_queryset(self.get_queryset())
+        assert page is not None  # every list is paginated (REST_FRAMEWORK settings)
+        return self.get_paginated_response([count_data(count) for count in page])
+
+    @extend_schema(
+        request=CountInput,
+        responses={
+            201: CountOutput,
+            **errors(
+                e400=["cage", "compliance_notice_required", *PIN_CODES],
+                e403=ROLE_CODES,
+                e409=["box_already_counted", "idempotency_key_reused"],
+            ),
+        },
+        parameters=[IDEMPOTENCY_HEADER],
+    )
+    def post(self, request: Request) -> Response:
+        return document_post(request, input_class=CountInput, existing=keyed(Count), create=_count_record)
+
+
+class WitnessInput(serializers.Serializer):
+    surveillance_reference = serializers.CharField(max_length=120, help_text="The surveillance department's recording reference.")
+    pin = serializers.CharField(help_text="The signed-in witness's PIN: their signature.")
+
+
+class CountWitness(APIView):
+    """A floorperson or above who is not the counter witnesses the count and signs, with the
+    surveillance recording reference (§637a.15(d)(1)). The same witness signing again with the same
+    reference answers the count again."""
+
+    required_actions = {"POST": Action.COUNT_WITNESS}
+
+    @extend_schema(
+        request=WitnessInput,
+        responses={
+            200: CountOutput,
+            **errors(e400=["cage", "segregation_of_duties", *PIN_CODES], e403=ROLE_CODES, e404=[], e409=["wrong_status"]),
+        },
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        count = document_or_404(Count.objects.all(), pk, "count")
+        values = valid(WitnessInput, request.data)
+        count_witness(count=count, actor=acting_user(request), pin=values["pin"], surveillance_reference=values["surveillance_reference"])
+        return Response(count_data(Count.objects.select_related(*_COUNT_RELATED).get(pk=pk)))

@@ -1,0 +1,235 @@
+"""Chain of custody: ``/api/transports/``, their accounting at the cage and missing boxes.
+
+A security officer signs for a locked container of witnessed table counts (§637a.15(d)(1)) or for
+locked uncounted boxes (§637a.15(d)(2)) and carries it to the cage; there a floorperson or above
+accounts for every box carried, and a box missing is excused only by a supervisor's signed exception.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.exceptions import ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from casino_backoffice.staff.auth import acting_user
+from casino_backoffice.staff.models import User
+from casino_backoffice.staff.permissions import Action
+
+from ..models import Count, MissingBox, Transport, TransportKind, TransportStatus
+from ..services import missing_box_record, transport_account, transport_create
+from .common import (
+    IDEMPOTENCY_HEADER,
+    PIN_CODES,
+    ROLE_CODES,
+    boxes_named,
+    document_or_404,
+    document_post,
+    errors,
+    keyed,
+    local,
+    money,
+    person,
+    room_named,
+    valid,
+)
+
+
+class TransportInput(serializers.Serializer):
+    seal = serializers.CharField(max_length=60, help_text="The seal number of the locked container (new in its room).")
+    counts = serializers.ListField(
+        child=serializers.IntegerField(), required=False, allow_empty=False,
+        help_text="A container of witnessed table counts: their ids.",
+    )
+    boxes = serializers.ListField(
+        child=serializers.CharField(max_length=60), required=False, allow_empty=False,
+        help_text="Locked, uncounted boxes: their codes.",
+    )
+    room = serializers.SlugField(required=False, help_text="Room code; needed only when two rooms share a box code or to check the counts' room.")
+    destination = serializers.CharField(max_length=60, required=False, default="main cage", help_text="The main cage or a satellite cage.")
+    pin = serializers.CharField(help_text="The signed-in security officer's PIN: their signature for custody.")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if bool(attrs.get("counts")) == bool(attrs.get("boxes")):
+            raise ValidationError("Give either counts (a container of table counts) or boxes (uncounted boxes), not both.")
+        for name in ("counts", "boxes"):
+            listed = attrs.get(name) or []
+            twice = sorted({str(item) for item in listed if listed.count(item) > 1})
+            if twice:
+                raise ValidationError({name: [f"{', '.join(twice)} listed twice."]})
+        return attrs
+
+
+class TransportItemOutput(serializers.Serializer):
+    box = serializers.CharField()
+    count = serializers.IntegerField(allow_null=True, help_text="The table count inside, for a container of table counts.")
+
+
+class TransportOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    room = serializers.CharField()
+    seal = serializers.CharField()
+    kind = serializers.ChoiceField(choices=TransportKind.choices)
+    destination = serializers.CharField()
+    gaming_day = serializers.DateField()
+    status = serializers.ChoiceField(choices=TransportStatus.choices)
+    declared = serializers.CharField(allow_null=True, help_text="The sum of the table counts inside, as \"12.34\"; null for uncounted boxes.")
+    items = TransportItemOutput(many=True)
+    missing_boxes = serializers.ListField(child=serializers.CharField(), help_text="Boxes excused as missing by a supervisor.")
+    carried_by = serializers.CharField()
+    carried_at = serializers.DateTimeField()
+    accounted_by = serializers.CharField(allow_null=True)
+    accounted_at = serializers.DateTimeField(allow_null=True)
+
+
+def transport_data(transport_id: int) -> dict[str, Any]:
+    transport = Transport.objects.select_related("room", "carried_by", "accounted_by").get(pk=transport_id)
+    room = transport.room
+    return {
+        "id": transport.pk,
+        "room": room.code,
+        "seal": transport.seal,
+        "kind": transport.kind,
+        "destination": transport.destination,
+        "gaming_day": transport.gaming_day.isoformat(),
+        "status": transport.status,
+        "declared": money(transport.declared_cents),
+        "items": [{"box": item.box.code, "count": item.count_id} for item in transport.items.select_related("box").order_by("box__code")],
+        "missing_boxes": sorted(transport.missing_boxes.values_list("box__code", flat=True)),
+        "carried_by": person(transport.carried_by),
+        "carried_at": local(transport.carried_at, room),
+        "accounted_by": person(transport.accounted_by),
+        "accounted_at": local(transport.accounted_at, room),
+    }
+
+
+def _transport_create(*, values: dict[str, Any], actor: User, idempotency_key: str) -> dict[str, Any]:
+    room = room_named(values.get("room"))
+    counts: list[Count] = []
+    if values.get("counts"):
+        found = Count.objects.select_related("box__room").in_bulk(values["counts"])
+        unknown = [str(pk) for pk in values["counts"] if pk not in found]
+        if unknown:
+            raise ValidationError({"counts": [f"There is no count {', '.join(unknown)}."]})
+        counts = [found[pk] for pk in values["counts"]]
+        rooms = {count.box.room for count in counts}
+        if room is None and len(rooms) > 1:
+            raise ValidationError({"counts": ["The counts are of several rooms; a container holds one room's counts."]})
+        room = room or counts[0].box.room
+        boxes = None
+    else:
+        boxes = boxes_named(values["boxes"], room=room, field="boxes")
+        if room is None and len({box.room_id for box in boxes}) > 1:
+            raise ValidationError({"boxes": ["The boxes are of several rooms; say which room."]})
+        room = room or boxes[0].room
+    transport = transport_create(
+        room=room, seal=values["seal"], counts=counts or None, boxes=boxes, destination=values["destination"],
+        actor=actor, pin=values["pin"], idempotency_key=idempotency_key,
+    )
+    return transport_data(transport.pk)
+
+
+class TransportCreate(APIView):
+    """A security officer signs for custody of a sealed container of witnessed table counts
+    (``counts``), or of locked uncounted boxes (``boxes``), and carries it to the cage
+    (§637a.15(d)). Uncounted boxes move from the box into custody in the ledger at what they held."""
+
+    required_actions = {"POST": Action.TRANSPORT_CREATE}
+
+    @extend_schema(
+        request=TransportInput,
+        responses={
+            201: TransportOutput,
+            **errors(e400=["cage", "unknown_box", *PIN_CODES], e403=ROLE_CODES, e409=["wrong_status", "idempotency_key_reused"]),
+        },
+        parameters=[IDEMPOTENCY_HEADER],
+    )
+    def post(self, request: Request) -> Response:
+        return document_post(request, input_class=TransportInput, existing=keyed(Transport), create=_transport_create)
+
+
+class AccountInput(serializers.Serializer):
+    boxes = serializers.ListField(
+        child=serializers.CharField(max_length=60), allow_empty=True,
+        help_text="The code of every box that arrived; each box carried must be here or excused as missing.",
+    )
+    pin = serializers.CharField(help_text="The signed-in floorperson's PIN: their signature.")
+
+
+class TransportAccount(APIView):
+    """At the cage a floorperson or above accounts for every box carried under the seal, and signs
+    (§637a.15(d)(2)). A box carried but not named is refused unless a supervisor signed an exception
+    naming it. The same person accounting again answers the transport again."""
+
+    required_actions = {"POST": Action.TRANSPORT_ACCOUNT}
+
+    @extend_schema(
+        request=AccountInput,
+        responses={
+            200: TransportOutput,
+            **errors(e400=["box_missing", "unknown_box", *PIN_CODES], e403=ROLE_CODES, e404=[], e409=["wrong_status"]),
+        },
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        transport = document_or_404(Transport.objects.all(), pk, "transport")
+        values = valid(AccountInput, request.data)
+        transport_account(transport=transport, box_codes=values["boxes"], actor=acting_user(request), pin=values["pin"])
+        return Response(transport_data(pk))
+
+
+class MissingBoxInput(serializers.Serializer):
+    box = serializers.CharField(max_length=60, help_text="Code of the box carried under the seal but missing at the cage.")
+    reason = serializers.CharField(help_text="What is known of the missing box.")
+    pin = serializers.CharField(help_text="The signed-in supervisor's PIN: their signature.")
+
+
+class MissingBoxOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    transport = serializers.IntegerField()
+    seal = serializers.CharField()
+    box = serializers.CharField()
+    reason = serializers.CharField()
+    recorded_by = serializers.CharField()
+    recorded_at = serializers.DateTimeField()
+
+
+def missing_data(missing: MissingBox) -> dict[str, Any]:
+    return {
+        "id": missing.pk,
+        "transport": missing.transport_id,
+        "seal": missing.transport.seal,
+        "box": missing.box.code,
+        "reason": missing.reason,
+        "recorded_by": person(missing.recorded_by),
+        "recorded_at": local(missing.recorded_at, missing.transport.room),
+    }
+
+
+class MissingBoxCreate(APIView):
+    """A supervisor signs an exception naming a box carried under the seal but missing at the cage
+    (§637a.15(d)(2)); the box's expected money becomes a variance when the cashier verifies. One
+    exception per box and transport: a second answers the first (``Idempotent-Replayed: true``)."""
+
+    required_actions = {"POST": Action.MISSING_BOX_RECORD}
+
+    @extend_schema(
+        request=MissingBoxInput,
+        responses={201: MissingBoxOutput, **errors(e400=["cage", "unknown_box", *PIN_CODES], e403=ROLE_CODES, e404=[], e409=["wrong_status"])},
+        parameters=[IDEMPOTENCY_HEADER],
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        transport = document_or_404(Transport.objects.select_related("room"), pk, "transport")
+
+        def existing(values: dict[str, Any], key: str) -> bool:
+            return MissingBox.objects.filter(transport=transport, box__code=values["box"]).exists()
+
+        def create(*, values: dict[str, Any], actor: User, idempotency_key: str) -> dict[str, Any]:
+            (box,) = boxes_named([values["box"]], room=transport.room)
+            missing = missing_box_record(transport=transport, box=box, reason=values["reason"], actor=actor, pin=values["pin"])
+            return missing_data(MissingBox.objects.select_related("transport__room", "box", "recorded_by").get(pk=missing.pk))
+
+        return document_post(request, input_class=MissingBoxInput, existing=existing, create=create)

@@ -1,0 +1,294 @@
+"""The cage: ``/api/cage-verifications/``, ``/api/variances/`` and the close of a gaming day.
+
+§637a.15(e), §637a.16(e): a cage cashier counts each box or verifies the aggregate of a container of
+table counts; what the cashier accepts becomes official. A variance over the room's threshold awaits
+an explanation signed by a shift supervisor or finance, and blocks closing its gaming day.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import generics, serializers
+from rest_framework.exceptions import ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from casino_backoffice.staff.auth import acting_user
+from casino_backoffice.staff.models import User
+from casino_backoffice.staff.permissions import Action
+
+from ..models import CageVerification, GamingDayClose, Variance, VarianceKind, VerificationStatus
+from ..selectors import unresolved_filter
+from ..services import cage_verify, gaming_day_close, variance_explain, verification_explain
+from .common import (
+    IDEMPOTENCY_HEADER,
+    PIN_CODES,
+    RESTRICTED_LIST_ERRORS,
+    ROLE_CODES,
+    CountedField,
+    day_param,
+    document_or_404,
+    document_post,
+    errors,
+    keyed,
+    local,
+    money,
+    person,
+    room_named,
+    room_required,
+    transport_named,
+    valid,
+)
+
+# --- Cage verifications ---------------------------------------------------------------------------
+
+
+class VerificationInput(serializers.Serializer):
+    transport = serializers.IntegerField(required=False, help_text="The transport's id; or give its seal.")
+    seal = serializers.CharField(max_length=60, required=False, help_text="The seal on the container; instead of the transport's id.")
+    room = serializers.SlugField(required=False, help_text="Room code; needed only when two rooms used the seal.")
+    counted = CountedField()
+    pin = serializers.CharField(help_text="The signed-in cage cashier's PIN: their signature.")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if (attrs.get("transport") is None) == (not attrs.get("seal")):
+            raise ValidationError("Name the transport by its id (transport) or by its seal (seal), one of them.")
+        return attrs
+
+
+class VerificationOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    transport = serializers.IntegerField()
+    seal = serializers.CharField()
+    room = serializers.CharField()
+    gaming_day = serializers.DateField()
+    counted = serializers.CharField(help_text="What the cashier counted in all, as \"12.34\".")
+    box_counts = serializers.DictField(child=serializers.CharField(), help_text="What was counted per box, for uncounted boxes.")
+    official = serializers.CharField(
+        help_text="What became official in funds and poker revenue: the table counts of a container (players' contributions "
+        "are not reduced by a loss between the table and the cage), or what was counted in each box."
+    )
+    variance = serializers.CharField(help_text="Counted at the cage less the table counts (a container) or less expected (boxes).")
+    status = serializers.ChoiceField(choices=VerificationStatus.choices)
+    variances = serializers.ListField(child=serializers.IntegerField(), help_text="Ids of the variances it found.")
+    cashier = serializers.CharField()
+    verified_at = serializers.DateTimeField()
+
+
+def verification_data(verification_id: int) -> dict[str, Any]:
+    verification = CageVerification.objects.select_related("room", "transport", "cashier").get(pk=verification_id)
+    return {
+        "id": verification.pk,
+        "transport": verification.transport_id,
+        "seal": verification.transport.seal,
+        "room": verification.room.code,
+        "gaming_day": verification.gaming_day.isoformat(),
+        "counted": money(verification.counted_cents),
+        "box_counts": {code: money(cents) for code, cents in verification.box_counts.items()},
+        "official": money(verification.official_cents),
+        "variance": money(verification.variance_cents),
+        "status": verification.status,
+        "variances": sorted(verification.variances.values_list("pk", flat=True)),
+        "cashier": person(verification.cashier),
+        "verified_at": local(verification.verified_at, verification.room),
+    }
+
+
+def _cage_verify(*, values: dict[str, Any], actor: User, idempotency_key: str) -> dict[str, Any]:
+    transport = transport_named(transport_id=values.get("transport"), seal=values.get("seal"), room=room_named(values.get("room")))
+    verification = cage_verify(transport=transport, counted=values["counted"], actor=actor, pin=values["pin"], idempotency_key=idempotency_key)
+    return verification_data(verification.pk)
+
+
+class CageVerificationCreate(APIView):
+    """A cage cashier verifies what a transport brought (§637a.15(e), §637a.16(e)): the aggregate of a
+    container of table counts (``counted`` "12.34"), or each uncounted box after a floorperson
+    accounted for them (``counted`` {box code: "12.34"}; a box excused as missing counts nothing). The
+    cashier is neither the counter nor the witness of any count inside. What the cashier accepts is
+    posted to the jackpot funds and poker revenue; a variance over the room's threshold leaves the
+    verification ``variance_unresolved`` until it is explained."""
+
+    required_actions = {"POST": Action.CAGE_VERIFY}
+
+    @extend_schema(
+        request=VerificationInput,
+        responses={
+            201: VerificationOutput,
+            **errors(
+                e400=["cage", "count_mismatch", "segregation_of_duties", *PIN_CODES],
+                e403=ROLE_CODES,
+                e409=["wrong_status", "idempotency_key_reused"],
+            ),
+        },
+        parameters=[IDEMPOTENCY_HEADER],
+    )
+    def post(self, request: Request) -> Response:
+        return document_post(request, input_class=VerificationInput, existing=keyed(CageVerification), create=_cage_verify)
+
+
+class ExplainInput(serializers.Serializer):
+    reason = serializers.CharField(help_text="Why the count differs.")
+    pin = serializers.CharField(help_text="The signed-in shift supervisor's or finance person's PIN: their signature.")
+
+
+_EXPLAIN_ERRORS = errors(e400=["cage", "segregation_of_duties", *PIN_CODES], e403=ROLE_CODES, e404=[], e409=["wrong_status"])
+
+
+class VerificationExplain(APIView):
+    """A shift supervisor or finance explains every variance of a verification that awaits an
+    explanation, and signs; the verification is then ``verified``. The same person giving the same
+    reason again answers the verification again."""
+
+    required_actions = {"POST": Action.VARIANCE_EXPLAIN}
+
+    @extend_schema(request=ExplainInput, responses={200: VerificationOutput, **_EXPLAIN_ERRORS})
+    def post(self, request: Request, pk: int) -> Response:
+        verification = document_or_404(CageVerification.objects.all(), pk, "cage verification")
+        values = valid(ExplainInput, request.data)
+        verification_explain(verification=verification, reason=values["reason"], actor=acting_user(request), pin=values["pin"])
+        return Response(verification_data(pk))
+
+
+# --- Variances ------------------------------------------------------------------------------------
+
+
+class VarianceOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    room = serializers.CharField()
+    gaming_day = serializers.DateField()
+    kind = serializers.ChoiceField(choices=VarianceKind.choices)
+    box = serializers.CharField(allow_null=True)
+    count = serializers.IntegerField(allow_null=True)
+    verification = serializers.IntegerField(allow_null=True)
+    amount = serializers.CharField(help_text="Counted less expected (or the cage less the table counts): \"-1.00\" is a dollar short.")
+    threshold = serializers.CharField(help_text="The room's variance threshold when it was found.")
+    needs_explanation = serializers.BooleanField(help_text="Over the threshold: a signed explanation is needed.")
+    unresolved = serializers.BooleanField(help_text="Needs an explanation and has none yet: it blocks closing its gaming day.")
+    found_at = serializers.DateTimeField()
+    explanation = serializers.CharField()
+    explained_by = serializers.CharField(allow_null=True)
+    explained_at = serializers.DateTimeField(allow_null=True)
+
+
+_VARIANCE_RELATED = ("room", "box", "explained_by")
+
+
+def variance_data(variance: Variance) -> dict[str, Any]:
+    return {
+        "id": variance.pk,
+        "room": variance.room.code,
+        "gaming_day": variance.gaming_day.isoformat(),
+        "kind": variance.kind,
+        "box": variance.box.code if variance.box else None,
+        "count": variance.count_id,
+        "verification": variance.verification_id,
+        "amount": money(variance.amount_cents),
+        "threshold": money(variance.threshold_cents),
+        "needs_explanation": variance.needs_explanation,
+        "unresolved": variance.unresolved,
+        "found_at": local(variance.found_at, variance.room),
+        "explanation": variance.explanation,
+        "explained_by": person(variance.explained_by),
+        "explained_at": local(variance.explained_at, variance.room),
+    }
+
+
+class VarianceList(generics.ListAPIView):
+    """Every variance, newest first: the variance report (filters: ``room``, ``gaming_day``,
+    ``unresolved=true`` for those awaiting an explanation)."""
+
+    serializer_class = VarianceOutput
+    required_actions = {"GET": Action.VARIANCE_READ}
+
+    def get_queryset(self):
+        variances = Variance.objects.select_related(*_VARIANCE_RELATED).order_by("-found_at", "-pk")
+        if room := room_named(self.request.query_params.get("room")):
+            variances = variances.filter(room=room)
+        if day := day_param(self.request, "gaming_day"):
+            variances = variances.filter(gaming_day=day)
+        unresolved = self.request.query_params.get("unresolved", "").lower()
+        if unresolved not in ("", "true", "false"):
+            raise ValidationError({"unresolved": ["Give true or false."]})
+        if unresolved == "true":
+            variances = variances.filter(unresolved_filter())
+        elif unresolved == "false":
+            variances = variances.exclude(unresolved_filter())
+        return variances
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("room", OpenApiTypes.STR, description="Room code"),
+            OpenApiParameter("gaming_day", OpenApiTypes.DATE, description="Gaming day (YYYY-MM-DD)"),
+            OpenApiParameter("unresolved", OpenApiTypes.BOOL, description="true: only those awaiting an explanation"),
+        ],
+        responses={200: VarianceOutput(many=True), **RESTRICTED_LIST_ERRORS},
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        page = self.paginate_queryset(self.get_queryset())
+        assert page is not None  # every list is paginated (REST_FRAMEWORK settings)
+        return self.get_paginated_response([variance_data(variance) for variance in page])
+
+
+class VarianceExplain(APIView):
+    """A shift supervisor or finance explains one variance and signs; a verification whose variances
+    are all explained is ``verified``. The same person giving the same reason again answers the
+    variance again."""
+
+    required_actions = {"POST": Action.VARIANCE_EXPLAIN}
+
+    @extend_schema(request=ExplainInput, responses={200: VarianceOutput, **_EXPLAIN_ERRORS})
+    def post(self, request: Request, pk: int) -> Response:
+        variance = document_or_404(Variance.objects.all(), pk, "variance")
+        values = valid(ExplainInput, request.data)
+        variance_explain(variance=variance, reason=values["reason"], actor=acting_user(request), pin=values["pin"])
+        return Response(variance_data(Variance.objects.select_related(*_VARIANCE_RELATED).get(pk=pk)))
+
+
+# --- The close of a gaming day --------------------------------------------------------------------
+
+
+class CloseInput(serializers.Serializer):
+    room = serializers.SlugField(required=False, help_text="Room code; needed when there are several rooms.")
+    gaming_day = serializers.DateField(help_text="The gaming day to close (YYYY-MM-DD).")
+    pin = serializers.CharField(help_text="The signed-in finance person's PIN: their signature.")
+
+
+class CloseOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    room = serializers.CharField()
+    gaming_day = serializers.DateField()
+    closed_by = serializers.CharField()
+    closed_at = serializers.DateTimeField()
+
+
+class GamingDayCloseCreate(APIView):
+    """Finance closes a room's gaming day, and signs; refused (409 ``unresolved_variance``) while a
+    variance of that day awaits its explanation. A day is closed once: closing it again answers the
+    first close (``Idempotent-Replayed: true``)."""
+
+    required_actions = {"POST": Action.GAMING_DAY_CLOSE}
+
+    @extend_schema(
+        request=CloseInput,
+        responses={201: CloseOutput, **errors(e400=[*PIN_CODES], e403=ROLE_CODES, e409=["unresolved_variance"])},
+        parameters=[IDEMPOTENCY_HEADER],
+    )
+    def post(self, request: Request) -> Response:
+        def existing(values: dict[str, Any], key: str) -> bool:
+            room = room_required(values.get("room"))
+            return GamingDayClose.objects.filter(room=room, gaming_day=values["gaming_day"]).exists()
+
+        def create(*, values: dict[str, Any], actor: User, idempotency_key: str) -> dict[str, Any]:
+            room = room_required(values.get("room"))
+            close = gaming_day_close(room=room, day=values["gaming_day"], actor=actor, pin=values["pin"])
+            return {
+                "id": close.pk, "room": room.code, "gaming_day": close.gaming_day.isoformat(),
+                "closed_by": person(GamingDayClose.objects.select_related("closed_by").get(pk=close.pk).closed_by),
+                "closed_at": local(close.closed_at, room),
+            }
+
+        return document_post(request, input_class=CloseInput, existing=existing, create=create)
