@@ -14,6 +14,7 @@ from django.db.models.functions import Length
 from simple_history.models import HistoricalRecords
 
 from .games import MAX_SEATS, MIN_SEATS, Game
+from .time_zones import validate_time_zone
 
 
 class PokerRoom(models.Model):
@@ -21,7 +22,7 @@ class PokerRoom(models.Model):
 
     code = models.SlugField(max_length=40, unique=True)
     name = models.CharField(max_length=120)
-    timezone = models.CharField(max_length=64, default="America/New_York")
+    timezone = models.CharField(max_length=64, default="America/New_York", validators=[validate_time_zone])
     gaming_day_starts = models.TimeField(default=time(6, 0))
 
     history = HistoricalRecords()
@@ -59,6 +60,15 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return f"Table {self.number} ({self.get_game_display()})"
+
+    def dealt_in_problem(self, players: int) -> str | None:
+        """Why ``players`` cannot be dealt in a round at this table, or None when they can: at least
+        two, and no more than its seats (which are within its game's limit, ``games.seat_limit_problem``)."""
+        if players < MIN_SEATS:
+            return f"A round of poker deals in at least {MIN_SEATS} players."
+        if players > self.seats:
+            return f"Table {self.number} seats {self.seats}; {players} players cannot be dealt in."
+        return None
 
 
 class RulesVersion(models.Model):

@@ -22,14 +22,14 @@ def test_seat_limits_from_the_regulations(game, limit) -> None:
 
 @pytest.mark.parametrize("game", list(Game))
 def test_a_table_over_its_seat_limit_is_refused(room, game) -> None:
-    with pytest.raises(SeatLimitExceeded, match=f"at most {MAX_SEATS[game]} players"):
+    with pytest.raises(SeatLimitExceeded, match=f"Table X: seats {MAX_SEATS[game] + 1} is over .*'s limit of {MAX_SEATS[game]} "):
         table_upsert(room=room, number="X", game=game, seats=MAX_SEATS[game] + 1)
     assert not Table.objects.exists()
     assert table_upsert(room=room, number="X", game=game, seats=MAX_SEATS[game]).seats == MAX_SEATS[game]
 
 
 def test_a_table_seats_at_least_two(room) -> None:
-    with pytest.raises(SeatLimitExceeded, match="at least 2"):
+    with pytest.raises(SeatLimitExceeded, match="seats 1 is under the 2 players a poker table seats"):
         table_upsert(room=room, number="X", game=Game.HOLDEM, seats=1)
 
 
@@ -53,6 +53,18 @@ def test_an_unknown_game_is_refused(room) -> None:
 def test_an_unknown_time_zone_is_refused(db) -> None:
     with pytest.raises(TableError, match="not a time zone"):
         room_upsert(code="x", name="X", timezone_name="Mars/Olympus", gaming_day_starts=time(6))
+
+
+def test_the_admin_refuses_an_unknown_time_zone_as_the_services_do(client, administrator, room) -> None:
+    client.force_login(administrator)
+    response = client.post(
+        f"/admin/tables/pokerroom/{room.pk}/change/",
+        {"code": "main", "name": "Main Poker Room", "timezone": "Mars/Olympus", "gaming_day_starts": "06:00"},
+    )
+    assert response.status_code == 200
+    assert "&#x27;Mars/Olympus&#x27; is not a time zone (use a name such as America/New_York)" in response.content.decode()
+    room.refresh_from_db()
+    assert room.timezone == "America/New_York"
 
 
 def test_open_and_close_are_audited(open_table, floorperson) -> None:
