@@ -19,6 +19,7 @@ from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.roles import FLOORPERSON_OR_ABOVE, Role
 from tables.models import Table
 
+from .compute import uncalled_bet_problem
 from .models import TimeCharge
 from .selectors import pot_breakdown
 from .services import time_charge_verify
@@ -56,8 +57,10 @@ class CalculatorForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        if "pot" in data and "uncalled_bet" in data and data["uncalled_bet"] > data["pot"]:
-            self.add_error("uncalled_bet", "The uncalled bet is larger than the pot.")
+        if "pot" in data and "uncalled_bet" in data and (
+            problem := uncalled_bet_problem(pot_cents=data["pot"], uncalled_cents=data["uncalled_bet"])
+        ):
+            self.add_error("uncalled_bet", problem)
         return data
 
 

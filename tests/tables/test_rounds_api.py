@@ -27,8 +27,10 @@ rated_table = factories.rated_table
 
 @pytest.fixture(autouse=True, params=["one_statement", "orm"])
 def write_path(request, monkeypatch) -> str:
-    """Every test runs on both write paths: one SQL statement (PostgreSQL) and the ORM (SQLite's)."""
+    """Every test runs on both write paths: one SQL statement for the round and its drops and one for
+    its transfers (PostgreSQL), and the ORM (SQLite's)."""
     monkeypatch.setattr("rake.services.rounds.ONE_STATEMENT_WRITES", request.param == "one_statement")
+    monkeypatch.setattr("casino_backoffice.ledger.services.UNNEST_INSERTS", request.param == "one_statement")
     return request.param
 
 
@@ -71,6 +73,17 @@ def test_the_issue_example(client, rated_table):
     assert ledger_total() == 0
     kinds = sorted(Transfer.objects.values_list("kind", "amount_cents"))
     assert kinds == [(TransferKind.DROP, 100), (TransferKind.DROP, 200), (TransferKind.RAKE, 500)]
+
+
+def test_the_boxes_a_round_posts_to_are_named_as_the_rules_file_opened_them(client, rated_table):
+    post(client, body())
+    names = dict(Account.objects.filter(code__startswith="table:main:T1:").values_list("code", "name"))
+    assert names == {
+        "table:main:T1:drop_box": "Table T1 drop box",
+        "table:main:T1:bb_box": "Table T1 Bad Beat box",
+        "table:main:T1:hh_box": "Table T1 High Hand box",
+    }
+    assert Account.objects.get(code="room:main:pots").name == "Main Poker Room: pots"
 
 
 def test_gaming_day_of_a_round_before_six_in_the_morning(client, rated_table):
