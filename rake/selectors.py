@@ -71,12 +71,12 @@ def rules_version_in_effect(*, room: PokerRoom, at: datetime) -> tuple[int, Rule
 @dataclass(frozen=True)
 class TableRulesInEffect:
     """What rates a table at a moment: the rules version in effect, the table's entry in it, its rake
-    policy (None at a game banked by the house) and its jackpots in the order the table lists them."""
+    policy and its jackpots in the order the table lists them."""
 
     version_id: int
     rules: Rules
     table: TableRule
-    policy: RakePolicy | None
+    policy: RakePolicy
     jackpots: tuple[JackpotRule, ...]
 
 
@@ -84,8 +84,9 @@ def table_rules_in_effect(*, table: Table, at: datetime, versions: RoomVersions 
     """Which rules version and which policy apply to ``table`` at ``at``: the one answer for rounds,
     time charges and the rake calculator. ``versions``: the room's versions when already read (a batch).
 
-    Raises ``RulesNotInEffect`` when no version of the room is in effect at ``at``, or when that
-    version does not list the table (its rounds cannot be rated).
+    Raises ``RulesNotInEffect`` when no version of the room is in effect at ``at``, when that version
+    does not list the table (its rounds cannot be rated), or when the table deals a game banked by
+    the house, which has no rake policy (§655a, §657a: no rake, no poker jackpot).
     """
     room = table.room
     in_effect = (versions or RoomVersions.of(room=room, at=at)).in_effect(at=at)
@@ -98,20 +99,17 @@ def table_rules_in_effect(*, table: Table, at: datetime, versions: RoomVersions 
             f"Table {table.number} is not in the rules in effect at {at.isoformat()}; its rounds cannot be rated "
             "until a rules file lists it."
         )
+    if table_rule.rake_policy is None:
+        raise RulesNotInEffect(
+            f"Table {table.number} deals {table.get_game_display()}, a game banked by the house: it takes no rake and no drops."
+        )
     return TableRulesInEffect(
         version_id=version_id,
         rules=rules,
         table=table_rule,
-        policy=rules.rake_policies[table_rule.rake_policy] if table_rule.rake_policy else None,
+        policy=rules.rake_policies[table_rule.rake_policy],
         jackpots=tuple(rules.jackpots[code] for code in table_rule.jackpots),
     )
-
-
-def house_banked_problem(*, table: Table, in_effect: TableRulesInEffect) -> str | None:
-    """Why no pot at ``table`` is raked, or None: a game banked by the house has no rake policy."""
-    if in_effect.policy is None:
-        return f"Table {table.number} deals {table.get_game_display()}, a game banked by the house: it takes no rake and no drops."
-    return None
 
 
 def rules_version_number(*, version_id: int) -> int:
@@ -139,8 +137,6 @@ def pot_breakdown(*, table: Table, pot_cents: int, uncalled_cents: int, flop_dea
     """What the rules in effect at ``at`` take from a pot at ``table``: the rake calculator. Records
     nothing; the numbers are those ``round_record`` would post (the same ``compute_rake_and_drops``)."""
     in_effect = table_rules_in_effect(table=table, at=at)
-    if problem := house_banked_problem(table=table, in_effect=in_effect):
-        raise RulesNotInEffect(problem)
     outcome = compute_rake_and_drops(
         policy=in_effect.policy,
         jackpots=in_effect.jackpots,

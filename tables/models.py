@@ -74,7 +74,7 @@ class Table(models.Model):
 class RulesVersion(models.Model):
     """One version of a room's Rules Submission (§601a.2): its rake policies, jackpots and tables.
 
-    Inserted once and never changed (a trigger refuses UPDATE and DELETE on PostgreSQL); a change of
+    Inserted once and never changed (a trigger refuses UPDATE and DELETE, on SQLite too); a change of
     rules is a new version. ``content`` is the canonical, validated file (``rake.rules``) and
     ``content_sha256`` its hash; ``source_text`` is the file as it was reviewed. A round is rated by
     the version in effect at its ``ended_at``: the one with the latest ``effective_from`` not after
@@ -105,7 +105,7 @@ class RulesVersion(models.Model):
 class Round(models.Model):
     """A round of play as the table reported it, with the rake and the drops its rules took.
 
-    Inserted once, never updated (trigger on PostgreSQL). ``idempotency_key`` makes a retried post
+    Inserted once, never updated (a trigger refuses it). ``idempotency_key`` makes a retried post
     count once; ``request_sha256`` is the canonical body first posted under that key, so the same key
     with another body is refused (409).
     """

@@ -28,7 +28,7 @@ from ..compute import PotOutcome, compute_rake_and_drops, uncalled_bet_problem
 from ..exceptions import IdempotencyKeyReused, InvalidRound, RulesNotInEffect
 from ..locks import lock_room_rules
 from ..models import TimeCharge
-from ..selectors import RoomVersions, TableRulesInEffect, house_banked_problem, table_rules_in_effect
+from ..selectors import RoomVersions, TableRulesInEffect, table_rules_in_effect
 from .accounts import _account_id, drop_box_account, pots_account
 
 # --- Rounds of play -------------------------------------------------------------------------------
@@ -174,9 +174,6 @@ def _round_validate(request: RoundRequest, *, now: datetime, versions: RoomVersi
             in_effect = table_rules_in_effect(table=table, at=ended_at, versions=versions)
         except RulesNotInEffect as refused:
             errors.setdefault("table", []).append(refused.message)
-        else:
-            if problem := house_banked_problem(table=table, in_effect=in_effect):
-                errors.setdefault("table", []).append(problem)
     if errors:
         raise InvalidRound(errors)
     assert in_effect is not None

@@ -67,7 +67,7 @@ def time_charge_assess(
             errors.setdefault("table", []).append(refused.message)
         else:
             policy = in_effect.policy
-            if policy is None or policy.kind != RakeKind.TIME_CHARGE:
+            if policy.kind != RakeKind.TIME_CHARGE:
                 errors.setdefault("table", []).append(
                     f"Table {table.number} does not take its rake by time charges under the rules in effect at {interval_starts_at.isoformat()}."
                 )

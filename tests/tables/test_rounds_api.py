@@ -193,6 +193,20 @@ def test_a_table_not_in_the_version_in_effect_is_refused(client, rated_table):
     assert response.json()["table"][0].startswith("Table T1 is not in the rules in effect")
 
 
+def test_a_table_banked_by_the_house_logs_no_rounds(client, rated_table, floorperson):
+    from tables.models import Table
+
+    banked = {"number": "T11", "game": "mississippi_stud", "seats": 6}
+    rules_load(text=rules_text(effective_from=recently(60).isoformat(), tables=[*RULES["tables"], banked]), actor=None)
+    table_set_open(table=Table.objects.get(number="T11"), is_open=True, actor=floorperson)
+    response = post(client, body(table="T11", players_dealt_in=6))
+    assert response.status_code == 400
+    assert response.json() == {
+        "table": ["Table T11 deals Mississippi Stud, a game banked by the house: it takes no rake and no drops."]
+    }
+    assert Round.objects.count() == 0 and Transfer.objects.count() == 0
+
+
 def test_rules_cannot_take_effect_before_a_recorded_round(client, rated_table):
     from rake.exceptions import RulesFileInvalid
 
