@@ -153,8 +153,8 @@ class Posting:
     memo: str = ""
 
 
-# On PostgreSQL a batch is one INSERT of unnested arrays (one round trip whatever its size, the same
-# statement text whatever its size); elsewhere (SQLite) the ORM's bulk_create.
+# On PostgreSQL a batch is one INSERT of unnested arrays (one round trip whatever its size, no
+# savepoint); elsewhere (SQLite) the ORM's bulk_create. Both paths are tested.
 UNNEST_INSERTS = True
 
 
@@ -170,9 +170,10 @@ def transfers_post_within(
 
     Each posting is checked as ``transfer_post_within`` checks one, before anything is written. The
     idempotency is the same too: a key already posted with the same movement gives back the transfer
-    first posted; a key posted with another movement is refused (``IdempotencyConflict``) and the
-    caller's transaction must roll back. A key twice in one batch is posted once if both postings are
-    the same movement, and refused otherwise.
+    first posted; a key posted with another movement is refused (``IdempotencyConflict``). The
+    refusal may come after the batch's other transfers were inserted: it leaves the caller's atomic
+    block, which rolls them back, so nothing is posted. A key twice in one batch is posted once if
+    both postings are the same movement, and refused otherwise.
     """
     _within_transaction("transfers_post_within")
     if not postings:
@@ -192,7 +193,7 @@ def transfers_post_within(
             memo=posting.memo, posted_at=posted_at, posted_by=actor,
         )
         first = wanted.setdefault(posting.idempotency_key, transfer)
-        if first.fingerprint() != transfer.fingerprint():
+        if first is not transfer and first.fingerprint() != transfer.fingerprint():
             raise IdempotencyConflict(
                 f"Idempotency key {posting.idempotency_key!r} is given to two movements in one batch; nothing was posted."
             )
