@@ -40,8 +40,8 @@ class RoomVersions:
     """A room's rules versions, latest in effect first: ``(effective_from, number, id)``.
 
     A batch that holds the room's rules lock (``rake.locks``) reads them once (``of``): no version
-    can be added before it commits. A single read asks only for the version in effect (``of`` with
-    ``at``), one row.
+    can be added before it commits. A single read asks only for the version in effect at a moment
+    (``of`` with ``at``): one row, one query (the parsed rules are cached).
     """
 
     rows: tuple[tuple[datetime, int, int], ...]
@@ -61,11 +61,6 @@ class RoomVersions:
                 _numbers[pk] = number
                 return pk, rules_of_version(version_id=pk)
         return None
-
-
-def rules_version_in_effect(*, room: PokerRoom, at: datetime) -> tuple[int, Rules] | None:
-    """The version (id, rules) rating a moment in ``room``. One query when the version is cached."""
-    return RoomVersions.of(room=room, at=at).in_effect(at=at)
 
 
 @dataclass(frozen=True)
