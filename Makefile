@@ -11,11 +11,16 @@ TEST_BROKER_URL ?= redis://127.0.0.1:6379/15
 
 .PHONY: run test lint schema services browser clean
 
+# The service's own packages (make run), and the tests and checks on top of them (make test).
 $(BIN)/.installed: requirements.txt
 	@command -v $(PYTHON) >/dev/null || { echo "$(PYTHON) is needed (Debian: apt-get install python3 python3-venv)"; exit 1; }
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -r requirements.txt
+	touch $@
+
+$(BIN)/.installed-dev: $(BIN)/.installed requirements-dev.txt
+	$(BIN)/pip install --quiet -r requirements-dev.txt
 	touch $@
 
 run: $(BIN)/.installed
@@ -32,16 +37,18 @@ browser:
 services:
 	@scripts/ensure_services.sh
 
-test: $(BIN)/.installed services browser lint
+test: $(BIN)/.installed-dev services browser lint
 	DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL) $(BIN)/pytest
 
-# ruff and mypy (with the Django and DRF plugins) over the code; part of `make test`.
-lint: $(BIN)/.installed
+# ruff, mypy (with the Django and DRF plugins) and the layer contracts of pyproject.toml
+# (import-linter: an import pointing upward fails, naming the contract); part of `make test`.
+lint: $(BIN)/.installed-dev
 	$(BIN)/ruff check .
-	$(BIN)/mypy casino_backoffice tables rake jackpots cage
+	$(BIN)/mypy casino_backoffice tables rake jackpots cage demo
+	$(BIN)/lint-imports --no-cache --no-logo
 
 # Regenerate the committed OpenAPI schema on PostgreSQL, as the tests do (a test fails when it is stale).
-schema: $(BIN)/.installed
+schema: $(BIN)/.installed-dev
 	DATABASE_URL=$(TEST_DATABASE_URL) $(BIN)/python manage.py spectacular --file openapi.yaml --validate --fail-on-warn
 
 clean:

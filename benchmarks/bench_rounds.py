@@ -66,7 +66,10 @@ def _setup() -> str:
         # In effect since yesterday, so that rounds that ended a minute ago are rated.
         since = (timezone.now() - timedelta(days=1)).isoformat()
         text = (ROOT / "demo" / "rules.yaml").read_text() + f'effective_from: "{since}"\n'
-        rules_load(text=text, actor=None, source_name="demo/rules.yaml (benchmark)")
+        manager = User.objects.filter(username="bench-manager").first() or staff_create(
+            username="bench-manager", role=Role.POKER_ROOM_MANAGER, credential_number="PA-BENCH-0002", password=uuid.uuid4().hex
+        )
+        rules_load(text=text, actor=manager, source_name="demo/rules.yaml (benchmark)")
     Table.objects.filter(number__in=RAKED_TABLES).update(is_open=True)
     dealer = User.objects.filter(username="bench-dealer").first() or staff_create(
         username="bench-dealer", role=Role.DEALER, credential_number="PA-BENCH-0001", password=uuid.uuid4().hex

@@ -15,16 +15,32 @@ once. Floats are refused everywhere: a binary float cannot hold 0.10 exactly.
 Traceback (most recent call last):
 ...
 casino_backoffice.money.InvalidAmount: 0.001 has a fraction of a cent; amounts are whole cents.
+>>> parse_cents("100000000000000000.00")
+Traceback (most recent call last):
+...
+casino_backoffice.money.InvalidAmount: 100000000000000000.00 is more than $10,000,000.00, the most any one amount may be.
 """
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal, InvalidOperation
 from typing import NewType
 
 Cents = NewType("Cents", int)
 
 _CENT = Decimal("0.01")
+
+# The most any one amount may be: $10,000,000.00, a pot, a fee, a contribution or a payout. Far above
+# any poker pot or jackpot, far below what a 64-bit cents column holds (about $92 quadrillion), so
+# a mistyped or misread amount (cents sent as dollars) is refused instead of recorded, and no sum
+# of amounts overflows the database.
+MAX_AMOUNT_CENTS = 1_000_000_000
+
+# An amount as the API takes it: a string of dollars with at most two decimals ("12", "12.5",
+# "12.00"), from 0 to the maximum (up to seven digits of dollars, or 10000000 itself); no sign,
+# exponent, thousands separator or space. A test checks it agrees with MAX_AMOUNT_CENTS.
+AMOUNT_PATTERN = re.compile(r"\d{1,7}(\.\d{1,2})?|10000000(\.0{1,2})?")
 
 
 class InvalidAmount(ValueError):
@@ -34,7 +50,8 @@ class InvalidAmount(ValueError):
 def parse_cents(value: str | int | Decimal, *, allow_negative: bool = False, allow_zero: bool = True) -> Cents:
     """Dollars as a decimal string (or ``Decimal``; an ``int`` means whole dollars) to cents.
 
-    Refuses floats, fractions of a cent, and negative amounts unless asked to allow them.
+    Refuses floats, fractions of a cent, amounts beyond ``MAX_AMOUNT_CENTS`` either side of zero,
+    and negative amounts unless asked to allow them.
     """
     if isinstance(value, bool) or isinstance(value, float):
         raise InvalidAmount(f"{value!r} is not an amount; write it as a string such as \"12.34\".")
@@ -44,6 +61,10 @@ def parse_cents(value: str | int | Decimal, *, allow_negative: bool = False, all
         raise InvalidAmount(f"{value!r} is not an amount; write it as a string such as \"12.34\".") from None
     if not amount.is_finite():
         raise InvalidAmount(f"{value!r} is not an amount.")
+    # Before quantizing: a huge amount ("1e30") does not fit the decimal context.
+    if abs(amount) * 100 > MAX_AMOUNT_CENTS:
+        beyond = f"less than {display_cents(-MAX_AMOUNT_CENTS)}" if amount < 0 else f"more than {display_cents(MAX_AMOUNT_CENTS)}"
+        raise InvalidAmount(f"{value} is {beyond}, the most any one amount may be.")
     if amount != amount.quantize(_CENT):
         raise InvalidAmount(f"{value} has a fraction of a cent; amounts are whole cents.")
     cents = int(amount * 100)
@@ -66,6 +87,21 @@ def display_cents(cents: int) -> str:
     sign = "-" if cents < 0 else ""
     whole, part = divmod(abs(int(cents)), 100)
     return f"{sign}${whole:,}.{part:02d}"
+
+
+def format_percent(rate_bp: int) -> str:
+    """Basis points as a plain decimal number of percent, without trailing zeros: the rules-file format.
+
+    >>> format_percent(1000), format_percent(250), format_percent(5)
+    ('10', '2.5', '0.05')
+    """
+    percent = Decimal(rate_bp) / 100
+    return str(percent.normalize().quantize(Decimal(1)) if rate_bp % 100 == 0 else percent.normalize())
+
+
+def display_percent(rate_bp: int) -> str:
+    """Basis points for people: ``10%``, ``2.5%``."""
+    return f"{format_percent(rate_bp)}%"
 
 
 def percent_floor(cents: int, rate_bp: int) -> Cents:

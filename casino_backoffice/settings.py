@@ -64,6 +64,8 @@ INSTALLED_APPS = [
     "rake",
     "jackpots",
     "cage",
+    # The demo loader (``manage.py load_demo``): a composition root that may name every app.
+    "demo",
 ]
 
 MIDDLEWARE = [
@@ -158,7 +160,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_PERMISSION_CLASSES": ["casino_backoffice.staff.api_permissions.ActionPermission"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "casino_backoffice.core.api.exception_handler",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",

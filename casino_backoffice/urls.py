@@ -1,3 +1,5 @@
+"""The site's root: a composition root that names every face (admin, API, tablet site, display board)."""
+
 from django.contrib import admin
 from django.urls import include, path
 from django.views.generic import RedirectView
@@ -15,6 +17,12 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/", include("casino_backoffice.api_urls")),
-    path("floor/", include(("casino_backoffice.staff.floor_urls", "floor"))),
+    path("floor/", include("casino_backoffice.floor_urls")),
     path("display/", include(("jackpots.display_urls", "display"))),
 ]
+
+# Under /api/ every error Django answers itself (an unknown path, a crash) is JSON like the rest.
+handler400 = "casino_backoffice.core.api.bad_request"
+handler403 = "casino_backoffice.core.api.permission_denied"
+handler404 = "casino_backoffice.core.api.page_not_found"
+handler500 = "casino_backoffice.core.api.server_error"

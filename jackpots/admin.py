@@ -1,8 +1,12 @@
 from django.contrib import admin
+from django.http import HttpRequest
 
 from casino_backoffice.core.admin import ReadOnlyAdmin
+from casino_backoffice.money import display_cents
+from tables.admin import RoundAdmin
+from tables.models import Round
 
-from .models import Jackpot
+from .models import Jackpot, RoundDrop
 
 
 @admin.register(Jackpot)
@@ -12,3 +16,28 @@ class JackpotAdmin(ReadOnlyAdmin):
     list_display = ["code", "name", "kind", "room", "created_at"]
     list_filter = ["room", "kind"]
     list_select_related = ["room"]
+
+
+class RoundDropInline(admin.TabularInline):
+    model = RoundDrop
+    readonly_fields = ("jackpot_code", "amount", "rule")
+    fields = readonly_fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    @admin.display(description="Amount")
+    def amount(self, drop: RoundDrop) -> str:
+        return display_cents(drop.amount_cents)
+
+
+# A round's drops are jackpots' rows, shown under the round: tables (below jackpots) registers the
+# round's admin without them, and jackpots registers it again with them.
+admin.site.unregister(Round)
+
+
+@admin.register(Round)
+class RoundWithDropsAdmin(RoundAdmin):
+    inlines = [*RoundAdmin.inlines, RoundDropInline]

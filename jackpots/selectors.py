@@ -18,6 +18,11 @@ from .accounts import jackpot_fund_account
 from .models import Jackpot
 
 
+def jackpot_ids_by_code(*, room: PokerRoom) -> dict[str, int]:
+    """The id of each fund of the room by its code (the code the rules files name it by)."""
+    return dict(Jackpot.objects.filter(room=room).values_list("code", "pk"))
+
+
 @dataclass(frozen=True)
 class DisplayedJackpot:
     name: str

@@ -4,16 +4,19 @@ from __future__ import annotations
 
 from datetime import date
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from django.contrib import admin
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 
 from casino_backoffice.core.admin import ReadOnlyAdmin
+from casino_backoffice.core.exports import Report, export_response
 from casino_backoffice.money import display_cents
+from casino_backoffice.staff.permissions import Action, may
 from tables.models import PokerRoom
 
-from .exports import XLSX_TYPE, csv_bytes, xlsx_bytes
+from .exports import revenue_columns
 from .models import PokerRevenue, TimeCharge
 from .selectors import GROUPINGS, poker_revenue, revenue_column_label, revenue_table
 
@@ -42,6 +45,9 @@ class PokerRevenueAdmin(admin.ModelAdmin):
     """Rake expected from rounds and verified time charges, by table, gaming day, shift and game.
     Counted money (drop-box counts) joins with the cage issue."""
 
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return may(request.user, Action.REVENUE_READ)
+
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
@@ -65,10 +71,11 @@ class PokerRevenueAdmin(admin.ModelAdmin):
         header, body = revenue_table(rows, group_by=group_by)
         export = params.get("export")
         if export in ("csv", "xlsx") and room is not None:
-            content = csv_bytes(header, body) if export == "csv" else xlsx_bytes(header, body, title="Poker revenue")
-            response = HttpResponse(content, content_type="text/csv; charset=utf-8" if export == "csv" else XLSX_TYPE)
-            response["Content-Disposition"] = f'attachment; filename="poker-revenue-{room.code}.{export}"'
-            return response
+            report = Report(
+                columns=revenue_columns(header), rows=body, title="Poker revenue", filename=f"poker-revenue-{room.code}",
+                time_zone=ZoneInfo(room.timezone),
+            )
+            return export_response(report, export)
         query = request.GET.copy()
         links = {}
         for extension in ("csv", "xlsx"):

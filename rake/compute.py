@@ -1,4 +1,5 @@
-"""What leaves a pot: the rake, then each jackpot's drop. Pure: no database, no clock.
+"""What leaves a pot: the rake, then each jackpot's drop (asked of ``jackpots.rules``). Pure: no
+database, no clock.
 
 Used by the rounds API, the tablet rake calculator and the revenue checks alike, so a number the
 floor sees is the number the ledger records. Each amount comes with the rule that set it, in words
@@ -10,16 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from casino_backoffice.money import display_cents, floor_to_increment, format_cents, percent_floor
+from casino_backoffice.money import display_cents, display_percent, floor_to_increment, format_cents, percent_floor
+from jackpots.rules import Drop, JackpotRule, drop_compute
 
-from .rules import JackpotRule, RakeKind, RakePolicy
-
-
-@dataclass(frozen=True)
-class Drop:
-    code: str
-    amount_cents: int
-    rule: str
+from .rules import RakeKind, RakePolicy
 
 
 @dataclass(frozen=True)
@@ -44,10 +39,6 @@ def uncalled_bet_problem(*, pot_cents: int, uncalled_cents: int) -> str | None:
     return None
 
 
-def _rate(bp: int) -> str:
-    return f"{bp // 100}%" if bp % 100 == 0 else f"{bp / 100:g}%"
-
-
 def compute_rake(*, policy: RakePolicy | None, rakeable_cents: int, flop_dealt: bool) -> tuple[int, str]:
     """The rake of one pot (§637a.17(b)(1)-(2)), on the pot without the uncalled final bet (§637a.17(d))."""
     pot = display_cents(rakeable_cents)
@@ -67,11 +58,11 @@ def compute_rake(*, policy: RakePolicy | None, rakeable_cents: int, flop_dealt: 
         rounded = floor_to_increment(raw, policy.increment_cents)
         if rounded > policy.max_per_round_cents:
             return policy.max_per_round_cents, (
-                f"{_rate(policy.rate_bp)} of {pot} is {display_cents(raw)}, capped at the maximum of {maximum} per round "
+                f"{display_percent(policy.rate_bp)} of {pot} is {display_cents(raw)}, capped at the maximum of {maximum} per round "
                 f"(policy {policy.code}, §637a.17(b)(1))"
             )
         step = f", rounded down to {display_cents(policy.increment_cents)} chips" if policy.increment_cents > 1 else ""
-        return rounded, f"{_rate(policy.rate_bp)} of {pot} is {display_cents(raw)}{step} (policy {policy.code}, §637a.17(b)(1))"
+        return rounded, f"{display_percent(policy.rate_bp)} of {pot} is {display_cents(raw)}{step} (policy {policy.code}, §637a.17(b)(1))"
     # Incremental: the highest level the pot reached (§637a.17(b)(2)).
     reached = [level for level in policy.levels if rakeable_cents >= level.pot_cents]
     if not reached:
@@ -83,28 +74,6 @@ def compute_rake(*, policy: RakePolicy | None, rakeable_cents: int, flop_dealt: 
         f"The pot {pot} reached the {display_cents(level.pot_cents)} level: {display_cents(level.rake_cents)} "
         f"(policy {policy.code}, §637a.17(b)(2))"
     )
-
-
-def compute_drop(*, jackpot: JackpotRule, rakeable_cents: int, remaining_cents: int) -> Drop:
-    """One jackpot's contribution, determined after the rake (§637a.15(c), §637a.16(c))."""
-    section = "§637a.15(c)" if jackpot.kind == "bad_beat" else "§637a.16(c)"
-    contribution = jackpot.contribution
-    pot = display_cents(rakeable_cents)
-    if rakeable_cents < contribution.min_pot_cents:
-        return Drop(jackpot.code, 0, f"No drop: the pot {pot} is under the minimum pot of {display_cents(contribution.min_pot_cents)} ({section})")
-    if contribution.method == "fixed":
-        assert contribution.amount_cents is not None
-        amount, rule = contribution.amount_cents, f"Fixed {display_cents(contribution.amount_cents)} from pots of {display_cents(contribution.min_pot_cents)} or more ({section})"
-    else:
-        assert contribution.rate_bp is not None and contribution.max_cents is not None
-        raw = percent_floor(rakeable_cents, contribution.rate_bp)
-        if raw > contribution.max_cents:
-            amount, rule = contribution.max_cents, f"{_rate(contribution.rate_bp)} of {pot} is {display_cents(raw)}, capped at {display_cents(contribution.max_cents)} ({section})"
-        else:
-            amount, rule = raw, f"{_rate(contribution.rate_bp)} of {pot}, rounded down to the cent ({section})"
-    if amount > remaining_cents:
-        return Drop(jackpot.code, remaining_cents, f"{rule}; only {display_cents(remaining_cents)} remained in the pot")
-    return Drop(jackpot.code, amount, rule)
 
 
 def compute_rake_and_drops(
@@ -125,8 +94,8 @@ def compute_rake_and_drops(
     - "After the dealer has extracted the rake, the amount from each pot to be contributed ... shall be
       determined" (§637a.15(c), §637a.16(c)); a drop never takes more than remains.
 
-    ``players`` does not change any amount today (qualifiers use it, not contributions); it is part of
-    the signature so that a rule that does can be added here.
+    ``players`` does not change any amount today (qualifiers use it, not contributions); it is passed
+    to ``jackpots.rules.drop_compute`` so that a contribution rule that does can be added there.
     """
     if uncalled_cents < 0:
         raise ValueError("The uncalled bet is zero or more.")
@@ -140,7 +109,7 @@ def compute_rake_and_drops(
     remaining = rakeable - rake
     drops = []
     for jackpot in jackpots:
-        drop = compute_drop(jackpot=jackpot, rakeable_cents=rakeable, remaining_cents=remaining)
+        drop = drop_compute(jackpot=jackpot, rakeable_cents=rakeable, remaining_cents=remaining, players=players)
         remaining -= drop.amount_cents
         drops.append(drop)
     return PotOutcome(rakeable, rake, rake_rule, tuple(drops))

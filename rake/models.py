@@ -11,7 +11,7 @@ from django.db import models
 from django.db.models import Q
 from simple_history.models import HistoricalRecords
 
-from casino_backoffice.staff.roles import FLOORPERSON_OR_ABOVE
+from casino_backoffice.staff.permissions import Action
 from casino_backoffice.staff.signing import SignableDocument, SigningRule
 from tables.models import Round
 
@@ -34,7 +34,7 @@ class TimeCharge(SignableDocument):
 
     VERIFIER = SigningRule(
         purpose="verifier",
-        roles=tuple(sorted(FLOORPERSON_OR_ABOVE)),
+        action=Action.TIME_CHARGE_VERIFY,
         section="§637a.17(b)(3)(v)",
         not_same_as_fields=("assessed_by",),
     )

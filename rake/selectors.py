@@ -11,12 +11,14 @@ from typing import Any
 from django.db.models import Count, Q, Sum
 
 from casino_backoffice.money import format_cents
-from tables.models import PokerRoom, Round, RoundDrop, RulesVersion, Table
+from jackpots.models import RoundDrop
+from jackpots.rules import JackpotRule
+from tables.models import PokerRoom, Round, RulesVersion, Table
 
 from .compute import PotOutcome, compute_rake_and_drops
 from .exceptions import RulesNotInEffect
 from .models import TimeCharge
-from .rules import JackpotRule, RakePolicy, Rules, TableRule, validate_rules
+from .rules import RakePolicy, Rules, TableRule, validate_rules
 
 _cache: dict[int, Rules] = {}
 _numbers: dict[int, int] = {}

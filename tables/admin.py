@@ -1,29 +1,114 @@
 import difflib
 import json
+from typing import Any
+from zoneinfo import ZoneInfo
 
+from django import forms
+from django.conf import settings
 from django.contrib import admin
 from django.http import HttpRequest, HttpResponse
 from django.utils.html import format_html
 from simple_history.admin import SimpleHistoryAdmin
 
 from casino_backoffice.core.admin import ReadOnlyAdmin
+from casino_backoffice.core.exports import Column, Kind, Report, export_response
 from casino_backoffice.money import display_cents, format_cents
+from casino_backoffice.staff.auth import acting_user
+from casino_backoffice.staff.permissions import Action, may
 
-from .models import PokerRoom, Round, RoundDrop, RulesVersion, Table
+from .games import Game, seat_limit_problem
+from .models import PokerRoom, Round, RulesVersion, Table
+from .services import room_upsert, table_upsert
+from .time_zones import time_zone_problem
+
+# Rooms and tables change only through their services (``room_upsert``, ``table_upsert``): the
+# forms check what the services check, so a refusal is a form error, and the save calls the service.
+# A room's code and a table's room and number name them, so they are set once; tables open and
+# close on the floor (``table_set_open``); neither is deleted here.
+
+
+def _saved_as(obj: Any, saved: Any) -> None:
+    """Point the admin's object at the row the service saved, for the admin's log and redirect."""
+    obj.pk = saved.pk
+    obj._state.adding = False
+    obj._state.db = saved._state.db
+
+
+class PokerRoomForm(forms.ModelForm):
+    class Meta:
+        model = PokerRoom
+        fields = ["code", "name", "timezone", "gaming_day_starts"]
+
+    def clean_timezone(self) -> str:
+        name = self.cleaned_data["timezone"]
+        if problem := time_zone_problem(name):
+            raise forms.ValidationError(problem)
+        return name
 
 
 @admin.register(PokerRoom)
 class PokerRoomAdmin(SimpleHistoryAdmin):
+    form = PokerRoomForm
     list_display = ["code", "name", "timezone", "gaming_day_starts"]
     search_fields = ["code", "name"]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        return ["code"] if obj is not None else []
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return may(request.user, Action.ROOM_UPSERT)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return may(request.user, Action.ROOM_UPSERT)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def save_model(self, request: HttpRequest, obj: PokerRoom, form: Any, change: bool) -> None:
+        saved = room_upsert(
+            code=obj.code, name=obj.name, timezone_name=obj.timezone, gaming_day_starts=obj.gaming_day_starts,
+            actor=acting_user(request),
+        )
+        _saved_as(obj, saved)
+
+
+class TableForm(forms.ModelForm):
+    class Meta:
+        model = Table
+        fields = ["room", "number", "game", "seats"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("game") and data.get("seats") is not None and (
+            problem := seat_limit_problem(game=data["game"], seats=data["seats"])
+        ):
+            self.add_error("seats", problem)
+        return data
 
 
 @admin.register(Table)
 class TableAdmin(SimpleHistoryAdmin):
+    form = TableForm
     list_display = ["number", "room", "game", "seats", "is_open"]
     list_filter = ["room", "game", "is_open"]
     list_select_related = ["room"]
     search_fields = ["number"]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        return ["room", "number", "is_open"] if obj is not None else ["is_open"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return may(request.user, Action.TABLE_UPSERT)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return may(request.user, Action.TABLE_UPSERT)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def save_model(self, request: HttpRequest, obj: Table, form: Any, change: bool) -> None:
+        saved = table_upsert(room=obj.room, number=obj.number, game=Game(obj.game), seats=obj.seats, actor=acting_user(request))
+        _saved_as(obj, saved)
 
 
 # --- Rules versions and rounds of play (issue 4) ---------------------------------------------------
@@ -61,50 +146,37 @@ class RulesVersionAdmin(ReadOnlyAdmin):
         return format_html("<pre>{}</pre>", version.source_text)
 
 
-class RoundDropInline(admin.TabularInline):
-    model = RoundDrop
-    readonly_fields = ("jackpot_code", "amount", "rule")
-    fields = readonly_fields
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-    @admin.display(description="Amount")
-    def amount(self, drop: RoundDrop) -> str:
-        return display_cents(drop.amount_cents)
+ROUND_COLUMNS = [
+    Column("id", Kind.INTEGER), Column("room"), Column("table"), Column("game"), Column("ended_at", Kind.DATETIME),
+    Column("gaming_day", Kind.DATE), Column("shift"), Column("players_dealt_in", Kind.INTEGER), Column("pot", Kind.MONEY),
+    Column("uncalled_bet", Kind.MONEY), Column("flop_dealt", Kind.BOOLEAN), Column("voided", Kind.BOOLEAN),
+    Column("rules_version", Kind.INTEGER), Column("rake", Kind.MONEY), Column("drops"),
+]
 
 
 def _export(rounds: list[Round], extension: str) -> HttpResponse:
-    from rake.exports import XLSX_TYPE, csv_bytes, xlsx_bytes
-
-    header = ["id", "room", "table", "game", "ended_at", "gaming_day", "shift", "players_dealt_in", "pot", "uncalled_bet",
-              "flop_dealt", "voided", "rules_version", "rake", "drops"]
     rows = [
-        [r.pk, r.table.room.code, r.table.number, r.game, r.ended_at.isoformat(), str(r.gaming_day), r.shift, r.players_dealt_in,
-         format_cents(r.pot_cents), format_cents(r.uncalled_bet_cents), r.flop_dealt, r.voided, r.rules_version.number,
-         format_cents(r.rake_cents), "; ".join(f"{d.jackpot_code} {format_cents(d.amount_cents)}" for d in r.drops.all())]
+        [r.pk, r.table.room.code, r.table.number, r.game, r.ended_at, r.gaming_day, r.shift, r.players_dealt_in,
+         r.pot_cents, r.uncalled_bet_cents, r.flop_dealt, r.voided, r.rules_version.number,
+         r.rake_cents, "; ".join(f"{d.jackpot_code} {format_cents(d.amount_cents)}" for d in r.drops.all())]
         for r in rounds
     ]
-    if extension == "csv":
-        response = HttpResponse(csv_bytes(header, rows), content_type="text/csv; charset=utf-8")
-    else:
-        response = HttpResponse(xlsx_bytes(header, rows, title="Rounds"), content_type=XLSX_TYPE)
-    response["Content-Disposition"] = f'attachment; filename="rounds.{extension}"'
-    return response
+    # Times in the rooms' zone; rounds of rooms in several zones are shown in the site's.
+    zones = {r.table.room.timezone for r in rounds}
+    zone = ZoneInfo(zones.pop() if len(zones) == 1 else settings.TIME_ZONE)
+    return export_response(Report(columns=ROUND_COLUMNS, rows=rows, title="Rounds", filename="rounds", time_zone=zone), extension)
 
 
 @admin.register(Round)
 class RoundAdmin(ReadOnlyAdmin):
-    """Rounds of play as logged, with the rake and drops their rules took. Never edited."""
+    """Rounds of play as logged, with the rake and drops their rules took. Never edited. The drops are
+    jackpots' rows: ``jackpots.admin`` adds their inline, since tables knows nothing of jackpots."""
 
     list_display = ["id", "table", "ended_at", "gaming_day", "shift", "game", "players_dealt_in", "pot", "rake", "voided", "rules_version"]
     list_filter = ["gaming_day", "shift", "game", "voided", "table__room", "table"]
     list_select_related = ["table__room", "rules_version__room"]
     search_fields = ["idempotency_key", "table__number"]
     date_hierarchy = "ended_at"
-    inlines = [RoundDropInline]
     actions = ["export_csv", "export_xlsx"]
     exclude = ["request_sha256"]
 

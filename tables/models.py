@@ -13,8 +13,9 @@ from django.db.models import Q
 from django.db.models.functions import Length
 from simple_history.models import HistoricalRecords
 
+from casino_backoffice.money import MAX_AMOUNT_CENTS
+
 from .games import MAX_SEATS, MIN_SEATS, Game
-from .time_zones import validate_time_zone
 
 
 class PokerRoom(models.Model):
@@ -22,7 +23,7 @@ class PokerRoom(models.Model):
 
     code = models.SlugField(max_length=40, unique=True)
     name = models.CharField(max_length=120)
-    timezone = models.CharField(max_length=64, default="America/New_York", validators=[validate_time_zone])
+    timezone = models.CharField(max_length=64, default="America/New_York")
     gaming_day_starts = models.TimeField(default=time(6, 0))
 
     history = HistoricalRecords()
@@ -103,7 +104,8 @@ class RulesVersion(models.Model):
 
 
 class Round(models.Model):
-    """A round of play as the table reported it, with the rake and the drops its rules took.
+    """A round of play as the table reported it, with the rake its rules took; each jackpot's drop
+    from its pot is a ``jackpots.RoundDrop`` (``round.drops``).
 
     Inserted once, never updated (a trigger refuses it). ``idempotency_key`` makes a retried post
     count once; ``request_sha256`` is the canonical body first posted under that key, so the same key
@@ -132,6 +134,8 @@ class Round(models.Model):
         ordering = ["-ended_at", "-id"]
         constraints = [
             models.CheckConstraint(condition=Q(pot_cents__gte=0), name="tables_round_pot_not_negative"),
+            # The API and the tablet refuse a larger amount (money.MAX_AMOUNT_CENTS); so does the database.
+            models.CheckConstraint(condition=Q(pot_cents__lte=MAX_AMOUNT_CENTS), name="tables_round_pot_within_maximum"),
             models.CheckConstraint(
                 condition=Q(uncalled_bet_cents__gte=0, uncalled_bet_cents__lte=models.F("pot_cents")),
                 name="tables_round_uncalled_within_pot",
@@ -146,24 +150,3 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"Round {self.pk} at {self.table.number}"
-
-
-class RoundDrop(models.Model):
-    """A jackpot's contribution from one round's pot (§637a.15(c), §637a.16(c)); zero drops are kept
-    too, so the report says a jackpot was asked and why it took nothing."""
-
-    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="drops")
-    jackpot_code = models.CharField(max_length=30)
-    position = models.PositiveSmallIntegerField()
-    amount_cents = models.BigIntegerField()
-    rule = models.CharField(max_length=300)
-
-    class Meta:
-        ordering = ["round", "position"]
-        constraints = [
-            models.UniqueConstraint(fields=["round", "jackpot_code"], name="tables_rounddrop_one_per_jackpot"),
-            models.CheckConstraint(condition=Q(amount_cents__gte=0), name="tables_rounddrop_amount_not_negative"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.jackpot_code} drop of round {self.round_id}"

@@ -7,6 +7,7 @@ from datetime import time
 from django.db import transaction
 
 from casino_backoffice.staff.models import User
+from casino_backoffice.staff.permissions import Action, action_require
 
 from .exceptions import SeatLimitExceeded, TableError
 from .games import Game, seat_limit_problem
@@ -14,8 +15,9 @@ from .models import PokerRoom, Table
 from .time_zones import time_zone_problem
 
 
-def room_upsert(*, code: str, name: str, timezone_name: str, gaming_day_starts: time) -> PokerRoom:
+def room_upsert(*, code: str, name: str, timezone_name: str, gaming_day_starts: time, actor: User) -> PokerRoom:
     """Create a room or bring its name, time zone and gaming-day start up to date."""
+    action_require(actor=actor, action=Action.ROOM_UPSERT)
     if problem := time_zone_problem(timezone_name):
         raise TableError(f"{problem}.")
     room, _ = PokerRoom.objects.update_or_create(
@@ -24,8 +26,9 @@ def room_upsert(*, code: str, name: str, timezone_name: str, gaming_day_starts: 
     return room
 
 
-def table_upsert(*, room: PokerRoom, number: str, game: Game, seats: int) -> Table:
+def table_upsert(*, room: PokerRoom, number: str, game: Game, seats: int, actor: User) -> Table:
     """Create a table or change its game and seats, within the game's seat limit."""
+    action_require(actor=actor, action=Action.TABLE_UPSERT)
     try:
         game = Game(game)
     except ValueError:
@@ -37,7 +40,8 @@ def table_upsert(*, room: PokerRoom, number: str, game: Game, seats: int) -> Tab
 
 
 def table_set_open(*, table: Table, is_open: bool, actor: User) -> Table:
-    """Open or close a table for play."""
+    """Open or close a table for play: a floorperson or above."""
+    action_require(actor=actor, action=Action.TABLE_OPEN_CLOSE)
     with transaction.atomic():
         locked = Table.objects.select_for_update().get(pk=table.pk)
         if locked.is_open != is_open:

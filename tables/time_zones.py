@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from django.core.exceptions import ValidationError
-
 
 def time_zone_problem(name: object) -> str | None:
     """Why ``name`` is not a time zone a room can keep, or None when it is one (an IANA name)."""
@@ -14,9 +12,3 @@ def time_zone_problem(name: object) -> str | None:
     except (ZoneInfoNotFoundError, ValueError):
         return f"{name!r} is not a time zone (use a name such as America/New_York)"
     return None
-
-
-def validate_time_zone(value: str) -> None:
-    """The field validator of ``PokerRoom.timezone``: the admin refuses what the services refuse."""
-    if problem := time_zone_problem(value):
-        raise ValidationError(problem)

@@ -82,11 +82,18 @@ def administrator(make_staff) -> User:
 
 
 @pytest.fixture
-def room(db) -> PokerRoom:
-    return room_upsert(code="main", name="Main Poker Room", timezone_name="America/New_York", gaming_day_starts=time(6))
+def manager(make_staff) -> User:
+    return make_staff(Role.POKER_ROOM_MANAGER)
 
 
 @pytest.fixture
-def open_table(room, floorperson) -> Table:
-    table = table_upsert(room=room, number="T1", game=Game.HOLDEM, seats=10)
+def room(db, manager) -> PokerRoom:
+    return room_upsert(
+        code="main", name="Main Poker Room", timezone_name="America/New_York", gaming_day_starts=time(6), actor=manager
+    )
+
+
+@pytest.fixture
+def open_table(room, manager, floorperson) -> Table:
+    table = table_upsert(room=room, number="T1", game=Game.HOLDEM, seats=10, actor=manager)
     return table_set_open(table=table, is_open=True, actor=floorperson)

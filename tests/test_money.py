@@ -36,9 +36,41 @@ def test_parse_refuses_negative_unless_allowed() -> None:
     assert parse_cents("-1.00", allow_negative=True) == -100
 
 
-@given(st.integers(min_value=-(10**15), max_value=10**15))
+@given(st.integers(min_value=-money.MAX_AMOUNT_CENTS, max_value=money.MAX_AMOUNT_CENTS))
 def test_format_then_parse_is_identity(cents: int) -> None:
     assert parse_cents(format_cents(cents), allow_negative=True) == cents
+
+
+@given(st.integers(min_value=money.MAX_AMOUNT_CENTS + 1, max_value=10**30))
+def test_no_amount_beyond_the_maximum_parses(cents: int) -> None:
+    with pytest.raises(InvalidAmount, match=r"more than \$10,000,000.00"):
+        parse_cents(format_cents(cents))
+    with pytest.raises(InvalidAmount, match=r"less than -\$10,000,000.00"):
+        parse_cents(format_cents(-cents), allow_negative=True)
+
+
+@given(st.integers(min_value=0, max_value=2 * money.MAX_AMOUNT_CENTS))
+def test_the_api_pattern_admits_exactly_the_amounts_up_to_the_maximum(cents: int) -> None:
+    text = format_cents(cents)
+    assert (money.AMOUNT_PATTERN.fullmatch(text) is not None) == (cents <= money.MAX_AMOUNT_CENTS)
+    dollars = cents // 100
+    assert (money.AMOUNT_PATTERN.fullmatch(str(dollars)) is not None) == (dollars * 100 <= money.MAX_AMOUNT_CENTS)
+
+
+@pytest.mark.parametrize("text", ["10000000", "10000000.0", "10000000.00", "0", "0.5", "9999999.99"])
+def test_the_api_pattern_admits_the_maximum_itself(text: str) -> None:
+    assert money.AMOUNT_PATTERN.fullmatch(text) and parse_cents(text) <= money.MAX_AMOUNT_CENTS
+
+
+@pytest.mark.parametrize("text", ["10000000.01", "10000001", "-1.00", "-0", "+5", "1e3", "1,000.00", " 12.00", "12.", ".5", "12.000"])
+def test_the_api_pattern_refuses_anything_else(text: str) -> None:
+    assert money.AMOUNT_PATTERN.fullmatch(text) is None
+
+
+@pytest.mark.parametrize("huge", ["1e30", "100000000000000000.00", "9" * 40])
+def test_a_huge_amount_is_refused_not_overflowed(huge: str) -> None:
+    with pytest.raises(InvalidAmount, match="the most any one amount may be"):
+        parse_cents(huge)
 
 
 @given(st.integers(min_value=0, max_value=10**12), st.integers(min_value=0, max_value=10_000))

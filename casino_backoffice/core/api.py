@@ -1,16 +1,104 @@
-"""The one DRF exception handler: domain errors become 400/409 with the rule's message."""
+"""What every API shares: the one DRF exception handler, JSON answers for what Django answers
+itself under /api/, and the one money field.
+
+Domain errors become 400/403/409 with the rule's message: ``{detail, code}``; a role that may not
+act is a 403 with the code ``not_permitted`` (``staff.exceptions.ActionNotPermitted``).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from casino_backoffice.money import AMOUNT_PATTERN, MAX_AMOUNT_CENTS, InvalidAmount, format_cents, parse_cents
+
 from .exceptions import DomainError
+
+API_PREFIX = "/api/"
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, DomainError):
         return Response({"detail": exc.message, "code": exc.code}, status=exc.status)
     return drf_exception_handler(exc, context)
+
+
+# --- Errors Django answers itself ----------------------------------------------------------------
+# An unknown path, a request Django refuses before any view, or a crash: under /api/ the answer is
+# JSON like every other API error; elsewhere Django's own pages. Installed as handler400/403/404/500
+# by the root URLconf.
+
+
+def _json_error(status: int, detail: str, code: str) -> JsonResponse:
+    return JsonResponse({"detail": detail, "code": code}, status=status)
+
+
+def _is_api(request: HttpRequest) -> bool:
+    return request.path.startswith(API_PREFIX) or request.path == API_PREFIX.rstrip("/")
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if _is_api(request):
+        return _json_error(400, "The request is malformed.", "bad_request")
+    return defaults.bad_request(request, exception)
+
+
+def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if _is_api(request):
+        return _json_error(403, str(exception) or "You may not do this.", "not_permitted")
+    return defaults.permission_denied(request, exception)
+
+
+def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if _is_api(request):
+        return _json_error(404, f"There is no API endpoint at {request.path}.", "not_found")
+    return defaults.page_not_found(request, exception)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    if _is_api(request):
+        return _json_error(500, "The server failed to answer; nothing was recorded by this request.", "server_error")
+    return defaults.server_error(request)
+
+
+# --- Money ---------------------------------------------------------------------------------------
+
+
+@extend_schema_field(
+    {
+        "type": "string",
+        "pattern": f"^(?:{AMOUNT_PATTERN.pattern})$",
+        "example": "120.00",
+        "description": f"Dollars and cents as a JSON string with at most two decimals, from 0.00 to "
+        f"{format_cents(MAX_AMOUNT_CENTS)} (the pattern says so too). A JSON number is refused (400).",
+    }
+)
+class MoneyField(serializers.Field):
+    """Dollars and cents as a JSON string ("120.00"): whole cents, never negative, at most
+    ``MAX_AMOUNT_CENTS``. A JSON number is refused, whole or not: a table system sending 12000
+    meaning cents must never record a $12,000 pot."""
+
+    default_error_messages = {"invalid": "{message}"}
+
+    def to_internal_value(self, data: Any) -> int:
+        if not isinstance(data, str):
+            self.fail("invalid", message=f"{data!r} is not an amount; write it as a string such as \"120.00\".")
+        try:
+            cents = parse_cents(data)
+        except InvalidAmount as error:
+            self.fail("invalid", message=str(error))
+        if not AMOUNT_PATTERN.fullmatch(data):
+            self.fail(
+                "invalid",
+                message=f"{data!r} is not an amount; write dollars and cents with digits and a point only, such as \"120.00\".",
+            )
+        return int(cents)
+
+    def to_representation(self, value: int) -> str:
+        return format_cents(value)

@@ -1,7 +1,7 @@
 """The base of every domain error.
 
 Each app defines its own subclasses (``WrongPin``, ``SeatLimitExceeded`` ...) carrying a message a
-floorperson understands. One DRF exception handler maps them to 400 or 409; tablet and admin views
+floorperson understands. One DRF exception handler maps them to 400, 403 or 409; tablet and admin views
 show the same message.
 """
 

@@ -16,6 +16,7 @@ from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.money import display_cents
 from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.forms import CorrectionForm, SignWithPinForm
+from casino_backoffice.staff.permissions import Action, may
 
 from .models import Account, Correction, Transfer
 from .selectors import account_balance
@@ -56,13 +57,23 @@ class TransferAdmin(ReadOnlyAdmin):
     date_hierarchy = "posted_at"
     readonly_fields = ["correct_link"]
 
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        # The button to reverse a transfer shows to those who may prepare a correction.
+        return ["correct_link" if may(request.user, Action.CORRECTION_PREPARE) else "correction_link"]
+
     @admin.display(description="Correction")
     def correct_link(self, transfer: Transfer) -> str:
         if hasattr(transfer, "correction"):
-            url = reverse("admin:ledger_correction_change", args=[transfer.correction.pk])
-            return format_html('<a href="{}">Correction {}</a>', url, transfer.correction.pk)
+            return self.correction_link(transfer)
         return format_html('<a class="button" href="{}">Reverse this transfer…</a>',
                            reverse("admin:ledger_transfer_correct", args=[transfer.pk]))
+
+    @admin.display(description="Correction")
+    def correction_link(self, transfer: Transfer) -> str:
+        if not hasattr(transfer, "correction"):
+            return "none"
+        url = reverse("admin:ledger_correction_change", args=[transfer.correction.pk])
+        return format_html('<a href="{}">Correction {}</a>', url, transfer.correction.pk)
 
     def get_urls(self) -> list:
         view = self.admin_site.admin_view(self.correct_view)
@@ -97,14 +108,22 @@ class CorrectionAdmin(ReadOnlyAdmin, SimpleHistoryAdmin):
     list_select_related = ["transfer", "reversal"]
     readonly_fields = ["signed_by", "approve_link"]
 
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        # The button to approve shows to those who may approve a correction.
+        return ["signed_by", "approve_link" if may(request.user, Action.CORRECTION_APPROVE) else "approval"]
+
     @admin.display(description="Signatures")
     def signed_by(self, correction: Correction) -> str:
         return "; ".join(str(signature) for signature in correction.signatures()) or "none"
 
     @admin.display(description="Approval")
+    def approval(self, correction: Correction) -> str:
+        return f"Approved: reversal transfer {correction.reversal_id}" if correction.reversal_id else "Waiting for approval"
+
+    @admin.display(description="Approval")
     def approve_link(self, correction: Correction) -> str:
         if correction.reversal_id:
-            return f"Approved: reversal transfer {correction.reversal_id}"
+            return self.approval(correction)
         return format_html('<a class="button" href="{}">Approve and sign…</a>',
                            reverse("admin:ledger_correction_approve", args=[correction.pk]))
 

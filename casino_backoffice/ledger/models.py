@@ -21,7 +21,7 @@ from django.db.models import F, Q
 from simple_history.models import HistoricalRecords
 
 from casino_backoffice.money import format_cents
-from casino_backoffice.staff.roles import Role
+from casino_backoffice.staff.permissions import Action
 from casino_backoffice.staff.signing import SignableDocument, SigningRule
 
 
@@ -125,10 +125,10 @@ class Correction(SignableDocument):
     reversing transfer with its own signature). Finance prepares it; another finance person or an
     administrator approves it; the reversal posts when both have signed."""
 
-    PREPARER = SigningRule(purpose="preparer", roles=(Role.FINANCE, Role.ADMINISTRATOR))
+    PREPARER = SigningRule(purpose="preparer", action=Action.CORRECTION_PREPARE)
     APPROVER = SigningRule(
         purpose="approver",
-        roles=(Role.FINANCE, Role.ADMINISTRATOR),
+        action=Action.CORRECTION_APPROVE,
         not_same_as=("preparer",),
         requires=("preparer",),
     )

@@ -16,6 +16,7 @@ from django.db import IntegrityError, connection, models, transaction
 from django.utils import timezone
 
 from casino_backoffice.staff.models import User
+from casino_backoffice.staff.permissions import Action, action_require
 from casino_backoffice.staff.services import pin_check, signature_add
 
 from .exceptions import AlreadyReversed, IdempotencyConflict, InvalidTransfer, LedgerError
@@ -260,6 +261,7 @@ def _already_posted(transfers: list[Transfer]) -> dict[str, Transfer]:
 
 def correction_prepare(*, transfer: Transfer, reason: str, actor: User, pin: str) -> Correction:
     """Finance prepares and signs the reversal of a transfer posted in error."""
+    action_require(actor=actor, action=Action.CORRECTION_PREPARE)
     if not reason.strip():
         raise LedgerError("Say why the transfer is reversed.")
     signer = pin_check(user=actor, pin=pin)
@@ -276,6 +278,7 @@ def correction_prepare(*, transfer: Transfer, reason: str, actor: User, pin: str
 
 def correction_approve(*, correction: Correction, actor: User, pin: str) -> Transfer:
     """A second person approves and signs; the reversing transfer posts at once."""
+    action_require(actor=actor, action=Action.CORRECTION_APPROVE)
     signer = pin_check(user=actor, pin=pin)
     with transaction.atomic():
         correction = Correction.objects.select_for_update().select_related("transfer").get(pk=correction.pk)

@@ -14,8 +14,10 @@ from typing import Literal
 from .cards import RANK_CHARS, InvalidCards, parse_cards
 from .hands import HandCategory
 from .high import CardsLike, HighHand, _strength, best_high, checked_cards, example_cards, omaha_high
+from .tables import HIGH, HIGH_ORDER
 
 _RANKS_ONLY = re.compile(r"(?:10|[2-9TJQKA]){5}")
+_CATEGORY_NAMES = frozenset(category.value for category in HIGH_ORDER)
 
 
 class InvalidQualifier(ValueError):
@@ -23,13 +25,21 @@ class InvalidQualifier(ValueError):
 
 
 def hand_minimum(spec: HighHand | str) -> HighHand:
-    """A minimum hand from a ``HighHand``, five ranks (``'AAATT'``: no flush) or five cards (``'5s4s3s2sAs'``).
+    """A minimum hand from a ``HighHand``, a category of high hand (``'four_of_a_kind'``: its lowest
+    hand), five ranks (``'AAATT'``: no flush) or five cards (``'5s4s3s2sAs'``).
 
-    >>> str(hand_minimum('AAATT')), str(hand_minimum('5s 4s 3s 2s As'))
-    ('Full house, aces full of tens', 'Straight flush, five high')
+    This is where the rules' written hands are read: a rules file's qualifier is valid when this
+    reads it.
+
+    >>> str(hand_minimum('AAATT')), str(hand_minimum('5s 4s 3s 2s As')), str(hand_minimum('straight_flush'))
+    ('Full house, aces full of tens', 'Straight flush, five high', 'Straight flush, five high')
     """
     if isinstance(spec, HighHand):
         return spec
+    if not isinstance(spec, str):
+        raise InvalidQualifier(f"{spec!r} is not a hand: write a category, five ranks or five cards")
+    if spec in _CATEGORY_NAMES:
+        return category_minimum(HandCategory(spec))
     text = re.sub(r"\s+", "", spec).upper()
     if _RANKS_ONLY.fullmatch(text):
         ranks = [RANK_CHARS.index("T" if r == "10" else r) for r in re.findall(r"10|.", text)]
@@ -41,6 +51,16 @@ def hand_minimum(spec: HighHand | str) -> HighHand:
         return best_high(parse_cards(spec))
     except InvalidCards as error:
         raise InvalidQualifier(f"'{spec}' is not a hand: {error}") from error
+
+
+def hand_ranks(hand: HighHand) -> str:
+    """The five ranks of a hand as a minimum is written, biggest group first: what ``hand_minimum``
+    reads back as this hand when it has no flush.
+
+    >>> hand_ranks(hand_minimum('TTAAA')), hand_ranks(best_high('8c 8d 8h 8s Ad'))
+    ('AAATT', '8888A')
+    """
+    return "".join(RANK_CHARS[card.rank] for card in hand.cards)
 
 
 @dataclass(frozen=True)
@@ -180,8 +200,12 @@ class HighHandMinimum:
 
 
 def category_minimum(category: HandCategory) -> HighHand:
-    """The lowest high hand of a category, e.g. the lowest four of a kind (for rules written as 'quads or better')."""
-    from .tables import HIGH
+    """The lowest high hand of a category, e.g. the lowest four of a kind (for rules written as 'quads or better').
 
-    strength = next(s for s, (cat, _) in enumerate(HIGH.classes) if s and cat is category)
+    >>> str(category_minimum(HandCategory.FOUR_OF_A_KIND)), str(category_minimum(HandCategory.ROYAL_FLUSH))
+    ('Four of a kind, twos, three kicker', 'Royal flush')
+    """
+    if category not in HIGH_ORDER:
+        raise InvalidQualifier(f"{category} is not a five-card high hand")
+    strength = next(s for s, (cat, _) in enumerate(HIGH.classes) if s and cat == category)
     return HighHand._make(strength, example_cards(*HIGH.classes[strength]))

@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin
 from django.db.models import QuerySet
@@ -9,6 +11,7 @@ from casino_backoffice.core.exceptions import DomainError
 
 from .auth import acting_user
 from .models import Signature, User
+from .permissions import Action, may
 from .services import signing_unlock
 
 
@@ -30,11 +33,23 @@ class StaffAdmin(SimpleHistoryAdmin, UserAdmin):
     def get_queryset(self, request: HttpRequest) -> QuerySet[User]:
         return super().get_queryset(request).prefetch_related("groups")
 
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return may(request.user, Action.STAFF_MANAGE)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return may(request.user, Action.STAFF_MANAGE)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return may(request.user, Action.STAFF_MANAGE)
+
+    def has_unlock_signing_permission(self, request: HttpRequest) -> bool:
+        return may(request.user, Action.SIGNING_UNLOCK)
+
     @admin.display(description="Roles")
     def role_names(self, user: User) -> str:
         return ", ".join(group.name for group in user.groups.all())
 
-    @admin.action(description="Unlock signing after wrong PINs")
+    @admin.action(description="Unlock signing after wrong PINs", permissions=["unlock_signing"])
     def unlock_signing(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
         for user in queryset:
             try:

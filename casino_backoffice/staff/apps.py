@@ -25,7 +25,7 @@ def _sync_roles_after_migrate(sender, using="default", **kwargs) -> None:
 
     from .services import roles_sync
 
-    # post_migrate fires once per app; the last app's signal comes after every permission exists.
-    if sender.label != list(apps.get_app_configs())[-1].label:
+    # post_migrate fires once per app with models; the last one's signal comes after every permission exists.
+    if sender.label != [config for config in apps.get_app_configs() if config.models_module is not None][-1].label:
         return
     roles_sync(using=using)

@@ -22,8 +22,22 @@ class InvalidPin(StaffError):
     code = "invalid_pin"
 
 
-class SignerRoleNotAllowed(StaffError):
-    code = "signer_role"
+class ActionNotPermitted(StaffError):
+    """None of the person's roles may take the action (``permissions.ACTION_ROLES``): HTTP 403.
+
+    The message names the action and the roles that may take it; ``action`` is its code."""
+
+    code = "not_permitted"
+    status = 403
+
+    def __init__(self, message: str, *, action: str = "") -> None:
+        super().__init__(message)
+        self.action = action
+
+
+class SignerRoleNotAllowed(ActionNotPermitted):
+    """The signer holds none of the roles the signing rule names: refused like any action their
+    roles may not take."""
 
 
 class SignerNotIndependent(StaffError):

@@ -2,18 +2,22 @@ from typing import Any
 
 from django import forms
 
-PIN_WIDGET = forms.PasswordInput(attrs={"inputmode": "numeric", "autocomplete": "off", "pattern": "[0-9]*"})
+from casino_backoffice.core.floor.forms import PinSignatureField
+
+from .services import PIN_MAX_DIGITS, PIN_MIN_DIGITS
 
 
 class PinChangeForm(forms.Form):
     current_password = forms.CharField(label="Your sign-in password", widget=forms.PasswordInput)
-    pin = forms.CharField(label="New signing PIN (4-8 digits)", widget=PIN_WIDGET, min_length=4, max_length=8)
-    pin_again = forms.CharField(label="New signing PIN again", widget=PIN_WIDGET)
+    # Both PIN fields take the same digits up to the same length, so the second can only differ from
+    # the first when the person typed another PIN.
+    pin = PinSignatureField(label=f"New signing PIN ({PIN_MIN_DIGITS}-{PIN_MAX_DIGITS} digits)")
+    pin_again = PinSignatureField(label="New signing PIN again")
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         assert data is not None  # Form.clean returns cleaned_data
-        if data.get("pin") and data.get("pin") != data.get("pin_again"):
+        if data.get("pin") and data.get("pin_again") and data["pin"] != data["pin_again"]:
             self.add_error("pin_again", "The two PINs differ.")
         return data
 
@@ -21,7 +25,7 @@ class PinChangeForm(forms.Form):
 class SignWithPinForm(forms.Form):
     """The PIN signature: the signer re-enters their PIN at the moment of signing (DESIGN.md)."""
 
-    pin = forms.CharField(label="Your signing PIN", widget=PIN_WIDGET, min_length=4, max_length=8)
+    pin = PinSignatureField()
 
 
 class CorrectionForm(SignWithPinForm):

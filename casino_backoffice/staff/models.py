@@ -8,6 +8,7 @@ trigger refuses it, on PostgreSQL and SQLite alike.
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import TYPE_CHECKING, ClassVar
 
 from django.contrib.auth.models import AbstractUser, UserManager
@@ -58,8 +59,10 @@ class User(AbstractUser):
             ),
         ]
 
-    @property
+    @cached_property
     def roles(self) -> frozenset[Role]:
+        """Read once per instance: a request asks its user's roles in the permission check, the
+        service and the page, with one query."""
         names = {group.name for group in self.groups.all()}
         return frozenset(role for role in Role if role.value in names)
 

@@ -1,7 +1,8 @@
-"""The roles of a poker room and what each may do, declared once.
+"""The roles of a poker room, the sets the regulations name, and what each reads in the admin.
 
-Each role is a Django group of the same name with the permissions below; ``roles_sync`` makes the
-groups match this table after every migrate. A person's roles are their groups.
+Each role is a Django group of the same name with the model permissions below; ``roles_sync`` makes
+the groups match this table after every migrate. A person's roles are their groups. Which role may
+take which action is the one table in ``permissions.ACTION_ROLES``.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ class Role(models.TextChoices):
 # supervisor, poker room manager.
 FLOORPERSON_OR_ABOVE = frozenset({Role.FLOORPERSON, Role.SHIFT_SUPERVISOR, Role.POKER_ROOM_MANAGER})
 SUPERVISOR_OR_ABOVE = frozenset({Role.SHIFT_SUPERVISOR, Role.POKER_ROOM_MANAGER})
+# Who works a table: the dealer, and the floorperson or above who may stand in for them.
+DEALER_OR_FLOORPERSON_OR_ABOVE = frozenset({Role.DEALER}) | FLOORPERSON_OR_ABOVE
 
 # Roles that work in the Django admin (cashiers, finance, compliance, administrators, managers).
 ADMIN_ROLES = frozenset(

@@ -15,6 +15,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from .exceptions import (
+    ActionNotPermitted,
     AlreadySigned,
     DuplicateCredentialNumber,
     InvalidPin,
@@ -26,10 +27,16 @@ from .exceptions import (
     WrongPin,
 )
 from .models import Signature, User
+from .permissions import Action, action_require
 from .roles import ADMIN_ROLES, ROLE_PERMISSIONS, Role
 from .signing import SignableDocument, SigningRule, content_hash
 
-PIN_PATTERN = re.compile(r"^\d{4,8}$")
+# A signing PIN: 4 to 8 digits (0-9 only). Forms refuse anything else before the PIN is checked, so a
+# typo never counts toward the signing lock.
+PIN_MIN_DIGITS = 4
+PIN_MAX_DIGITS = 8
+PIN_PATTERN = re.compile(rf"^[0-9]{{{PIN_MIN_DIGITS},{PIN_MAX_DIGITS}}}$")
+PIN_RULE = f"A signing PIN is {PIN_MIN_DIGITS} to {PIN_MAX_DIGITS} digits."
 
 
 def roles_sync(*, using: str = "default") -> None:
@@ -48,11 +55,20 @@ def roles_sync(*, using: str = "default") -> None:
 
 def _validate_pin(pin: str) -> None:
     if not PIN_PATTERN.match(pin or ""):
-        raise InvalidPin("A signing PIN is 4 to 8 digits.")
+        raise InvalidPin(PIN_RULE)
 
 
 def pin_set(*, user: User, pin: str, actor: User | None = None) -> None:
-    """Set a person's signing PIN (stored hashed) and clear any lock."""
+    """A person sets their own signing PIN (stored hashed), which clears any lock.
+
+    ``actor`` is the person themselves; none means the operator of the server at the command line
+    (``createsuperuser``)."""
+    if actor is not None:
+        action_require(actor=actor, action=Action.PIN_SET)
+        if actor.pk != user.pk:
+            raise ActionNotPermitted(
+                f"{actor} cannot set the signing PIN of {user}: each person sets their own.", action=Action.PIN_SET
+            )
     _validate_pin(pin)
     with transaction.atomic():
         locked = User.objects.select_for_update().get(pk=user.pk)
@@ -66,8 +82,7 @@ def pin_set(*, user: User, pin: str, actor: User | None = None) -> None:
 
 def signing_unlock(*, user: User, actor: User) -> None:
     """An administrator lifts a signing lock after too many wrong PINs."""
-    if Role.ADMINISTRATOR not in actor.roles and not actor.is_superuser:
-        raise SignerRoleNotAllowed("Only an administrator can unlock signing.")
+    action_require(actor=actor, action=Action.SIGNING_UNLOCK)
     with transaction.atomic():
         locked = User.objects.select_for_update().get(pk=user.pk)
         locked.failed_pin_attempts = 0
@@ -136,7 +151,8 @@ def pin_check(*, user: User, pin: str) -> VerifiedSigner:
     A wrong PIN is counted and the count is kept even though the signing fails; after
     ``SIGNING_MAX_FAILED_PINS`` wrong PINs in a row the person's signing is locked until an
     administrator unlocks it. Call this before opening the document's transaction: it commits its
-    own count.
+    own count; and after ``action_require``, so that a person whose role may not sign is refused
+    without a PIN counted against them.
     """
     limit = settings.SIGNING_MAX_FAILED_PINS
     with transaction.atomic():
@@ -175,7 +191,8 @@ def _signed_role(signer: User, rule: SigningRule) -> Role:
             return role
     held_text = ", ".join(sorted(role.label.lower() for role in held)) or "no role"
     raise SignerRoleNotAllowed(
-        f"{signer} cannot sign as {rule.purpose}: the rule is '{rule.name}', and they are {held_text}."
+        f"{signer} cannot sign as {rule.purpose}: the rule is '{rule.name}', and they are {held_text}.",
+        action=rule.action,
     )
 
 

@@ -2,7 +2,8 @@
 
 A rule ('floorperson or above', 'not the same person as the counter') is declared once, as a
 ``SigningRule`` beside the document it governs, and checked by ``signature_add`` at the moment of
-signing, with an error that names the broken rule.
+signing, with an error that names the broken rule. Who may sign is who may take the rule's action
+in the one table of actions and roles (``permissions.ACTION_ROLES``).
 """
 
 from __future__ import annotations
@@ -10,13 +11,14 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from django.contrib.contenttypes.models import ContentType
 from django.db import models
 
+from .permissions import Action, roles_of
 from .roles import Role
 
 if TYPE_CHECKING:
@@ -27,7 +29,8 @@ if TYPE_CHECKING:
 class SigningRule:
     """Who may sign a document for one purpose.
 
-    ``roles``: the signer must hold one of them (the first held, in this order, is recorded).
+    ``action``: the signer must hold a role that may take it (``roles``; the first held, in the
+    order roles are declared, is recorded).
     ``not_same_as``: purposes on the same document whose signer must be another person.
     ``not_same_as_fields``: attributes of the document naming people who may not sign (the person
     who prepared a payout may not approve it).
@@ -35,12 +38,16 @@ class SigningRule:
     """
 
     purpose: str
-    roles: tuple[Role, ...]
+    action: Action
     section: str = ""
     not_same_as: tuple[str, ...] = ()
     not_same_as_fields: tuple[str, ...] = ()
     requires: tuple[str, ...] = ()
     description: str = field(default="", compare=False)
+
+    @property
+    def roles(self) -> tuple[Role, ...]:
+        return roles_of(self.action)
 
     @property
     def name(self) -> str:
@@ -52,7 +59,13 @@ class SigningRule:
 
 
 def _default(value: Any) -> Any:
-    if isinstance(value, (datetime, date)):
+    # One moment hashes the same whatever zone it was written in: a document signed with the room's
+    # local time and read back from the database in UTC still matches its signature.
+    if isinstance(value, datetime):
+        if value.tzinfo is None or value.utcoffset() is None:
+            raise TypeError(f"cannot sign a naive datetime ({value.isoformat()}); give its time zone")
+        return value.astimezone(UTC).isoformat()
+    if isinstance(value, date):
         return value.isoformat()
     if isinstance(value, Decimal):
         return str(value)
@@ -62,7 +75,7 @@ def _default(value: Any) -> Any:
 
 
 def content_hash(content: dict[str, Any]) -> str:
-    """SHA-256 of the canonical JSON of a document's signed content."""
+    """SHA-256 of the canonical JSON of a document's signed content (datetimes in UTC)."""
     canonical = json.dumps(content, sort_keys=True, separators=(",", ":"), default=_default)
     return hashlib.sha256(canonical.encode()).hexdigest()
 

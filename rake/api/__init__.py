@@ -8,15 +8,18 @@ from __future__ import annotations
 
 from django.urls import path
 
+from casino_backoffice.core.api import MoneyField
+
 from .common import (
     ERRORS,
     IDEMPOTENCY_HEADER,
-    LOGS_ROUNDS,
     AwareDateTimeField,
-    LogsRounds,
-    MoneyField,
+    Recorded,
     _idempotency_key,
     _resolve_table,
+    idempotent_post,
+    write_input,
+    write_outcome,
 )
 from .reports import (
     CalculatorInput,
@@ -33,13 +36,12 @@ from .time_charges import TimeChargeInput, TimeChargeListCreate, TimeChargeOutpu
 __all__ = [
     "ERRORS",
     "IDEMPOTENCY_HEADER",
-    "LOGS_ROUNDS",
     "AwareDateTimeField",
     "CalculatorInput",
     "CalculatorOutput",
-    "LogsRounds",
     "MoneyField",
     "RakeCalculator",
+    "Recorded",
     "RevenueReport",
     "RoundInput",
     "RoundListCreate",
@@ -53,9 +55,12 @@ __all__ = [
     "_idempotency_key",
     "_resolve_table",
     "breakdown_data",
+    "idempotent_post",
     "round_data",
     "time_charge_data",
     "urlpatterns",
+    "write_input",
+    "write_outcome",
 ]
 
 

@@ -21,13 +21,12 @@ from rest_framework.views import APIView
 
 from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.staff.auth import acting_user
+from casino_backoffice.staff.permissions import Action
 from tables.models import Table
 
-from ..exceptions import InvalidRound
-from ..selectors import rules_version_number
 from ..services import RoundRecorded, RoundRequest, rounds_record_batch
-from .common import LogsRounds, _resolve_table
-from .rounds import RoundInput, RoundOutput, round_data
+from .common import ERRORS, Recorded, write_input, write_outcome
+from .rounds import RoundInput, RoundOutput, round_recorded
 
 MAX_ROUNDS_PER_BATCH = 500
 
@@ -68,13 +67,14 @@ class BatchRequest(serializers.Serializer):
 class RoundBatch(APIView):
     """Record up to 500 rounds of play, each as ``POST /api/rounds/`` would, each with its own key."""
 
-    permission_classes = [LogsRounds]
+    required_actions = {"POST": Action.ROUND_RECORD}
 
     @extend_schema(
         request=BatchRequest,
         responses={
             200: BatchOutput,
             400: OpenApiResponse(description="The body is not a list of 1 to 500 rounds; nothing recorded."),
+            403: ERRORS[403],
         },
     )
     def post(self, request: Request) -> Response:
@@ -86,14 +86,8 @@ class RoundBatch(APIView):
         tables: dict[tuple[str, str | None], Table] = {}
         # Shape first (serializers), then one service call records every well-formed round.
         for index, item in enumerate(batch.validated_data["rounds"]):
-            data = BatchRoundInput(data=item)
-            if not data.is_valid():
-                results.append({"index": index, "status": 400, "replayed": False, "errors": data.errors})
-                continue
-            values = data.validated_data
-            where = (values["table"], values.get("room"))
             try:
-                table = tables.get(where) or tables.setdefault(where, _resolve_table(*where))
+                values, table = write_input(BatchRoundInput, item, tables=tables)
             except ValidationError as error:
                 results.append({"index": index, "status": 400, "replayed": False, "errors": error.detail})
                 continue
@@ -117,14 +111,12 @@ class RoundBatch(APIView):
 
 
 def _result(table: Table, outcome: RoundRecorded | DomainError) -> dict[str, Any]:
-    if isinstance(outcome, InvalidRound):
-        return {"status": 400, "replayed": False, "errors": outcome.field_errors}
-    if isinstance(outcome, DomainError):
-        return {"status": outcome.status, "replayed": False, "errors": {"detail": outcome.message, "code": outcome.code}}
-    round_ = outcome.round
-    round_.table = table
-    number = rules_version_number(version_id=round_.rules_version_id)
-    return {"status": 201, "replayed": outcome.replayed, "round": round_data(round_, outcome.drops, version_number=number)}
+    """One round's answer, as ``POST /api/rounds/`` would give it."""
+    answer: Recorded | DomainError = outcome if isinstance(outcome, DomainError) else round_recorded(table, outcome)
+    code, body = write_outcome(answer)
+    if isinstance(answer, Recorded):
+        return {"status": code, "replayed": answer.replayed, "round": body}
+    return {"status": code, "replayed": False, "errors": body}
 
 
 urlpatterns = [path("rounds/batch/", RoundBatch.as_view(), name="api-rounds-batch")]

@@ -1,21 +1,27 @@
-"""What every rake endpoint shares: who may log, money and datetime fields, table and Idempotency-Key lookup, error responses."""
+"""What every rake endpoint shares: money and datetime fields, table and Idempotency-Key lookup,
+the POST routine of idempotent writes, error responses. Who may call which endpoint is the one table
+of actions and roles: each view names its action (``required_actions``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema_field
-from rest_framework import serializers
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
+from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
-from rest_framework.permissions import SAFE_METHODS, IsAuthenticated
 from rest_framework.request import Request
+from rest_framework.response import Response
 
-from casino_backoffice.money import InvalidAmount, format_cents, parse_cents
+from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.staff.auth import acting_user
-from casino_backoffice.staff.roles import FLOORPERSON_OR_ABOVE, Role
+from casino_backoffice.staff.models import User
 from tables.models import Table
+
+from ..exceptions import InvalidRound
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
     "Idempotency-Key",
@@ -25,39 +31,6 @@ IDEMPOTENCY_HEADER = OpenApiParameter(
     description="A new key per round (up to 120 characters). The same key with the same body answers the first "
     "result again and records nothing; with another body it is a 409.",
 )
-LOGS_ROUNDS = frozenset({Role.DEALER}) | FLOORPERSON_OR_ABOVE
-
-
-class LogsRounds(IsAuthenticated):
-    """Any member of staff reads; dealers and floorpersons or above log rounds and time charges."""
-
-    message = "Only a dealer or a floorperson or above logs rounds and time charges."
-
-    def has_permission(self, request: Request, view: Any) -> bool:
-        if not super().has_permission(request, view):
-            return False
-        if request.method in SAFE_METHODS:
-            return True
-        return bool(acting_user(request).roles & LOGS_ROUNDS)
-
-
-@extend_schema_field({"type": "string", "pattern": r"^\d+(\.\d{1,2})?$", "example": "120.00"})
-class MoneyField(serializers.Field):
-    """Dollars and cents as a string ("120.00"); whole cents, never negative, never a float."""
-
-    default_error_messages = {"invalid": "{message}"}
-
-    def to_internal_value(self, data: Any) -> int:
-        if isinstance(data, bool) or not isinstance(data, str | int):
-            self.fail("invalid", message=f"{data!r} is not an amount; write it as a string such as \"120.00\".")
-        try:
-            return int(parse_cents(data))
-        except InvalidAmount as error:
-            self.fail("invalid", message=str(error))
-        raise AssertionError  # pragma: no cover
-
-    def to_representation(self, value: int) -> str:
-        return format_cents(value)
 
 
 class AwareDateTimeField(serializers.DateTimeField):
@@ -95,5 +68,66 @@ def _idempotency_key(request: Request) -> str:
 
 ERRORS = {
     400: OpenApiResponse(description="Field errors (`{field: [message]}`) or a refused rule (`{detail, code}`); nothing recorded."),
+    403: OpenApiResponse(description="The signed-in person's role may not take this action (`{detail, code: \"not_permitted\"}`); nothing recorded."),
     409: OpenApiResponse(description="The Idempotency-Key was used with another body; nothing recorded."),
 }
+
+
+# --- The POST routine of idempotent writes -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """What a service recorded for one write, as the API answers it, and whether it was a replay."""
+
+    data: dict[str, Any]
+    replayed: bool
+
+
+def write_input(
+    input_class: type[serializers.Serializer], data: Any, *, tables: dict[tuple[str, str | None], Table] | None = None
+) -> tuple[dict[str, Any], Table]:
+    """Check the shape of one write (``input_class``), then find the table it names; a
+    ``ValidationError`` otherwise. ``tables`` caches tables across the items of a batch."""
+    serializer = input_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    values: dict[str, Any] = dict(serializer.validated_data)
+    where = (values["table"], values.get("room"))
+    if tables is None:
+        return values, _resolve_table(*where)
+    table = tables.get(where) or tables.setdefault(where, _resolve_table(*where))
+    return values, table
+
+
+def write_outcome(outcome: Recorded | DomainError) -> tuple[int, dict[str, Any]]:
+    """The status and body of one write: 201 with what was recorded (or replayed), 400 with field
+    errors, or the refused rule's status with ``{detail, code}``."""
+    if isinstance(outcome, InvalidRound):
+        return status.HTTP_400_BAD_REQUEST, outcome.field_errors
+    if isinstance(outcome, DomainError):
+        return outcome.status, {"detail": outcome.message, "code": outcome.code}
+    return status.HTTP_201_CREATED, outcome.data
+
+
+def idempotent_post(
+    request: Request,
+    *,
+    input_class: type[serializers.Serializer],
+    record: Callable[..., Recorded],
+) -> Response:
+    """The POST routine of every idempotent write: the Idempotency-Key, the shape of the body, the
+    table it names, then ``record(table=, values=, actor=, idempotency_key=)`` (which calls the
+    service); 201 with ``Idempotent-Replayed: true`` when the key was recorded before."""
+    key = _idempotency_key(request)
+    values, table = write_input(input_class, request.data)
+    actor: User = acting_user(request)
+    outcome: Recorded | DomainError
+    try:
+        outcome = record(table=table, values=values, actor=actor, idempotency_key=key)
+    except DomainError as error:
+        outcome = error
+    code, body = write_outcome(outcome)
+    response = Response(body, status=code)
+    if isinstance(outcome, Recorded) and outcome.replayed:
+        response["Idempotent-Replayed"] = "true"
+    return response

@@ -15,13 +15,15 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino_backoffice.core.api import MoneyField
 from casino_backoffice.money import format_cents
+from casino_backoffice.staff.permissions import Action
 from tables.models import PokerRoom, RulesVersion
 
 from ..compute import uncalled_bet_problem
 from ..exports import CSVRenderer, XLSXRenderer
 from ..selectors import GROUPINGS, PotBreakdown, poker_revenue, pot_breakdown, revenue_table
-from .common import ERRORS, MoneyField, _resolve_table
+from .common import ERRORS, _resolve_table
 
 # --- Rake calculator ------------------------------------------------------------------------------
 
@@ -62,9 +64,12 @@ def breakdown_data(breakdown: PotBreakdown) -> dict[str, Any]:
 
 
 class RakeCalculator(APIView):
-    """The rake and each drop the rules in effect take from a pot, with the rule that set each; records nothing."""
+    """The rake and each drop the rules in effect take from a pot, with the rule that set each; records
+    nothing. For whoever uses the tablet's rake calculator."""
 
-    @extend_schema(request=CalculatorInput, responses={200: CalculatorOutput, 400: ERRORS[400]})
+    required_actions = {"POST": Action.RAKE_CALCULATE}
+
+    @extend_schema(request=CalculatorInput, responses={200: CalculatorOutput, 400: ERRORS[400], 403: ERRORS[403]})
     def post(self, request: Request) -> Response:
         data = CalculatorInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -95,6 +100,11 @@ class RulesVersionList(generics.ListAPIView):
     """Every version of each room's rules, newest first; filter with ``?room=main``."""
 
     serializer_class = RulesVersionOutput
+    required_actions = {"GET": Action.RULES_VERSIONS_READ}
+
+    @extend_schema(responses={200: RulesVersionOutput(many=True), 403: ERRORS[403]})
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
 
     def get_queryset(self):
         versions = RulesVersion.objects.select_related("room", "loaded_by").order_by("room__code", "-number")
@@ -112,6 +122,7 @@ class RevenueReport(APIView):
     empty until drop-box counts arrive (the cage issue). ``?format=csv`` or ``?format=xlsx`` exports."""
 
     renderer_classes = [JSONRenderer, BrowsableAPIRenderer, CSVRenderer, XLSXRenderer]
+    required_actions = {"GET": Action.REVENUE_READ}
 
     @extend_schema(
         parameters=[
@@ -122,7 +133,10 @@ class RevenueReport(APIView):
             OpenApiParameter("group_by", OpenApiTypes.STR, description="Comma-separated: table, gaming_day, shift, game"),
             OpenApiParameter("format", OpenApiTypes.STR, enum=["json", "csv", "xlsx"]),
         ],
-        responses={200: inline_serializer("RevenueOutput", {"header": serializers.ListField(), "rows": serializers.ListField()})},
+        responses={
+            200: inline_serializer("RevenueOutput", {"header": serializers.ListField(), "rows": serializers.ListField()}),
+            403: ERRORS[403],
+        },
     )
     def get(self, request: Request) -> Response:
         params = request.query_params

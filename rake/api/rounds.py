@@ -9,27 +9,21 @@ from zoneinfo import ZoneInfo
 from django.db.models import Prefetch
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import generics, serializers, status
+from rest_framework import generics, serializers
 from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from casino_backoffice.core.api import MoneyField
 from casino_backoffice.money import format_cents
-from casino_backoffice.staff.auth import acting_user
-from tables.models import Round, RoundDrop
+from casino_backoffice.staff.models import User
+from casino_backoffice.staff.permissions import Action
+from jackpots.models import RoundDrop
+from tables.models import Round, Table
 
-from ..exceptions import InvalidRound
 from ..selectors import rules_version_number
-from ..services import round_record
-from .common import (
-    ERRORS,
-    IDEMPOTENCY_HEADER,
-    AwareDateTimeField,
-    LogsRounds,
-    MoneyField,
-    _idempotency_key,
-    _resolve_table,
-)
+from ..services import RoundRecorded, round_record
+from .common import ERRORS, IDEMPOTENCY_HEADER, AwareDateTimeField, Recorded, idempotent_post
 
 
 class RoundInput(serializers.Serializer):
@@ -89,11 +83,34 @@ def round_data(round_: Round, drops: tuple[RoundDrop, ...] | list[RoundDrop], *,
     }
 
 
+def round_recorded(table: Table, recorded: RoundRecorded) -> Recorded:
+    """A round as the API answers it, recorded or replayed."""
+    round_ = recorded.round
+    round_.table = table
+    number = rules_version_number(version_id=round_.rules_version_id)
+    return Recorded(data=round_data(round_, recorded.drops, version_number=number), replayed=recorded.replayed)
+
+
+def _round_record(*, table: Table, values: dict[str, Any], actor: User, idempotency_key: str) -> Recorded:
+    recorded = round_record(
+        table=table,
+        ended_at=values["ended_at"],
+        players_dealt_in=values["players_dealt_in"],
+        pot_cents=values["pot"],
+        uncalled_bet_cents=values["uncalled_bet"],
+        flop_dealt=values["flop_dealt"],
+        voided=values["voided"],
+        actor=actor,
+        idempotency_key=idempotency_key,
+    )
+    return round_recorded(table, recorded)
+
+
 class RoundListCreate(generics.ListAPIView):
     """Rounds of play. GET lists them (filters: ``table``, ``room``, ``gaming_day``); POST logs one."""
 
     serializer_class = RoundOutput
-    permission_classes = [LogsRounds]
+    required_actions = {"POST": Action.ROUND_RECORD}
 
     def get_queryset(self):
         rounds = Round.objects.select_related("table__room", "rules_version").prefetch_related(
@@ -125,29 +142,4 @@ class RoundListCreate(generics.ListAPIView):
 
     @extend_schema(request=RoundInput, responses={201: RoundOutput, **ERRORS}, parameters=[IDEMPOTENCY_HEADER])
     def post(self, request: Request) -> Response:
-        key = _idempotency_key(request)
-        data = RoundInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        values = data.validated_data
-        table = _resolve_table(values["table"], values.get("room"))
-        try:
-            recorded = round_record(
-                table=table,
-                ended_at=values["ended_at"],
-                players_dealt_in=values["players_dealt_in"],
-                pot_cents=values["pot"],
-                uncalled_bet_cents=values["uncalled_bet"],
-                flop_dealt=values["flop_dealt"],
-                voided=values["voided"],
-                actor=acting_user(request),
-                idempotency_key=key,
-            )
-        except InvalidRound as error:
-            return Response(error.field_errors, status=status.HTTP_400_BAD_REQUEST)
-        round_ = recorded.round
-        round_.table = table
-        number = rules_version_number(version_id=round_.rules_version_id)
-        response = Response(round_data(round_, recorded.drops, version_number=number), status=status.HTTP_201_CREATED)
-        if recorded.replayed:
-            response["Idempotent-Replayed"] = "true"
-        return response
+        return idempotent_post(request, input_class=RoundInput, record=_round_record)

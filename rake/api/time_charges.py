@@ -6,18 +6,20 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
-from rest_framework import generics, serializers, status
+from rest_framework import generics, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino_backoffice.money import format_cents
 from casino_backoffice.staff.auth import acting_user
+from casino_backoffice.staff.models import User
+from casino_backoffice.staff.permissions import Action
+from tables.models import Table
 
-from ..exceptions import InvalidRound
 from ..models import TimeCharge
 from ..services import time_charge_assess, time_charge_verify
-from .common import ERRORS, IDEMPOTENCY_HEADER, AwareDateTimeField, LogsRounds, _idempotency_key, _resolve_table
+from .common import ERRORS, IDEMPOTENCY_HEADER, AwareDateTimeField, Recorded, idempotent_post
 
 # --- Time charges ---------------------------------------------------------------------------------
 
@@ -63,11 +65,22 @@ def time_charge_data(charge: TimeCharge) -> dict[str, Any]:
     }
 
 
+def _time_charge_assess(*, table: Table, values: dict[str, Any], actor: User, idempotency_key: str) -> Recorded:
+    charge, replayed = time_charge_assess(
+        table=table,
+        interval_starts_at=values["interval_starts_at"],
+        players_seated=values.get("players_seated"),
+        actor=actor,
+        idempotency_key=idempotency_key,
+    )
+    return Recorded(data=time_charge_data(charge), replayed=replayed)
+
+
 class TimeChargeListCreate(generics.ListAPIView):
     """Time charges (§637a.17(b)(3)). POST assesses one interval at a table; a floorperson verifies it."""
 
     serializer_class = TimeChargeOutput
-    permission_classes = [LogsRounds]
+    required_actions = {"POST": Action.TIME_CHARGE_ASSESS}
 
     def get_queryset(self):
         charges = TimeCharge.objects.select_related("table__room")
@@ -82,33 +95,17 @@ class TimeChargeListCreate(generics.ListAPIView):
 
     @extend_schema(request=TimeChargeInput, responses={201: TimeChargeOutput, **ERRORS}, parameters=[IDEMPOTENCY_HEADER])
     def post(self, request: Request) -> Response:
-        key = _idempotency_key(request)
-        data = TimeChargeInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        values = data.validated_data
-        table = _resolve_table(values["table"], values.get("room"))
-        try:
-            charge, replayed = time_charge_assess(
-                table=table,
-                interval_starts_at=values["interval_starts_at"],
-                players_seated=values.get("players_seated"),
-                actor=acting_user(request),
-                idempotency_key=key,
-            )
-        except InvalidRound as error:
-            return Response(error.field_errors, status=status.HTTP_400_BAD_REQUEST)
-        response = Response(time_charge_data(charge), status=status.HTTP_201_CREATED)
-        if replayed:
-            response["Idempotent-Replayed"] = "true"
-        return response
+        return idempotent_post(request, input_class=TimeChargeInput, record=_time_charge_assess)
 
 
 class TimeChargeVerify(APIView):
     """A floorperson or above verifies a time charge with their PIN; it goes into the drop box (§637a.17(b)(3)(v))."""
 
+    required_actions = {"POST": Action.TIME_CHARGE_VERIFY}
+
     @extend_schema(
         request=inline_serializer("TimeChargeVerifyInput", {"pin": serializers.CharField()}),
-        responses={200: TimeChargeOutput, 400: ERRORS[400], 409: OpenApiResponse(description="Already verified.")},
+        responses={200: TimeChargeOutput, 400: ERRORS[400], 403: ERRORS[403], 409: OpenApiResponse(description="Already verified.")},
     )
     def post(self, request: Request, pk: int) -> Response:
         charge = generics.get_object_or_404(TimeCharge.objects.select_related("table__room"), pk=pk)

@@ -4,7 +4,8 @@ A poker room's money rules, "the types of rake utilized, the methodology used fo
 rake [and] the amount of maximum permissible rake per round of play" (§637a.17(a)), and for each
 jackpot "the maximum contribution amount ... the method of calculation ... the minimum pot amount"
 (§637a.15(b), §637a.16(b)), are one YAML or JSON file. ``validate_rules`` checks all of it at once and
-returns either the parsed ``Rules`` or every error, each naming its item and the rule broken::
+returns either the parsed ``Rules`` or every error, each naming its item and the rule broken (the
+rake policies and tables are read here, each jackpot by ``jackpots.rules``)::
 
     tables[0] (T1): seats 12 is over Texas Hold'em's limit of 10 (58 Pa. Code §637a.10)
 
@@ -16,14 +17,8 @@ gives the same ``Rules`` (versions are stored canonical and re-parsed, cached, w
 from __future__ import annotations
 
 from .model import (
-    BELOW_FULL_HOUSE,
-    HIGH_HAND_CATEGORIES,
     MAX_PERCENTAGE_RAKE_BP,
-    RANKS,
     TIME_CHARGE_INTERVALS,
-    Contribution,
-    JackpotKind,
-    JackpotRule,
     Level,
     RakeKind,
     RakePolicy,
@@ -35,15 +30,9 @@ from .model import (
 from .validate import DEFAULT_SHIFTS, RulesInvalid, parse_text, validate_rules
 
 __all__ = [
-    "BELOW_FULL_HOUSE",
     "DEFAULT_SHIFTS",
-    "HIGH_HAND_CATEGORIES",
     "MAX_PERCENTAGE_RAKE_BP",
-    "RANKS",
     "TIME_CHARGE_INTERVALS",
-    "Contribution",
-    "JackpotKind",
-    "JackpotRule",
     "Level",
     "RakeKind",
     "RakePolicy",

@@ -1,4 +1,7 @@
-"""The parsed rules: limits from the regulations, rake and jackpot kinds, and the frozen dataclasses ``validate_rules`` returns."""
+"""The parsed rules: limits from the regulations, rake kinds, and the frozen dataclasses ``validate_rules`` returns.
+
+A jackpot's rules are ``jackpots.rules``' types (``BadBeatRule``, ``HighHandRule``).
+"""
 
 from __future__ import annotations
 
@@ -7,15 +10,11 @@ from dataclasses import dataclass, field
 from datetime import datetime, time
 from typing import Any
 
+from jackpots.rules import JackpotRule
 from tables.games import Game
 
 MAX_PERCENTAGE_RAKE_BP = 1000  # "A percentage rake, not to exceed 10%" (§637a.17(b)(1))
 TIME_CHARGE_INTERVALS = (20, 30)  # "assessed fractionally every 20 or 30 minutes" (§637a.17(b)(3)(iii))
-RANKS = "23456789TJQKA"
-
-# High hands from a full house up (§637a.16(f): "When a player has a full house ..."), lowest first.
-HIGH_HAND_CATEGORIES = ("full_house", "four_of_a_kind", "straight_flush", "royal_flush")
-BELOW_FULL_HOUSE = ("high_card", "one_pair", "pair", "two_pair", "three_of_a_kind", "straight", "flush")
 
 
 class RakeKind:
@@ -23,12 +22,6 @@ class RakeKind:
     INCREMENTAL = "incremental"
     TIME_CHARGE = "time_charge"
     ALL = (PERCENTAGE, INCREMENTAL, TIME_CHARGE)
-
-
-class JackpotKind:
-    BAD_BEAT = "bad_beat"
-    HIGH_HAND = "high_hand"
-    ALL = (BAD_BEAT, HIGH_HAND)
 
 
 @dataclass(frozen=True)
@@ -56,25 +49,6 @@ class RakePolicy:
         """The hourly fee for one interval; validation makes it a whole number of cents."""
         assert self.hourly_fee_cents is not None and self.interval_minutes is not None
         return self.hourly_fee_cents * self.interval_minutes // 60
-
-
-@dataclass(frozen=True)
-class Contribution:
-    method: str  # "fixed" or "percent"
-    min_pot_cents: int
-    amount_cents: int | None = None
-    rate_bp: int | None = None
-    max_cents: int | None = None
-
-
-@dataclass(frozen=True)
-class JackpotRule:
-    code: str
-    kind: str
-    name: str
-    contribution: Contribution
-    seed_cents: int = 0
-    details: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
 
 @dataclass(frozen=True)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from casino_backoffice.money import format_cents
+from casino_backoffice.core.checker import Checker
+from casino_backoffice.money import format_cents, format_percent
 
-from .checker import _Checker, _percent_text
 from .model import MAX_PERCENTAGE_RAKE_BP, TIME_CHARGE_INTERVALS, Level, RakeKind, RakePolicy
 
 
-def _rake_policy(check: _Checker, where: str, item: dict[str, Any]) -> tuple[RakePolicy, dict[str, Any]] | None:
+def _rake_policy(check: Checker, where: str, item: dict[str, Any]) -> tuple[RakePolicy, dict[str, Any]] | None:
     kind = item.get("kind")
     common = {"code", "kind"}
     if kind == RakeKind.PERCENTAGE:
@@ -33,7 +33,7 @@ def _rake_policy(check: _Checker, where: str, item: dict[str, Any]) -> tuple[Rak
             min_pot_cents=min_pot, no_flop_no_drop=bool(no_flop),
         )
         canonical = {
-            "code": policy.code, "kind": kind, "rate_percent": _percent_text(rate), "max_per_round": format_cents(maximum),
+            "code": policy.code, "kind": kind, "rate_percent": format_percent(rate), "max_per_round": format_cents(maximum),
             "increment": format_cents(increment), "min_pot": format_cents(min_pot), "no_flop_no_drop": bool(no_flop),
         }
         return policy, canonical

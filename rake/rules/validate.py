@@ -9,11 +9,11 @@ from typing import Any, TypeVar
 
 import yaml
 
+from casino_backoffice.core.checker import Checker, label, listed
+from jackpots.rules import jackpot_rule_parse
 from tables.games import HOUSE_BANKED, Game, seat_limit_problem
 from tables.time_zones import time_zone_problem
 
-from .checker import _Checker, _label, _list
-from .jackpot_rules import _jackpot
 from .model import Rules, Shift, TableRule, _minutes
 from .policies import _rake_policy
 
@@ -37,7 +37,7 @@ def parse_text(text: str) -> Any:
 DEFAULT_SHIFTS = (("day", 0), ("swing", 8 * 60), ("grave", 16 * 60))
 
 
-def _shifts(check: _Checker, data: dict[str, Any], day_starts: time | None) -> tuple[tuple[Shift, ...], list[dict[str, str]]]:
+def _shifts(check: Checker, data: dict[str, Any], day_starts: time | None) -> tuple[tuple[Shift, ...], list[dict[str, str]]]:
     raw = data.get("shifts")
     if raw is None:
         base = _minutes(day_starts or time(6))
@@ -50,7 +50,7 @@ def _shifts(check: _Checker, data: dict[str, Any], day_starts: time | None) -> t
             return (), []
         found: list[Shift] = []
         for n, item in enumerate(raw):
-            where = _label("shifts", n, item, "name")
+            where = label("shifts", n, item, "name")
             if not check.keys(where, item, {"name", "starts"}, set()):
                 continue
             starts = check.clock(where, "starts", item.get("starts"))
@@ -65,7 +65,7 @@ def _shifts(check: _Checker, data: dict[str, Any], day_starts: time | None) -> t
     return shifts, [{"name": s.name, "starts": s.starts.strftime("%H:%M")} for s in shifts]
 
 
-def _effective_from(check: _Checker, value: Any) -> datetime | None:
+def _effective_from(check: Checker, value: Any) -> datetime | None:
     if value is None:
         return None
     if isinstance(value, date) and not isinstance(value, datetime):
@@ -87,15 +87,15 @@ T = TypeVar("T")
 
 
 def _coded_items(
-    check: _Checker, data: dict[str, Any], section: str, parse: Callable[[_Checker, str, dict[str, Any]], tuple[T, dict[str, Any]] | None],
+    check: Checker, data: dict[str, Any], section: str, parse: Callable[[Checker, str, dict[str, Any]], tuple[T, dict[str, Any]] | None],
     noun: str, *, required: bool,
 ) -> tuple[dict[str, T], list[dict[str, Any]]]:
     """The items of a section keyed by their unique ``code``, each parsed by ``parse``, with their
     canonical forms; a bad item is reported and left out."""
     parsed_items: dict[str, T] = {}
     canonical: list[dict[str, Any]] = []
-    for n, item in enumerate(_list(check, data, section, required=required)):
-        where = _label(section, n, item, "code")
+    for n, item in enumerate(listed(check, data, section, required=required)):
+        where = label(section, n, item, "code")
         if not isinstance(item, dict):
             check.error(where, "expected a mapping of keys")
             continue
@@ -112,7 +112,7 @@ def _coded_items(
 
 def validate_rules(data: Any) -> Rules:
     """Every rule of the file checked at once; ``RulesInvalid`` lists every error found."""
-    check = _Checker()
+    check = Checker()
     if not isinstance(data, dict):
         raise RulesInvalid(["The file must be a mapping with room, timezone, rake_policies, jackpots and tables."])
     top_required = {"room", "timezone", "gaming_day_starts", "rake_policies", "tables"}
@@ -129,13 +129,13 @@ def validate_rules(data: Any) -> Rules:
     policies, canonical_policies = _coded_items(check, data, "rake_policies", _rake_policy, "policy", required=True)
     policy_codes_seen = {item.get("code") for item in data.get("rake_policies") or [] if isinstance(item, dict)}
 
-    jackpots, canonical_jackpots = _coded_items(check, data, "jackpots", _jackpot, "jackpot", required=False)
+    jackpots, canonical_jackpots = _coded_items(check, data, "jackpots", jackpot_rule_parse, "jackpot", required=False)
     jackpot_codes_seen = {item.get("code") for item in data.get("jackpots") or [] if isinstance(item, dict)}
 
     tables: dict[str, TableRule] = {}
     canonical_tables = []
-    for n, item in enumerate(_list(check, data, "tables", required=True)):
-        where = _label("tables", n, item, "number")
+    for n, item in enumerate(listed(check, data, "tables", required=True)):
+        where = label("tables", n, item, "number")
         if not check.keys(where, item, {"number", "game", "seats"}, {"rake_policy", "jackpots"}):
             continue
         number = item.get("number")

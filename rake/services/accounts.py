@@ -1,11 +1,13 @@
 """Ledger accounts of the rake app, each code and name built once: the room's pots and the tables'
-drop boxes. The jackpot boxes are the jackpots app's (``jackpots.accounts``)."""
+drop boxes (the jackpot boxes are the jackpots app's, ``jackpots.accounts``); and the ids of the
+jackpots a round's drops point at."""
 
 from __future__ import annotations
 
 from casino_backoffice.ledger.models import AccountKind
 from casino_backoffice.ledger.services import AccountSpec, account_open_as
 from jackpots.accounts import jackpot_box_account
+from jackpots.selectors import jackpot_ids_by_code
 from tables.models import PokerRoom, Table
 
 from ..rules import Rules
@@ -38,6 +40,18 @@ def _account_id(spec: AccountSpec, *, version_id: int) -> int:
         account_id = account_open_as(spec).pk
         _account_ids[(version_id, spec.code)] = account_id
     return account_id
+
+
+# Jackpot ids by code, cached the same way: ``rules_load`` registered every jackpot of a version
+# before the version existed, and funds are never deleted nor change their code.
+_jackpot_ids: dict[int, dict[str, int]] = {}
+
+
+def _jackpot_ids_of(*, room: PokerRoom, version_id: int) -> dict[str, int]:
+    ids = _jackpot_ids.get(version_id)
+    if ids is None:
+        ids = _jackpot_ids[version_id] = jackpot_ids_by_code(room=room)
+    return ids
 
 
 def _open_table_accounts(*, table: Table, rules: Rules) -> None:

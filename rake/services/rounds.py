@@ -20,8 +20,10 @@ from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.ledger.models import TransferKind
 from casino_backoffice.ledger.services import Posting, transfers_post_within
 from casino_backoffice.staff.models import User
+from casino_backoffice.staff.permissions import Action, action_require
 from jackpots.accounts import jackpot_box_account
-from tables.models import Round, RoundDrop, Table
+from jackpots.models import RoundDrop
+from tables.models import Round, Table
 from tables.selectors import gaming_day
 
 from ..compute import PotOutcome, compute_rake_and_drops, uncalled_bet_problem
@@ -29,7 +31,7 @@ from ..exceptions import IdempotencyKeyReused, InvalidRound, RulesNotInEffect
 from ..locks import lock_room_rules
 from ..models import TimeCharge
 from ..selectors import RoomVersions, TableRulesInEffect, table_rules_in_effect
-from .accounts import _account_id, drop_box_account, pots_account
+from .accounts import _account_id, _jackpot_ids_of, drop_box_account, pots_account
 
 # --- Rounds of play -------------------------------------------------------------------------------
 
@@ -87,6 +89,7 @@ def round_record(
 ) -> RoundRecorded:
     """Record one round of play (see ``_round_record``) in its own transaction, under the room's
     rules lock (``rake.locks``)."""
+    action_require(actor=actor, action=Action.ROUND_RECORD)
     request = RoundRequest(
         table=table, ended_at=ended_at, players_dealt_in=players_dealt_in, pot_cents=pot_cents,
         uncalled_bet_cents=uncalled_bet_cents, flop_dealt=flop_dealt, voided=voided, idempotency_key=idempotency_key,
@@ -103,6 +106,7 @@ def rounds_record_batch(*, rounds: list[RoundRequest], actor: User) -> list[Roun
     One transaction and one commit for the batch; each round in its own savepoint. The rules lock of
     each room is taken once, so the room's versions are read once and stay current until commit.
     """
+    action_require(actor=actor, action=Action.ROUND_RECORD)
     results: list[RoundRecorded | DomainError] = []
     versions: dict[int, RoomVersions] = {}
     with transaction.atomic():
@@ -218,8 +222,9 @@ def _round_post(
         created_by=actor,
         created_at=now,
     )
+    jackpot_ids = _jackpot_ids_of(room=room, version_id=version_id)
     drops = [
-        RoundDrop(round=round_, jackpot_code=drop.code, position=n, amount_cents=drop.amount_cents, rule=drop.rule[:300])
+        RoundDrop(round=round_, jackpot_id=jackpot_ids[drop.code], jackpot_code=drop.code, position=n, amount_cents=drop.amount_cents, rule=drop.rule[:300])
         for n, drop in enumerate(outcome.drops)
     ]
     one_statement = connection.vendor == "postgresql" and ONE_STATEMENT_WRITES
@@ -290,15 +295,16 @@ def _insert_in_one_statement(round_: Round, drops: list[RoundDrop]) -> bool:
             ON CONFLICT (idempotency_key) DO NOTHING
             RETURNING id
         ), new_drops AS (
-            INSERT INTO {RoundDrop._meta.db_table} (round_id, jackpot_code, position, amount_cents, rule)
-            SELECT new_round.id, d.code, d.position, d.amount, d.rule
-            FROM new_round, unnest(%s::text[], %s::int[], %s::bigint[], %s::text[]) AS d(code, position, amount, rule)
+            INSERT INTO {RoundDrop._meta.db_table} (round_id, jackpot_id, jackpot_code, position, amount_cents, rule)
+            SELECT new_round.id, d.jackpot, d.code, d.position, d.amount, d.rule
+            FROM new_round, unnest(%s::bigint[], %s::text[], %s::int[], %s::bigint[], %s::text[]) AS d(jackpot, code, position, amount, rule)
         )
         SELECT id FROM new_round
     """  # noqa: S608
     params = [
         *values,
-        [d.jackpot_code for d in drops], [d.position for d in drops], [d.amount_cents for d in drops], [d.rule for d in drops],
+        [d.jackpot_id for d in drops], [d.jackpot_code for d in drops], [d.position for d in drops], [d.amount_cents for d in drops],
+        [d.rule for d in drops],
     ]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)

@@ -11,7 +11,7 @@ from django.utils import timezone
 from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.ledger.services import account_open_as
 from casino_backoffice.staff.models import User
-from jackpots.models import JackpotKind
+from casino_backoffice.staff.permissions import Action, action_require
 from jackpots.services import jackpot_register
 from tables.models import PokerRoom, Round, RulesVersion
 from tables.services import room_upsert, table_upsert
@@ -31,8 +31,10 @@ class RulesLoaded:
     created: bool
 
 
-def rules_load(*, text: str, actor: User | None, source_name: str = "") -> RulesLoaded:
+def rules_load(*, text: str, actor: User, source_name: str = "") -> RulesLoaded:
     """Apply a Rules Submission file (§601a.2) as a new version of its room's rules.
+
+    A named person whose role may load rules files loads it (``Action.RULES_LOAD``), and is recorded.
 
     Every rule of the file is checked first and every error reported at once (``RulesFileInvalid``);
     an invalid file changes nothing. A file whose canonical content is that of the room's latest
@@ -44,6 +46,7 @@ def rules_load(*, text: str, actor: User | None, source_name: str = "") -> Rules
     round already recorded in the room: that round was rated by the rules then in effect
     (§637a.17(e): once extracted, no additional rake may be taken).
     """
+    action_require(actor=actor, action=Action.RULES_LOAD)
     try:
         rules = validate_rules(parse_text(text))
     except RulesInvalid as error:
@@ -70,14 +73,15 @@ def rules_load(*, text: str, actor: User | None, source_name: str = "") -> Rules
                 )
         try:
             room = room_upsert(
-                code=rules.room, name=rules.room_name, timezone_name=rules.timezone, gaming_day_starts=rules.gaming_day_starts
+                code=rules.room, name=rules.room_name, timezone_name=rules.timezone, gaming_day_starts=rules.gaming_day_starts,
+                actor=actor,
             )
             room = PokerRoom.objects.select_for_update().get(pk=room.pk)
             for jackpot in rules.jackpots.values():
-                jackpot_register(room=room, code=jackpot.code, kind=JackpotKind(jackpot.kind), name=jackpot.name)
+                jackpot_register(room=room, code=jackpot.code, kind=jackpot.kind, name=jackpot.name)
             account_open_as(pots_account(room=room))
             for table_rule in rules.tables.values():
-                table = table_upsert(room=room, number=table_rule.number, game=table_rule.game, seats=table_rule.seats)
+                table = table_upsert(room=room, number=table_rule.number, game=table_rule.game, seats=table_rule.seats, actor=actor)
                 _open_table_accounts(table=table, rules=rules)
         except RakeError:
             raise

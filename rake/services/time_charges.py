@@ -11,6 +11,7 @@ from django.utils import timezone
 from casino_backoffice.ledger.models import TransferKind
 from casino_backoffice.ledger.services import account_open_as, transfer_post_within
 from casino_backoffice.staff.models import User
+from casino_backoffice.staff.permissions import Action, action_require
 from casino_backoffice.staff.services import pin_check, signature_add
 from tables.models import Table
 from tables.selectors import gaming_day
@@ -43,6 +44,7 @@ def time_charge_assess(
     time zone; it is assessed once. The money reaches the drop box when a floorperson or above
     verifies it (``time_charge_verify``). Returns the charge and whether it was a replay.
     """
+    action_require(actor=actor, action=Action.TIME_CHARGE_ASSESS)
     fingerprint = _fingerprint(
         {
             "table": table.pk,
@@ -136,6 +138,7 @@ def time_charge_verify(*, time_charge: TimeCharge, actor: User, pin: str) -> Tim
     placed by the dealer into the drop box" (§637a.17(b)(3)(v)). The verifier is not the person who
     assessed it.
     """
+    action_require(actor=actor, action=Action.TIME_CHARGE_VERIFY)
     signer = pin_check(user=actor, pin=pin)
     with transaction.atomic():
         charge = TimeCharge.objects.select_for_update().select_related("table__room").get(pk=time_charge.pk)

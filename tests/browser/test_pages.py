@@ -12,8 +12,8 @@ from tests.conftest import PASSWORD
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_the_display_board_updates_itself_without_a_reload(live_server, page, open_table, floorperson) -> None:
-    second = table_upsert(room=open_table.room, number="T2", game="omaha_high", seats=9)
+def test_the_display_board_updates_itself_without_a_reload(live_server, page, open_table, manager, floorperson) -> None:
+    second = table_upsert(room=open_table.room, number="T2", game="omaha_high", seats=9, actor=manager)
     page.goto(f"{live_server.url}/display/main/")
     page.evaluate("window.__sameDocument = 'yes'")
     assert "1 of 2 tables open" in page.inner_text(".foot")

@@ -38,8 +38,8 @@ def test_every_model_is_audited_or_insert_only(db) -> None:
 
 
 def test_a_change_records_who_when_and_before_after(room, administrator) -> None:
-    table = table_upsert(room=room, number="T5", game="holdem", seats=10)
-    table_upsert(room=room, number="T5", game="omaha_high", seats=9)
+    table = table_upsert(room=room, number="T5", game="holdem", seats=10, actor=administrator)
+    table_upsert(room=room, number="T5", game="omaha_high", seats=9, actor=administrator)
 
     newest, older = table.history.order_by("-history_date")[:2]
     delta = newest.diff_against(older)
@@ -52,7 +52,7 @@ def test_a_change_records_who_when_and_before_after(room, administrator) -> None
 
 def test_a_request_records_who_made_the_change(client, administrator, room) -> None:
     client.force_login(administrator)
-    table = table_upsert(room=room, number="T6", game="holdem", seats=10)
+    table = table_upsert(room=room, number="T6", game="holdem", seats=10, actor=administrator)
 
     response = client.post(
         f"/admin/tables/table/{table.pk}/change/",

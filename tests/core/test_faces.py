@@ -5,10 +5,9 @@ from __future__ import annotations
 import pytest
 from django.apps import apps
 from django.contrib import admin
-from django.urls import reverse
+from django.urls import URLResolver, get_resolver, reverse
 
 from casino_backoffice.staff.roles import Role
-from tables.models import Table
 from tests.conftest import PASSWORD
 
 
@@ -40,43 +39,53 @@ def test_a_cashier_home_links_the_back_office(client, cashier) -> None:
     assert 'href="/admin/"' in client.get("/floor/").content.decode()
 
 
-def test_a_floorperson_opens_a_table_from_the_tablet(client, floorperson, room) -> None:
-    table = Table.objects.create(room=room, number="T9", game="holdem", seats=9)
-    client.force_login(floorperson)
-
-    response = client.post(reverse("floor:table-open-close", args=[table.pk]), {"is_open": "1"}, follow=True)
-
-    table.refresh_from_db()
-    assert table.is_open
-    assert "Table T9 (Texas Hold&#x27;em) is open." in response.content.decode()
-
-
-def test_a_dealer_cannot_open_a_table(client, dealer, room) -> None:
-    table = Table.objects.create(room=room, number="T9", game="holdem", seats=9)
+def test_the_dealer_home_leads_to_log_a_round(client, dealer) -> None:
     client.force_login(dealer)
 
-    response = client.post(reverse("floor:table-open-close", args=[table.pk]), {"is_open": "1"}, follow=True)
+    page = client.get("/floor/").content.decode()
 
-    table.refresh_from_db()
-    assert not table.is_open
-    assert "Only a floorperson or above" in response.content.decode()
+    assert "Log rounds of play" in page  # the duty the home page promises ...
+    assert 'href="/floor/rounds/log/"' in page and 'href="/floor/rake-calculator/"' in page  # ... and its page
+    assert 'href="/floor/time-charges/"' not in page and 'href="/admin/"' not in page
 
 
-def test_setting_a_pin_needs_the_password_and_two_equal_pins(client, floorperson) -> None:
-    client.force_login(floorperson)
-    old = floorperson.pin_hash
+def test_each_role_sees_the_tiles_of_its_roles(client, cashier) -> None:
+    client.force_login(cashier)
 
-    response = client.post("/floor/pin/", {"current_password": "nope", "pin": "1111", "pin_again": "1111"})
-    assert "not your sign-in password" in response.content.decode()
-    response = client.post("/floor/pin/", {"current_password": PASSWORD, "pin": "1111", "pin_again": "2222"})
-    assert "The two PINs differ" in response.content.decode()
-    floorperson.refresh_from_db()
-    assert floorperson.pin_hash == old
+    page = client.get("/floor/").content.decode()
 
-    response = client.post("/floor/pin/", {"current_password": PASSWORD, "pin": "1111", "pin_again": "1111"})
-    assert response.status_code == 302
-    floorperson.refresh_from_db()
-    assert floorperson.pin_hash != old
+    assert 'href="/floor/tables/"' in page and 'href="/floor/pin/"' in page and 'href="/display/"' in page
+    assert 'href="/floor/rounds/log/"' not in page and 'href="/floor/rake-calculator/"' not in page
+
+
+def _floor_pages() -> list[tuple[str, list[str]]]:
+    """Every named page of the tablet site, with the names of its URL arguments."""
+
+    def walk(patterns):
+        for pattern in patterns:
+            if isinstance(pattern, URLResolver):
+                yield from walk(pattern.url_patterns)
+            elif pattern.name:
+                yield pattern
+
+    floor = next(p for p in get_resolver().url_patterns if isinstance(p, URLResolver) and p.namespace == "floor")
+    return [(pattern.name, list(pattern.pattern.converters)) for pattern in walk(floor.url_patterns)]
+
+
+def test_every_tablet_page_but_home_has_a_way_back_home(client, make_staff, open_table) -> None:
+    client.force_login(make_staff(Role.DEALER, extra_roles=[Role.FLOORPERSON]))
+    back = '<a class="back" href="/floor/">'
+    checked = []
+    for name, arguments in _floor_pages():
+        url = reverse(f"floor:{name}", kwargs=dict.fromkeys(arguments, open_table.pk))
+        response = client.get(url)
+        if response.status_code in (302, 405):  # sign-in (already signed in), sign-out and POST-only actions
+            continue
+        assert response.status_code in (200, 403), (url, response.status_code)
+        html = response.content.decode()
+        assert (back not in html) if name == "home" else (back in html), url
+        checked.append(name)
+    assert {"home", "pin", "tables", "round-log", "rake-calculator", "time-charges"} <= set(checked)
 
 
 def test_the_display_board_needs_no_sign_in_and_refreshes_its_panel(client, open_table) -> None:
@@ -90,6 +99,14 @@ def test_the_display_board_needs_no_sign_in_and_refreshes_its_panel(client, open
     assert panel.status_code == 200
     assert "1 of 1 tables open" in panel.content.decode()
     assert panel["Cache-Control"] == "no-store"
+
+
+def test_staff_who_open_the_display_from_a_tablet_have_a_way_back(client, open_table, dealer) -> None:
+    assert "Floor home" not in client.get("/display/").content.decode()  # the wall display is signed out
+    assert "floor-link" not in client.get("/display/main/").content.decode()
+    client.force_login(dealer)
+    assert '<a href="/floor/">&lsaquo; Floor home</a>' in client.get("/display/").content.decode()
+    assert '<a class="floor-link" href="/display/">&lsaquo; Boards</a>' in client.get("/display/main/").content.decode()
 
 
 def test_an_unknown_room_has_no_board(client, db) -> None:

@@ -30,7 +30,8 @@ from casino_backoffice.staff.models import Signature, User
 from casino_backoffice.staff.roles import Role
 from casino_backoffice.staff.services import staff_create
 from rake.services import round_record
-from tables.models import Round, RoundDrop, Table
+from jackpots.models import RoundDrop
+from tables.models import Round, Table
 
 Table.objects.filter(number="T1").update(is_open=True)
 table = Table.objects.select_related("room").get(number="T1")
@@ -74,7 +75,7 @@ for change in (lambda: Transfer.objects.update(memo="changed"), lambda: RoundDro
 print("ROWS OK")
 """
 
-INSERT_ONLY = ("ledger_transfer", "staff_signature", "tables_rulesversion", "tables_round", "tables_rounddrop")
+INSERT_ONLY = ("ledger_transfer", "staff_signature", "tables_rulesversion", "tables_round", "jackpots_rounddrop")
 
 
 @pytest.fixture(scope="module")

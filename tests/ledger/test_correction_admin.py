@@ -46,5 +46,5 @@ def test_compliance_cannot_prepare_a_correction(client, compliance, finance) -> 
 
     response = client.post(reverse("admin:ledger_transfer_correct", args=[transfer.pk]), {"reason": "x", "pin": PIN})
 
-    assert "cannot sign as preparer" in response.content.decode()
+    assert "Only finance or an administrator may prepare the reversal of a transfer" in response.content.decode()
     assert not Correction.objects.exists()

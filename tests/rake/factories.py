@@ -10,6 +10,8 @@ import yaml
 from django.utils import timezone
 
 from casino_backoffice.staff.models import User
+from casino_backoffice.staff.roles import Role
+from casino_backoffice.staff.services import staff_create
 from rake.services import rules_load
 from tables.models import PokerRoom, RulesVersion, Table
 
@@ -51,8 +53,15 @@ def rules_text(**changes: Any) -> str:
     return yaml.safe_dump(data, sort_keys=False)
 
 
+def rules_loader() -> User:
+    """The poker room manager who loads the tests' rules files."""
+    return User.objects.filter(username="rules-manager").first() or staff_create(
+        username="rules-manager", role=Role.POKER_ROOM_MANAGER, credential_number="PA-RULES-0001", password="rules-manager-pw"
+    )
+
+
 def load(text: str | None = None, *, actor: User | None = None) -> RulesVersion:
-    return rules_load(text=text or rules_text(), actor=actor).version
+    return rules_load(text=text or rules_text(), actor=actor or rules_loader()).version
 
 
 @pytest.fixture

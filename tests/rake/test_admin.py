@@ -13,7 +13,7 @@ from rake.services import round_record, rules_load
 from tables.models import Round, RulesVersion
 
 from . import factories
-from .factories import RULES, rules_text
+from .factories import RULES, rules_loader, rules_text
 
 rules = factories.rules
 rated_table = factories.rated_table
@@ -27,7 +27,7 @@ def finance_browser(finance) -> Client:
 
 
 def test_a_rules_version_shows_what_changed(finance_browser, rules):
-    rules_load(text=rules_text(rake_policies=[{**RULES["rake_policies"][0], "max_per_round": "6.00"}, *RULES["rake_policies"][1:]]), actor=None)
+    rules_load(text=rules_text(rake_policies=[{**RULES["rake_policies"][0], "max_per_round": "6.00"}, *RULES["rake_policies"][1:]]), actor=rules_loader())
     second = RulesVersion.objects.get(number=2)
     page = finance_browser.get(f"/admin/tables/rulesversion/{second.pk}/change/")
     assert page.status_code == 200

@@ -73,7 +73,9 @@ def test_revenue_api_json_csv_and_xlsx(played, finance_client):
     response = finance_client.get("/api/revenue/", {"group_by": "table", "format": "xlsx"})
     assert response.status_code == 200
     sheet = load_workbook(io.BytesIO(response.content)).active
-    assert [cell.value for cell in sheet[2]][:3] == ["T1", 2, "7.00"]
+    assert [cell.value for cell in sheet[2]][:3] == ["T1", 2, 7]  # money is a number a SUM adds
+    assert sheet["C2"].number_format == "$#,##0.00" and sheet["I3"].value == 1.75
+    assert sheet["A1"].font.b
 
 
 def test_revenue_api_refuses_an_unknown_grouping(played, finance_client):

@@ -52,11 +52,6 @@ def test_seats_over_the_game_limit():
     assert errors == ["tables[0] (T1): seats 12 is over Texas Hold'em's limit of 10 (58 Pa. Code §637a.10)"]
 
 
-def test_shares_not_summing_to_100():
-    errors = errors_of(lambda d: d["jackpots"][0]["shares"].update(table_share=15))
-    assert errors == ["jackpots[0] (bb): shares sum to 90%, not 100%"]
-
-
 def test_unknown_policy_and_jackpot_codes():
     def mutate(d: dict) -> None:
         d["tables"][0]["rake_policy"] = "nl5"
@@ -67,19 +62,9 @@ def test_unknown_policy_and_jackpot_codes():
     assert "tables[0] (T1): jackpot 'mega' is not a jackpot of this file (known: bb, hh)" in errors
 
 
-def test_high_hand_minimum_below_a_full_house():
-    errors = errors_of(lambda d: d["jackpots"][1].update(min_hand="flush"))
-    assert errors == ["jackpots[1] (hh): min_hand flush is below a full house; a qualifying high hand is a full house or better (§637a.16(f))"]
-
-
 def test_money_with_a_fraction_of_a_cent():
     errors = errors_of(lambda d: d["rake_policies"][0].update(max_per_round="5.001"))
     assert errors == ["rake_policies[0] (nl10): max_per_round '5.001': 5.001 has a fraction of a cent; amounts are whole cents."]
-
-
-def test_money_written_as_a_float_is_refused():
-    errors = errors_of(lambda d: d["jackpots"][0]["contribution"].update(amount=1.5))
-    assert errors == ['jackpots[0] (bb) contribution: amount 1.5 must be written as a string of dollars and cents, such as "5.00"']
 
 
 def test_every_error_is_reported_at_once():
@@ -116,11 +101,6 @@ def test_effective_from_needs_an_offset_and_times_need_quotes():
     assert 'gaming_day_starts: gaming_day_starts must be a quoted 24-hour time such as "06:00", got 360' in errors
 
 
-def test_high_hand_id_is_required():
-    errors = errors_of(lambda d: d["jackpots"][1].update(id_required=False))
-    assert errors == ["jackpots[1] (hh): id_required must be true: valid identification is presented to collect a high hand (§637a.16(b)(7))"]
-
-
 def test_time_charge_must_divide_into_cents():
     errors = errors_of(lambda d: d["rake_policies"][3].update(hourly_fee="10.01"))
     assert errors == ["rake_policies[3] (flat): hourly_fee 10.01 does not divide into whole cents every 20 minutes"]
@@ -141,16 +121,3 @@ def test_shifts_default_to_three_eight_hour_spans_from_the_gaming_day():
     assert rules.shift_at(time(6)) == "day"
     assert rules.shift_at(time(23, 30)) == "grave"
     assert rules.shift_at(time(15)) == "swing"
-
-
-@pytest.mark.parametrize("hand", ["AKQJT", "AATTT", "AAAKQ", "AAAAA", "aaatt", 7])
-def test_bad_beat_minimum_is_a_full_house_or_better(hand):
-    errors = errors_of(lambda d: d["jackpots"][0]["qualifier"].update(losing_hand_at_least=hand))
-    assert len(errors) == 1 and "must be a full house or four of a kind" in errors[0]
-
-
-@pytest.mark.parametrize("hand", ["AAATT", "22233", "8888A", "straight_flush"])
-def test_bad_beat_minimums_accepted(hand):
-    data = copy.deepcopy(RULES)
-    data["jackpots"][0]["qualifier"]["losing_hand_at_least"] = hand
-    assert validate_rules(data).jackpots["bb"].details["qualifier"]["losing_hand_at_least"] == hand

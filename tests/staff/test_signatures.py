@@ -8,6 +8,7 @@ from django.db import IntegrityError, connection, transaction
 from casino_backoffice.ledger.models import Account, AccountKind, Correction, Transfer, TransferKind
 from casino_backoffice.ledger.services import correction_approve, correction_prepare, transfer_post_atomic
 from casino_backoffice.staff.exceptions import (
+    ActionNotPermitted,
     AlreadySigned,
     DocumentIsSigned,
     SignerNotIndependent,
@@ -86,14 +87,42 @@ def test_a_right_pin_resets_the_count_of_wrong_ones(transfer, finance) -> None:
 
 
 def test_only_an_administrator_unlocks(finance, floorperson) -> None:
-    with pytest.raises(SignerRoleNotAllowed):
+    with pytest.raises(ActionNotPermitted, match=r"^Only an administrator may unlock a person's signing; .* is a floorperson\.$"):
         signing_unlock(user=finance, actor=floorperson)
 
 
-def test_a_signer_of_the_wrong_role_is_refused_with_the_rule_named(transfer, floorperson) -> None:
-    with pytest.raises(SignerRoleNotAllowed, match=r"preparer by finance, administrator.*floorperson"):
+def test_a_signer_of_the_wrong_role_is_refused_with_who_may_named(transfer, floorperson) -> None:
+    with pytest.raises(ActionNotPermitted, match=r"Only finance or an administrator may prepare the reversal of a transfer; .* is a floorperson"):
         correction_prepare(transfer=transfer, reason="wrong box", actor=floorperson, pin=PIN)
     assert not Correction.objects.exists()
+
+
+def test_a_wrong_role_never_counts_toward_a_pin_lock(transfer, floorperson) -> None:
+    for _ in range(10):
+        with pytest.raises(ActionNotPermitted):
+            correction_prepare(transfer=transfer, reason="wrong box", actor=floorperson, pin="0000")
+    floorperson.refresh_from_db()
+    assert (floorperson.failed_pin_attempts, floorperson.signing_locked_at) == (0, None)
+    assert not Correction.objects.exists()
+
+
+def test_signature_add_still_refuses_a_role_its_rule_does_not_name(transfer, finance, floorperson) -> None:
+    """The signing rule is the second guard: a service that signs for another action than its own
+    would still be refused at the signature, with the rule named."""
+    from casino_backoffice.staff.services import pin_check, signature_add
+
+    correction = correction_prepare(transfer=transfer, reason="wrong box", actor=finance, pin=PIN)
+    with pytest.raises(SignerRoleNotAllowed, match=r"approver by finance, administrator.*floorperson"), transaction.atomic():
+        signature_add(document=correction, rule=Correction.APPROVER, signer=pin_check(user=floorperson, pin=PIN))
+    assert correction.signatures().count() == 1
+
+
+def test_signing_rules_take_their_roles_from_the_table_of_actions() -> None:
+    from casino_backoffice.staff.permissions import ACTION_ROLES, Action
+
+    assert Correction.PREPARER.action == Action.CORRECTION_PREPARE
+    assert set(Correction.PREPARER.roles) == ACTION_ROLES[Action.CORRECTION_PREPARE] == {Role.FINANCE, Role.ADMINISTRATOR}
+    assert Correction.PREPARER.roles == (Role.FINANCE, Role.ADMINISTRATOR)  # the order roles are declared in
 
 
 def test_the_approver_is_not_the_preparer(transfer, finance) -> None:
@@ -142,3 +171,22 @@ def test_postgresql_refuses_to_update_or_delete_a_signature(transfer, finance) -
         Signature.objects.filter(pk=signature.pk).delete()
     signature.refresh_from_db()
     assert signature.role == Role.FINANCE
+
+
+def test_a_moment_hashes_the_same_in_every_time_zone() -> None:
+    from datetime import UTC, datetime
+    from zoneinfo import ZoneInfo
+
+    at_utc = datetime(2026, 11, 30, 2, 15, tzinfo=UTC)
+    in_new_york = at_utc.astimezone(ZoneInfo("America/New_York"))  # 21:15 the day before, -05:00
+    in_tokyo = at_utc.astimezone(ZoneInfo("Asia/Tokyo"))
+
+    assert content_hash({"at": in_new_york}) == content_hash({"at": at_utc}) == content_hash({"at": in_tokyo})
+    assert content_hash({"at": at_utc}) != content_hash({"at": at_utc.replace(minute=16)})
+
+
+def test_a_naive_datetime_cannot_be_signed() -> None:
+    from datetime import datetime
+
+    with pytest.raises(TypeError, match="naive datetime"):
+        content_hash({"at": datetime(2026, 11, 30, 21, 15)})

@@ -1,0 +1,247 @@
+"""CSV and XLSX for every report, rendered once here; the apps declare their columns.
+
+A report is columns, each with a key and a ``Kind``, and rows of plain values:
+
+- ``MONEY``: integer cents, or the decimal text the API writes ("12.34", "-0.05"); "" or ``None`` for
+  no amount.
+- ``INTEGER``, ``BOOLEAN``, ``TEXT``: what they say.
+- ``DATE``: a ``date`` or its ISO text; ``DATETIME``: an aware ``datetime``.
+
+CSV keeps the plain form the API uses: money "12.34", datetimes in ISO-8601 with their offset. XLSX
+is for people and spreadsheets: money cells are numbers (exact decimals, never a binary float on the
+way) in the format ``$#,##0.00``, so a SUM works; dates and times are real dates, times shown in the
+room's time zone (a cell has no zone, so the column's header names it); the header row is bold and
+frozen, and columns are as wide as what they hold.
+
+Text that a spreadsheet would run as a formula (starting with = + - @) is written with a leading
+apostrophe, in both formats.
+"""
+
+from __future__ import annotations
+
+import csv
+import enum
+import io
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.http import HttpResponse
+from openpyxl import Workbook
+from openpyxl.cell import WriteOnlyCell
+from openpyxl.styles import Font
+from openpyxl.utils import get_column_letter
+from rest_framework.renderers import BaseRenderer
+
+from casino_backoffice.money import display_cents, format_cents, parse_cents
+
+CSV_TYPE = "text/csv; charset=utf-8"
+XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+MONEY_FORMAT = "$#,##0.00"
+DATE_FORMAT = "yyyy-mm-dd"
+DATETIME_FORMAT = "yyyy-mm-dd hh:mm:ss"
+_MAX_WIDTH = 60
+
+
+class Kind(enum.Enum):
+    TEXT = "text"
+    MONEY = "money"
+    INTEGER = "integer"
+    BOOLEAN = "boolean"
+    DATE = "date"
+    DATETIME = "datetime"
+
+
+@dataclass(frozen=True)
+class Column:
+    key: str
+    kind: Kind = Kind.TEXT
+
+
+def text_columns(header: Sequence[str]) -> list[Column]:
+    return [Column(key) for key in header]
+
+
+def _default_zone() -> ZoneInfo:
+    return ZoneInfo(settings.TIME_ZONE)
+
+
+@dataclass(frozen=True)
+class Report:
+    """A table to export. ``time_zone``: the room's, in which XLSX shows the date-times."""
+
+    columns: Sequence[Column]
+    rows: Sequence[Sequence[Any]]
+    title: str = "Report"
+    filename: str = "report"
+    time_zone: ZoneInfo = field(default_factory=_default_zone)
+
+
+def _blank(value: Any) -> bool:
+    return value is None or value == ""
+
+
+def _safe(text: str) -> str:
+    # A cell starting with = + - @ is a formula to a spreadsheet; a negative number stays a number.
+    if text[:1] in ("=", "+", "@") or (text[:1] == "-" and not _numeric(text)):
+        return "'" + text
+    return text
+
+
+def _numeric(text: str) -> bool:
+    try:
+        Decimal(text)
+    except ArithmeticError:
+        return False
+    return True
+
+
+def _cents(value: int | str) -> int:
+    return value if isinstance(value, int) else int(parse_cents(value, allow_negative=True))
+
+
+def _date(value: date | str) -> date:
+    return value if isinstance(value, date) else date.fromisoformat(value)
+
+
+# --- CSV ------------------------------------------------------------------------------------------
+
+
+def _csv_cell(column: Column, value: Any) -> str:
+    if _blank(value):
+        return ""
+    if column.kind is Kind.MONEY:
+        return format_cents(_cents(value))
+    if column.kind is Kind.DATETIME:
+        return value.isoformat()
+    if column.kind is Kind.DATE:
+        return _date(value).isoformat()
+    return _safe(str(value))
+
+
+def csv_bytes(report: Report) -> bytes:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow([column.key for column in report.columns])
+    for row in report.rows:
+        writer.writerow([_csv_cell(column, value) for column, value in zip(report.columns, row, strict=True)])
+    return out.getvalue().encode("utf-8")
+
+
+# --- XLSX -----------------------------------------------------------------------------------------
+
+
+def _xlsx_value(column: Column, value: Any, zone: ZoneInfo) -> tuple[Any, str | None, str]:
+    """The cell's value, its number format and the text a person sees (to size the column)."""
+    if _blank(value):
+        return None, None, ""
+    kind = column.kind
+    if kind is Kind.MONEY:
+        # Dollars as an exact decimal; openpyxl writes 16 significant digits, so every amount up to
+        # $9,999,999,999,999.99 reaches the file exactly.
+        cents = _cents(value)
+        return Decimal(cents).scaleb(-2), MONEY_FORMAT, display_cents(cents)
+    if kind is Kind.INTEGER:
+        return int(value), None, str(value)
+    if kind is Kind.BOOLEAN:
+        return bool(value), None, "TRUE" if value else "FALSE"
+    if kind is Kind.DATE:
+        day = _date(value)
+        return day, DATE_FORMAT, day.isoformat()
+    if kind is Kind.DATETIME:
+        local = value.astimezone(zone).replace(tzinfo=None)
+        return local, DATETIME_FORMAT, f"{local:%Y-%m-%d %H:%M:%S}"
+    text = _safe(str(value))
+    return text, None, text
+
+
+def _xlsx_header(column: Column, zone: ZoneInfo) -> str:
+    return f"{column.key} ({zone.key})" if column.kind is Kind.DATETIME else column.key
+
+
+def xlsx_bytes(report: Report) -> bytes:
+    zone = report.time_zone
+    header = [_xlsx_header(column, zone) for column in report.columns]
+    body = [
+        [_xlsx_value(column, value, zone) for column, value in zip(report.columns, row, strict=True)] for row in report.rows
+    ]
+    workbook = Workbook(write_only=True)
+    sheet = workbook.create_sheet(title=report.title[:31])
+    # A write-only sheet takes its widths and panes before its rows.
+    for index, title in enumerate(header):
+        widest = max([len(title), *(len(row[index][2]) for row in body)])
+        sheet.column_dimensions[get_column_letter(index + 1)].width = min(widest + 2, _MAX_WIDTH)
+    sheet.freeze_panes = "A2"
+    bold = Font(bold=True)
+    header_cells = []
+    for title in header:
+        cell = WriteOnlyCell(sheet, value=title)
+        cell.font = bold
+        header_cells.append(cell)
+    sheet.append(header_cells)
+    for row in body:
+        cells = []
+        for value, number_format, _shown in row:
+            cell = WriteOnlyCell(sheet, value=value)
+            if number_format:
+                cell.number_format = number_format
+            cells.append(cell)
+        sheet.append(cells)
+    out = io.BytesIO()
+    workbook.save(out)
+    return out.getvalue()
+
+
+# --- Responses ------------------------------------------------------------------------------------
+
+
+def export_response(report: Report, extension: str) -> HttpResponse:
+    """The report as a download, ``extension`` "csv" or "xlsx" (the admin's exports)."""
+    if extension == "csv":
+        response = HttpResponse(csv_bytes(report), content_type=CSV_TYPE)
+    elif extension == "xlsx":
+        response = HttpResponse(xlsx_bytes(report), content_type=XLSX_TYPE)
+    else:
+        raise ValueError(f"no export as {extension!r}")
+    response["Content-Disposition"] = f'attachment; filename="{report.filename}.{extension}"'
+    return response
+
+
+class _ReportRenderer(BaseRenderer):
+    """``?format=csv|xlsx`` of an API view answering ``{"header": [...], "rows": [...], "filename",
+    "title"}``. A subclass gives the columns their kinds (``columns``); each is text by default."""
+
+    columns: Callable[[Sequence[str]], list[Column]] = staticmethod(text_columns)
+
+    def report(self, data: Any, renderer_context: Mapping[str, Any] | None) -> Report:
+        if not isinstance(data, dict) or "header" not in data:
+            return Report(columns=[Column("detail")], rows=[[str(data)]])
+        response = (renderer_context or {}).get("response")
+        filename = data.get("filename", "report")
+        if response is not None:
+            response["Content-Disposition"] = f'attachment; filename="{filename}.{self.format}"'
+        return Report(columns=self.columns(data["header"]), rows=data["rows"], title=data.get("title", "Report"), filename=filename)
+
+
+class CSVRenderer(_ReportRenderer):
+    media_type = "text/csv"
+    format = "csv"
+    charset = "utf-8"
+
+    def render(self, data: Any, accepted_media_type: str | None = None, renderer_context: Mapping[str, Any] | None = None) -> bytes:
+        return csv_bytes(self.report(data, renderer_context))
+
+
+class XLSXRenderer(_ReportRenderer):
+    media_type = XLSX_TYPE
+    format = "xlsx"
+    charset = None
+    render_style = "binary"
+
+    def render(self, data: Any, accepted_media_type: str | None = None, renderer_context: Mapping[str, Any] | None = None) -> bytes:
+        return xlsx_bytes(self.report(data, renderer_context))

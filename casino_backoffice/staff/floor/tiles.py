@@ -1,0 +1,10 @@
+"""The staff app's tiles on the tablet home page."""
+
+from casino_backoffice.core.floor.tiles import Tile
+
+from ..permissions import Action
+
+TILES = (
+    Tile("My signing PIN", "Set or change the PIN you sign with.", "floor:pin"),
+    Tile("Back office", "Counts, verifications, payouts, reports (admin).", "admin:index", action=Action.BACK_OFFICE_USE),
+)

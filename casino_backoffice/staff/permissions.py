@@ -1,0 +1,139 @@
+"""Who may do what: one table of actions and the roles that may take them.
+
+Every action that changes money or state, or reads a restricted report, is an ``Action``;
+``ACTION_ROLES`` names the roles that may take each, and is the only place that does. Services
+refuse with ``action_require`` (first thing, before a PIN is checked, so that a person who may not
+act never counts toward a PIN lock); tablet pages, the API and the admin ask ``may`` to show or
+hide what a person may do. A signing rule names its action, so the roles that may sign a document
+are the roles of that action (``signing.SigningRule``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from django.db import models
+
+from .exceptions import ActionNotPermitted
+from .roles import ADMIN_ROLES, DEALER_OR_FLOORPERSON_OR_ABOVE, FLOORPERSON_OR_ABOVE, Role
+
+if TYPE_CHECKING:
+    from .models import User
+
+
+class Action(models.TextChoices):
+    """What a person does, in words that complete "may ..."."""
+
+    ROUND_RECORD = "round_record", "Record rounds of play"
+    RAKE_CALCULATE = "rake_calculate", "Use the rake calculator"
+    TIME_CHARGE_ASSESS = "time_charge_assess", "Assess time charges"
+    TIME_CHARGE_VERIFY = "time_charge_verify", "Verify time charges"
+    TABLE_OPEN_CLOSE = "table_open_close", "Open and close tables"
+    TABLE_UPSERT = "table_upsert", "Add or change tables"
+    ROOM_UPSERT = "room_upsert", "Add or change poker rooms"
+    RULES_LOAD = "rules_load", "Load a rules file"
+    RULES_VERSIONS_READ = "rules_versions_read", "Read the rules versions"
+    REVENUE_READ = "revenue_read", "Read the poker revenue report"
+    CORRECTION_PREPARE = "correction_prepare", "Prepare the reversal of a transfer"
+    CORRECTION_APPROVE = "correction_approve", "Approve the reversal of a transfer"
+    PIN_SET = "pin_set", "Set their own signing PIN"
+    SIGNING_UNLOCK = "signing_unlock", "Unlock a person's signing"
+    STAFF_MANAGE = "staff_manage", "Add or change members of staff and their roles"
+    BACK_OFFICE_USE = "back_office_use", "Work in the back office (the admin)"
+
+
+EVERY_ROLE = frozenset(Role)
+# Who runs a room's set-up: its tables, games, seats and rules.
+ROOM_MANAGEMENT = frozenset({Role.POKER_ROOM_MANAGER, Role.ADMINISTRATOR})
+FINANCE_OR_ADMINISTRATOR = frozenset({Role.FINANCE, Role.ADMINISTRATOR})
+
+ACTION_ROLES: dict[Action, frozenset[Role]] = {
+    # A dealer logs the rounds of their table (DESIGN.md, Who uses it); a floorperson or above may
+    # stand in. The calculator shows them what a round will take before they log it.
+    Action.ROUND_RECORD: DEALER_OR_FLOORPERSON_OR_ABOVE,
+    Action.RAKE_CALCULATE: DEALER_OR_FLOORPERSON_OR_ABOVE,
+    Action.TIME_CHARGE_ASSESS: DEALER_OR_FLOORPERSON_OR_ABOVE,
+    # "Upon verification by a floorperson or above of the time charges collected" (§637a.17(b)(3)(v)).
+    Action.TIME_CHARGE_VERIFY: FLOORPERSON_OR_ABOVE,
+    Action.TABLE_OPEN_CLOSE: FLOORPERSON_OR_ABOVE,
+    # A rules file sets the room, its tables, games and seats: whoever loads one must also be allowed
+    # to change rooms and tables (a test says so).
+    Action.TABLE_UPSERT: ROOM_MANAGEMENT,
+    Action.ROOM_UPSERT: ROOM_MANAGEMENT,
+    Action.RULES_LOAD: ROOM_MANAGEMENT,
+    # The back office reads the rules versions and the revenue, as in the admin.
+    Action.RULES_VERSIONS_READ: ADMIN_ROLES,
+    Action.REVENUE_READ: ADMIN_ROLES,
+    Action.BACK_OFFICE_USE: ADMIN_ROLES,
+    # Finance prepares the reversal of a transfer posted in error; another finance person or an
+    # administrator approves it (DESIGN.md, The ledger).
+    Action.CORRECTION_PREPARE: FINANCE_OR_ADMINISTRATOR,
+    Action.CORRECTION_APPROVE: FINANCE_OR_ADMINISTRATOR,
+    Action.PIN_SET: EVERY_ROLE,
+    Action.SIGNING_UNLOCK: frozenset({Role.ADMINISTRATOR}),
+    Action.STAFF_MANAGE: frozenset({Role.ADMINISTRATOR}),
+}
+
+# Role sets the regulations and the floor call by a name, said that way in a refusal.
+_SET_NAMES: dict[frozenset[Role], str] = {
+    FLOORPERSON_OR_ABOVE: "a floorperson or above",
+    DEALER_OR_FLOORPERSON_OR_ABOVE: "a dealer or a floorperson or above",
+    EVERY_ROLE: "a member of staff with a role",
+}
+_ROLE_NOUNS: dict[Role, str] = {
+    Role.DEALER: "a dealer",
+    Role.FLOORPERSON: "a floorperson",
+    Role.SHIFT_SUPERVISOR: "a poker shift supervisor",
+    Role.POKER_ROOM_MANAGER: "a poker room manager",
+    Role.SECURITY: "a security officer",
+    Role.SURVEILLANCE: "surveillance",
+    Role.CAGE_CASHIER: "a cage cashier",
+    Role.FINANCE: "finance",
+    Role.COMPLIANCE: "compliance",
+    Role.ADMINISTRATOR: "an administrator",
+}
+
+
+def roles_of(action: Action) -> tuple[Role, ...]:
+    """The roles that may take ``action``, in the order ``Role`` declares them."""
+    allowed = ACTION_ROLES[Action(action)]
+    return tuple(role for role in Role if role in allowed)
+
+
+def roles_in_words(roles: frozenset[Role]) -> str:
+    """'a floorperson or above', 'finance or an administrator'."""
+    if roles in _SET_NAMES:
+        return _SET_NAMES[roles]
+    nouns = [_ROLE_NOUNS[role] for role in Role if role in roles]
+    if not nouns:
+        return "nobody"
+    return nouns[0] if len(nouns) == 1 else f"{', '.join(nouns[:-1])} or {nouns[-1]}"
+
+
+def _held(user: Any) -> frozenset[Role]:
+    if user is None or not getattr(user, "is_authenticated", False) or not getattr(user, "is_active", False):
+        return frozenset()
+    return frozenset(user.roles)
+
+
+def may(user: Any, action: Action) -> bool:
+    """Whether ``user`` (a signed-in, active member of staff) holds a role that may take ``action``."""
+    return bool(_held(user) & ACTION_ROLES[Action(action)])
+
+
+def who_may(action: Action) -> str:
+    """'Only a floorperson or above may verify time charges': the rule, in words."""
+    action = Action(action)
+    return f"Only {roles_in_words(ACTION_ROLES[action])} may {action.label[0].lower()}{action.label[1:]}"
+
+
+def action_require(*, actor: User, action: Action) -> None:
+    """Refuse ``actor`` unless a role they hold may take ``action``: ``ActionNotPermitted``, whose
+    message names the action and the roles that may take it."""
+    if may(actor, action):
+        return
+    held = _held(actor)
+    who = " and ".join(_ROLE_NOUNS[role] for role in Role if role in held) or "without a role"
+    if actor is not None and not getattr(actor, "is_active", True):
+        who = "not an active member of staff"
+    raise ActionNotPermitted(f"{who_may(action)}; {actor} is {who}.", action=Action(action))

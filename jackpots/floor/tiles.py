@@ -1,0 +1,5 @@
+"""The jackpots app's tiles on the tablet home page."""
+
+from casino_backoffice.core.floor.tiles import Tile
+
+TILES = (Tile("Display board", "What the players see: jackpot amounts and notices.", "display:index"),)

@@ -1,0 +1,111 @@
+"""POST /api/rounds/batch/: many rounds in one request, each recorded once and independently."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import pytest
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from casino_backoffice.ledger.models import Account, Transfer
+from casino_backoffice.ledger.selectors import account_balance, ledger_total
+from tables.models import Round
+from tests.rake import factories
+from tests.rake.factories import recently
+
+rules = factories.rules
+rated_table = factories.rated_table
+
+
+@pytest.fixture
+def client(dealer) -> APIClient:
+    api = APIClient()
+    token, _ = Token.objects.get_or_create(user=dealer)
+    api.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    return api
+
+
+def item(**changes: Any) -> dict[str, Any]:
+    return {
+        "table": "T1", "ended_at": recently().isoformat(), "players_dealt_in": 9, "pot": "120.00",
+        "uncalled_bet": "20.00", "flop_dealt": True, "voided": False, "idempotency_key": str(uuid.uuid4()), **changes,
+    }
+
+
+def test_a_batch_records_each_round_with_its_rake_and_drops(client, rated_table) -> None:
+    rounds = [item() for _ in range(5)]
+
+    response = client.post("/api/rounds/batch/", {"rounds": rounds}, format="json")
+
+    assert response.status_code == 200, response.json()
+    data = response.json()
+    assert (data["recorded"], data["replayed"], data["refused"]) == (5, 0, 0)
+    assert [r["round"]["rake"] for r in data["results"]] == ["5.00"] * 5
+    assert data["results"][0]["round"]["drops"] == {"bb": "1.00", "hh": "2.00"}
+    assert Round.objects.count() == 5
+    assert account_balance(account=Account.objects.get(code="table:main:T1:drop_box")) == 2500
+    assert ledger_total() == 0
+
+
+def test_each_amount_of_a_batch_is_a_decimal_string_up_to_the_maximum(client, rated_table) -> None:
+    response = client.post(
+        "/api/rounds/batch/", {"rounds": [item(), item(pot=12000), item(pot="100000000000000000.00", uncalled_bet="0.00")]}, format="json"
+    )
+
+    data = response.json()
+    assert [r["status"] for r in data["results"]] == [201, 400, 400]
+    assert data["results"][1]["errors"] == {"pot": ["12000 is not an amount; write it as a string such as \"120.00\"."]}
+    assert "the most any one amount may be" in data["results"][2]["errors"]["pot"][0]
+    assert Round.objects.count() == 1
+
+
+def test_a_retried_batch_records_nothing_twice(client, rated_table) -> None:
+    rounds = [item() for _ in range(3)]
+    client.post("/api/rounds/batch/", {"rounds": rounds}, format="json")
+    transfers = Transfer.objects.count()
+
+    again = client.post("/api/rounds/batch/", {"rounds": rounds}, format="json").json()
+
+    assert (again["recorded"], again["replayed"], again["refused"]) == (0, 3, 0)
+    assert Round.objects.count() == 3
+    assert Transfer.objects.count() == transfers
+
+
+def test_a_bad_round_is_refused_alone_and_says_why(client, rated_table) -> None:
+    reused = item()
+    client.post("/api/rounds/batch/", {"rounds": [reused]}, format="json")
+    rounds = [
+        item(),
+        item(pot="1.001"),
+        item(uncalled_bet="500.00"),
+        item(table="T99"),
+        {**reused, "pot": "99.00"},
+        item(players_dealt_in=11),
+    ]
+
+    data = client.post("/api/rounds/batch/", {"rounds": rounds}, format="json").json()
+
+    assert [r["status"] for r in data["results"]] == [201, 400, 400, 400, 409, 400]
+    assert "fraction of a cent" in data["results"][1]["errors"]["pot"][0]
+    assert "larger than the pot" in data["results"][2]["errors"]["uncalled_bet"][0]
+    assert "no table T99" in data["results"][3]["errors"]["table"][0]
+    assert data["results"][4]["errors"]["code"] == "idempotency_key_reused"
+    assert "seats 10" in data["results"][5]["errors"]["players_dealt_in"][0]
+    assert Round.objects.count() == 2  # the first batch's round and the one good round
+
+
+@pytest.mark.parametrize("body", [{}, {"rounds": []}, {"rounds": "T1"}, {"rounds": [item()] * 501}])
+def test_a_malformed_batch_is_a_400_and_records_nothing(client, rated_table, body) -> None:
+    response = client.post("/api/rounds/batch/", body, format="json")
+    assert response.status_code == 400
+    assert Round.objects.count() == 0
+
+
+def test_a_floorperson_may_send_a_batch_but_a_cashier_may_not(rated_table, cashier) -> None:
+    api = APIClient()
+    api.force_authenticate(cashier)
+    response = api.post("/api/rounds/batch/", {"rounds": [item()]}, format="json")
+    assert response.status_code == 403
+    assert Round.objects.count() == 0

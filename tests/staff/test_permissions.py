@@ -1,0 +1,315 @@
+"""The one table of actions and roles, walked against every API route and tablet page, and the
+services that refuse a role it does not name."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from datetime import datetime, time, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import pytest
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.utils import timezone
+from django.utils.html import escape
+from rest_framework.test import APIClient
+
+from casino_backoffice.staff.exceptions import ActionNotPermitted
+from casino_backoffice.staff.models import User
+from casino_backoffice.staff.permissions import ACTION_ROLES, Action, action_require, may, who_may
+from casino_backoffice.staff.roles import Role
+from rake.models import TimeCharge
+from rake.services import time_charge_assess
+from tables.models import Table
+from tables.services import table_set_open
+from tests.conftest import PIN
+from tests.rake import factories
+
+rules = factories.rules
+
+def interval_start(minutes: int, back: int = 1) -> datetime:
+    """The start of an interval of a time-charge table, ``back`` intervals ago, on the room's clock."""
+    local = timezone.now().astimezone(ZoneInfo("America/New_York")).replace(second=0, microsecond=0)
+    return local.replace(minute=local.minute - local.minute % minutes) - timedelta(minutes=minutes * back)
+
+
+SIGNED_IN = "any signed-in member of staff"
+PUBLIC = "anyone"
+
+# Every API route and tablet page (by URL name) and each method it answers: the action it takes, or
+# who may use it. A route missing here fails the walk.
+ROUTES: dict[tuple[str, str], Action | str] = {
+    ("api-schema", "GET"): PUBLIC,
+    ("api-me", "GET"): SIGNED_IN,
+    ("api-rooms", "GET"): SIGNED_IN,
+    ("api-tables", "GET"): SIGNED_IN,
+    ("api-rounds", "GET"): SIGNED_IN,
+    ("api-rounds", "POST"): Action.ROUND_RECORD,
+    ("api-rounds-batch", "POST"): Action.ROUND_RECORD,
+    ("api-time-charges", "GET"): SIGNED_IN,
+    ("api-time-charges", "POST"): Action.TIME_CHARGE_ASSESS,
+    ("api-time-charge-verify", "POST"): Action.TIME_CHARGE_VERIFY,
+    ("api-rake-calculator", "POST"): Action.RAKE_CALCULATE,
+    ("api-rules-versions", "GET"): Action.RULES_VERSIONS_READ,
+    ("api-revenue", "GET"): Action.REVENUE_READ,
+    ("floor:login", "GET"): PUBLIC,
+    ("floor:logout", "POST"): PUBLIC,
+    ("floor:home", "GET"): SIGNED_IN,
+    ("floor:pin", "GET"): SIGNED_IN,
+    ("floor:pin", "POST"): Action.PIN_SET,
+    ("floor:tables", "GET"): SIGNED_IN,
+    ("floor:table-open-close", "POST"): Action.TABLE_OPEN_CLOSE,
+    ("floor:rake-calculator", "GET"): Action.RAKE_CALCULATE,
+    ("floor:round-log", "GET"): Action.ROUND_RECORD,
+    ("floor:round-log", "POST"): Action.ROUND_RECORD,
+    ("floor:time-charges", "GET"): SIGNED_IN,
+    ("floor:time-charge-verify", "POST"): Action.TIME_CHARGE_VERIFY,
+}
+HANDLERS = ("get", "post", "put", "patch", "delete")
+
+
+def _routes() -> Iterator[tuple[str, Any]]:
+    """(URL name, view) of every route under /api/ and /floor/."""
+
+    def walk(patterns: list, prefix: str, namespace: str) -> Iterator[tuple[str, str, Any]]:
+        for pattern in patterns:
+            if isinstance(pattern, URLResolver):
+                inner = f"{namespace}{pattern.namespace}:" if pattern.namespace else namespace
+                yield from walk(pattern.url_patterns, prefix + str(pattern.pattern), inner)
+            elif isinstance(pattern, URLPattern):
+                yield prefix + str(pattern.pattern), f"{namespace}{pattern.name}", pattern.callback
+
+    for path, name, view in walk(get_resolver().url_patterns, "", ""):
+        if path.startswith(("api/", "floor/")):
+            yield name, view
+
+
+def test_every_action_has_its_roles_and_every_route_is_mapped() -> None:
+    assert set(ACTION_ROLES) == set(Action)
+    assert all(ACTION_ROLES[action] for action in Action)
+    routes = dict(_routes())
+    assert set(routes) == {name for name, _ in ROUTES}, "a route is missing from ROUTES (or ROUTES names one that is gone)"
+    for name, view in routes.items():
+        view_class = getattr(view, "cls", None)  # DRF: every method it answers is in ROUTES, as it declares
+        if view_class is None:
+            continue
+        methods = {handler.upper() for handler in HANDLERS if hasattr(view_class, handler)}
+        assert methods == {method for n, method in ROUTES if n == name}, name
+        for method in methods:
+            declared = getattr(view_class, "required_actions", {}).get(method)
+            assert declared == (ROUTES[name, method] if isinstance(ROUTES[name, method], Action) else None), (name, method)
+
+
+def test_whoever_loads_rules_may_change_rooms_and_tables() -> None:
+    """A rules file sets the room and its tables: ``rules_load`` calls ``room_upsert`` and ``table_upsert``."""
+    assert ACTION_ROLES[Action.RULES_LOAD] <= ACTION_ROLES[Action.ROOM_UPSERT] & ACTION_ROLES[Action.TABLE_UPSERT]
+
+
+def test_may_follows_the_table_for_every_role_and_action(make_staff) -> None:
+    for role in Role:
+        person = make_staff(role)
+        for action in Action:
+            assert may(person, action) == (role in ACTION_ROLES[action]), (role, action)
+    person.is_active = False
+    assert not any(may(person, action) for action in Action)
+
+
+def test_a_refusal_names_the_action_and_who_may(dealer) -> None:
+    with pytest.raises(ActionNotPermitted) as refused:
+        action_require(actor=dealer, action=Action.REVENUE_READ)
+    assert refused.value.message == (
+        "Only a poker room manager, a cage cashier, finance, compliance or an administrator may read the poker "
+        f"revenue report; {dealer} is a dealer."
+    )
+    assert (refused.value.status, refused.value.code, refused.value.action) == (403, "not_permitted", "revenue_read")
+
+
+# --- The walk -------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def floor_state(rules, dealer, floorperson) -> dict[str, int]:
+    """An open time-charge table with a charge to verify, and a closed table to open."""
+    stud = table_set_open(table=Table.objects.get(number="T7"), is_open=True, actor=floorperson)
+    charge, _ = time_charge_assess(
+        table=stud, interval_starts_at=interval_start(30), players_seated=4, actor=dealer, idempotency_key="walk"
+    )
+    return {"table": Table.objects.get(number="T1").pk, "charge": charge.pk}
+
+
+def _url(name: str, state: dict[str, int]) -> str:
+    kwargs = {"floor:table-open-close": {"table_id": state["table"]}, "floor:time-charge-verify": {"charge_id": state["charge"]},
+              "api-time-charge-verify": {"pk": state["charge"]}}.get(name, {})
+    return reverse(name, kwargs=kwargs)
+
+
+_FLOOR_POSTS: dict[str, dict[str, str]] = {
+    "floor:pin": {"current_password": "wrong", "pin": "1357", "pin_again": "1357"},
+    "floor:table-open-close": {"is_open": "1"},
+    "floor:time-charge-verify": {"pin": PIN},
+    "floor:round-log": {"pot": "not money"},
+}
+
+
+@pytest.mark.parametrize(("name", "method"), [route for route, who in ROUTES.items() if who != PUBLIC])
+def test_every_route_answers_each_role_as_the_table_says(name, method, floor_state, make_staff) -> None:
+    """The API refuses with a 403 ``not_permitted`` naming who may; a tablet page shows that message."""
+    who = ROUTES[name, method]
+    url = _url(name, floor_state)
+    refusal = who_may(Action(who)) if who != SIGNED_IN else None
+    for role in Role:
+        person = make_staff(role)
+        allowed = refusal is None or role in ACTION_ROLES[Action(who)]
+        if name.startswith("api-"):
+            api = APIClient()
+            api.force_authenticate(person)
+            response = api.get(url) if method == "GET" else api.post(url, {"pin": PIN}, format="json")
+            if allowed:
+                assert response.status_code != 403, (name, role, response.content)
+            else:
+                assert response.status_code == 403, (name, role, response.status_code)
+                assert set(response.json()) == {"detail", "code"} and response.json()["code"] == "not_permitted"
+                assert response.json()["detail"].startswith(f"{refusal}; "), (name, role)
+        else:
+            browser = Client()
+            browser.force_login(person)
+            response = browser.get(url) if method == "GET" else browser.post(url, _FLOOR_POSTS[name], follow=True)
+            page = response.content.decode()
+            if allowed:
+                assert response.status_code == 200, (name, role, response.status_code)
+                assert refusal is None or escape(refusal) not in page, (name, role)
+            else:
+                assert response.status_code in (200, 403), (name, role, response.status_code)
+                assert escape(refusal) in page, (name, role)
+
+
+def test_a_refused_role_changes_nothing_from_the_tablet(floor_state, make_staff) -> None:
+    """A cage cashier posts to every tablet page that acts: nothing changes, no PIN is counted."""
+    cashier = make_staff(Role.CAGE_CASHIER)
+    browser = Client()
+    browser.force_login(cashier)
+    for name in ("floor:table-open-close", "floor:time-charge-verify"):
+        browser.post(_url(name, floor_state), _FLOOR_POSTS[name], follow=True)
+    assert not Table.objects.get(pk=floor_state["table"]).is_open
+    assert TimeCharge.objects.get(pk=floor_state["charge"]).verified_at is None
+    cashier.refresh_from_db()
+    assert cashier.failed_pin_attempts == 0
+
+
+# --- Services refuse a role the table does not name, before anything else -----------------------
+
+
+@pytest.fixture
+def service_state(floor_state, make_staff, finance) -> dict[str, Any]:
+    """An open Hold'em table, a time charge to verify, a transfer to reverse, a correction to approve,
+    a person whose signing is locked."""
+    from casino_backoffice.ledger.models import Account, AccountKind, TransferKind
+    from casino_backoffice.ledger.services import correction_prepare, transfer_post_atomic
+
+    table_set_open(table=Table.objects.get(number="T1"), is_open=True, actor=make_staff(Role.FLOORPERSON))
+    box = Account.objects.create(code="box:walk", name="Box", kind=AccountKind.JACKPOT_BOX)
+    pots = Account.objects.create(code="pots:walk", name="Pots", kind=AccountKind.SOURCE)
+    transfers = [
+        transfer_post_atomic(debit=box, credit=pots, amount_cents=cents, kind=TransferKind.DROP, idempotency_key=f"walk-{cents}", actor=finance)
+        for cents in (100, 200)
+    ]
+    correction = correction_prepare(transfer=transfers[1], reason="wrong box", actor=finance, pin=PIN)
+    locked = make_staff(Role.DEALER)
+    User.objects.filter(pk=locked.pk).update(failed_pin_attempts=5, signing_locked_at=factories.recently())
+    return {"t1": Table.objects.get(number="T1"), "t7": Table.objects.get(number="T7"),
+            "charge": TimeCharge.objects.get(pk=floor_state["charge"]), "transfer": transfers[0],
+            "correction": correction, "locked": locked}
+
+
+def _service_calls() -> dict[str, tuple[Action, Callable[[User, dict[str, Any]], Any]]]:
+    from casino_backoffice.ledger.services import correction_approve, correction_prepare
+    from casino_backoffice.staff.services import pin_set, signing_unlock
+    from rake.services import RoundRequest, round_record, rounds_record_batch, rules_load, time_charge_verify
+    from tables.services import room_upsert, table_upsert
+
+    def round_(state: dict[str, Any]) -> dict[str, Any]:
+        return {"table": state["t1"], "ended_at": factories.recently(), "players_dealt_in": 9, "pot_cents": 12000,
+                "uncalled_bet_cents": 0, "flop_dealt": True, "voided": False, "idempotency_key": "service"}
+
+    return {
+        "round_record": (Action.ROUND_RECORD, lambda actor, state: round_record(actor=actor, **round_(state))),
+        "rounds_record_batch": (
+            Action.ROUND_RECORD, lambda actor, state: rounds_record_batch(rounds=[RoundRequest(**round_(state))], actor=actor)
+        ),
+        "time_charge_assess": (Action.TIME_CHARGE_ASSESS, lambda actor, state: time_charge_assess(
+            table=state["t7"], interval_starts_at=interval_start(30, back=2), players_seated=4, actor=actor, idempotency_key="service",
+        )),
+        "time_charge_verify": (
+            Action.TIME_CHARGE_VERIFY, lambda actor, state: time_charge_verify(time_charge=state["charge"], actor=actor, pin=PIN)
+        ),
+        "table_set_open": (Action.TABLE_OPEN_CLOSE, lambda actor, state: table_set_open(table=state["t1"], is_open=False, actor=actor)),
+        "table_upsert": (
+            Action.TABLE_UPSERT, lambda actor, state: table_upsert(room=state["t1"].room, number="T1", game="holdem", seats=9, actor=actor)
+        ),
+        "room_upsert": (Action.ROOM_UPSERT, lambda actor, state: room_upsert(
+            code="main", name="Renamed", timezone_name="America/New_York", gaming_day_starts=time(6), actor=actor,
+        )),
+        "rules_load": (Action.RULES_LOAD, lambda actor, state: rules_load(text=factories.rules_text(name="Renamed"), actor=actor)),
+        "correction_prepare": (Action.CORRECTION_PREPARE, lambda actor, state: correction_prepare(
+            transfer=state["transfer"], reason="wrong box", actor=actor, pin=PIN,
+        )),
+        "correction_approve": (
+            Action.CORRECTION_APPROVE, lambda actor, state: correction_approve(correction=state["correction"], actor=actor, pin=PIN)
+        ),
+        "pin_set": (Action.PIN_SET, lambda actor, state: pin_set(user=actor, pin="97531", actor=actor)),
+        "signing_unlock": (Action.SIGNING_UNLOCK, lambda actor, state: signing_unlock(user=state["locked"], actor=actor)),
+    }
+
+
+def _snapshot() -> tuple:
+    from casino_backoffice.ledger.models import Correction, Transfer
+    from casino_backoffice.staff.models import Signature
+    from tables.models import PokerRoom, Round, RulesVersion
+
+    return (
+        list(Table.objects.order_by("pk").values_list("number", "game", "seats", "is_open")),
+        list(PokerRoom.objects.values_list("name", "timezone")),
+        RulesVersion.objects.count(), Round.objects.count(), TimeCharge.objects.count(),
+        list(TimeCharge.objects.values_list("verified_at", flat=True)),
+        Transfer.objects.count(), Correction.objects.count(), Signature.objects.count(),
+        list(User.objects.order_by("pk").values_list("pin_hash", "failed_pin_attempts", "signing_locked_at")),
+    )
+
+
+@pytest.mark.parametrize("service", list(_service_calls()))
+def test_every_service_refuses_each_role_the_table_does_not_name_and_changes_nothing(service, service_state, make_staff) -> None:
+    action, call = _service_calls()[service]
+    refused = [make_staff(role) for role in Role if role not in ACTION_ROLES[action]]
+    if not refused:  # every role may (set their own PIN): someone without a role may not
+        person = make_staff(Role.DEALER)
+        person.groups.clear()
+        refused = [User.objects.get(pk=person.pk)]
+    before = _snapshot()
+    for person in refused:
+        with pytest.raises(ActionNotPermitted, match=f"^{who_may(action)}; "):
+            call(person, service_state)
+    assert _snapshot() == before
+
+
+def test_the_services_walked_are_every_action_a_service_takes() -> None:
+    reads = {Action.RAKE_CALCULATE, Action.RULES_VERSIONS_READ, Action.REVENUE_READ, Action.STAFF_MANAGE, Action.BACK_OFFICE_USE}
+    assert {action for action, _ in _service_calls().values()} | reads == set(Action)
+
+
+def test_pages_show_what_each_role_may_do_and_hide_the_rest(floor_state, make_staff) -> None:
+    open_close = _url("floor:table-open-close", floor_state)
+    verify = _url("floor:time-charge-verify", floor_state)
+    for role in Role:
+        person = make_staff(role)
+        browser = Client()
+        browser.force_login(person)
+        home = browser.get(reverse("floor:home")).content.decode()
+        assert (f'href="{reverse("floor:rake-calculator")}"' in home) == may(person, Action.RAKE_CALCULATE), role
+        assert (f'href="{reverse("floor:time-charges")}"' in home) == may(person, Action.TIME_CHARGE_VERIFY), role
+        assert (f'action="{open_close}"' in browser.get(reverse("floor:tables")).content.decode()) == may(
+            person, Action.TABLE_OPEN_CLOSE
+        ), role
+        assert (f'action="{verify}"' in browser.get(reverse("floor:time-charges")).content.decode()) == may(
+            person, Action.TIME_CHARGE_VERIFY
+        ), role
