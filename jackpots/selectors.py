@@ -14,8 +14,8 @@ from casino_backoffice.money import display_cents
 from tables.models import PokerRoom
 from tables.selectors import gaming_day
 
+from .accounts import jackpot_fund_account
 from .models import Jackpot
-from .services import jackpot_fund_code
 
 
 def jackpot_ids_by_code(*, room: PokerRoom) -> dict[str, int]:
@@ -40,7 +40,7 @@ def displayed_jackpots(*, room: PokerRoom) -> tuple[DisplayedJackpot, ...]:
     fund (§637a.15(b) and (h)(2): the amount displayed is the one the finance department keeps; §637a.16(g)), never
     the expected money still in the boxes."""
     jackpots = list(Jackpot.objects.filter(room=room).select_related("room").order_by("kind", "code"))
-    codes = {jackpot.pk: jackpot_fund_code(jackpot=jackpot) for jackpot in jackpots}
+    codes = {jackpot.pk: jackpot_fund_account(jackpot=jackpot).code for jackpot in jackpots}
     accounts = {account.code: account for account in Account.objects.filter(code__in=codes.values())}
     balances = account_balances(accounts=accounts.values())
     return tuple(

@@ -3,21 +3,10 @@ what leaves a pot); claims and payouts arrive with their issues."""
 
 from __future__ import annotations
 
-from tables.models import PokerRoom, Table
+from tables.models import PokerRoom
 
 from .exceptions import JackpotKindChanged
 from .models import Jackpot, JackpotKind
-
-
-def jackpot_box_code(*, table: Table, jackpot_code: str) -> str:
-    """The ledger account of a table's box for one jackpot: ``table:main:T1:bb_box``."""
-    return f"table:{table.room.code}:{table.number}:{jackpot_code}_box"
-
-
-def jackpot_fund_code(*, jackpot: Jackpot) -> str:
-    """The ledger account of a fund's official money: what cage verifications posted (DESIGN.md,
-    Official versus expected). The display shows its balance: ``jackpot:main:bb:fund``."""
-    return f"jackpot:{jackpot.room.code}:{jackpot.code}:fund"
 
 
 def jackpot_register(*, room: PokerRoom, code: str, kind: JackpotKind, name: str) -> Jackpot:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from casino_backoffice.money import display_cents, display_percent, floor_to_increment, percent_floor
+from casino_backoffice.money import display_cents, display_percent, floor_to_increment, format_cents, percent_floor
 from jackpots.rules import Drop, JackpotRule, drop_compute
 
 from .rules import RakeKind, RakePolicy
@@ -28,6 +28,15 @@ class PotOutcome:
     def to_winner_cents(self) -> int:
         """What remains of the pot without the uncalled bet for the winning hand or hands."""
         return self.rakeable_cents - self.rake_cents - sum(drop.amount_cents for drop in self.drops)
+
+
+def uncalled_bet_problem(*, pot_cents: int, uncalled_cents: int) -> str | None:
+    """Why an uncalled final bet cannot be part of a pot, or None when it can: it was bet into the pot,
+    so it is never more than the pot (§637a.17(d): the rake is taken on the pot without it). The one
+    check of rounds, the rake calculator (page and API) and ``compute_rake_and_drops``."""
+    if uncalled_cents > pot_cents:
+        return f"The uncalled bet {format_cents(uncalled_cents)} is larger than the pot {format_cents(pot_cents)}."
+    return None
 
 
 def compute_rake(*, policy: RakePolicy | None, rakeable_cents: int, flop_dealt: bool) -> tuple[int, str]:
@@ -88,8 +97,10 @@ def compute_rake_and_drops(
     ``players`` does not change any amount today (qualifiers use it, not contributions); it is passed
     to ``jackpots.rules.drop_compute`` so that a contribution rule that does can be added there.
     """
-    if not 0 <= uncalled_cents <= pot_cents:
-        raise ValueError("The uncalled bet is between zero and the pot.")
+    if uncalled_cents < 0:
+        raise ValueError("The uncalled bet is zero or more.")
+    if problem := uncalled_bet_problem(pot_cents=pot_cents, uncalled_cents=uncalled_cents):
+        raise ValueError(problem)
     rakeable = pot_cents - uncalled_cents
     if voided:
         rule = "No rake and no drop: the round was voided and the pot returned (§637a.18(i))"

@@ -12,12 +12,13 @@ from django.db.models import Count, Q, Sum
 
 from casino_backoffice.money import format_cents
 from jackpots.models import RoundDrop
+from jackpots.rules import JackpotRule
 from tables.models import PokerRoom, Round, RulesVersion, Table
 
 from .compute import PotOutcome, compute_rake_and_drops
 from .exceptions import RulesNotInEffect
 from .models import TimeCharge
-from .rules import Rules, validate_rules
+from .rules import RakePolicy, Rules, TableRule, validate_rules
 
 _cache: dict[int, Rules] = {}
 _numbers: dict[int, int] = {}
@@ -36,40 +37,76 @@ def rules_of_version(*, version_id: int, content: dict[str, Any] | None = None) 
     return rules
 
 
-def rules_version_in_effect(*, room: PokerRoom, at: datetime) -> tuple[int, Rules] | None:
-    """The version (id, rules) rating a moment in ``room``: the latest ``effective_from`` not after
-    ``at``, the later loaded when two share a moment. One query when the version is cached."""
-    row = (
-        RulesVersion.objects.filter(room=room, effective_from__lte=at)
-        .order_by("-effective_from", "-number")
-        .values_list("pk", "number")
-        .first()
-    )
-    if row is None:
-        return None
-    _numbers[row[0]] = row[1]
-    return row[0], rules_of_version(version_id=row[0])
-
-
 @dataclass(frozen=True)
 class RoomVersions:
-    """A room's rules versions, latest in effect first, read once by a batch that holds the room's
-    rules lock (``rake.locks``): no version can be added before the batch commits."""
+    """A room's rules versions, latest in effect first: ``(effective_from, number, id)``.
 
-    rows: tuple[tuple[datetime, int, int], ...]  # (effective_from, number, id)
+    A batch that holds the room's rules lock (``rake.locks``) reads them once (``of``): no version
+    can be added before it commits. A single read asks only for the version in effect at a moment
+    (``of`` with ``at``): one row, one query (the parsed rules are cached).
+    """
+
+    rows: tuple[tuple[datetime, int, int], ...]
 
     @classmethod
-    def of(cls, *, room: PokerRoom) -> RoomVersions:
+    def of(cls, *, room: PokerRoom, at: datetime | None = None) -> RoomVersions:
         rows = RulesVersion.objects.filter(room=room).order_by("-effective_from", "-number")
+        if at is not None:
+            rows = rows.filter(effective_from__lte=at)[:1]
         return cls(rows=tuple(rows.values_list("effective_from", "number", "pk")))
 
     def in_effect(self, *, at: datetime) -> tuple[int, Rules] | None:
-        """As ``rules_version_in_effect``, without a query."""
+        """The version (id, rules) rating a moment: the latest ``effective_from`` not after ``at``,
+        the later loaded when two share a moment (``RulesVersion``)."""
         for effective_from, number, pk in self.rows:
             if effective_from <= at:
                 _numbers[pk] = number
                 return pk, rules_of_version(version_id=pk)
         return None
+
+
+@dataclass(frozen=True)
+class TableRulesInEffect:
+    """What rates a table at a moment: the rules version in effect, the table's entry in it, its rake
+    policy and its jackpots in the order the table lists them."""
+
+    version_id: int
+    rules: Rules
+    table: TableRule
+    policy: RakePolicy
+    jackpots: tuple[JackpotRule, ...]
+
+
+def table_rules_in_effect(*, table: Table, at: datetime, versions: RoomVersions | None = None) -> TableRulesInEffect:
+    """Which rules version and which policy apply to ``table`` at ``at``: the one answer for rounds,
+    time charges and the rake calculator. ``versions``: the room's versions when already read (a batch).
+
+    Raises ``RulesNotInEffect`` when no version of the room is in effect at ``at``, when that version
+    does not list the table (its rounds cannot be rated), or when the table deals a game banked by
+    the house, which has no rake policy (§655a, §657a: no rake, no poker jackpot).
+    """
+    room = table.room
+    in_effect = (versions or RoomVersions.of(room=room, at=at)).in_effect(at=at)
+    if in_effect is None:
+        raise RulesNotInEffect(f"No rules of room {room.code} were in effect at {at.isoformat()}; load a rules file first.")
+    version_id, rules = in_effect
+    table_rule = rules.tables.get(table.number)
+    if table_rule is None:
+        raise RulesNotInEffect(
+            f"Table {table.number} is not in the rules in effect at {at.isoformat()}; its rounds cannot be rated "
+            "until a rules file lists it."
+        )
+    if table_rule.rake_policy is None:
+        raise RulesNotInEffect(
+            f"Table {table.number} deals {table.get_game_display()}, a game banked by the house: it takes no rake and no drops."
+        )
+    return TableRulesInEffect(
+        version_id=version_id,
+        rules=rules,
+        table=table_rule,
+        policy=rules.rake_policies[table_rule.rake_policy],
+        jackpots=tuple(rules.jackpots[code] for code in table_rule.jackpots),
+    )
 
 
 def rules_version_number(*, version_id: int) -> int:
@@ -96,24 +133,18 @@ class PotBreakdown:
 def pot_breakdown(*, table: Table, pot_cents: int, uncalled_cents: int, flop_dealt: bool, players: int, at: datetime) -> PotBreakdown:
     """What the rules in effect at ``at`` take from a pot at ``table``: the rake calculator. Records
     nothing; the numbers are those ``round_record`` would post (the same ``compute_rake_and_drops``)."""
-    in_effect = rules_version_in_effect(room=table.room, at=at)
-    if in_effect is None or table.number not in in_effect[1].tables:
-        raise RulesNotInEffect(f"No rules in effect name table {table.number}; load a rules file that lists it.")
-    rules = in_effect[1]
-    table_rule = rules.tables[table.number]
-    if table_rule.rake_policy is None:
-        raise RulesNotInEffect(f"Table {table.number} deals {table.get_game_display()}, a game banked by the house: no rake, no drops.")
+    in_effect = table_rules_in_effect(table=table, at=at)
     outcome = compute_rake_and_drops(
-        policy=rules.rake_policies[table_rule.rake_policy],
-        jackpots=[rules.jackpots[code] for code in table_rule.jackpots],
+        policy=in_effect.policy,
+        jackpots=in_effect.jackpots,
         pot_cents=pot_cents,
         uncalled_cents=uncalled_cents,
         flop_dealt=flop_dealt,
         voided=False,
         players=players,
     )
-    number = rules_version_number(version_id=in_effect[0])
-    return PotBreakdown(table=table, version_number=number, outcome=outcome, names={code: rules.jackpots[code].name for code in table_rule.jackpots})
+    number = rules_version_number(version_id=in_effect.version_id)
+    return PotBreakdown(table=table, version_number=number, outcome=outcome, names={j.code: j.name for j in in_effect.jackpots})
 
 
 # --- Poker revenue --------------------------------------------------------------------------------

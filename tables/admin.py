@@ -11,15 +11,15 @@ from django.utils.html import format_html
 from simple_history.admin import SimpleHistoryAdmin
 
 from casino_backoffice.core.admin import ReadOnlyAdmin
-from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.core.exports import Column, Kind, Report, export_response
 from casino_backoffice.money import display_cents, format_cents
 from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.permissions import Action, may
 
-from .games import Game
+from .games import Game, seat_limit_problem
 from .models import PokerRoom, Round, RulesVersion, Table
-from .services import check_seats, room_upsert, table_upsert, time_zone_check
+from .services import room_upsert, table_upsert
+from .time_zones import time_zone_problem
 
 # Rooms and tables change only through their services (``room_upsert``, ``table_upsert``): the
 # forms check what the services check, so a refusal is a form error, and the save calls the service.
@@ -41,10 +41,8 @@ class PokerRoomForm(forms.ModelForm):
 
     def clean_timezone(self) -> str:
         name = self.cleaned_data["timezone"]
-        try:
-            time_zone_check(name)
-        except DomainError as error:
-            raise forms.ValidationError(error.message) from None
+        if problem := time_zone_problem(name):
+            raise forms.ValidationError(problem)
         return name
 
 
@@ -81,11 +79,10 @@ class TableForm(forms.ModelForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        if data.get("game") and data.get("seats") is not None:
-            try:
-                check_seats(game=data["game"], seats=data["seats"])
-            except DomainError as error:
-                self.add_error("seats", error.message)
+        if data.get("game") and data.get("seats") is not None and (
+            problem := seat_limit_problem(game=data["game"], seats=data["seats"])
+        ):
+            self.add_error("seats", problem)
         return data
 
 

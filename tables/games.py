@@ -54,4 +54,16 @@ SEAT_LIMIT_SECTION: dict[Game, str] = {
 # Banked games (a dealer against each player) pay progressives, not rake (§655a, §657a).
 HOUSE_BANKED = frozenset({Game.MISSISSIPPI_STUD, Game.CRAZY_4_POKER})
 
-MIN_SEATS = 2
+MIN_SEATS = 2  # and the fewest players a round of poker deals in
+
+
+def seat_limit_problem(*, game: Game, seats: int) -> str | None:
+    """Why a table of ``game`` cannot have ``seats`` seats, or None when it can: never more than the
+    game's limit (the sections above, ``SEAT_LIMIT_SECTION``), never fewer than two. The one check of
+    the seat limit: table services, rules files and the database constraint (``MAX_SEATS``) agree."""
+    game = Game(game)
+    if seats > MAX_SEATS[game]:
+        return f"seats {seats} is over {game.label}'s limit of {MAX_SEATS[game]} ({SEAT_LIMIT_SECTION[game]})"
+    if seats < MIN_SEATS:
+        return f"seats {seats} is under the {MIN_SEATS} players a poker table seats"
+    return None

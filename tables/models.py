@@ -62,11 +62,20 @@ class Table(models.Model):
     def __str__(self) -> str:
         return f"Table {self.number} ({self.get_game_display()})"
 
+    def dealt_in_problem(self, players: int) -> str | None:
+        """Why ``players`` cannot be dealt in a round at this table, or None when they can: at least
+        two, and no more than its seats (which are within its game's limit, ``games.seat_limit_problem``)."""
+        if players < MIN_SEATS:
+            return f"A round of poker deals in at least {MIN_SEATS} players."
+        if players > self.seats:
+            return f"Table {self.number} seats {self.seats}; {players} players cannot be dealt in."
+        return None
+
 
 class RulesVersion(models.Model):
     """One version of a room's Rules Submission (§601a.2): its rake policies, jackpots and tables.
 
-    Inserted once and never changed (a trigger refuses UPDATE and DELETE on PostgreSQL); a change of
+    Inserted once and never changed (a trigger refuses UPDATE and DELETE, on SQLite too); a change of
     rules is a new version. ``content`` is the canonical, validated file (``rake.rules``) and
     ``content_sha256`` its hash; ``source_text`` is the file as it was reviewed. A round is rated by
     the version in effect at its ``ended_at``: the one with the latest ``effective_from`` not after
@@ -98,7 +107,7 @@ class Round(models.Model):
     """A round of play as the table reported it, with the rake its rules took; each jackpot's drop
     from its pot is a ``jackpots.RoundDrop`` (``round.drops``).
 
-    Inserted once, never updated (trigger on PostgreSQL). ``idempotency_key`` makes a retried post
+    Inserted once, never updated (a trigger refuses it). ``idempotency_key`` makes a retried post
     count once; ``request_sha256`` is the canonical body first posted under that key, so the same key
     with another body is refused (409).
     """

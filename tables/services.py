@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import time
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.db import transaction
 
@@ -11,38 +10,20 @@ from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action, action_require
 
 from .exceptions import SeatLimitExceeded, TableError
-from .games import MAX_SEATS, MIN_SEATS, SEAT_LIMIT_SECTION, Game
+from .games import Game, seat_limit_problem
 from .models import PokerRoom, Table
-
-
-def time_zone_check(timezone_name: str) -> None:
-    """A room's time zone is one the time-zone database knows: its gaming day is computed in it."""
-    try:
-        ZoneInfo(timezone_name)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise TableError(f"{timezone_name!r} is not a time zone (use a name such as America/New_York).") from None
+from .time_zones import time_zone_problem
 
 
 def room_upsert(*, code: str, name: str, timezone_name: str, gaming_day_starts: time, actor: User) -> PokerRoom:
     """Create a room or bring its name, time zone and gaming-day start up to date."""
     action_require(actor=actor, action=Action.ROOM_UPSERT)
-    time_zone_check(timezone_name)
+    if problem := time_zone_problem(timezone_name):
+        raise TableError(f"{problem}.")
     room, _ = PokerRoom.objects.update_or_create(
         code=code, defaults={"name": name, "timezone": timezone_name, "gaming_day_starts": gaming_day_starts}
     )
     return room
-
-
-def check_seats(*, game: Game, seats: int) -> None:
-    """A table never seats more than its game allows, nor fewer than two."""
-    game = Game(game)
-    limit = MAX_SEATS[game]
-    if seats > limit:
-        raise SeatLimitExceeded(
-            f"{game.label} seats at most {limit} players ({SEAT_LIMIT_SECTION[game]}); {seats} were asked for."
-        )
-    if seats < MIN_SEATS:
-        raise SeatLimitExceeded(f"A poker table seats at least {MIN_SEATS} players; {seats} were asked for.")
 
 
 def table_upsert(*, room: PokerRoom, number: str, game: Game, seats: int, actor: User) -> Table:
@@ -52,7 +33,8 @@ def table_upsert(*, room: PokerRoom, number: str, game: Game, seats: int, actor:
         game = Game(game)
     except ValueError:
         raise TableError(f"{game!r} is not a game this room deals.") from None
-    check_seats(game=game, seats=seats)
+    if problem := seat_limit_problem(game=game, seats=seats):
+        raise SeatLimitExceeded(f"Table {number}: {problem}.")
     table, _ = Table.objects.update_or_create(room=room, number=number, defaults={"game": game, "seats": seats})
     return table
 

@@ -5,7 +5,8 @@ only as a ``Transfer``: an immutable row with a debit account (where the money g
 account (where it comes from), an amount in cents above zero, a kind, a reference to the document
 that caused it and a unique idempotency key. Balances are derived from transfers, never stored.
 Rows are never updated or deleted: a mistake is corrected by a reversing transfer with its own
-signatures (``Correction``). On PostgreSQL a trigger refuses UPDATE and DELETE of transfers.
+signatures (``Correction``). A trigger refuses UPDATE and DELETE of transfers, on PostgreSQL and
+SQLite alike (``core.immutable``).
 """
 
 from __future__ import annotations

@@ -20,6 +20,7 @@ from casino_backoffice.money import format_cents
 from casino_backoffice.staff.permissions import Action
 from tables.models import PokerRoom, RulesVersion
 
+from ..compute import uncalled_bet_problem
 from ..exports import CSVRenderer, XLSXRenderer
 from ..selectors import GROUPINGS, PotBreakdown, poker_revenue, pot_breakdown, revenue_table
 from .common import ERRORS, _resolve_table
@@ -74,8 +75,8 @@ class RakeCalculator(APIView):
         data.is_valid(raise_exception=True)
         values = data.validated_data
         table = _resolve_table(values["table"], values.get("room"))
-        if values["uncalled_bet"] > values["pot"]:
-            raise ValidationError({"uncalled_bet": ["The uncalled bet is larger than the pot."]})
+        if problem := uncalled_bet_problem(pot_cents=values["pot"], uncalled_cents=values["uncalled_bet"]):
+            raise ValidationError({"uncalled_bet": [problem]})
         breakdown = pot_breakdown(
             table=table, pot_cents=values["pot"], uncalled_cents=values["uncalled_bet"], flop_dealt=values["flop_dealt"],
             players=values["players_dealt_in"], at=timezone.now(),

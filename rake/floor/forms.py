@@ -13,6 +13,8 @@ from casino_backoffice.core.floor.forms import MoneyField
 from tables.games import MAX_SEATS, MIN_SEATS
 from tables.models import Table
 
+from ..compute import uncalled_bet_problem
+
 _YES_NO = (("yes", "Yes"), ("no", "No"))
 
 
@@ -44,8 +46,10 @@ class PotForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        if data.get("pot") is not None and data.get("uncalled_bet") is not None and data["uncalled_bet"] > data["pot"]:
-            self.add_error("uncalled_bet", "The uncalled bet is larger than the pot.")
+        if data.get("pot") is not None and data.get("uncalled_bet") is not None and (
+            problem := uncalled_bet_problem(pot_cents=data["pot"], uncalled_cents=data["uncalled_bet"])
+        ):
+            self.add_error("uncalled_bet", problem)
         return data
 
 

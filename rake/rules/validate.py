@@ -6,14 +6,14 @@ import re
 from collections.abc import Callable
 from datetime import date, datetime, time
 from typing import Any, TypeVar
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import yaml
 
 from casino_backoffice.core.checker import Checker, label, listed
 from casino_backoffice.money import format_cents
 from jackpots.rules import jackpot_rule_parse
-from tables.games import HOUSE_BANKED, MAX_SEATS, MIN_SEATS, SEAT_LIMIT_SECTION, Game
+from tables.games import HOUSE_BANKED, Game, seat_limit_problem
+from tables.time_zones import time_zone_problem
 
 from .model import Rules, Shift, TableRule, _minutes
 from .policies import _rake_policy
@@ -133,10 +133,8 @@ def validate_rules(data: Any) -> Rules:
     check.keys("", data, top_required, {"name", "effective_from", "jackpots", "shifts", "controls"})
     room = check.code("room", "room", data.get("room"))
     zone = data.get("timezone")
-    try:
-        ZoneInfo(str(zone))
-    except (ZoneInfoNotFoundError, ValueError):
-        check.error("timezone", f"{zone!r} is not a time zone (use a name such as America/New_York)")
+    if problem := time_zone_problem(zone):
+        check.error("timezone", problem)
         zone = None
     day_starts = check.clock("gaming_day_starts", "gaming_day_starts", data.get("gaming_day_starts"))
     effective_from = _effective_from(check, data.get("effective_from"))
@@ -168,13 +166,9 @@ def validate_rules(data: Any) -> Rules:
             check.error(where, f"game {item.get('game')!r} is not a game this room deals (one of {', '.join(Game.values)})")
             game = None
         seats = check.integer(where, "seats", item.get("seats"))
-        if game is not None and seats is not None:
-            if seats > MAX_SEATS[game]:
-                check.error(where, f"seats {seats} is over {game.label}'s limit of {MAX_SEATS[game]} ({SEAT_LIMIT_SECTION[game]})")
-                seats = None
-            elif seats < MIN_SEATS:
-                check.error(where, f"seats {seats} is under the {MIN_SEATS} players a poker table seats")
-                seats = None
+        if game is not None and seats is not None and (problem := seat_limit_problem(game=game, seats=seats)):
+            check.error(where, problem)
+            seats = None
         policy_code = item.get("rake_policy")
         table_jackpots = item.get("jackpots", []) or []
         ok = True

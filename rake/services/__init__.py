@@ -7,7 +7,7 @@ Module-level state stays in its own module and is not re-exported: ``ONE_STATEME
 
 from __future__ import annotations
 
-from .accounts import drop_box_code, pots_account_code
+from .accounts import drop_box_account, pots_account
 from .rounds import RoundRecorded, RoundRequest, round_record, rounds_record_batch
 from .rules_files import RulesLoaded, rules_load, rules_of
 from .time_charges import time_charge_assess, time_charge_verify
@@ -16,8 +16,8 @@ __all__ = [
     "RoundRecorded",
     "RoundRequest",
     "RulesLoaded",
-    "drop_box_code",
-    "pots_account_code",
+    "drop_box_account",
+    "pots_account",
     "round_record",
     "rounds_record_batch",
     "rules_load",

@@ -1,12 +1,13 @@
-"""Ledger accounts of the rake app: the room's pots, the tables' drop boxes and jackpot boxes; and the
-ids of the jackpots a round's drops point at."""
+"""Ledger accounts of the rake app, each code and name built once: the room's pots and the tables'
+drop boxes (the jackpot boxes are the jackpots app's, ``jackpots.accounts``); and the ids of the
+jackpots a round's drops point at."""
 
 from __future__ import annotations
 
 from casino_backoffice.ledger.models import AccountKind
-from casino_backoffice.ledger.services import account_open
+from casino_backoffice.ledger.services import AccountSpec, account_open_as
+from jackpots.accounts import jackpot_box_account
 from jackpots.selectors import jackpot_ids_by_code
-from jackpots.services import jackpot_box_code
 from tables.models import PokerRoom, Table
 
 from ..rules import Rules
@@ -14,13 +15,18 @@ from ..rules import Rules
 # --- Ledger accounts ------------------------------------------------------------------------------
 
 
-def pots_account_code(*, room: PokerRoom) -> str:
-    """Players' money at the tables of a room: where rake and drops come from."""
-    return f"room:{room.code}:pots"
+def pots_account(*, room: PokerRoom) -> AccountSpec:
+    """Players' money at the tables of a room, where the rake and the drops come from:
+    ``room:main:pots``, "Main Poker Room: pots"."""
+    return AccountSpec(code=f"room:{room.code}:pots", name=f"{room.name}: pots", kind=AccountKind.SOURCE)
 
 
-def drop_box_code(*, table: Table) -> str:
-    return f"table:{table.room.code}:{table.number}:drop_box"
+def drop_box_account(*, table: Table) -> AccountSpec:
+    """A table's drop box, where the rake and the verified time charges go (§637a.17(b)(3)(v)):
+    ``table:main:T1:drop_box``, "Table T1 drop box"."""
+    return AccountSpec(
+        code=f"table:{table.room.code}:{table.number}:drop_box", name=f"Table {table.number} drop box", kind=AccountKind.DROP_BOX
+    )
 
 
 # Account ids cached in-process: accounts are never deleted and their codes never change. The key
@@ -28,11 +34,11 @@ def drop_box_code(*, table: Table) -> str:
 _account_ids: dict[tuple[int, str], int] = {}
 
 
-def _account_id(code: str, *, name: str, kind: AccountKind, version_id: int) -> int:
-    account_id = _account_ids.get((version_id, code))
+def _account_id(spec: AccountSpec, *, version_id: int) -> int:
+    account_id = _account_ids.get((version_id, spec.code))
     if account_id is None:
-        account_id = account_open(code=code, name=name, kind=kind).pk
-        _account_ids[(version_id, code)] = account_id
+        account_id = account_open_as(spec).pk
+        _account_ids[(version_id, spec.code)] = account_id
     return account_id
 
 
@@ -48,12 +54,7 @@ def _jackpot_ids_of(*, room: PokerRoom, version_id: int) -> dict[str, int]:
     return ids
 
 
-def _open_table_accounts(*, room: PokerRoom, table: Table, rules: Rules) -> None:
-    account_open(code=drop_box_code(table=table), name=f"Table {table.number} drop box", kind=AccountKind.DROP_BOX)
+def _open_table_accounts(*, table: Table, rules: Rules) -> None:
+    account_open_as(drop_box_account(table=table))
     for code in rules.tables[table.number].jackpots:
-        jackpot = rules.jackpots[code]
-        account_open(
-            code=jackpot_box_code(table=table, jackpot_code=code),
-            name=f"Table {table.number} {jackpot.name} box",
-            kind=AccountKind.JACKPOT_BOX,
-        )
+        account_open_as(jackpot_box_account(table=table, jackpot=rules.jackpots[code]))

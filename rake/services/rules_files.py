@@ -9,8 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from casino_backoffice.core.exceptions import DomainError
-from casino_backoffice.ledger.models import AccountKind
-from casino_backoffice.ledger.services import account_open
+from casino_backoffice.ledger.services import account_open_as
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action, action_require
 from jackpots.services import jackpot_register
@@ -21,7 +20,7 @@ from ..exceptions import RakeError, RulesFileInvalid
 from ..locks import lock_room_rules
 from ..rules import Rules, RulesInvalid, parse_text, validate_rules
 from ..selectors import rules_of_version
-from .accounts import _open_table_accounts, pots_account_code
+from .accounts import _open_table_accounts, pots_account
 
 # --- Rules ----------------------------------------------------------------------------------------
 
@@ -80,10 +79,10 @@ def rules_load(*, text: str, actor: User, source_name: str = "") -> RulesLoaded:
             room = PokerRoom.objects.select_for_update().get(pk=room.pk)
             for jackpot in rules.jackpots.values():
                 jackpot_register(room=room, code=jackpot.code, kind=jackpot.kind, name=jackpot.name)
-            account_open(code=pots_account_code(room=room), name=f"{room.name}: pots", kind=AccountKind.SOURCE)
+            account_open_as(pots_account(room=room))
             for table_rule in rules.tables.values():
                 table = table_upsert(room=room, number=table_rule.number, game=table_rule.game, seats=table_rule.seats, actor=actor)
-                _open_table_accounts(room=room, table=table, rules=rules)
+                _open_table_accounts(table=table, rules=rules)
         except RakeError:
             raise
         except DomainError as error:

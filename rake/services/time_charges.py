@@ -8,20 +8,20 @@ from zoneinfo import ZoneInfo
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from casino_backoffice.ledger.models import AccountKind, TransferKind
-from casino_backoffice.ledger.services import account_open, post_transfer
+from casino_backoffice.ledger.models import TransferKind
+from casino_backoffice.ledger.services import account_open_as, transfer_post_within
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action, action_require
 from casino_backoffice.staff.services import pin_check, signature_add
 from tables.models import Table
 from tables.selectors import gaming_day
 
-from ..exceptions import InvalidRound, TimeChargeAlreadyAssessed, TimeChargeAlreadyVerified
+from ..exceptions import InvalidRound, RulesNotInEffect, TimeChargeAlreadyAssessed, TimeChargeAlreadyVerified
 from ..locks import lock_room_rules
 from ..models import TimeCharge, TimeChargeBasis
 from ..rules import RakeKind
-from ..selectors import rules_version_in_effect
-from .accounts import drop_box_code, pots_account_code
+from ..selectors import table_rules_in_effect
+from .accounts import drop_box_account, pots_account
 from .rounds import _fingerprint, _replay
 
 # --- Time charges ---------------------------------------------------------------------------------
@@ -63,15 +63,17 @@ def time_charge_assess(
         errors.setdefault("interval_starts_at", []).append("An interval is assessed once it has started, not before.")
     else:
         lock_room_rules(room=room, exclusive=False)
-        in_effect = rules_version_in_effect(room=room, at=interval_starts_at)
-        table_rule = in_effect[1].tables.get(table.number) if in_effect is not None else None
-        if in_effect is not None and table_rule is not None:
-            policy = in_effect[1].rake_policies.get(table_rule.rake_policy or "")
-        if policy is None or policy.kind != RakeKind.TIME_CHARGE:
-            errors.setdefault("table", []).append(
-                f"Table {table.number} does not take its rake by time charges under the rules in effect at {interval_starts_at.isoformat()}."
-            )
-            policy = None
+        try:
+            in_effect = table_rules_in_effect(table=table, at=interval_starts_at)
+        except RulesNotInEffect as refused:
+            errors.setdefault("table", []).append(refused.message)
+        else:
+            policy = in_effect.policy
+            if policy.kind != RakeKind.TIME_CHARGE:
+                errors.setdefault("table", []).append(
+                    f"Table {table.number} does not take its rake by time charges under the rules in effect at {interval_starts_at.isoformat()}."
+                )
+                policy = None
     if policy is not None:
         assert policy.interval_minutes is not None
         local = interval_starts_at.astimezone(ZoneInfo(room.timezone))
@@ -106,10 +108,10 @@ def time_charge_assess(
                 players_seated=players_seated,
                 fee_per_interval_cents=fee,
                 amount_cents=amount,
-                rules_version_id=in_effect[0],
+                rules_version_id=in_effect.version_id,
                 policy_code=policy.code,
                 gaming_day=gaming_day(room=room, at=interval_starts_at),
-                shift=in_effect[1].shift_at(interval_starts_at.astimezone(ZoneInfo(room.timezone)).time()),
+                shift=in_effect.rules.shift_at(interval_starts_at.astimezone(ZoneInfo(room.timezone)).time()),
                 idempotency_key=idempotency_key,
                 request_sha256=fingerprint,
                 assessed_by=actor,
@@ -146,9 +148,9 @@ def time_charge_verify(*, time_charge: TimeCharge, actor: User, pin: str) -> Tim
         charge.verified_at = signer.verified_at
         charge.save(update_fields=["verified_at"])
         table = charge.table
-        post_transfer(
-            debit=account_open(code=drop_box_code(table=table), name=f"Table {table.number} drop box", kind=AccountKind.DROP_BOX),
-            credit=account_open(code=pots_account_code(room=table.room), name=f"{table.room.name}: pots", kind=AccountKind.SOURCE),
+        transfer_post_within(
+            debit=account_open_as(drop_box_account(table=table)),
+            credit=account_open_as(pots_account(room=table.room)),
             amount_cents=charge.amount_cents,
             kind=TransferKind.TIME_CHARGE,
             idempotency_key=f"time_charge:{charge.pk}",

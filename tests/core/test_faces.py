@@ -152,20 +152,20 @@ def test_nobody_adds_a_transfer_in_the_admin(client, administrator) -> None:
 
 def test_the_display_board_shows_each_fund_at_its_official_amount(client, open_table, finance) -> None:
     from casino_backoffice.ledger.models import AccountKind, TransferKind
-    from casino_backoffice.ledger.services import account_open, transfer_post
+    from casino_backoffice.ledger.services import account_open, account_open_as, transfer_post_atomic
+    from jackpots.accounts import jackpot_fund_account
     from jackpots.models import Jackpot, JackpotKind
-    from jackpots.services import jackpot_fund_code
 
     room = open_table.room
     bad_beat = Jackpot.objects.create(room=room, code="bb", kind=JackpotKind.BAD_BEAT, name="Bad Beat")
     Jackpot.objects.create(room=room, code="hh", kind=JackpotKind.HIGH_HAND, name="High Hand")
     cage = account_open(code="cage:main", name="Main cage", kind=AccountKind.CAGE)
     box = account_open(code="table:main:T1:bb_box", name="T1 bb box", kind=AccountKind.JACKPOT_BOX)
-    fund = account_open(code=jackpot_fund_code(jackpot=bad_beat), name="Bad Beat fund", kind=AccountKind.FUND)
-    transfer_post(debit=fund, credit=cage, amount_cents=1_234_567, kind=TransferKind.VERIFICATION,
-                  idempotency_key="v-1", actor=finance)
+    fund = account_open_as(jackpot_fund_account(jackpot=bad_beat))
+    transfer_post_atomic(debit=fund, credit=cage, amount_cents=1_234_567, kind=TransferKind.VERIFICATION,
+                         idempotency_key="v-1", actor=finance)
     # Expected money still in a box is not yet official and is not displayed.
-    transfer_post(debit=box, credit=cage, amount_cents=999, kind=TransferKind.DROP, idempotency_key="d-1", actor=finance)
+    transfer_post_atomic(debit=box, credit=cage, amount_cents=999, kind=TransferKind.DROP, idempotency_key="d-1", actor=finance)
 
     panel = client.get("/display/main/panel/").content.decode()
 

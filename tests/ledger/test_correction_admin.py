@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from casino_backoffice.ledger.models import AccountKind, Correction, Transfer, TransferKind
 from casino_backoffice.ledger.selectors import account_balance
-from casino_backoffice.ledger.services import account_open, transfer_post
+from casino_backoffice.ledger.services import account_open, transfer_post_atomic
 from casino_backoffice.staff.roles import Role
 from tests.conftest import PIN
 
@@ -14,8 +14,8 @@ from tests.conftest import PIN
 def test_prepare_and_approve_a_correction_in_the_admin(client, finance, make_staff) -> None:
     pots = account_open(code="source:main", name="Pots", kind=AccountKind.SOURCE)
     box = account_open(code="box", name="Box", kind=AccountKind.JACKPOT_BOX)
-    transfer = transfer_post(debit=box, credit=pots, amount_cents=500, kind=TransferKind.DROP,
-                             idempotency_key="k", actor=finance)
+    transfer = transfer_post_atomic(debit=box, credit=pots, amount_cents=500, kind=TransferKind.DROP,
+                                    idempotency_key="k", actor=finance)
     client.force_login(finance)
 
     page = client.get(reverse("admin:ledger_transfer_change", args=[transfer.pk]))
@@ -40,8 +40,8 @@ def test_prepare_and_approve_a_correction_in_the_admin(client, finance, make_sta
 def test_compliance_cannot_prepare_a_correction(client, compliance, finance) -> None:
     pots = account_open(code="source:main", name="Pots", kind=AccountKind.SOURCE)
     box = account_open(code="box", name="Box", kind=AccountKind.JACKPOT_BOX)
-    transfer = transfer_post(debit=box, credit=pots, amount_cents=500, kind=TransferKind.DROP,
-                             idempotency_key="k", actor=finance)
+    transfer = transfer_post_atomic(debit=box, credit=pots, amount_cents=500, kind=TransferKind.DROP,
+                                    idempotency_key="k", actor=finance)
     client.force_login(compliance)
 
     response = client.post(reverse("admin:ledger_transfer_correct", args=[transfer.pk]), {"reason": "x", "pin": PIN})

@@ -8,7 +8,7 @@ from django.db import IntegrityError, connection, transaction
 from casino_backoffice.ledger.exceptions import AlreadyReversed, IdempotencyConflict, InvalidTransfer
 from casino_backoffice.ledger.models import Account, AccountKind, Correction, Transfer, TransferKind
 from casino_backoffice.ledger.selectors import account_balance, account_balances, ledger_total
-from casino_backoffice.ledger.services import account_open, correction_approve, correction_prepare, transfer_post
+from casino_backoffice.ledger.services import account_open, correction_approve, correction_prepare, transfer_post_atomic
 from casino_backoffice.staff.roles import Role
 from tests.conftest import PIN
 
@@ -24,7 +24,7 @@ def box(db) -> Account:
 
 
 def post(pots: Account, box: Account, actor, cents: int = 100, key: str = "k-1", **extra) -> Transfer:
-    return transfer_post(
+    return transfer_post_atomic(
         debit=box, credit=pots, amount_cents=cents, kind=TransferKind.DROP, idempotency_key=key, actor=actor, **extra
     )
 

@@ -66,6 +66,18 @@ def test_the_calculator_api(rated_table, dealer):
     assert [(d["jackpot"], d["amount"]) for d in data["drops"]] == [("bb", "1.00"), ("hh", "2.00")]
 
 
+def test_an_uncalled_bet_above_the_pot_is_refused_as_a_round_is(rated_table, dealer):
+    from rest_framework.test import APIClient
+
+    message = "The uncalled bet 130.00 is larger than the pot 120.00."
+    api = APIClient()
+    api.force_authenticate(dealer)
+    response = api.post("/api/rake-calculator/", {"table": "T1", "pot": "120.00", "uncalled_bet": "130.00"}, format="json")
+    assert response.status_code == 400 and response.json()["uncalled_bet"] == [message]
+    page = browser_for(dealer).get("/floor/rake-calculator/", {"table": rated_table.pk, "pot": "120.00", "uncalled_bet": "130.00", "flop_dealt": "yes"})
+    assert message in page.content.decode()
+
+
 # --- Log a round ----------------------------------------------------------------------------------
 
 ROUND = {"pot": "120.00", "uncalled_bet": "20.00", "players_dealt_in": "6", "flop_dealt": "yes", "voided": "no"}

@@ -223,13 +223,13 @@ def service_state(floor_state, make_staff, finance) -> dict[str, Any]:
     """An open Hold'em table, a time charge to verify, a transfer to reverse, a correction to approve,
     a person whose signing is locked."""
     from casino_backoffice.ledger.models import Account, AccountKind, TransferKind
-    from casino_backoffice.ledger.services import correction_prepare, transfer_post
+    from casino_backoffice.ledger.services import correction_prepare, transfer_post_atomic
 
     table_set_open(table=Table.objects.get(number="T1"), is_open=True, actor=make_staff(Role.FLOORPERSON))
     box = Account.objects.create(code="box:walk", name="Box", kind=AccountKind.JACKPOT_BOX)
     pots = Account.objects.create(code="pots:walk", name="Pots", kind=AccountKind.SOURCE)
     transfers = [
-        transfer_post(debit=box, credit=pots, amount_cents=cents, kind=TransferKind.DROP, idempotency_key=f"walk-{cents}", actor=finance)
+        transfer_post_atomic(debit=box, credit=pots, amount_cents=cents, kind=TransferKind.DROP, idempotency_key=f"walk-{cents}", actor=finance)
         for cents in (100, 200)
     ]
     correction = correction_prepare(transfer=transfers[1], reason="wrong box", actor=finance, pin=PIN)

@@ -6,7 +6,7 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 
 from casino_backoffice.ledger.models import Account, AccountKind, Correction, Transfer, TransferKind
-from casino_backoffice.ledger.services import correction_approve, correction_prepare, transfer_post
+from casino_backoffice.ledger.services import correction_approve, correction_prepare, transfer_post_atomic
 from casino_backoffice.staff.exceptions import (
     ActionNotPermitted,
     AlreadySigned,
@@ -27,7 +27,7 @@ from tests.conftest import PIN
 def transfer(finance) -> Transfer:
     source = Account.objects.create(code="source:test", name="Pots", kind=AccountKind.SOURCE)
     box = Account.objects.create(code="box:test", name="Box", kind=AccountKind.JACKPOT_BOX)
-    return transfer_post(
+    return transfer_post_atomic(
         debit=box, credit=source, amount_cents=100, kind=TransferKind.DROP, idempotency_key="t-1", actor=finance
     )
 

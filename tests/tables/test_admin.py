@@ -48,7 +48,7 @@ def test_a_table_over_its_seat_limit_is_a_form_error(manager_client, room) -> No
     response = manager_client.post(reverse("admin:tables_table_add"), {"room": room.pk, "number": "T8", "game": "crazy_4_poker", "seats": 7})
 
     assert response.status_code == 200
-    assert "Crazy 4 Poker seats at most 6 players (§657a.2(a)); 7 were asked for." in response.content.decode()
+    assert "seats 7 is over Crazy 4 Poker&#x27;s limit of 6 (§657a.2(a))" in response.content.decode()
     assert not Table.objects.filter(number="T8").exists()
 
 

@@ -22,14 +22,14 @@ def test_seat_limits_from_the_regulations(game, limit) -> None:
 
 @pytest.mark.parametrize("game", list(Game))
 def test_a_table_over_its_seat_limit_is_refused(room, manager, game) -> None:
-    with pytest.raises(SeatLimitExceeded, match=f"at most {MAX_SEATS[game]} players"):
+    with pytest.raises(SeatLimitExceeded, match=f"Table X: seats {MAX_SEATS[game] + 1} is over .*'s limit of {MAX_SEATS[game]} "):
         table_upsert(room=room, number="X", game=game, seats=MAX_SEATS[game] + 1, actor=manager)
     assert not Table.objects.exists()
     assert table_upsert(room=room, number="X", game=game, seats=MAX_SEATS[game], actor=manager).seats == MAX_SEATS[game]
 
 
 def test_a_table_seats_at_least_two(room, manager) -> None:
-    with pytest.raises(SeatLimitExceeded, match="at least 2"):
+    with pytest.raises(SeatLimitExceeded, match="seats 1 is under the 2 players a poker table seats"):
         table_upsert(room=room, number="X", game=Game.HOLDEM, seats=1, actor=manager)
 
 

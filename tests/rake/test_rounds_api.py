@@ -28,8 +28,10 @@ rated_table = factories.rated_table
 
 @pytest.fixture(autouse=True, params=["one_statement", "orm"])
 def write_path(request, monkeypatch) -> str:
-    """Every test runs on both write paths: one SQL statement (PostgreSQL) and the ORM (SQLite's)."""
+    """Every test runs on both write paths: one SQL statement for the round and its drops and one for
+    its transfers (PostgreSQL), and the ORM (SQLite's)."""
     monkeypatch.setattr("rake.services.rounds.ONE_STATEMENT_WRITES", request.param == "one_statement")
+    monkeypatch.setattr("casino_backoffice.ledger.services.UNNEST_INSERTS", request.param == "one_statement")
     return request.param
 
 
@@ -72,6 +74,17 @@ def test_the_issue_example(client, rated_table):
     assert ledger_total() == 0
     kinds = sorted(Transfer.objects.values_list("kind", "amount_cents"))
     assert kinds == [(TransferKind.DROP, 100), (TransferKind.DROP, 200), (TransferKind.RAKE, 500)]
+
+
+def test_the_boxes_a_round_posts_to_are_named_as_the_rules_file_opened_them(client, rated_table):
+    post(client, body())
+    names = dict(Account.objects.filter(code__startswith="table:main:T1:").values_list("code", "name"))
+    assert names == {
+        "table:main:T1:drop_box": "Table T1 drop box",
+        "table:main:T1:bb_box": "Table T1 Bad Beat box",
+        "table:main:T1:hh_box": "Table T1 High Hand box",
+    }
+    assert Account.objects.get(code="room:main:pots").name == "Main Poker Room: pots"
 
 
 def test_gaming_day_of_a_round_before_six_in_the_morning(client, rated_table):
@@ -224,6 +237,20 @@ def test_a_table_not_in_the_version_in_effect_is_refused(client, rated_table):
     response = post(client, body(ended_at=recently().isoformat()))
     assert response.status_code == 400
     assert response.json()["table"][0].startswith("Table T1 is not in the rules in effect")
+
+
+def test_a_table_banked_by_the_house_logs_no_rounds(client, rated_table, floorperson):
+    from tables.models import Table
+
+    banked = {"number": "T11", "game": "mississippi_stud", "seats": 6}
+    rules_load(text=rules_text(effective_from=recently(60).isoformat(), tables=[*RULES["tables"], banked]), actor=rules_loader())
+    table_set_open(table=Table.objects.get(number="T11"), is_open=True, actor=floorperson)
+    response = post(client, body(table="T11", players_dealt_in=6))
+    assert response.status_code == 400
+    assert response.json() == {
+        "table": ["Table T11 deals Mississippi Stud, a game banked by the house: it takes no rake and no drops."]
+    }
+    assert Round.objects.count() == 0 and Transfer.objects.count() == 0
 
 
 def test_rules_cannot_take_effect_before_a_recorded_round(client, rated_table):

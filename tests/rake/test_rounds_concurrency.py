@@ -34,6 +34,7 @@ THREADS = 12
 @pytest.mark.parametrize("one_statement", [True, False], ids=["one_statement", "orm"])
 def test_parallel_posts_with_retries_record_each_round_once(rated_table, dealer, monkeypatch, one_statement):
     monkeypatch.setattr("rake.services.rounds.ONE_STATEMENT_WRITES", one_statement)
+    monkeypatch.setattr("casino_backoffice.ledger.services.UNNEST_INSERTS", one_statement)
     assert connection.vendor == "postgresql"
     ended_at = (timezone.now() - timedelta(minutes=5)).isoformat()
     bodies = {

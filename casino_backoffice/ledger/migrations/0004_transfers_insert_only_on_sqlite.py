@@ -1,0 +1,10 @@
+from django.db import migrations
+
+from casino_backoffice.core.immutable import insert_only_again
+
+
+class Migration(migrations.Migration):
+    """Embedded databases migrated before SQLite had the triggers of 0003 get them now."""
+
+    dependencies = [("ledger", "0003_transfers_insert_only")]
+    operations = [insert_only_again("ledger_transfer")]

@@ -1,0 +1,40 @@
+"""Ledger accounts of the jackpots app, each code and name built once: the table boxes a jackpot's
+drops go into (expected money) and each fund's official money (DESIGN.md, Official versus expected)."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from casino_backoffice.ledger.models import AccountKind
+from casino_backoffice.ledger.services import AccountSpec
+from tables.models import Table
+
+from .models import Jackpot
+
+
+class NamedJackpot(Protocol):
+    """A jackpot as a rules file names it or as a fund (``Jackpot``): a code and a name."""
+
+    @property
+    def code(self) -> str: ...
+
+    @property
+    def name(self) -> str: ...
+
+
+def jackpot_box_account(*, table: Table, jackpot: NamedJackpot) -> AccountSpec:
+    """A table's box for one jackpot, where each round's drop goes: ``table:main:T1:bb_box``,
+    "Table T1 Bad Beat box"."""
+    return AccountSpec(
+        code=f"table:{table.room.code}:{table.number}:{jackpot.code}_box",
+        name=f"Table {table.number} {jackpot.name} box",
+        kind=AccountKind.JACKPOT_BOX,
+    )
+
+
+def jackpot_fund_account(*, jackpot: Jackpot) -> AccountSpec:
+    """A fund's official money: what cage verifications posted. The display shows its balance:
+    ``jackpot:main:bb:fund``, "Bad Beat fund"."""
+    return AccountSpec(
+        code=f"jackpot:{jackpot.room.code}:{jackpot.code}:fund", name=f"{jackpot.name} fund", kind=AccountKind.FUND
+    )

@@ -1,0 +1,121 @@
+"""On `make run`'s embedded default, SQLite, the insert-only tables refuse UPDATE and DELETE as on PostgreSQL.
+
+The suite runs on PostgreSQL, so this test migrates a SQLite database of its own in a subprocess (no
+DATABASE_URL, as `make run`), writes a row into every insert-only table through the services, and
+then changes them with the sqlite3 module, a client that knows nothing of Django.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parents[2]
+
+ROWS = """
+import uuid
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from casino_backoffice.ledger.exceptions import IdempotencyConflict
+from casino_backoffice.ledger.models import Account, Transfer, TransferKind
+from casino_backoffice.ledger.selectors import ledger_total
+from casino_backoffice.ledger.services import Posting, correction_prepare, transfers_post_within
+from casino_backoffice.staff.models import Signature, User
+from casino_backoffice.staff.roles import Role
+from casino_backoffice.staff.services import staff_create
+from rake.services import round_record
+from jackpots.models import RoundDrop
+from tables.models import Round, Table
+
+Table.objects.filter(number="T1").update(is_open=True)
+table = Table.objects.select_related("room").get(number="T1")
+dealer = User.objects.get(username="dealer")
+round_record(table=table, ended_at=timezone.now(), players_dealt_in=9, pot_cents=12000,
+             uncalled_bet_cents=2000, flop_dealt=True, voided=False, actor=dealer, idempotency_key="round-1")
+assert Round.objects.count() == 1 and Transfer.objects.count() == 3, Transfer.objects.count()
+
+# The ledger's batch on SQLite (bulk_create): a replay answers the first transfer, another movement is refused.
+pots, box = Account.objects.get(code="room:main:pots"), Account.objects.get(code="table:main:T1:drop_box")
+def batch(cents):
+    return [Posting(debit_id=box.pk, credit_id=pots.pk, amount_cents=cents, kind=TransferKind.ADJUSTMENT, idempotency_key="batch-1")]
+with transaction.atomic():
+    first = transfers_post_within(postings=batch(100), actor=dealer)
+with transaction.atomic():
+    again = transfers_post_within(postings=batch(100), actor=dealer)
+assert again[0].pk == first[0].pk and Transfer.objects.count() == 4
+try:
+    with transaction.atomic():
+        transfers_post_within(postings=batch(101), actor=dealer)
+except IdempotencyConflict:
+    pass
+else:
+    raise AssertionError("another movement under a used key was posted")
+assert ledger_total() == 0
+
+finance = staff_create(username="finance-sqlite", role=Role.FINANCE, credential_number="PA-SQLITE-1",
+                       password=uuid.uuid4().hex, pin="2468")
+correction_prepare(transfer=first[0], reason="posted to the wrong box", actor=finance, pin="2468")
+assert Signature.objects.count() == 1
+
+# The ORM meets the triggers too.
+for change in (lambda: Transfer.objects.update(memo="changed"), lambda: RoundDrop.objects.all().delete()):
+    try:
+        with transaction.atomic():
+            change()
+    except IntegrityError as error:
+        assert "refused" in str(error), error
+    else:
+        raise AssertionError("an insert-only table was changed")
+print("ROWS OK")
+"""
+
+INSERT_ONLY = ("ledger_transfer", "staff_signature", "tables_rulesversion", "tables_round", "jackpots_rounddrop")
+
+
+@pytest.fixture(scope="module")
+def embedded_database(tmp_path_factory) -> Path:
+    """A SQLite database migrated and loaded as `make run` does, with a row in every insert-only table."""
+    var = tmp_path_factory.mktemp("var")
+    env = {key: value for key, value in os.environ.items() if key not in ("DATABASE_URL", "CELERY_BROKER_URL")}
+    env["CASINO_VAR_DIR"] = str(var)
+    for command in (["migrate", "--noinput"], ["load_demo"], ["shell", "-c", ROWS]):
+        result = subprocess.run(
+            [sys.executable, "manage.py", *command], cwd=ROOT, env=env, capture_output=True, text=True, timeout=180
+        )
+        assert result.returncode == 0, result.stdout + result.stderr
+    assert "ROWS OK" in result.stdout
+    return var / "db.sqlite3"
+
+
+@pytest.mark.parametrize("table", INSERT_ONLY)
+def test_sqlite_refuses_update_and_delete_of_insert_only_rows(embedded_database, table) -> None:
+    with sqlite3.connect(embedded_database) as database:
+        before = database.execute(f"SELECT * FROM {table} ORDER BY id").fetchall()  # noqa: S608
+        assert before, f"no row in {table} to change"
+
+        with pytest.raises(sqlite3.IntegrityError, match=f"UPDATE of {table} is refused"):
+            database.execute(f"UPDATE {table} SET id = id")  # noqa: S608
+        with pytest.raises(sqlite3.IntegrityError, match=f"DELETE of {table} is refused"):
+            database.execute(f"DELETE FROM {table}")  # noqa: S608
+
+        assert database.execute(f"SELECT * FROM {table} ORDER BY id").fetchall() == before  # noqa: S608
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="compares with PostgreSQL's triggers")
+def test_every_table_insert_only_on_postgresql_is_insert_only_on_sqlite(embedded_database, db) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT tgrelid::regclass::text FROM pg_trigger WHERE tgname LIKE '%%_insert_only'")
+        on_postgresql = {row[0] for row in cursor.fetchall()}
+    with sqlite3.connect(embedded_database) as database:
+        triggers = database.execute("SELECT tbl_name, name FROM sqlite_master WHERE type = 'trigger'").fetchall()
+    on_sqlite = {table for table, name in triggers if name == f"{table}_insert_only_update"}
+    on_sqlite &= {table for table, name in triggers if name == f"{table}_insert_only_delete"}
+
+    assert on_postgresql == set(INSERT_ONLY)
+    assert on_sqlite == on_postgresql
