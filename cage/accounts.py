@@ -12,31 +12,43 @@ drop boxes, ``jackpots.services`` for jackpot boxes and funds); these are the ca
 from __future__ import annotations
 
 from casino_backoffice.ledger.models import Account, AccountKind
-from casino_backoffice.ledger.services import account_open
+from casino_backoffice.ledger.services import AccountSpec, account_open_as
+from jackpots.accounts import jackpot_fund_account
 from jackpots.models import Jackpot
-from jackpots.services import jackpot_fund_code
 from tables.models import PokerRoom
 
 
+def custody_spec(*, room: PokerRoom) -> AccountSpec:
+    return AccountSpec(code=f"room:{room.code}:custody", name=f"{room.name}: in custody, not yet verified", kind=AccountKind.CONTAINER)
+
+
+def variance_spec(*, room: PokerRoom) -> AccountSpec:
+    return AccountSpec(code=f"room:{room.code}:variance", name=f"{room.name}: count variances", kind=AccountKind.VARIANCE)
+
+
+def cage_over_short_spec(*, room: PokerRoom) -> AccountSpec:
+    return AccountSpec(code=f"room:{room.code}:cage_over_short", name=f"{room.name}: cage over/short", kind=AccountKind.CAGE)
+
+
+def revenue_spec(*, room: PokerRoom) -> AccountSpec:
+    return AccountSpec(code=f"room:{room.code}:revenue", name=f"{room.name}: poker revenue (official)", kind=AccountKind.REVENUE)
+
+
 def custody_account(*, room: PokerRoom) -> Account:
-    return account_open(code=f"room:{room.code}:custody", name=f"{room.name}: in custody, not yet verified",
-                        kind=AccountKind.CONTAINER)
+    return account_open_as(custody_spec(room=room))
 
 
 def variance_account(*, room: PokerRoom) -> Account:
-    return account_open(code=f"room:{room.code}:variance", name=f"{room.name}: count variances", kind=AccountKind.VARIANCE)
+    return account_open_as(variance_spec(room=room))
 
 
 def cage_over_short_account(*, room: PokerRoom) -> Account:
-    return account_open(code=f"room:{room.code}:cage_over_short", name=f"{room.name}: cage over/short",
-                        kind=AccountKind.CAGE)
+    return account_open_as(cage_over_short_spec(room=room))
 
 
 def revenue_account(*, room: PokerRoom) -> Account:
-    return account_open(code=f"room:{room.code}:revenue", name=f"{room.name}: poker revenue (official)",
-                        kind=AccountKind.REVENUE)
+    return account_open_as(revenue_spec(room=room))
 
 
 def fund_account(*, jackpot: Jackpot) -> Account:
-    return account_open(code=jackpot_fund_code(jackpot=jackpot), name=f"{jackpot.name} fund (official)",
-                        kind=AccountKind.FUND)
+    return account_open_as(jackpot_fund_account(jackpot=jackpot))

@@ -18,8 +18,8 @@ from rest_framework.response import Response
 
 from casino_backoffice.ledger.models import Account
 from casino_backoffice.ledger.selectors import account_balances
+from jackpots.accounts import jackpot_fund_account
 from jackpots.models import Jackpot
-from jackpots.services import jackpot_fund_code
 from tables.models import PokerRoom
 
 from ..models import Box, BoxKind
@@ -121,7 +121,7 @@ class JackpotList(generics.ListAPIView):
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         page = self.paginate_queryset(self.get_queryset())
         assert page is not None  # every list is paginated (REST_FRAMEWORK settings)
-        codes = {jackpot.pk: jackpot_fund_code(jackpot=jackpot) for jackpot in page}
+        codes = {jackpot.pk: jackpot_fund_account(jackpot=jackpot).code for jackpot in page}
         accounts = {account.code: account.pk for account in Account.objects.filter(code__in=codes.values())}
         balances = account_balances(accounts=[Account(pk=pk) for pk in accounts.values()])
         expected = jackpot_expected_in_boxes(jackpots=page)

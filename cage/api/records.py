@@ -16,8 +16,8 @@ from rest_framework.response import Response
 from casino_backoffice.core import exports
 from casino_backoffice.core.exports import XLSX_TYPE, Column, Kind
 from casino_backoffice.staff.permissions import Action
+from jackpots.accounts import jackpot_fund_account
 from jackpots.models import Jackpot
-from jackpots.services import jackpot_fund_code
 
 from ..selectors import official_record
 from .common import RESTRICTED_LIST_ERRORS, day_param, money, room_required
@@ -76,7 +76,7 @@ class OfficialRecord(generics.ListAPIView):
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         room = room_required(request.query_params.get("room"))
         rows = official_record(room=room, start=day_param(request, "from"), end=day_param(request, "to"))
-        funds = {jackpot_fund_code(jackpot=jackpot): jackpot.code for jackpot in Jackpot.objects.filter(room=room)}
+        funds = {jackpot_fund_account(jackpot=jackpot).code: jackpot.code for jackpot in Jackpot.objects.filter(room=room)}
         data = [
             {
                 "fund": funds.get(row.account.code, REVENUE_FUND),

@@ -7,9 +7,9 @@ from datetime import datetime
 from django.db import models
 
 from casino_backoffice.ledger.models import Account, TransferKind
-from casino_backoffice.ledger.services import post_transfer as transfer_post_within
+from casino_backoffice.ledger.services import transfer_post_within
 from casino_backoffice.staff.models import User
-from rake.selectors import rules_version_in_effect
+from rake.selectors import RoomVersions
 from tables.models import PokerRoom
 
 from ..accounts import fund_account, revenue_account
@@ -40,7 +40,7 @@ def official_account(*, box: Box) -> Account:
 def variance_threshold_cents(*, room: PokerRoom, at: datetime) -> int:
     """The room's variance threshold (a house control in the rules file): a variance larger than
     this needs a signed explanation. No rules, or no threshold stated: every variance does."""
-    in_effect = rules_version_in_effect(room=room, at=at)
+    in_effect = RoomVersions.of(room=room, at=at).in_effect(at=at)
     if in_effect is None:
         return 0
     return in_effect[1].variance_threshold_cents

@@ -5,12 +5,11 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from casino_backoffice.ledger.models import AccountKind
-from casino_backoffice.ledger.services import account_open
+from casino_backoffice.ledger.services import AccountSpec, account_open_as
+from jackpots.accounts import jackpot_box_account
 from jackpots.models import Jackpot
-from jackpots.services import jackpot_box_code
-from rake.selectors import rules_version_in_effect
-from rake.services import drop_box_code
+from rake.selectors import RoomVersions
+from rake.services.accounts import drop_box_account
 from tables.models import PokerRoom, Table
 
 from ..models import Box, BoxKind
@@ -24,7 +23,8 @@ def box_code(*, table: Table, jackpot: Jackpot | None) -> str:
 def boxes_sync(*, room: PokerRoom) -> list[Box]:
     """Know every box the rules in effect put at the room's tables (idempotent; boxes of tables or
     jackpots a later version dropped are kept, with their money, until they are counted)."""
-    in_effect = rules_version_in_effect(room=room, at=timezone.now())
+    now = timezone.now()
+    in_effect = RoomVersions.of(room=room, at=now).in_effect(at=now)
     if in_effect is None:
         return list(Box.objects.filter(room=room))
     rules = in_effect[1]
@@ -36,19 +36,19 @@ def boxes_sync(*, room: PokerRoom) -> list[Box]:
             table = tables.get(number)
             if table is None:
                 continue
-            wanted: list[tuple[Jackpot | None, str, str, AccountKind]] = []
+            # The same account specs the rules loader opened the boxes with (one function each).
+            wanted: list[tuple[Jackpot | None, AccountSpec]] = []
             if table_rule.rake_policy is not None:
-                wanted.append((None, drop_box_code(table=table), f"Table {table.number} drop box", AccountKind.DROP_BOX))
+                wanted.append((None, drop_box_account(table=table)))
             for code in table_rule.jackpots:
                 jackpot = jackpots.get(code)
                 if jackpot is not None:
-                    wanted.append((jackpot, jackpot_box_code(table=table, jackpot_code=code),
-                                   f"Table {table.number} {jackpot.name} box", AccountKind.JACKPOT_BOX))
-            for jackpot, account_code, name, kind in wanted:
+                    wanted.append((jackpot, jackpot_box_account(table=table, jackpot=rules.jackpots[code])))
+            for jackpot, spec in wanted:
                 code = box_code(table=table, jackpot=jackpot)
                 if code in known:
                     continue
-                account = account_open(code=account_code, name=name, kind=kind)
+                account = account_open_as(spec)
                 Box.objects.get_or_create(
                     room=room, code=code,
                     defaults={"table": table, "jackpot": jackpot, "account": account,

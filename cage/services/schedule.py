@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from jackpots.models import JackpotKind
 from jackpots.rules import HighHandRule
-from rake.selectors import rules_version_in_effect
+from rake.selectors import RoomVersions
 from tables.models import PokerRoom
 from tables.selectors import gaming_day, gaming_day_bounds
 
@@ -58,7 +58,7 @@ def sheets_due(*, box: Box, after: datetime, until: datetime) -> list[CountSheet
     room = box.room
     now = timezone.now()
     if box.kind == BoxKind.JACKPOT and box.jackpot is not None and box.jackpot.kind == JackpotKind.HIGH_HAND:
-        in_effect = rules_version_in_effect(room=room, at=until)
+        in_effect = RoomVersions.of(room=room, at=until).in_effect(at=until)
         rule = in_effect[1].jackpots.get(box.jackpot.code) if in_effect else None
         if not isinstance(rule, HighHandRule):
             return []

@@ -63,6 +63,38 @@ finance = staff_create(username="finance-sqlite", role=Role.FINANCE, credential_
 correction_prepare(transfer=first[0], reason="posted to the wrong box", actor=finance, pin="2468")
 assert Signature.objects.count() == 1
 
+# The cage's documents: boxes, a notice, a table count in a container, uncounted boxes with one missing,
+# a verification, the close of the day, a schedule run.
+from cage.models import Box
+from cage.services import (boxes_sync, cage_verify, count_record, count_witness, gaming_day_close, missing_box_record,
+                           notice_record, schedule_run, transport_account, transport_create)
+from tables.selectors import gaming_day
+from tables.services import table_set_open
+def person(role, n):
+    return staff_create(username=f"{role.value}-sqlite", role=role, credential_number=f"PA-SQLITE-C{n}",
+                        password=uuid.uuid4().hex, pin="2468")
+floor, counter, security, supervisor, cashier = (person(role, n) for n, role in enumerate(
+    (Role.FLOORPERSON, Role.DEALER, Role.SECURITY, Role.SHIFT_SUPERVISOR, Role.CAGE_CASHIER)))
+assert schedule_run() is not None
+room = table.room
+table = table_set_open(table=table, is_open=False, actor=floor)
+boxes_sync(room=room)
+notice_record(room=room, notified="J. Smith", method="phone", actor=floor, pin="2468", idempotency_key="notice-1")
+count = count_record(box=Box.objects.get(room=room, code="T1-bb"), counted_cents=100, actor=counter, pin="2468",
+                     idempotency_key="count-1")
+count_witness(count=count, actor=floor, pin="2468", surveillance_reference="CAM-1")
+container = transport_create(room=room, seal="S-1", counts=[count], actor=security, pin="2468", idempotency_key="t-1")
+cage_verify(transport=container, counted=100, actor=cashier, pin="2468", idempotency_key="v-1")
+carried = transport_create(room=room, seal="S-2", boxes=list(Box.objects.filter(room=room, code__in=["T1-hh", "T1-drop"])),
+                           actor=security, pin="2468", idempotency_key="t-2")
+missing_box_record(transport=carried, box=Box.objects.get(room=room, code="T1-hh"), reason="not in the cart",
+                   actor=supervisor, pin="2468")
+transport_account(transport=carried, box_codes=["T1-drop"], actor=floor, pin="2468")
+drop_expected = carried.items.get(box__code="T1-drop").expected_cents
+cage_verify(transport=carried, counted={"T1-drop": drop_expected}, actor=cashier, pin="2468", idempotency_key="v-2")
+gaming_day_close(room=room, day=gaming_day(room=room, at=timezone.now()), actor=finance, pin="2468")
+assert ledger_total() == 0
+
 # The ORM meets the triggers too.
 for change in (lambda: Transfer.objects.update(memo="changed"), lambda: RoundDrop.objects.all().delete()):
     try:
@@ -75,7 +107,10 @@ for change in (lambda: Transfer.objects.update(memo="changed"), lambda: RoundDro
 print("ROWS OK")
 """
 
-INSERT_ONLY = ("ledger_transfer", "staff_signature", "tables_rulesversion", "tables_round", "jackpots_rounddrop")
+INSERT_ONLY = (
+    "ledger_transfer", "staff_signature", "tables_rulesversion", "tables_round", "jackpots_rounddrop",
+    "cage_box", "cage_compliancenotice", "cage_transportitem", "cage_missingbox", "cage_gamingdayclose", "cage_schedulerun",
+)
 
 
 @pytest.fixture(scope="module")
