@@ -27,6 +27,7 @@ class TimeChargeAdmin(ReadOnlyAdmin):
     list_filter = ["gaming_day", "basis", "table__room", "table"]
     list_select_related = ["table", "assessed_by"]
     exclude = ["request_sha256"]
+    totals = ["amount_cents"]
 
     @admin.display(description="Amount", ordering="amount_cents")
     def amount(self, charge: TimeCharge) -> str:
