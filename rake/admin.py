@@ -43,8 +43,8 @@ def _day(value: str | None) -> date | None:
 
 @admin.register(PokerRevenue)
 class PokerRevenueAdmin(admin.ModelAdmin):
-    """Rake expected from rounds and verified time charges, by table, gaming day, shift and game.
-    Counted money (drop-box counts) joins with the cage issue."""
+    """Poker revenue from the ledger, by table, gaming day, shift and game: expected (rake and verified
+    time charges into the drop boxes, less reversals) and counted (made official by the cage)."""
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return may(request.user, Action.REVENUE_READ)
