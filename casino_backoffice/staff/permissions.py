@@ -50,6 +50,7 @@ class Action(models.TextChoices):
     VARIANCE_EXPLAIN = "variance_explain", "Explain a count variance"
     GAMING_DAY_CLOSE = "gaming_day_close", "Close a gaming day"
     CAGE_RECORD_READ = "cage_record_read", "Read the official record, the variances and the custody log"
+    COUNTS_TO_RECORD_READ = "counts_to_record_read", "See the table counts to record"
 
 
 EVERY_ROLE = frozenset(Role)
@@ -89,6 +90,8 @@ ACTION_ROLES: dict[Action, frozenset[Role]] = {
     Action.VARIANCE_EXPLAIN: frozenset({Role.SHIFT_SUPERVISOR, Role.FINANCE}),
     Action.GAMING_DAY_CLOSE: frozenset({Role.FINANCE}),
     Action.CAGE_RECORD_READ: ADMIN_ROLES,
+    # Surveillance records each table count (§637a.15(d)(1)); compliance reads every list.
+    Action.COUNTS_TO_RECORD_READ: frozenset({Role.SURVEILLANCE, Role.COMPLIANCE}),
     # Finance prepares the reversal of a transfer posted in error; another finance person or an
     # administrator approves it (DESIGN.md, The ledger).
     Action.CORRECTION_PREPARE: FINANCE_OR_ADMINISTRATOR,

@@ -65,6 +65,19 @@ ROUTES: dict[tuple[str, str], Action | str] = {
     ("floor:round-log", "POST"): Action.ROUND_RECORD,
     ("floor:time-charges", "GET"): SIGNED_IN,
     ("floor:time-charge-verify", "POST"): Action.TIME_CHARGE_VERIFY,
+    ("floor:cage-count", "GET"): Action.COUNT_RECORD,
+    ("floor:cage-count", "POST"): Action.COUNT_RECORD,
+    ("floor:cage-notice", "GET"): Action.NOTICE_RECORD,
+    ("floor:cage-notice", "POST"): Action.NOTICE_RECORD,
+    ("floor:cage-witness", "GET"): Action.COUNT_WITNESS,
+    ("floor:cage-witness-sign", "POST"): Action.COUNT_WITNESS,
+    ("floor:cage-surveillance", "GET"): Action.COUNTS_TO_RECORD_READ,
+    ("floor:cage-surveillance-rows", "GET"): Action.COUNTS_TO_RECORD_READ,
+    ("floor:cage-custody", "GET"): Action.TRANSPORT_CREATE,
+    ("floor:cage-custody", "POST"): Action.TRANSPORT_CREATE,
+    ("floor:cage-arrivals", "GET"): Action.TRANSPORT_ACCOUNT,
+    ("floor:cage-account", "POST"): Action.TRANSPORT_ACCOUNT,
+    ("floor:cage-missing-box", "POST"): Action.MISSING_BOX_RECORD,
 }
 HANDLERS = ("get", "post", "put", "patch", "delete")
 
@@ -140,7 +153,10 @@ def floor_state(rules, dealer, floorperson) -> dict[str, int]:
 
 def _url(name: str, state: dict[str, int]) -> str:
     kwargs = {"floor:table-open-close": {"table_id": state["table"]}, "floor:time-charge-verify": {"charge_id": state["charge"]},
-              "api-time-charge-verify": {"pk": state["charge"]}}.get(name, {})
+              "api-time-charge-verify": {"pk": state["charge"]},
+              # No count or transport in this state: a page that may act says there is none.
+              "floor:cage-witness-sign": {"count_id": 1}, "floor:cage-account": {"transport_id": 1},
+              "floor:cage-missing-box": {"transport_id": 1}}.get(name, {})
     return reverse(name, kwargs=kwargs)
 
 
@@ -149,6 +165,12 @@ _FLOOR_POSTS: dict[str, dict[str, str]] = {
     "floor:table-open-close": {"is_open": "1"},
     "floor:time-charge-verify": {"pin": PIN},
     "floor:round-log": {"pot": "not money"},
+    "floor:cage-count": {"counted": "not money", "pin": PIN},
+    "floor:cage-notice": {"notified": "", "pin": PIN},
+    "floor:cage-witness-sign": {"surveillance_reference": "CAM-1", "pin": PIN},
+    "floor:cage-custody": {"carry": "boxes", "boxes-seal": "S-1", "boxes-pin": PIN},
+    "floor:cage-account": {"pin": PIN},
+    "floor:cage-missing-box": {"reason": "gone", "pin": PIN},
 }
 
 
@@ -293,7 +315,8 @@ def test_every_service_refuses_each_role_the_table_does_not_name_and_changes_not
 
 
 def test_the_services_walked_are_every_action_a_service_takes() -> None:
-    reads = {Action.RAKE_CALCULATE, Action.RULES_VERSIONS_READ, Action.REVENUE_READ, Action.STAFF_MANAGE, Action.BACK_OFFICE_USE}
+    reads = {Action.RAKE_CALCULATE, Action.RULES_VERSIONS_READ, Action.REVENUE_READ, Action.STAFF_MANAGE, Action.BACK_OFFICE_USE,
+             Action.COUNTS_TO_RECORD_READ}
     assert {action for action, _ in _service_calls().values()} | reads == set(Action)
 
 
