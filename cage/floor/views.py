@@ -41,7 +41,14 @@ from ..models import (
     TransportKind,
     TransportStatus,
 )
-from ..services import count_record, count_witness, missing_box_record, notice_record, transport_account, transport_create
+from ..services import (
+    count_record,
+    count_witness,
+    missing_box_record,
+    notice_record,
+    transport_account,
+    transport_create,
+)
 from .forms import AccountForm, BoxesForm, ContainerForm, CountForm, MissingBoxForm, NoticeForm, WitnessForm
 
 # How often surveillance's page refreshes its list of counts to record.
