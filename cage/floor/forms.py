@@ -113,12 +113,12 @@ def box_name(box: Box) -> str:
 
 
 class _CountChoices(forms.ModelMultipleChoiceField):
-    def label_from_instance(self, obj: Count) -> str:  # type: ignore[override]
+    def label_from_instance(self, obj: Count) -> str:
         return _count_label(obj)
 
 
 class _BoxChoices(forms.ModelMultipleChoiceField):
-    def label_from_instance(self, obj: Box) -> str:  # type: ignore[override]
+    def label_from_instance(self, obj: Box) -> str:
         return f"{obj.code} · table {obj.table.number} {box_name(obj)}"
 
 

@@ -133,9 +133,9 @@ def count_page(request: HttpRequest) -> HttpResponse:
         box = form.cleaned_data.get("box") if hasattr(form, "cleaned_data") else None
         return render(request, template, {"form": form, "box": box, "notice": _notice_for_box(box)})
     if (recorded_id := request.GET.get("recorded", "")).isdigit():
-        count = Count.objects.select_related("box__table", "box__jackpot", "counted_by").filter(pk=int(recorded_id)).first()
-        if count is not None:
-            return render(request, template, {"recorded": count, "variance": count.variance_cents})
+        recorded = Count.objects.select_related("box__table", "box__jackpot", "counted_by").filter(pk=int(recorded_id)).first()
+        if recorded is not None:
+            return render(request, template, {"recorded": recorded, "variance": recorded.variance_cents})
     if (box_id := request.GET.get("box", "")).isdigit():
         box = _boxes_at_closed_tables().filter(pk=int(box_id)).first()
         if box is None:
@@ -157,15 +157,16 @@ def _tables_of_boxes() -> list[dict[str, Any]]:
     boxes = list(_boxes_at_closed_tables())
     rooms = list({box.room_id: box.room for box in boxes}.values())
     notices = _notice_today(rooms)
-    awaiting = dict(
-        Count.objects.filter(box__in=boxes, status__in=[CountStatus.COUNTED, CountStatus.WITNESSED])
-        .values_list("box_id", "status")
-    )
+    waiting_for = {CountStatus.COUNTED: "Awaiting the witness", CountStatus.WITNESSED: "Awaiting transport"}
+    awaiting = {
+        box_id: waiting_for[CountStatus(status)]
+        for box_id, status in Count.objects.filter(box__in=boxes, status__in=list(waiting_for)).values_list("box_id", "status")
+    }
     tables: dict[int, dict[str, Any]] = {}
     for box in boxes:
         table = tables.setdefault(box.table_id, {"table": box.table, "room": box.room, "boxes": []})
         bad_beat = box.jackpot is not None and box.jackpot.kind == JackpotKind.BAD_BEAT
-        state = {CountStatus.COUNTED: "Awaiting the witness", CountStatus.WITNESSED: "Awaiting transport"}.get(awaiting.get(box.pk))
+        state = awaiting.get(box.pk)
         table["boxes"].append({
             "box": box,
             "name": box.jackpot.name if box.jackpot else "Rake drop box",
