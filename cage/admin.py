@@ -15,6 +15,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet, Sum
@@ -55,6 +56,7 @@ from .models import (
     TransportKind,
     TransportStatus,
     Variance,
+    VarianceKind,
 )
 from .reports import count_sheets_document
 from .selectors import custody_log, official_record
@@ -170,7 +172,9 @@ class CountSheetAdmin(_CageAdmin):
     @admin.action(description="The selected count sheets, with every signature, as PDF")
     def count_sheets_pdf(self, request: HttpRequest, queryset: QuerySet[CountSheet]) -> HttpResponse:
         sheets = list(queryset.select_related("room", "box__table", "box__jackpot").order_by("gaming_day", "box__code"))
-        return _count_sheets_pdf(request, sheets=sheets, counts=[], title="Count sheets", filename="count-sheets")
+        zones = {sheet.room.timezone for sheet in sheets}
+        zone = ZoneInfo(zones.pop() if len(zones) == 1 else settings.TIME_ZONE)
+        return _count_sheets_pdf(request, sheets=sheets, counts=[], title="Count sheets", filename="count-sheets", zone=zone)
 
 
 @admin.register(Count)
@@ -503,7 +507,7 @@ class CageVerificationAdmin(_CageAdmin):
                       .select_related("box__table", "box__jackpot", "notice", "counted_by", "witnessed_by",
                                       "transport_item__transport__verification"))
         return _count_sheets_pdf(request, sheets=sheets, counts=counts, title=f"Count sheets of {room.name}, gaming day {day}",
-                                 filename=f"count-sheets-{room.code}-{day}")
+                                 filename=f"count-sheets-{room.code}-{day}", zone=ZoneInfo(room.timezone))
 
 
 def _official_codes(room: PokerRoom) -> list[str]:
@@ -512,11 +516,13 @@ def _official_codes(room: PokerRoom) -> list[str]:
     return [*(jackpot_fund_code(jackpot=jackpot) for jackpot in Jackpot.objects.filter(room=room)), f"room:{room.code}:revenue"]
 
 
-def _count_sheets_pdf(request: HttpRequest, *, sheets: list[CountSheet], counts: list[Count], title: str, filename: str) -> HttpResponse:
+def _count_sheets_pdf(
+    request: HttpRequest, *, sheets: list[CountSheet], counts: list[Count], title: str, filename: str, zone: ZoneInfo,
+) -> HttpResponse:
     if not may(request.user, Action.CAGE_RECORD_READ):
         raise PermissionDenied
     documents = count_sheets_document(sheets=sheets, counts=counts)
-    context = {"title": title, "documents": documents, "printed_at": timezone.localtime(), "printed_by": acting_user(request)}
+    context = {"title": title, "documents": documents, "printed_at": timezone.now(), "printed_by": acting_user(request), "zone": zone}
     return pdf_response(template_name="cage/count_sheets.html", context=context, filename=filename, request=request)
 
 
@@ -552,9 +558,9 @@ class VarianceAdmin(_CageAdmin):
     """Every variance (the variance report), opening on those that await an explanation; a shift
     supervisor or finance explains one and signs. Unresolved ones block closing their gaming day."""
 
-    list_display = ["id", "found_at", "room", "gaming_day", "kind", "box", "amount", "threshold", "needs_explanation", "explained_by"]
+    list_display = ["id", "gaming_day", "where", "what", "amount", "threshold", "state"]
     list_filter = [UnresolvedFilter, "kind", "gaming_day", "room"]
-    list_select_related = ["room", "box", "explained_by"]
+    list_select_related = ["room", "box", "explained_by", "verification__transport"]
     search_fields = ["box__code", "explanation"]
     readonly_fields = ["signed_by"]
     totals = ["amount_cents"]
@@ -563,6 +569,23 @@ class VarianceAdmin(_CageAdmin):
     def get_list_display(self, request: HttpRequest) -> Any:
         shown = list(super().get_list_display(request))
         return [*shown, "explain_link"] if may(request.user, Action.VARIANCE_EXPLAIN) else shown
+
+    @admin.display(description="Box", ordering="box__code")
+    def where(self, variance: Variance) -> str:
+        if variance.box is not None:
+            return variance.box.code
+        return f"seal {variance.verification.transport.seal}" if variance.verification else "—"
+
+    @admin.display(description="What", ordering="kind")
+    def what(self, variance: Variance) -> str:
+        return {VarianceKind.COUNT: "table count vs expected", VarianceKind.CAGE_COUNT: "cage count vs expected",
+                VarianceKind.CAGE_VS_TABLE: "cage vs table counts"}.get(VarianceKind(variance.kind), variance.kind)
+
+    @admin.display(description="Explanation")
+    def state(self, variance: Variance) -> str:
+        if variance.explained_at is not None:
+            return f"explained by {variance.explained_by}"
+        return "awaiting" if variance.needs_explanation else "under the threshold"
 
     @admin.display(description="")
     def explain_link(self, variance: Variance) -> str:
