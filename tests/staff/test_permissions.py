@@ -281,6 +281,39 @@ def _service_calls() -> dict[str, tuple[Action, Callable[[User, dict[str, Any]],
         ),
         "pin_set": (Action.PIN_SET, lambda actor, state: pin_set(user=actor, pin="97531", actor=actor)),
         "signing_unlock": (Action.SIGNING_UNLOCK, lambda actor, state: signing_unlock(user=state["locked"], actor=actor)),
+        **_cage_service_calls(),
+    }
+
+
+def _cage_service_calls() -> dict[str, tuple[Action, Callable[[User, dict[str, Any]], Any]]]:
+    """The cage's services refuse before they read anything: the documents they are handed need not exist."""
+    from cage import services
+    from cage.models import Box, CageVerification, Count, Transport, Variance
+
+    def room(state: dict[str, Any]) -> Any:
+        return state["t1"].room
+
+    return {
+        "notice_record": (Action.NOTICE_RECORD, lambda actor, state: services.notice_record(
+            room=room(state), notified="J. Smith", method="phone", actor=actor, pin=PIN, idempotency_key="service")),
+        "count_record": (Action.COUNT_RECORD, lambda actor, state: services.count_record(
+            box=Box(room=room(state), table=state["t1"]), counted_cents=100, actor=actor, pin=PIN, idempotency_key="service")),
+        "count_witness": (Action.COUNT_WITNESS, lambda actor, state: services.count_witness(
+            count=Count(), actor=actor, pin=PIN, surveillance_reference="CAM-1")),
+        "transport_create": (Action.TRANSPORT_CREATE, lambda actor, state: services.transport_create(
+            room=room(state), seal="S-1", boxes=[Box()], actor=actor, pin=PIN, idempotency_key="service")),
+        "transport_account": (Action.TRANSPORT_ACCOUNT, lambda actor, state: services.transport_account(
+            transport=Transport(), box_codes=["T1-drop"], actor=actor, pin=PIN)),
+        "missing_box_record": (Action.MISSING_BOX_RECORD, lambda actor, state: services.missing_box_record(
+            transport=Transport(), box=Box(), reason="gone", actor=actor, pin=PIN)),
+        "cage_verify": (Action.CAGE_VERIFY, lambda actor, state: services.cage_verify(
+            transport=Transport(), counted=100, actor=actor, pin=PIN, idempotency_key="service")),
+        "variance_explain": (Action.VARIANCE_EXPLAIN, lambda actor, state: services.variance_explain(
+            variance=Variance(), reason="found", actor=actor, pin=PIN)),
+        "verification_explain": (Action.VARIANCE_EXPLAIN, lambda actor, state: services.verification_explain(
+            verification=CageVerification(), reason="found", actor=actor, pin=PIN)),
+        "gaming_day_close": (Action.GAMING_DAY_CLOSE, lambda actor, state: services.gaming_day_close(
+            room=room(state), day=timezone.localdate(), actor=actor, pin=PIN)),
     }
 
 
@@ -316,7 +349,7 @@ def test_every_service_refuses_each_role_the_table_does_not_name_and_changes_not
 
 def test_the_services_walked_are_every_action_a_service_takes() -> None:
     reads = {Action.RAKE_CALCULATE, Action.RULES_VERSIONS_READ, Action.REVENUE_READ, Action.STAFF_MANAGE, Action.BACK_OFFICE_USE,
-             Action.COUNTS_TO_RECORD_READ}
+             Action.COUNTS_TO_RECORD_READ, Action.CAGE_RECORD_READ}
     assert {action for action, _ in _service_calls().values()} | reads == set(Action)
 
 
