@@ -281,6 +281,13 @@ def custody_page(request: HttpRequest) -> HttpResponse:
     if (refusal := _refused(request, template, Action.TRANSPORT_CREATE)) is not None:
         return refusal
     posted = request.POST.get("carry") if request.method == "POST" else None
+    if posted in ("counts", "boxes"):
+        # A resent form: what it carried is on its way and no longer offered; answer what it did.
+        prefix = "container" if posted == "counts" else "boxes"
+        sent = Transport.objects.filter(idempotency_key=request.POST.get(f"{prefix}-idempotency_key", "")).first()
+        if sent is not None:
+            messages.info(request, f"Seal {sent.seal} was already signed for by this form; it is carried once.")
+            return redirect("floor:cage-custody")
     container = ContainerForm(request.POST if posted == "counts" else None, prefix="container", counts=_witnessed_counts())
     boxes = BoxesForm(request.POST if posted == "boxes" else None, prefix="boxes", boxes=_uncounted_boxes())
     form = container if posted == "counts" else boxes if posted == "boxes" else None
