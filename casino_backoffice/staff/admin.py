@@ -16,10 +16,23 @@ from .roles import Role
 from .services import signing_unlock
 
 
+class RoleFilter(admin.SimpleListFilter):
+    """People by role, in words (a role is a group named by its code)."""
+
+    title = "role"
+    parameter_name = "role"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [(role.value, str(role.label)) for role in Role]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[User]) -> QuerySet[User]:
+        return queryset.filter(groups__name=self.value()) if self.value() else queryset
+
+
 @admin.register(User)
 class StaffAdmin(SimpleHistoryAdmin, UserAdmin):
     list_display = ["username", "full_name", "credential_number", "role_names", "is_active", "signing_locked_at"]
-    list_filter = ["groups", "is_active", "is_staff"]
+    list_filter = [RoleFilter, "is_active", "is_staff"]
     search_fields = ["username", "first_name", "last_name", "credential_number"]
     readonly_fields = ["failed_pin_attempts", "signing_locked_at", "last_login", "date_joined"]
     fieldsets = (
