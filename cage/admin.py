@@ -129,6 +129,7 @@ class BoxAdmin(_CageAdmin):
     list_filter = ["room", "kind", "jackpot"]
     list_select_related = ["room", "table", "jackpot"]
     search_fields = ["code"]
+    readonly_fields = ["expected"]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Box]:
         return super().get_queryset(request).annotate(expected_cents=balance_of("account"))
@@ -186,7 +187,7 @@ class CountAdmin(_CageAdmin):
     search_fields = ["box__code", "surveillance_reference"]
     date_hierarchy = "counted_at"
     exclude = ["request_sha256", "denominations"]
-    readonly_fields = ["chips", "signed_by"]
+    readonly_fields = ["variance", "chips", "signed_by"]
     totals = ["counted_cents", "expected_cents"]
 
     @admin.display(description="Variance")
