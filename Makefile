@@ -9,7 +9,7 @@ PORT ?= 8000
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/casino_backoffice
 TEST_BROKER_URL ?= redis://127.0.0.1:6379/15
 
-.PHONY: run test lint schema services browser clean
+.PHONY: run test lint schema services browser pdf clean
 
 # The service's own packages (make run), and the tests and checks on top of them (make test).
 $(BIN)/.installed: requirements.txt
@@ -23,7 +23,7 @@ $(BIN)/.installed-dev: $(BIN)/.installed requirements-dev.txt
 	$(BIN)/pip install --quiet -r requirements-dev.txt
 	touch $@
 
-run: $(BIN)/.installed
+run: $(BIN)/.installed pdf
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py load_demo
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
@@ -34,10 +34,14 @@ run: $(BIN)/.installed
 browser:
 	@test -x /usr/bin/chromium || scripts/install_chromium.sh
 
+# PDFs (WeasyPrint) need Debian's Pango and DejaVu fonts; install them when they are missing.
+pdf:
+	@scripts/install_pdf_libraries.sh
+
 services:
 	@scripts/ensure_services.sh
 
-test: $(BIN)/.installed-dev services browser lint
+test: $(BIN)/.installed-dev services browser pdf lint
 	DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL) $(BIN)/pytest
 
 # ruff, mypy (with the Django and DRF plugins) and the layer contracts of pyproject.toml

@@ -5,6 +5,7 @@ home page, which shows each person the tiles of their roles."""
 
 from django.urls import include, path
 
+from cage.floor import tiles as cage_tiles
 from casino_backoffice.staff.floor import tiles as staff_tiles
 from casino_backoffice.staff.floor.views import home
 from jackpots.floor import tiles as jackpots_tiles
@@ -14,11 +15,12 @@ from tables.floor import tiles as tables_tiles
 app_name = "floor"
 
 # The home page's tiles, in the order a person reads them.
-TILES = (*tables_tiles.TILES, *rake_tiles.TILES, *jackpots_tiles.TILES, *staff_tiles.TILES)
+TILES = (*tables_tiles.TILES, *rake_tiles.TILES, *cage_tiles.TILES, *jackpots_tiles.TILES, *staff_tiles.TILES)
 
 urlpatterns = [
     path("", home, {"tiles": TILES}, name="home"),
     path("", include("casino_backoffice.staff.floor.urls")),
     path("", include("tables.floor.urls")),
     path("", include("rake.floor.urls")),
+    path("", include("cage.floor.urls")),
 ]

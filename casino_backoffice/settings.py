@@ -154,6 +154,11 @@ X_FRAME_OPTIONS = "DENY"
 # Wrong PINs in a row before a person's signing is locked until an administrator unlocks it.
 SIGNING_MAX_FAILED_PINS = 5
 
+# --- Reports ---------------------------------------------------------------------------------------
+# The poker revenue report (rake, below the cage) reads what the cage made official as revenue through
+# this reader: the settings are a composition root, and may name the app above.
+POKER_REVENUE_COUNTED = "cage.reports.revenue_counted"
+
 # --- API -----------------------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -214,4 +219,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    # WeasyPrint tells each step of each PDF it renders at INFO.
+    "loggers": {"weasyprint": {"level": "WARNING"}, "fontTools": {"level": "WARNING"}},
 }

@@ -11,8 +11,8 @@ from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 
 from casino_backoffice.core.admin import ReadOnlyAdmin
-from casino_backoffice.core.exports import Report, export_response
-from casino_backoffice.money import display_cents
+from casino_backoffice.core.exports import Column, Kind, Report, export_response
+from casino_backoffice.money import display_cents, parse_cents
 from casino_backoffice.staff.permissions import Action, may
 from tables.models import PokerRoom
 
@@ -27,6 +27,7 @@ class TimeChargeAdmin(ReadOnlyAdmin):
     list_filter = ["gaming_day", "basis", "table__room", "table"]
     list_select_related = ["table", "assessed_by"]
     exclude = ["request_sha256"]
+    totals = ["amount_cents"]
 
     @admin.display(description="Amount", ordering="amount_cents")
     def amount(self, charge: TimeCharge) -> str:
@@ -40,10 +41,30 @@ def _day(value: str | None) -> date | None:
         return None
 
 
+def _shown(columns: list[Column], row: list[Any]) -> list[Any]:
+    """A row of the report as people read it: money as $1,234.56 (the exports keep "1234.56")."""
+    return [display_cents(parse_cents(cell, allow_negative=True)) if column.kind is Kind.MONEY and cell != "" else cell
+            for column, cell in zip(columns, row, strict=True)]
+
+
+def _totals(columns: list[Column], body: list[list[Any]]) -> list[str]:
+    """The totals line under the report: rounds and every amount summed (counted only where counted)."""
+    totals = []
+    for index, column in enumerate(columns):
+        cells = [row[index] for row in body if row[index] != ""]
+        if column.kind is Kind.MONEY:
+            totals.append(display_cents(sum(parse_cents(cell, allow_negative=True) for cell in cells)) if cells else "")
+        elif column.kind is Kind.INTEGER:
+            totals.append(str(sum(int(cell) for cell in cells)))
+        else:
+            totals.append("Total" if index == 0 else "")
+    return totals
+
+
 @admin.register(PokerRevenue)
 class PokerRevenueAdmin(admin.ModelAdmin):
-    """Rake expected from rounds and verified time charges, by table, gaming day, shift and game.
-    Counted money (drop-box counts) joins with the cage issue."""
+    """Poker revenue from the ledger, by table, gaming day, shift and game: expected (rake and verified
+    time charges into the drop boxes, less reversals) and counted (made official by the cage)."""
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return may(request.user, Action.REVENUE_READ)
@@ -69,10 +90,11 @@ class PokerRevenueAdmin(admin.ModelAdmin):
         date_from, date_to = _day(params.get("from")), _day(params.get("to"))
         rows = poker_revenue(room=room, date_from=date_from, date_to=date_to, group_by=group_by) if room else []
         header, body = revenue_table(rows, group_by=group_by)
+        columns = revenue_columns(header)
         export = params.get("export")
         if export in ("csv", "xlsx") and room is not None:
             report = Report(
-                columns=revenue_columns(header), rows=body, title="Poker revenue", filename=f"poker-revenue-{room.code}",
+                columns=columns, rows=body, title="Poker revenue", filename=f"poker-revenue-{room.code}",
                 time_zone=ZoneInfo(room.timezone),
             )
             return export_response(report, export)
@@ -92,7 +114,8 @@ class PokerRevenueAdmin(admin.ModelAdmin):
             "date_from": date_from,
             "date_to": date_to,
             "header": [revenue_column_label(key) for key in header],
-            "rows": body,
+            "rows": [_shown(columns, row) for row in body],
+            "totals": _totals(columns, body),
             "export_links": links,
             **(extra_context or {}),
         }

@@ -16,6 +16,7 @@ _REVENUE_KINDS = {
     "rounds": Kind.INTEGER,
     "rake": Kind.MONEY,
     "time_charges": Kind.MONEY,
+    "reversed": Kind.MONEY,
     "expected": Kind.MONEY,
     "counted": Kind.MONEY,
     "variance": Kind.MONEY,

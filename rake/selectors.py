@@ -8,8 +8,12 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
-from django.db.models import Count, Q, Sum
+from django.conf import settings
+from django.contrib.contenttypes.models import ContentType
+from django.db.models import Count, Q, QuerySet, Sum
+from django.utils.module_loading import import_string
 
+from casino_backoffice.ledger.models import AccountKind, Transfer, TransferKind
 from casino_backoffice.money import format_cents
 from jackpots.models import RoundDrop
 from jackpots.rules import JackpotRule
@@ -154,31 +158,73 @@ GROUPINGS = {"table": "table__number", "gaming_day": "gaming_day", "shift": "shi
 
 @dataclass
 class RevenueRow:
-    """Expected poker revenue of one group: rake from rounds plus verified time charges.
+    """Poker revenue of one group, from the ledger.
 
-    ``counted_cents`` is what the counts of the drop boxes found; counting the boxes arrives with
-    the cage issue (the seam is ``counted_rake``), so it is ``None`` until then.
+    Expected: what went into the drop boxes, the rake of each round and each verified time charge
+    (§637a.17(b)(3)(v)), less what the ledger reversed of it (``reversed_cents``), so the report and
+    the drop boxes agree and say why. Counted: what cage verifications made official as poker revenue
+    (§637a.15(e)), by table and gaming day; ``None`` when nothing was verified for the group, and
+    for groups by shift (a drop box is counted for a gaming day, not a shift).
     """
 
     keys: dict[str, Any]
     rounds: int = 0
     rake_cents: int = 0
     time_charge_cents: int = 0
+    reversed_cents: int = 0
     drops_cents: dict[str, int] = field(default_factory=dict)
     counted_cents: int | None = None
 
     @property
     def expected_cents(self) -> int:
-        return self.rake_cents + self.time_charge_cents
+        return self.rake_cents + self.time_charge_cents - self.reversed_cents
 
     @property
     def variance_cents(self) -> int | None:
         return None if self.counted_cents is None else self.counted_cents - self.expected_cents
 
 
-def counted_rake(*, room: PokerRoom, keys: dict[str, Any]) -> int | None:
-    """Rake counted from the drop boxes for a group. The seam for the cage issue: no counts yet."""
-    return None
+# The rake and time charges into the drop boxes, and their reversals.
+_INTO_DROP_BOXES = (TransferKind.RAKE, TransferKind.TIME_CHARGE)
+
+
+def _reversed_into_drop_boxes(*, rounds: QuerySet[Round], charges: QuerySet[TimeCharge], fields: list[str]) -> list[tuple[dict[str, Any], int]]:
+    """Each reversal of a rake or time-charge transfer into a drop box, with the grouping values of the
+    round or time charge it referenced. Reversals are few: one query for them, one for their rounds,
+    one for their time charges."""
+    reversals = list(
+        Transfer.objects.filter(kind=TransferKind.REVERSAL, reverses__kind__in=_INTO_DROP_BOXES, reverses__debit__kind=AccountKind.DROP_BOX)
+        .values_list("amount_cents", "reverses__reference_type", "reverses__reference_id")
+    )
+    if not reversals:
+        return []
+    round_type, charge_type = ContentType.objects.get_for_model(Round), ContentType.objects.get_for_model(TimeCharge)
+    ids = {kind: [int(ref) for _, t, ref in reversals if t == kind.pk] for kind in (round_type, charge_type)}
+    charge_fields = [f if f != "game" else "table__game" for f in fields]
+    of_round = {row["pk"]: {f: row[f] for f in fields} for row in rounds.filter(pk__in=ids[round_type]).values("pk", *fields)}
+    of_charge = {
+        row["pk"]: {f: row[c] for f, c in zip(fields, charge_fields, strict=True)}
+        for row in charges.filter(pk__in=ids[charge_type]).values("pk", *charge_fields)
+    }
+    found = []
+    for amount, kind, ref in reversals:
+        values = (of_round if kind == round_type.pk else of_charge).get(int(ref))
+        if values is not None:  # a round or charge of another room or period
+            found.append((values, int(amount)))
+    return found
+
+
+def counted_revenue(*, room: PokerRoom, date_from: date | None, date_to: date | None, table_number: str | None) -> dict[tuple[str, date], int]:
+    """What cage verifications made official as poker revenue, in cents by (table number, gaming day).
+
+    The cage (an app above this one) counts and verifies the drop boxes; the composition root names
+    its reader in the setting ``POKER_REVENUE_COUNTED`` (``cage.selectors.revenue_counted``). Without
+    one, nothing was counted."""
+    path = getattr(settings, "POKER_REVENUE_COUNTED", "")
+    if not path:
+        return {}
+    reader = import_string(path)
+    return dict(reader(room=room, date_from=date_from, date_to=date_to, table_number=table_number))
 
 
 def poker_revenue(
@@ -189,9 +235,15 @@ def poker_revenue(
     group_by: Iterable[str] = ("gaming_day", "table"),
     table_number: str | None = None,
 ) -> list[RevenueRow]:
-    """Expected rake of ``room`` grouped by any of table, gaming_day, shift and game, in that order of
-    the arguments. Rounds give the rake and the drops; verified time charges add to the rake
-    (§637a.17(b)(3)(v): verified time charges go into the drop box)."""
+    """Poker revenue of ``room`` grouped by any of table, gaming_day, shift and game, in that order of
+    the arguments: rounds, rake and drops of the rounds, verified time charges (§637a.17(b)(3)(v):
+    verified time charges go into the drop box), what the ledger reversed of them, and what the cage
+    made official.
+
+    A round's rake transfer into its drop box is written with the round, in the same statement, for
+    the round's rake; a time charge's with its verification: so the rake and time charges are read
+    where the grouping lives (rounds, time charges), and the ledger adds every reversal of one of
+    those transfers. A test holds the report's expected total to the ledger's own sum."""
     keys = [key for key in group_by if key in GROUPINGS]
     if not keys:
         keys = ["gaming_day"]
@@ -223,18 +275,23 @@ def poker_revenue(
     for values in charges.values(*charge_fields).annotate(total=Sum("amount_cents")):
         values = {fields[i]: values[charge_fields[i]] for i in range(len(fields))} | {"total": values["total"]}
         row_for(values).time_charge_cents += int(values["total"] or 0)
+    for values, amount in _reversed_into_drop_boxes(rounds=rounds, charges=charges, fields=fields):
+        row_for(values).reversed_cents += amount
     drop_fields = [f"round__{f}" for f in fields]
     for values in drops.values(*drop_fields, "jackpot_code").annotate(total=Sum("amount_cents")):
         row = row_for(values, prefix="round__")
         row.drops_cents[values["jackpot_code"]] = int(values["total"])
-    for row in rows.values():
-        row.counted_cents = counted_rake(room=room, keys=row.keys)
+    if "shift" not in keys:
+        games = dict(Table.objects.filter(room=room).values_list("number", "game"))
+        for (number, day), cents in counted_revenue(room=room, date_from=date_from, date_to=date_to, table_number=table_number).items():
+            row = row_for({"table__number": number, "gaming_day": day, "game": games.get(number, "")})
+            row.counted_cents = (row.counted_cents or 0) + cents
     return sorted(rows.values(), key=lambda r: tuple(str(v) for v in r.keys.values()))
 
 
 _COLUMN_LABELS = {
     "gaming_day": "Gaming day", "table": "Table", "shift": "Shift", "game": "Game", "rounds": "Rounds",
-    "rake": "Rake", "time_charges": "Time charges", "expected": "Expected", "counted": "Counted", "variance": "Variance",
+    "rake": "Rake", "time_charges": "Time charges", "reversed": "Reversed", "expected": "Expected", "counted": "Counted", "variance": "Variance",
 }
 
 
@@ -250,7 +307,7 @@ def revenue_table(rows: list[RevenueRow], *, group_by: Iterable[str]) -> tuple[l
     header names the grouping even when there are no rows."""
     keys = list(rows[0].keys) if rows else [key for key in group_by if key in GROUPINGS] or ["gaming_day"]
     jackpots = sorted({code for row in rows for code in row.drops_cents})
-    header = [*keys, "rounds", "rake", "time_charges", "expected", "counted", "variance", *[f"drop_{c}" for c in jackpots]]
+    header = [*keys, "rounds", "rake", "time_charges", "reversed", "expected", "counted", "variance", *[f"drop_{c}" for c in jackpots]]
     body = []
     for row in rows:
         body.append(
@@ -259,6 +316,7 @@ def revenue_table(rows: list[RevenueRow], *, group_by: Iterable[str]) -> tuple[l
                 row.rounds,
                 format_cents(row.rake_cents),
                 format_cents(row.time_charge_cents),
+                format_cents(row.reversed_cents),
                 format_cents(row.expected_cents),
                 "" if row.counted_cents is None else format_cents(row.counted_cents),
                 "" if row.variance_cents is None else format_cents(row.variance_cents),

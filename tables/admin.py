@@ -179,6 +179,7 @@ class RoundAdmin(ReadOnlyAdmin):
     date_hierarchy = "ended_at"
     actions = ["export_csv", "export_xlsx"]
     exclude = ["request_sha256"]
+    totals = ["pot_cents", "rake_cents"]
 
     @admin.display(description="Pot", ordering="pot_cents")
     def pot(self, round_: Round) -> str:

@@ -1,12 +1,114 @@
+"""Pieces every admin shares: money that reads as money, totals under a cashier's lists, read-only rows."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.contrib import admin
-from django.http import HttpRequest
+from django.db.models import Model, QuerySet, Sum
+from django.http import HttpRequest, HttpResponse
+
+from casino_backoffice.money import display_cents
 
 from .models import Heartbeat
 
+MONEY_SUFFIX = "_cents"
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+
+def _money_label(verbose_name: str) -> str:
+    """'pot cents' -> 'Pot'; 'amount (cents)' -> 'Amount'."""
+    words = str(verbose_name).replace("(cents)", "").strip()
+    words = words.removesuffix(" cents").strip()
+    return words[:1].upper() + words[1:]
+
+
+def _money_display(attname: str, label: str) -> Callable[[Model], str | None]:
+    def show(obj: Model) -> str | None:
+        value = getattr(obj, attname)
+        return None if value is None else display_cents(value)
+
+    show.short_description = label  # type: ignore[attr-defined]
+    show.admin_order_field = attname  # type: ignore[attr-defined]
+    return show
+
+
+class MoneyAdmin(admin.ModelAdmin):
+    """Money reads as money (``$1,234.56``), never as raw cents: every field of the model named
+    ``*_cents`` is shown, in lists and on read-only detail pages, by a display of the same name
+    without the suffix (``pot_cents`` -> "Pot"), unless the admin already defines one."""
+
+    def __init__(self, model: type[Model], admin_site: Any) -> None:
+        super().__init__(model, admin_site)
+        self.money_fields: dict[str, str] = {}
+        model_fields = {field.name for field in model._meta.get_fields()}
+        for field in model._meta.concrete_fields:
+            if not field.name.endswith(MONEY_SUFFIX):
+                continue
+            name = field.name.removesuffix(MONEY_SUFFIX)
+            if name in model_fields:
+                name = f"{name}_money"
+            if not hasattr(self, name):
+                setattr(self, name, _money_display(field.attname, _money_label(str(field.verbose_name))))
+            self.money_fields[field.name] = name
+
+    def _as_money(self, names: Sequence[Any]) -> list[Any]:
+        shown: list[Any] = []
+        for name in names:
+            name = self.money_fields.get(name, name) if isinstance(name, str) else name
+            if name not in shown:
+                shown.append(name)
+        return shown
+
+    def get_list_display(self, request: HttpRequest) -> Any:
+        return self._as_money(super().get_list_display(request))
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        readonly = list(super().get_readonly_fields(request, obj))
+        # A money field shown read-only is shown by its display, which the form must know is read-only.
+        return readonly + [self.money_fields[name] for name in readonly if name in self.money_fields]
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        fields = list(super().get_fields(request, obj))
+        readonly = set(self.get_readonly_fields(request, obj))
+        editable = self.has_change_permission(request, obj) if obj is not None else self.has_add_permission(request)
+        # An amount someone may type stays the form's field; an amount shown is shown as money.
+        shown: list[Any] = []
+        for name in fields:
+            if name in self.money_fields and (not editable or name in readonly):
+                name = self.money_fields[name]
+            if name not in shown:
+                shown.append(name)
+        return shown
+
+
+class TotalsAdmin(admin.ModelAdmin):
+    """A summary line under a list: the totals of every row the filters select (not only the page's),
+    computed with one aggregate query. ``totals`` names the money fields to sum; an admin with other
+    figures (balances) overrides ``changelist_totals``."""
+
+    totals: Sequence[str] = ()
+    change_list_template = "admin/change_list_totals.html"
+
+    def changelist_totals(self, queryset: QuerySet[Any]) -> list[tuple[str, int]]:
+        if not self.totals:
+            return []
+        opts = queryset.model._meta
+        sums = queryset.aggregate(**{name: Sum(name, default=0) for name in self.totals})
+        return [(_money_label(opts.get_field(name).verbose_name), int(sums[name])) for name in self.totals]
+
+    def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
+        response = super().changelist_view(request, extra_context)
+        context = getattr(response, "context_data", None)
+        changelist = context.get("cl") if context else None
+        if changelist is not None:
+            assert context is not None
+            context["totals"] = [(label, display_cents(cents)) for label, cents in self.changelist_totals(changelist.queryset)]
+            context["totals_count"] = changelist.result_count
+        return response
+
+
+class ReadOnlyAdmin(MoneyAdmin, TotalsAdmin):
     """Money rows and signatures: anyone allowed may read them; nobody adds, edits or deletes them
     here. Services are their only writers."""
 

@@ -1,4 +1,5 @@
-"""CSV and XLSX for every report, rendered once here; the apps declare their columns.
+"""CSV and XLSX for every report, and PDF for signed documents, rendered once here; the apps declare
+their columns (or, for a PDF, write a Django template).
 
 A report is columns, each with a key and a ``Kind``, and rows of plain values:
 
@@ -15,6 +16,10 @@ frozen, and columns are as wide as what they hold.
 
 Text that a spreadsheet would run as a formula (starting with = + - @) is written with a leading
 apostrophe, in both formats.
+
+PDF: WeasyPrint renders a Django template (its styles inside it) to PDF; it needs Pango and the
+DejaVu fonts from Debian (``libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core``, which ``make run``
+and ``make test`` install when they are missing: ``scripts/install_pdf_libraries.sh``).
 """
 
 from __future__ import annotations
@@ -30,7 +35,8 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
+from django.template.loader import render_to_string
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
 from openpyxl.styles import Font
@@ -41,6 +47,7 @@ from casino_backoffice.money import display_cents, format_cents, parse_cents
 
 CSV_TYPE = "text/csv; charset=utf-8"
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+PDF_TYPE = "application/pdf"
 
 MONEY_FORMAT = "$#,##0.00"
 DATE_FORMAT = "yyyy-mm-dd"
@@ -209,6 +216,22 @@ def export_response(report: Report, extension: str) -> HttpResponse:
     else:
         raise ValueError(f"no export as {extension!r}")
     response["Content-Disposition"] = f'attachment; filename="{report.filename}.{extension}"'
+    return response
+
+
+def pdf_bytes(html: str) -> bytes:
+    """An HTML document (with its styles inside it) as PDF."""
+    # Imported when a PDF is asked for: WeasyPrint loads Pango as it is imported.
+    from weasyprint import HTML
+
+    return bytes(HTML(string=html).write_pdf())
+
+
+def pdf_response(*, template_name: str, context: Mapping[str, Any], filename: str, request: HttpRequest | None = None) -> HttpResponse:
+    """A Django template rendered as a PDF download (signed documents: count sheets, slips, receipts)."""
+    html = render_to_string(template_name, dict(context), request=request)
+    response = HttpResponse(pdf_bytes(html), content_type=PDF_TYPE)
+    response["Content-Disposition"] = f'attachment; filename="{filename}.pdf"'
     return response
 
 

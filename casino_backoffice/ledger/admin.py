@@ -4,6 +4,7 @@ from typing import Any
 
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
@@ -11,7 +12,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 from simple_history.admin import SimpleHistoryAdmin
 
-from casino_backoffice.core.admin import ReadOnlyAdmin
+from casino_backoffice.core.admin import ReadOnlyAdmin, TotalsAdmin
 from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.money import display_cents
 from casino_backoffice.staff.auth import acting_user
@@ -19,7 +20,7 @@ from casino_backoffice.staff.forms import CorrectionForm, SignWithPinForm
 from casino_backoffice.staff.permissions import Action, may
 
 from .models import Account, Correction, Transfer
-from .selectors import account_balance
+from .selectors import accounts_total_balance, accounts_with_balances
 from .services import correction_approve, correction_prepare
 
 
@@ -34,15 +35,23 @@ def _sign_page(request: HttpRequest, *, title: str, summary: str, rule: str, for
 
 
 @admin.register(Account)
-class AccountAdmin(SimpleHistoryAdmin):
-    list_display = ["code", "name", "kind", "opened_at", "closed_at"]
+class AccountAdmin(TotalsAdmin, SimpleHistoryAdmin):
+    """Every account with its balance, derived from its transfers in the list's own query."""
+
+    list_display = ["code", "name", "kind", "balance", "opened_at", "closed_at"]
     list_filter = ["kind"]
     search_fields = ["code", "name"]
     readonly_fields = ["code", "kind", "opened_at", "balance"]
 
-    @admin.display(description="Balance (derived from transfers)")
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Account]:
+        return accounts_with_balances(super().get_queryset(request))
+
+    @admin.display(description="Balance (derived from transfers)", ordering="balance_cents")
     def balance(self, account: Account) -> str:
-        return display_cents(account_balance(account=account))
+        return display_cents(account.balance_cents)  # type: ignore[attr-defined]
+
+    def changelist_totals(self, queryset: QuerySet[Account]) -> list[tuple[str, int]]:
+        return [("Balance", accounts_total_balance(queryset))]
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
@@ -50,9 +59,10 @@ class AccountAdmin(SimpleHistoryAdmin):
 
 @admin.register(Transfer)
 class TransferAdmin(ReadOnlyAdmin):
-    list_display = ["id", "posted_at", "kind", "amount", "credit", "debit", "reference_type", "reference_id", "posted_by"]
+    list_display = ["id", "posted_at", "kind", "amount", "credit", "debit", "document", "posted_by"]
     list_filter = ["kind", "debit__kind", "credit__kind"]
     list_select_related = ["debit", "credit", "posted_by", "reference_type"]
+    totals = ["amount_cents"]
     search_fields = ["idempotency_key", "reference_id", "memo", "debit__code", "credit__code"]
     date_hierarchy = "posted_at"
     readonly_fields = ["correct_link"]
@@ -60,6 +70,13 @@ class TransferAdmin(ReadOnlyAdmin):
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         # The button to reverse a transfer shows to those who may prepare a correction.
         return ["correct_link" if may(request.user, Action.CORRECTION_PREPARE) else "correction_link"]
+
+    @admin.display(description="Document")
+    def document(self, transfer: Transfer) -> str:
+        """What caused the transfer, in words: 'Round 12', 'Count 3'."""
+        if transfer.reference_type is None:
+            return "—"
+        return f"{transfer.reference_type.name[:1].upper()}{transfer.reference_type.name[1:]} {transfer.reference_id}"
 
     @admin.display(description="Correction")
     def correct_link(self, transfer: Transfer) -> str:

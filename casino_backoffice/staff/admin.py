@@ -12,13 +12,27 @@ from casino_backoffice.core.exceptions import DomainError
 from .auth import acting_user
 from .models import Signature, User
 from .permissions import Action, may
+from .roles import Role
 from .services import signing_unlock
+
+
+class RoleFilter(admin.SimpleListFilter):
+    """People by role, in words (a role is a group named by its code)."""
+
+    title = "role"
+    parameter_name = "role"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [(role.value, str(role.label)) for role in Role]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[User]) -> QuerySet[User]:
+        return queryset.filter(groups__name=self.value()) if self.value() else queryset
 
 
 @admin.register(User)
 class StaffAdmin(SimpleHistoryAdmin, UserAdmin):
-    list_display = ["username", "get_full_name", "credential_number", "role_names", "is_active", "signing_locked_at"]
-    list_filter = ["groups", "is_active", "is_staff"]
+    list_display = ["username", "full_name", "credential_number", "role_names", "is_active", "signing_locked_at"]
+    list_filter = [RoleFilter, "is_active", "is_staff"]
     search_fields = ["username", "first_name", "last_name", "credential_number"]
     readonly_fields = ["failed_pin_attempts", "signing_locked_at", "last_login", "date_joined"]
     fieldsets = (
@@ -45,9 +59,15 @@ class StaffAdmin(SimpleHistoryAdmin, UserAdmin):
     def has_unlock_signing_permission(self, request: HttpRequest) -> bool:
         return may(request.user, Action.SIGNING_UNLOCK)
 
+    @admin.display(description="Name", ordering="last_name")
+    def full_name(self, user: User) -> str:
+        return user.get_full_name()
+
     @admin.display(description="Roles")
     def role_names(self, user: User) -> str:
-        return ", ".join(group.name for group in user.groups.all())
+        """The roles in words ('Poker shift supervisor'), not the groups' codes."""
+        labels = dict(Role.choices)
+        return ", ".join(str(labels.get(group.name, group.name)) for group in user.groups.all())
 
     @admin.action(description="Unlock signing after wrong PINs", permissions=["unlock_signing"])
     def unlock_signing(self, request: HttpRequest, queryset: QuerySet[User]) -> None:

@@ -22,10 +22,14 @@ class StaffConfig(AppConfig):
 
 def _sync_roles_after_migrate(sender, using="default", **kwargs) -> None:
     from django.apps import apps
+    from django.contrib.auth.management import create_permissions
 
     from .services import roles_sync
 
-    # post_migrate fires once per app with models; the last one's signal comes after every permission exists.
+    # post_migrate fires once per app with models; the last one's signal comes after every other
+    # app's permissions exist. Its own are created by django.contrib.auth's receiver, which runs after
+    # this one (this app is installed first): create them first, as that receiver would (idempotent).
     if sender.label != [config for config in apps.get_app_configs() if config.models_module is not None][-1].label:
         return
+    create_permissions(sender, verbosity=0, using=using, apps=kwargs.get("apps", apps))
     roles_sync(using=using)

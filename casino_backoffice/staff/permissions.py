@@ -51,6 +51,7 @@ class Action(models.TextChoices):
     GAMING_DAY_CLOSE = "gaming_day_close", "Close a gaming day"
     CAGE_RECORD_READ = "cage_record_read", "Read the official record, the variances and the custody log"
     VARIANCE_READ = "variance_read", "Read the variances"
+    COUNTS_TO_RECORD_READ = "counts_to_record_read", "See the table counts to record"
 
 
 EVERY_ROLE = frozenset(Role)
@@ -92,6 +93,8 @@ ACTION_ROLES: dict[Action, frozenset[Role]] = {
     Action.CAGE_RECORD_READ: ADMIN_ROLES,
     # Who explains a variance reads the variances: a shift supervisor works on the floor, not in the admin.
     Action.VARIANCE_READ: ADMIN_ROLES | {Role.SHIFT_SUPERVISOR},
+    # Surveillance records each table count (§637a.15(d)(1)); compliance reads every list.
+    Action.COUNTS_TO_RECORD_READ: frozenset({Role.SURVEILLANCE, Role.COMPLIANCE}),
     # Finance prepares the reversal of a transfer posted in error; another finance person or an
     # administrator approves it (DESIGN.md, The ledger).
     Action.CORRECTION_PREPARE: FINANCE_OR_ADMINISTRATOR,

@@ -117,9 +117,12 @@ class RulesVersionList(generics.ListAPIView):
 
 
 class RevenueReport(APIView):
-    """Poker revenue (§637a.17): rake expected from rounds plus verified time charges, grouped by any of
-    table, gaming_day, shift and game, with the drops per jackpot. ``counted`` and ``variance`` stay
-    empty until drop-box counts arrive (the cage issue). ``?format=csv`` or ``?format=xlsx`` exports."""
+    """Poker revenue (§637a.17) from the ledger, grouped by any of table, gaming_day, shift and game:
+    ``expected`` is the rake of rounds plus verified time charges that went into the drop boxes, less
+    what the ledger ``reversed`` of it; ``counted`` is what cage verifications made official as poker
+    revenue (§637a.15(e)), by table and gaming day (empty when nothing was verified, and when grouped
+    by shift); ``variance`` is counted less expected. With the drops per jackpot. ``?format=csv`` or
+    ``?format=xlsx`` exports."""
 
     renderer_classes = [JSONRenderer, BrowsableAPIRenderer, CSVRenderer, XLSXRenderer]
     required_actions = {"GET": Action.REVENUE_READ}

@@ -83,6 +83,8 @@ def test_every_tablet_page_but_home_has_a_way_back_home(client, make_staff, open
             continue
         assert response.status_code in (200, 403), (url, response.status_code)
         html = response.content.decode()
+        if "<html" not in html:  # a fragment a page swaps in (htmx): the page around it has the way back
+            continue
         assert (back not in html) if name == "home" else (back in html), url
         checked.append(name)
     assert {"home", "pin", "tables", "round-log", "rake-calculator", "time-charges"} <= set(checked)

@@ -49,9 +49,10 @@ def test_rounds_and_revenue_in_the_admin_with_exports(finance_browser, rated_tab
     assert exported.status_code == 200 and b"5.00" in exported.content
     report = finance_browser.get("/admin/rake/pokerrevenue/", {"group_by": ["table"]})
     assert report.status_code == 200
-    assert "<td>T1</td>" in report.content.decode()
+    assert "<td>T1</td>" in report.content.decode() and "<td>$5.00</td>" in report.content.decode()  # money as money
+    assert "<th>Total</th>" in report.content.decode()
     assert "<th>Time charges</th>" in report.content.decode() and "<th>Drops: bb</th>" in report.content.decode()
     csv = finance_browser.get("/admin/rake/pokerrevenue/", {"group_by": ["table"], "export": "csv"})
     assert csv["Content-Disposition"] == 'attachment; filename="poker-revenue-main.csv"'
     assert csv.content.decode().splitlines()[0].startswith("table,rounds,rake,time_charges")  # exports keep the keys
-    assert csv.content.decode().splitlines()[1].startswith("T1,1,5.00,0.00,5.00")
+    assert csv.content.decode().splitlines()[1].startswith("T1,1,5.00,0.00,0.00,5.00")  # rake, time charges, reversed, expected

@@ -80,6 +80,19 @@ ROUTES: dict[tuple[str, str], Action | str] = {
     ("floor:round-log", "POST"): Action.ROUND_RECORD,
     ("floor:time-charges", "GET"): SIGNED_IN,
     ("floor:time-charge-verify", "POST"): Action.TIME_CHARGE_VERIFY,
+    ("floor:cage-count", "GET"): Action.COUNT_RECORD,
+    ("floor:cage-count", "POST"): Action.COUNT_RECORD,
+    ("floor:cage-notice", "GET"): Action.NOTICE_RECORD,
+    ("floor:cage-notice", "POST"): Action.NOTICE_RECORD,
+    ("floor:cage-witness", "GET"): Action.COUNT_WITNESS,
+    ("floor:cage-witness-sign", "POST"): Action.COUNT_WITNESS,
+    ("floor:cage-surveillance", "GET"): Action.COUNTS_TO_RECORD_READ,
+    ("floor:cage-surveillance-rows", "GET"): Action.COUNTS_TO_RECORD_READ,
+    ("floor:cage-custody", "GET"): Action.TRANSPORT_CREATE,
+    ("floor:cage-custody", "POST"): Action.TRANSPORT_CREATE,
+    ("floor:cage-arrivals", "GET"): Action.TRANSPORT_ACCOUNT,
+    ("floor:cage-account", "POST"): Action.TRANSPORT_ACCOUNT,
+    ("floor:cage-missing-box", "POST"): Action.MISSING_BOX_RECORD,
 }
 HANDLERS = ("get", "post", "put", "patch", "delete")
 
@@ -158,7 +171,10 @@ def _url(name: str, state: dict[str, int]) -> str:
               "api-time-charge-verify": {"pk": state["charge"]},
               # The cage's documents need not exist: a role is refused before the document is looked up.
               **{route: {"pk": 1} for route in ("api-count-witness", "api-transport-account", "api-transport-missing-boxes",
-                                                "api-cage-verification-explain", "api-variance-explain")}}.get(name, {})
+                                                "api-cage-verification-explain", "api-variance-explain")},
+              # No count or transport in this state: a page that may act says there is none.
+              "floor:cage-witness-sign": {"count_id": 1}, "floor:cage-account": {"transport_id": 1},
+              "floor:cage-missing-box": {"transport_id": 1}}.get(name, {})
     return reverse(name, kwargs=kwargs)
 
 
@@ -167,6 +183,12 @@ _FLOOR_POSTS: dict[str, dict[str, str]] = {
     "floor:table-open-close": {"is_open": "1"},
     "floor:time-charge-verify": {"pin": PIN},
     "floor:round-log": {"pot": "not money"},
+    "floor:cage-count": {"counted": "not money", "pin": PIN},
+    "floor:cage-notice": {"notified": "", "pin": PIN},
+    "floor:cage-witness-sign": {"surveillance_reference": "CAM-1", "pin": PIN},
+    "floor:cage-custody": {"carry": "boxes", "boxes-seal": "S-1", "boxes-pin": PIN},
+    "floor:cage-account": {"pin": PIN},
+    "floor:cage-missing-box": {"reason": "gone", "pin": PIN},
 }
 
 
@@ -282,22 +304,24 @@ def _service_calls() -> dict[str, tuple[Action, Callable[[User, dict[str, Any]],
 
 
 def _cage_service_calls() -> dict[str, tuple[Action, Callable[[User, dict[str, Any]], Any]]]:
-    """The cage's services, on documents that need not exist: the refusal of a role comes first."""
+    """The cage's services refuse before they read anything: the documents they are handed need not exist."""
     from cage import services
     from cage.models import Box, CageVerification, Count, Transport, Variance
 
-    room = lambda state: state["t1"].room  # noqa: E731
+    def room(state: dict[str, Any]) -> Any:
+        return state["t1"].room
+
     return {
         "notice_record": (Action.NOTICE_RECORD, lambda actor, state: services.notice_record(
             room=room(state), notified="J. Smith", method="phone", actor=actor, pin=PIN, idempotency_key="service")),
         "count_record": (Action.COUNT_RECORD, lambda actor, state: services.count_record(
-            box=Box(), counted_cents=100, actor=actor, pin=PIN, idempotency_key="service")),
+            box=Box(room=room(state), table=state["t1"]), counted_cents=100, actor=actor, pin=PIN, idempotency_key="service")),
         "count_witness": (Action.COUNT_WITNESS, lambda actor, state: services.count_witness(
             count=Count(), actor=actor, pin=PIN, surveillance_reference="CAM-1")),
         "transport_create": (Action.TRANSPORT_CREATE, lambda actor, state: services.transport_create(
             room=room(state), seal="S-1", boxes=[Box()], actor=actor, pin=PIN, idempotency_key="service")),
         "transport_account": (Action.TRANSPORT_ACCOUNT, lambda actor, state: services.transport_account(
-            transport=Transport(), box_codes=[], actor=actor, pin=PIN)),
+            transport=Transport(), box_codes=["T1-drop"], actor=actor, pin=PIN)),
         "missing_box_record": (Action.MISSING_BOX_RECORD, lambda actor, state: services.missing_box_record(
             transport=Transport(), box=Box(), reason="gone", actor=actor, pin=PIN)),
         "cage_verify": (Action.CAGE_VERIFY, lambda actor, state: services.cage_verify(
@@ -343,7 +367,7 @@ def test_every_service_refuses_each_role_the_table_does_not_name_and_changes_not
 
 def test_the_services_walked_are_every_action_a_service_takes() -> None:
     reads = {Action.RAKE_CALCULATE, Action.RULES_VERSIONS_READ, Action.REVENUE_READ, Action.STAFF_MANAGE, Action.BACK_OFFICE_USE,
-             Action.CAGE_RECORD_READ, Action.VARIANCE_READ}
+             Action.COUNTS_TO_RECORD_READ, Action.CAGE_RECORD_READ, Action.VARIANCE_READ}
     assert {action for action, _ in _service_calls().values()} | reads == set(Action)
 
 

@@ -1,0 +1,18 @@
+"""Tablet pages of the cage, included by the tablet site's root (``casino_backoffice/floor_urls.py``)."""
+
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("counts/", views.count_page, name="cage-count"),
+    path("counts/notice/", views.notice_page, name="cage-notice"),
+    path("counts/witness/", views.witness_page, name="cage-witness"),
+    path("counts/<int:count_id>/witness/", views.witness_sign, name="cage-witness-sign"),
+    path("counts/surveillance/", views.surveillance_page, name="cage-surveillance"),
+    path("counts/surveillance/rows/", views.surveillance_rows, name="cage-surveillance-rows"),
+    path("custody/", views.custody_page, name="cage-custody"),
+    path("cage/arrivals/", views.arrivals_page, name="cage-arrivals"),
+    path("cage/transports/<int:transport_id>/account/", views.account_sign, name="cage-account"),
+    path("cage/transports/<int:transport_id>/missing/", views.missing_box_sign, name="cage-missing-box"),
+]

@@ -1,0 +1,448 @@
+"""Tablet pages of the cage: the dealer's count at a closed table, the notice to compliance, the
+witness, security's custody, surveillance's counts to record, and the boxes that arrive at the cage.
+
+Each page asks the one table of actions and roles first (``staff.permissions``) and shows a person
+who may not act the table's words; each action is a service of ``cage.services``, whose refusals the
+page shows in the same words, having changed nothing.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Q, QuerySet
+from django.db.models.functions import Length
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from casino_backoffice.core.exceptions import DomainError
+from casino_backoffice.core.idempotency import IdempotencyKeyReused
+from casino_backoffice.money import display_cents
+from casino_backoffice.staff.auth import acting_user
+from casino_backoffice.staff.exceptions import ActionNotPermitted
+from casino_backoffice.staff.permissions import Action, action_require, may
+from jackpots.models import JackpotKind
+from tables.models import PokerRoom
+from tables.selectors import gaming_day, gaming_day_bounds
+
+from ..models import (
+    Box,
+    ComplianceNotice,
+    Count,
+    CountPlace,
+    CountStatus,
+    Transport,
+    TransportKind,
+    TransportStatus,
+)
+from ..services import (
+    count_record,
+    count_witness,
+    missing_box_record,
+    notice_record,
+    transport_account,
+    transport_create,
+)
+from .forms import AccountForm, BoxesForm, ContainerForm, CountForm, MissingBoxForm, NoticeForm, WitnessForm
+
+# How often surveillance's page refreshes its list of counts to record.
+SURVEILLANCE_REFRESH_SECONDS = 30
+
+
+def _refused(request: HttpRequest, template: str, action: Action, **context: Any) -> HttpResponse | None:
+    """The page saying why, when the signed-in person may not take ``action``."""
+    try:
+        action_require(actor=acting_user(request), action=action)
+    except ActionNotPermitted as refused:
+        return render(request, template, {"refused": refused.message, **context}, status=403)
+    return None
+
+
+def _pin_typo(form: Any) -> str:
+    """A PIN the form refused (a letter, too short): it never reached the PIN check."""
+    if "pin" in form.errors and form.data.get(form.add_prefix("pin"), "").strip():
+        return " The PIN was refused by its shape; nothing was checked and it does not count as a wrong PIN."
+    return ""
+
+
+def _today(room: PokerRoom) -> date:
+    return gaming_day(room=room, at=timezone.now())
+
+
+def _on_their_gaming_day(rooms: list[PokerRoom], *, room_field: str) -> Q:
+    """Rows of each room's current gaming day (rooms may keep different clocks)."""
+    condition = Q(pk__in=[])
+    for room in rooms:
+        condition |= Q(**{room_field: room, "gaming_day": _today(room)})
+    return condition
+
+
+def _boxes_at_closed_tables() -> QuerySet[Box]:
+    return (Box.objects.filter(table__is_open=False).select_related("room", "table", "jackpot")
+            .order_by("room__code", Length("table__number"), "table__number", "kind", "code"))
+
+
+# --- The dealer's count ---------------------------------------------------------------------------
+
+
+def _notice_today(rooms: list[PokerRoom]) -> dict[int, ComplianceNotice]:
+    notices = (ComplianceNotice.objects.filter(_on_their_gaming_day(rooms, room_field="room"))
+               .select_related("recorded_by").order_by("notified_at"))
+    return {notice.room_id: notice for notice in notices}
+
+
+@login_required
+def count_page(request: HttpRequest) -> HttpResponse:
+    """A dealer counts a box at a closed table (§637a.15(d)(1), §637a.16(d)(1)): picks the box, enters
+    what it held on the number pad (the chips of each denomination, if they like, add up to it) and
+    signs with their PIN. The expected content is shown only after the count: the dealer counts blind.
+    A Bad Beat box needs the day's notice to compliance first (§637a.15(d))."""
+    template = "cage/floor/count.html"
+    if (refusal := _refused(request, template, Action.COUNT_RECORD)) is not None:
+        return refusal
+    user = acting_user(request)
+    if request.method == "POST":
+        form = CountForm(request.POST)
+        if form.is_valid():
+            data = form.cleaned_data
+            key = data["idempotency_key"]
+            first = Count.objects.filter(idempotency_key=key).values_list("pk", flat=True).first()
+            try:
+                count = count_record(box=data["box"], counted_cents=data["counted"], denominations=data["denominations"] or None,
+                                     actor=user, pin=data["pin"], idempotency_key=key)
+            except IdempotencyKeyReused:
+                first = Count.objects.filter(idempotency_key=key).values_list("pk", flat=True).first()
+                messages.info(request, f"Count {first} was already recorded by this form; it counts once.")
+                return redirect(f"{reverse('floor:cage-count')}?recorded={first}")
+            except DomainError as refused:
+                messages.error(request, f"Nothing was recorded. {refused.message}")
+            else:
+                if first is not None:
+                    messages.info(request, f"Count {count.pk} was already recorded by this form; it counts once.")
+                else:
+                    messages.success(request, f"Count {count.pk} of box {count.box.code} recorded. A floorperson or above witnesses it now.")
+                return redirect(f"{reverse('floor:cage-count')}?recorded={count.pk}")
+        else:
+            messages.error(request, f"Nothing was recorded: correct what is marked below.{_pin_typo(form)}")
+        box = form.cleaned_data.get("box") if hasattr(form, "cleaned_data") else None
+        return render(request, template, {"form": form, "box": box, "notice": _notice_for_box(box)})
+    if (recorded_id := request.GET.get("recorded", "")).isdigit():
+        recorded = Count.objects.select_related("box__table", "box__jackpot", "counted_by").filter(pk=int(recorded_id)).first()
+        if recorded is not None:
+            return render(request, template, {"recorded": recorded, "variance": recorded.variance_cents})
+    if (box_id := request.GET.get("box", "")).isdigit():
+        box = _boxes_at_closed_tables().filter(pk=int(box_id)).first()
+        if box is None:
+            messages.error(request, "That box is not at a closed table: boxes are counted at a closed table (§637a.15(d)(1)).")
+        else:
+            return render(request, template, {"form": CountForm(initial={"box": box.pk}), "box": box, "notice": _notice_for_box(box)})
+    return render(request, template, {"tables": _tables_of_boxes(), "may_notice": may(user, Action.NOTICE_RECORD)})
+
+
+def _notice_for_box(box: Box | None) -> dict[str, Any] | None:
+    """For a Bad Beat box: the day's notice to compliance, or that it is missing."""
+    if box is None or box.jackpot is None or box.jackpot.kind != JackpotKind.BAD_BEAT:
+        return None
+    return {"notice": _notice_today([box.room]).get(box.room_id)}
+
+
+def _tables_of_boxes() -> list[dict[str, Any]]:
+    """The closed tables and their boxes, as large buttons, with what each box needs."""
+    boxes = list(_boxes_at_closed_tables())
+    rooms = list({box.room_id: box.room for box in boxes}.values())
+    notices = _notice_today(rooms)
+    waiting_for = {CountStatus.COUNTED: "Awaiting the witness", CountStatus.WITNESSED: "Awaiting transport"}
+    awaiting = {
+        box_id: waiting_for[CountStatus(status)]
+        for box_id, status in Count.objects.filter(box__in=boxes, status__in=list(waiting_for)).values_list("box_id", "status")
+    }
+    tables: dict[int, dict[str, Any]] = {}
+    for box in boxes:
+        table = tables.setdefault(box.table_id, {"table": box.table, "room": box.room, "boxes": []})
+        bad_beat = box.jackpot is not None and box.jackpot.kind == JackpotKind.BAD_BEAT
+        state = awaiting.get(box.pk)
+        table["boxes"].append({
+            "box": box,
+            "name": box.jackpot.name if box.jackpot else "Rake drop box",
+            "needs_notice": bad_beat and box.room_id not in notices,
+            "state": state or "",
+        })
+    return list(tables.values())
+
+
+@login_required
+def notice_page(request: HttpRequest) -> HttpResponse:
+    """A floorperson or above records, and signs, the notice to the casino compliance representative
+    before Bad Beat boxes are counted (§637a.15(d)): who was notified, how."""
+    template = "cage/floor/notice.html"
+    if (refusal := _refused(request, template, Action.NOTICE_RECORD)) is not None:
+        return refusal
+    rooms = list(PokerRoom.objects.order_by("code"))
+    form = NoticeForm(request.POST or None)
+    if request.method == "POST":
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                notice = notice_record(room=data["room"], notified=data["notified"], method=data["method"], actor=acting_user(request),
+                                       pin=data["pin"], idempotency_key=data["idempotency_key"])
+            except DomainError as refused:
+                messages.error(request, f"Nothing was recorded. {refused.message}")
+            else:
+                messages.success(request, f"Notice to {notice.notified} ({notice.method}) recorded for gaming day {notice.gaming_day}: "
+                                          "Bad Beat boxes may be counted.")
+                return redirect("floor:cage-notice")
+        else:
+            messages.error(request, f"Nothing was recorded: correct what is marked below.{_pin_typo(form)}")
+    notices = ComplianceNotice.objects.filter(_on_their_gaming_day(rooms, room_field="room")).select_related("room", "recorded_by")
+    return render(request, template, {"form": form, "notices": notices, "one_room": len(rooms) == 1})
+
+
+# --- The witness ----------------------------------------------------------------------------------
+
+
+def _witness_rows(bound: tuple[int, WitnessForm] | None = None) -> list[tuple[Count, WitnessForm]]:
+    counts = (Count.objects.filter(status=CountStatus.COUNTED, place=CountPlace.TABLE)
+              .select_related("box__table", "box__jackpot", "counted_by").order_by("counted_at", "pk"))
+    rows = []
+    for count in counts:
+        if bound is not None and bound[0] == count.pk:
+            rows.append((count, bound[1]))
+        else:
+            rows.append((count, WitnessForm(auto_id=f"id_count{count.pk}_%s")))
+    return rows
+
+
+@login_required
+def witness_page(request: HttpRequest) -> HttpResponse:
+    """The counts awaiting their witness: a floorperson or above who is not the counter signs each,
+    with the surveillance department's recording reference (§637a.15(d)(1))."""
+    template = "cage/floor/witness.html"
+    if (refusal := _refused(request, template, Action.COUNT_WITNESS)) is not None:
+        return refusal
+    return render(request, template, {"rows": _witness_rows()})
+
+
+@login_required
+@require_POST
+def witness_sign(request: HttpRequest, count_id: int) -> HttpResponse:
+    template = "cage/floor/witness.html"
+    if (refusal := _refused(request, template, Action.COUNT_WITNESS)) is not None:
+        return refusal
+    count = Count.objects.select_related("box").filter(pk=count_id).first()
+    if count is None:
+        messages.error(request, f"There is no count {count_id}.")
+        return redirect("floor:cage-witness")
+    form = WitnessForm(request.POST, auto_id=f"id_count{count.pk}_%s")
+    if not form.is_valid():
+        messages.error(request, f"Count {count.pk} was not witnessed: correct what is marked below.{_pin_typo(form)}")
+        return render(request, template, {"rows": _witness_rows((count.pk, form))})
+    try:
+        count = count_witness(count=count, actor=acting_user(request), pin=form.cleaned_data["pin"],
+                              surveillance_reference=form.cleaned_data["surveillance_reference"])
+    except DomainError as refused:
+        messages.error(request, f"Count {count.pk} was not witnessed. {refused.message}")
+        return render(request, template, {"rows": _witness_rows((count.pk, form))})
+    messages.success(request, f"Count {count.pk} of box {count.box.code} ({display_cents(count.counted_cents)}) witnessed, "
+                              f"recording {count.surveillance_reference}. Its contents go into a locked container for security.")
+    return redirect("floor:cage-witness")
+
+
+# --- Security's custody ---------------------------------------------------------------------------
+
+
+def _witnessed_counts() -> QuerySet[Count]:
+    return (Count.objects.filter(status=CountStatus.WITNESSED).select_related("box__room", "box__table", "witnessed_by")
+            .order_by("box__room__code", "box__code", "pk"))
+
+
+def _uncounted_boxes() -> QuerySet[Box]:
+    """Boxes at closed tables that are neither in a count on its way nor in a transport not yet verified."""
+    busy_counts = Count.objects.filter(status__in=[CountStatus.COUNTED, CountStatus.WITNESSED]).values("box")
+    carried = Transport.objects.filter(status__in=[TransportStatus.IN_TRANSIT, TransportStatus.ACCOUNTED]).values("items__box")
+    return _boxes_at_closed_tables().exclude(pk__in=busy_counts).exclude(pk__in=carried)
+
+
+def _in_transit() -> QuerySet[Transport]:
+    return (Transport.objects.filter(status__in=[TransportStatus.IN_TRANSIT, TransportStatus.ACCOUNTED])
+            .select_related("room", "carried_by", "accounted_by").prefetch_related("items__box").order_by("-carried_at"))
+
+
+@login_required
+def custody_page(request: HttpRequest) -> HttpResponse:
+    """A security officer signs for custody of a locked container of witnessed table counts, or of
+    locked uncounted boxes, and carries it to the main cage or a satellite cage (§637a.15(d))."""
+    template = "cage/floor/custody.html"
+    if (refusal := _refused(request, template, Action.TRANSPORT_CREATE)) is not None:
+        return refusal
+    posted = request.POST.get("carry") if request.method == "POST" else None
+    if posted in ("counts", "boxes"):
+        # A resent form: what it carried is on its way and no longer offered; answer what it did.
+        prefix = "container" if posted == "counts" else "boxes"
+        sent = Transport.objects.filter(idempotency_key=request.POST.get(f"{prefix}-idempotency_key", "")).first()
+        if sent is not None:
+            messages.info(request, f"Seal {sent.seal} was already signed for by this form; it is carried once.")
+            return redirect("floor:cage-custody")
+    container = ContainerForm(request.POST if posted == "counts" else None, prefix="container", counts=_witnessed_counts())
+    boxes = BoxesForm(request.POST if posted == "boxes" else None, prefix="boxes", boxes=_uncounted_boxes())
+    form = container if posted == "counts" else boxes if posted == "boxes" else None
+    if form is not None:
+        if form.is_valid():
+            data = form.cleaned_data
+            chosen = list(data["counts"] if posted == "counts" else data["boxes"])
+            room = form.room_of(chosen)
+            if room is not None:
+                key = data["idempotency_key"]
+                first = Transport.objects.filter(idempotency_key=key).values_list("pk", flat=True).first()
+                try:
+                    transport = transport_create(
+                        room=room, seal=data["seal"], destination=data["destination"], actor=acting_user(request), pin=data["pin"],
+                        idempotency_key=key, **({"counts": chosen} if posted == "counts" else {"boxes": chosen}),
+                    )
+                except IdempotencyKeyReused:
+                    messages.info(request, "This form was already sent; its container is listed below, carried once.")
+                    return redirect("floor:cage-custody")
+                except DomainError as refused:
+                    messages.error(request, f"Nothing was signed. {refused.message}")
+                else:
+                    what = f"{len(chosen)} count{'s' if len(chosen) != 1 else ''}" if posted == "counts" else f"{len(chosen)} box{'es' if len(chosen) != 1 else ''}"
+                    if first is not None:
+                        messages.info(request, f"Seal {transport.seal} was already signed for by this form; it is carried once.")
+                    else:
+                        messages.success(request, f"Seal {transport.seal} ({what}) is in your custody, on its way to the {transport.destination}.")
+                    return redirect("floor:cage-custody")
+        else:
+            messages.error(request, f"Nothing was signed: correct what is marked below.{_pin_typo(form)}")
+    return render(request, template, {"container": container, "boxes": boxes, "in_transit": _in_transit()})
+
+
+# --- Surveillance ---------------------------------------------------------------------------------
+
+
+def _counts_to_record() -> list[Count]:
+    """Counts at a table since each room's gaming day began (a count may fill an older sheet)."""
+    today = Q(pk__in=[])
+    for room in PokerRoom.objects.all():
+        today |= Q(box__room=room, counted_at__gte=gaming_day_bounds(room=room, day=_today(room))[0])
+    return list(
+        Count.objects.filter(today, place=CountPlace.TABLE)
+        .select_related("box__table", "box__room", "counted_by", "witnessed_by").order_by("-counted_at", "-pk")
+    )
+
+
+@login_required
+def surveillance_page(request: HttpRequest) -> HttpResponse:
+    """Surveillance's page: today's table counts to record (§637a.15(d)(1): 'recorded by the
+    surveillance department'), with table, box, time, counter, witness and the recording reference.
+    Read-only; the list refreshes itself every 30 seconds (htmx), the page never reloads."""
+    template = "cage/floor/surveillance.html"
+    if (refusal := _refused(request, template, Action.COUNTS_TO_RECORD_READ)) is not None:
+        return refusal
+    return render(request, template, {"counts": _counts_to_record(), "refresh_seconds": SURVEILLANCE_REFRESH_SECONDS})
+
+
+@login_required
+def surveillance_rows(request: HttpRequest) -> HttpResponse:
+    template = "cage/floor/_surveillance_rows.html"
+    if (refusal := _refused(request, template, Action.COUNTS_TO_RECORD_READ)) is not None:
+        return refusal
+    response = render(request, template, {"counts": _counts_to_record()})
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+# --- At the cage ----------------------------------------------------------------------------------
+
+
+def _arrivals(bound: dict[int, Any] | None = None, *, supervisor: bool) -> list[dict[str, Any]]:
+    transports = (Transport.objects.filter(kind=TransportKind.BOXES, status=TransportStatus.IN_TRANSIT)
+                  .select_related("room", "carried_by").prefetch_related("items__box", "missing_boxes__box", "missing_boxes__recorded_by")
+                  .order_by("carried_at", "pk"))
+    rows = []
+    for transport in transports:
+        codes = [item.box.code for item in transport.items.all()]
+        excused = [missing.box.code for missing in transport.missing_boxes.all()]
+        carried = [code for code in codes if code not in excused]
+        forms = (bound or {}).get(transport.pk, {})
+        rows.append({
+            "transport": transport, "excused": transport.missing_boxes.all(),
+            "account": forms.get("account") or AccountForm(codes=carried, auto_id=f"id_account{transport.pk}_%s"),
+            "missing": (forms.get("missing") or MissingBoxForm(codes=carried, auto_id=f"id_missing{transport.pk}_%s")) if supervisor else None,
+        })
+    return rows
+
+
+def _arrivals_page(request: HttpRequest, bound: dict[int, Any] | None = None) -> HttpResponse:
+    supervisor = may(acting_user(request), Action.MISSING_BOX_RECORD)
+    containers = (Transport.objects.filter(kind=TransportKind.TABLE_COUNTS, status=TransportStatus.IN_TRANSIT)
+                  .select_related("room", "carried_by").order_by("carried_at"))
+    return render(request, "cage/floor/arrivals.html", {
+        "rows": _arrivals(bound, supervisor=supervisor), "containers": containers, "supervisor": supervisor,
+    })
+
+
+@login_required
+def arrivals_page(request: HttpRequest) -> HttpResponse:
+    """At the cage a floorperson or above accounts for every locked box security carried, and signs
+    (§637a.15(d)(2)); a box missing from what was carried is refused unless a supervisor signs an
+    exception naming it."""
+    if (refusal := _refused(request, "cage/floor/arrivals.html", Action.TRANSPORT_ACCOUNT)) is not None:
+        return refusal
+    return _arrivals_page(request)
+
+
+def _transport_or_back(request: HttpRequest, transport_id: int) -> Transport | None:
+    transport = Transport.objects.filter(pk=transport_id).first()
+    if transport is None:
+        messages.error(request, f"There is no transport {transport_id}.")
+    return transport
+
+
+@login_required
+@require_POST
+def account_sign(request: HttpRequest, transport_id: int) -> HttpResponse:
+    if (refusal := _refused(request, "cage/floor/arrivals.html", Action.TRANSPORT_ACCOUNT)) is not None:
+        return refusal
+    if (transport := _transport_or_back(request, transport_id)) is None:
+        return redirect("floor:cage-arrivals")
+    excused = set(transport.missing_boxes.values_list("box__code", flat=True))
+    codes = [code for code in transport.items.values_list("box__code", flat=True) if code not in excused]
+    form = AccountForm(request.POST, codes=codes, auto_id=f"id_account{transport.pk}_%s")
+    if not form.is_valid():
+        messages.error(request, f"Seal {transport.seal} was not accounted for: correct what is marked below.{_pin_typo(form)}")
+        return _arrivals_page(request, {transport.pk: {"account": form}})
+    try:
+        transport_account(transport=transport, box_codes=form.cleaned_data["boxes"], actor=acting_user(request), pin=form.cleaned_data["pin"])
+    except DomainError as refused:
+        messages.error(request, f"Seal {transport.seal} was not accounted for. {refused.message}")
+        return _arrivals_page(request, {transport.pk: {"account": form}})
+    messages.success(request, f"Every box of seal {transport.seal} is accounted for; the cashier counts them now.")
+    return redirect("floor:cage-arrivals")
+
+
+@login_required
+@require_POST
+def missing_box_sign(request: HttpRequest, transport_id: int) -> HttpResponse:
+    if (refusal := _refused(request, "cage/floor/arrivals.html", Action.MISSING_BOX_RECORD)) is not None:
+        return refusal
+    if (transport := _transport_or_back(request, transport_id)) is None:
+        return redirect("floor:cage-arrivals")
+    codes = list(transport.items.values_list("box__code", flat=True))
+    form = MissingBoxForm(request.POST, codes=codes, auto_id=f"id_missing{transport.pk}_%s")
+    if not form.is_valid():
+        messages.error(request, f"No exception was signed: correct what is marked below.{_pin_typo(form)}")
+        return _arrivals_page(request, {transport.pk: {"missing": form}})
+    box = transport.items.select_related("box").get(box__code=form.cleaned_data["box"]).box
+    try:
+        missing_box_record(transport=transport, box=box, reason=form.cleaned_data["reason"], actor=acting_user(request),
+                           pin=form.cleaned_data["pin"])
+    except DomainError as refused:
+        messages.error(request, f"No exception was signed. {refused.message}")
+        return _arrivals_page(request, {transport.pk: {"missing": form}})
+    messages.success(request, f"Exception signed: box {box.code} is missing from seal {transport.seal}. Account for the others now.")
+    return redirect("floor:cage-arrivals")

@@ -1,0 +1,183 @@
+"""Reads of the cage for reports: what the cage made official as poker revenue, and the count sheets
+with every signature on them (for their PDF)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any
+
+from django.contrib.contenttypes.models import ContentType
+from django.db.models import CharField, F, OuterRef, Q, Subquery, Value
+from django.db.models.functions import Cast, Coalesce, Concat
+
+from casino_backoffice.ledger.models import Transfer, TransferKind
+from casino_backoffice.staff.models import Signature
+from tables.models import PokerRoom
+
+from .models import (
+    BoxKind,
+    CageVerification,
+    ComplianceNotice,
+    Count,
+    CountPlace,
+    CountSheet,
+    MissingBox,
+    Transport,
+    TransportItem,
+    Variance,
+)
+
+
+def revenue_counted(
+    *, room: PokerRoom, date_from: date | None = None, date_to: date | None = None, table_number: str | None = None,
+) -> dict[tuple[str, date], int]:
+    """What cage verifications made official as poker revenue (§637a.15(e)), in cents by (table
+    number, gaming day of the verification), from the ledger: each drop box's verification transfer
+    into the room's revenue, less its reversal if the ledger reversed it.
+
+    The poker revenue report (``rake.selectors.poker_revenue``) reads it through the setting
+    ``POKER_REVENUE_COUNTED``. One query: one row per drop box verified."""
+    # A verification moves each box's official money under the key "verification:<id>:<box code>".
+    key = Concat(Value("verification:"), Cast("transport__verification__id", CharField()), Value(":"), F("box__code"),
+                 output_field=CharField())
+    official = (
+        Transfer.objects.filter(idempotency_key=OuterRef("key"), kind=TransferKind.VERIFICATION)
+        .annotate(net=F("amount_cents") - Coalesce(F("reversed_by__amount_cents"), Value(0)))
+        .values("net")[:1]
+    )
+    items = TransportItem.objects.filter(box__room=room, box__kind=BoxKind.RAKE, transport__verification__isnull=False)
+    if date_from is not None:
+        items = items.filter(transport__verification__gaming_day__gte=date_from)
+    if date_to is not None:
+        items = items.filter(transport__verification__gaming_day__lte=date_to)
+    if table_number:
+        items = items.filter(box__table__number=table_number)
+    counted: dict[tuple[str, date], int] = defaultdict(int)
+    rows = items.annotate(key=key).annotate(official=Subquery(official)).values_list(
+        "box__table__number", "transport__verification__gaming_day", "official"
+    )
+    for number, day, cents in rows:
+        counted[(number, day)] += int(cents or 0)
+    return dict(counted)
+
+
+# --- Count sheets with their signatures (the PDF) -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SignatureLine:
+    purpose: str
+    name: str
+    role: str
+    credential_number: str
+    signed_at: datetime
+    content_hash: str
+
+
+@dataclass
+class SheetDocument:
+    """One count sheet, or a count without a sheet, with every signed step of its box's count."""
+
+    box_code: str
+    table: str
+    box_kind: str
+    jackpot: str
+    sheet: CountSheet | None
+    count: Count | None
+    notice: ComplianceNotice | None = None
+    transport: Transport | None = None
+    missing: MissingBox | None = None
+    verification: CageVerification | None = None
+    variances: list[Variance] = field(default_factory=list)
+    signatures: list[tuple[str, SignatureLine]] = field(default_factory=list)  # (step, signature)
+
+    def steps(self) -> list[tuple[str, Any]]:
+        """The signed documents of the count, in the order they happen."""
+        found = [
+            ("Notice to compliance", self.notice), ("Count", self.count), ("Custody", self.transport),
+            ("Missing box", self.missing), ("Cage verification", self.verification),
+            *(("Variance", variance) for variance in self.variances),
+        ]
+        return [(step, document) for step, document in found if document is not None]
+
+
+def _signature_lines(documents: list[Any]) -> dict[tuple[int, str], list[SignatureLine]]:
+    """Every signature of ``documents``, keyed by (content type id, document id), in one query."""
+    by_type: dict[int, set[str]] = defaultdict(set)
+    for document in documents:
+        by_type[ContentType.objects.get_for_model(type(document)).pk].add(str(document.pk))
+    if not by_type:
+        return {}
+    condition = Q()
+    for type_id, ids in by_type.items():
+        condition |= Q(document_type_id=type_id, document_id__in=ids)
+    lines: dict[tuple[int, str], list[SignatureLine]] = defaultdict(list)
+    for signature in Signature.objects.filter(condition).select_related("signer").order_by("signed_at", "pk"):
+        lines[(signature.document_type_id, signature.document_id)].append(SignatureLine(
+            purpose=signature.purpose, name=signature.signer.get_full_name() or signature.signer.username,
+            role=signature.get_role_display(), credential_number=signature.credential_number,
+            signed_at=signature.signed_at, content_hash=signature.content_hash,
+        ))
+    return lines
+
+
+def _verification_of_cage_count(count: Count) -> int | None:
+    # A count at the cage is made by the verification, under the key "verification:<id>:<box code>".
+    parts = count.idempotency_key.split(":")
+    return int(parts[1]) if count.place == CountPlace.CAGE and len(parts) == 3 and parts[1].isdigit() else None
+
+
+def count_sheets_document(*, sheets: list[CountSheet], counts: Sequence[Count] = ()) -> list[SheetDocument]:
+    """The count sheets (and counts without a sheet) with each step of their count: the notice to
+    compliance, the count, the witness, custody, the accounting at the cage, a missing-box exception,
+    the cage's verification and the variances, each with its signatures (name, role, Board credential
+    number, time, hash of what was signed). A fixed number of queries, whatever the number of sheets."""
+    related = ("box__table", "box__jackpot", "notice", "counted_by", "witnessed_by", "transport_item__transport__verification")
+    counted = {c.sheet_id: c for c in Count.objects.filter(sheet__in=sheets).select_related(*related)}
+    documents: list[SheetDocument] = []
+    for sheet, count in [(sheet, counted.get(sheet.pk)) for sheet in sheets] + [(None, c) for c in counts if c.sheet_id is None]:
+        box = sheet.box if sheet is not None else count.box  # type: ignore[union-attr]
+        documents.append(SheetDocument(
+            box_code=box.code, table=box.table.number, box_kind=box.get_kind_display(),
+            jackpot=box.jackpot.name if box.jackpot else "", sheet=sheet, count=count,
+        ))
+    at_cage = {d.count.pk: _verification_of_cage_count(d.count) for d in documents if d.count is not None}
+    cage_verifications = CageVerification.objects.filter(pk__in={pk for pk in at_cage.values() if pk}).select_related("transport")
+    verifications = {verification.pk: verification for verification in cage_verifications}
+    for document in documents:
+        if document.count is None:
+            continue
+        document.notice = document.count.notice
+        item = getattr(document.count, "transport_item", None)
+        if item is not None:
+            document.transport = item.transport
+            document.verification = getattr(item.transport, "verification", None)
+        elif (verification := verifications.get(at_cage[document.count.pk] or 0)) is not None:
+            document.verification, document.transport = verification, verification.transport
+    transport_ids = {d.transport.pk for d in documents if d.transport is not None}
+    missing = {(m.transport_id, m.box.code): m for m in MissingBox.objects.filter(transport_id__in=transport_ids).select_related("box")}
+    count_ids = [d.count.pk for d in documents if d.count is not None]
+    verification_ids = [d.verification.pk for d in documents if d.verification is not None]
+    of_count: dict[int, list[Variance]] = defaultdict(list)
+    of_container: dict[int, list[Variance]] = defaultdict(list)
+    for variance in Variance.objects.filter(Q(count_id__in=count_ids) | Q(verification_id__in=verification_ids, count__isnull=True)):
+        if variance.count_id is not None:
+            of_count[variance.count_id].append(variance)
+        elif variance.verification_id is not None:
+            of_container[variance.verification_id].append(variance)
+    for document in documents:
+        if document.transport is not None:
+            document.missing = missing.get((document.transport.pk, document.box_code))
+        if document.count is not None:
+            document.variances = list(of_count.get(document.count.pk, []))
+        if document.verification is not None:
+            document.variances += of_container.get(document.verification.pk, [])
+    lines = _signature_lines([signed for document in documents for _, signed in document.steps()])
+    for document in documents:
+        for step, signed in document.steps():
+            type_id = ContentType.objects.get_for_model(type(signed)).pk
+            document.signatures += [(step, line) for line in lines.get((type_id, str(signed.pk)), [])]
+    return documents
