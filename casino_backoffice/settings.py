@@ -202,7 +202,7 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ALWAYS_EAGER = _env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # Beat entries tick often and call idempotent services; a unique key per period or sheet makes a
-# second run a no-op (DESIGN.md, Stack notes).
+# second run a no-op (docs/architecture.md, Stack notes).
 HEARTBEAT_SECONDS = float(os.environ.get("HEARTBEAT_SECONDS", "15"))
 CELERY_BEAT_SCHEDULE = {
     "heartbeat": {"task": "casino_backoffice.core.tasks.heartbeat", "schedule": HEARTBEAT_SECONDS},

@@ -1,5 +1,5 @@
 """Ledger accounts of the jackpots app, each code and name built once: the table boxes a jackpot's
-drops go into (expected money) and each fund's official money (DESIGN.md, Official versus expected)."""
+drops go into (expected money) and each fund's official money (docs/architecture.md, Official versus expected)."""
 
 from __future__ import annotations
 

@@ -15,6 +15,9 @@ from tables.games import Game
 from tables.models import PokerRoom, Table
 from tables.services import room_upsert, table_set_open, table_upsert
 
+# The rules-file fixtures (``rules``, ``rated_table``) are shared by every app's tests.
+pytest_plugins = ["tests.rake.factories"]
+
 PIN = "2468"
 PASSWORD = "correct-horse-battery"
 _serial = itertools.count(1)

@@ -1,4 +1,4 @@
-"""The double-entry ledger of every fund and box (DESIGN.md, The ledger).
+"""The double-entry ledger of every fund and box (docs/architecture.md, The ledger).
 
 Every fund, every physical box, every container in transit and the cage are accounts. Money moves
 only as a ``Transfer``: an immutable row with a debit account (where the money goes), a credit
@@ -121,7 +121,7 @@ class Transfer(models.Model):
 
 
 class Correction(SignableDocument):
-    """A signed request to reverse a transfer posted in error (DESIGN.md: a mistake is corrected by a
+    """A signed request to reverse a transfer posted in error (docs/architecture.md: a mistake is corrected by a
     reversing transfer with its own signature). Finance prepares it; another finance person or an
     administrator approves it; the reversal posts when both have signed."""
 

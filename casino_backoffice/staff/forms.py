@@ -23,7 +23,7 @@ class PinChangeForm(forms.Form):
 
 
 class SignWithPinForm(forms.Form):
-    """The PIN signature: the signer re-enters their PIN at the moment of signing (DESIGN.md)."""
+    """The PIN signature: the signer re-enters their PIN at the moment of signing (docs/architecture.md, Signatures)."""
 
     pin = PinSignatureField()
 

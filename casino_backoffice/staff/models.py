@@ -2,7 +2,7 @@
 
 A signature is a person re-confirming who they are (their PIN) at the moment of signing a document,
 recorded with their role and Board-issued credential number as they stood at that moment, the time,
-and a hash of what was signed (DESIGN.md, Signatures). Signatures are never updated or deleted; a
+and a hash of what was signed (docs/architecture.md, Signatures). Signatures are never updated or deleted; a
 trigger refuses it, on PostgreSQL and SQLite alike.
 """
 

@@ -60,7 +60,7 @@ ROOM_MANAGEMENT = frozenset({Role.POKER_ROOM_MANAGER, Role.ADMINISTRATOR})
 FINANCE_OR_ADMINISTRATOR = frozenset({Role.FINANCE, Role.ADMINISTRATOR})
 
 ACTION_ROLES: dict[Action, frozenset[Role]] = {
-    # A dealer logs the rounds of their table (DESIGN.md, Who uses it); a floorperson or above may
+    # A dealer logs the rounds of their table (docs/architecture.md, Who uses it); a floorperson or above may
     # stand in. The calculator shows them what a round will take before they log it.
     Action.ROUND_RECORD: DEALER_OR_FLOORPERSON_OR_ABOVE,
     Action.RAKE_CALCULATE: DEALER_OR_FLOORPERSON_OR_ABOVE,
@@ -96,7 +96,7 @@ ACTION_ROLES: dict[Action, frozenset[Role]] = {
     # Surveillance records each table count (§637a.15(d)(1)); compliance reads every list.
     Action.COUNTS_TO_RECORD_READ: frozenset({Role.SURVEILLANCE, Role.COMPLIANCE}),
     # Finance prepares the reversal of a transfer posted in error; another finance person or an
-    # administrator approves it (DESIGN.md, The ledger).
+    # administrator approves it (docs/architecture.md, The ledger).
     Action.CORRECTION_PREPARE: FINANCE_OR_ADMINISTRATOR,
     Action.CORRECTION_APPROVE: FINANCE_OR_ADMINISTRATOR,
     Action.PIN_SET: EVERY_ROLE,

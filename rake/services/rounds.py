@@ -233,7 +233,7 @@ def _round_post(
         existing = _replay(model=Round, idempotency_key=request.idempotency_key, fingerprint=fingerprint)
         assert existing is not None  # the key was there, and rounds are never deleted
         return RoundRecorded(round=existing, drops=tuple(existing.drops.all()), replayed=True)
-    # Each amount above zero moves from the room's pots into a box: expected money (DESIGN.md, Official
+    # Each amount above zero moves from the room's pots into a box: expected money (docs/architecture.md, Official
     # versus expected). The round's unique key makes these transfer keys new.
     source_id = _account_id(pots_account(room=room), version_id=version_id)
     postings: list[Posting] = []

@@ -8,12 +8,9 @@ from playwright.sync_api import expect
 
 from tables.models import Round
 from tests.browser.conftest import screenshot
-from tests.rake import factories
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-rules = factories.rules
-rated_table = factories.rated_table
 
 
 @pytest.fixture

@@ -12,8 +12,6 @@ from tables.models import Table
 from tables.services import table_set_open
 from tests.rake import factories
 
-rules = factories.rules
-rated_table = factories.rated_table
 _keys = itertools.count(1)
 
 

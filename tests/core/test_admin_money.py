@@ -19,9 +19,6 @@ from rake.services import round_record
 from tables.models import Round
 from tests.rake import factories
 
-rules = factories.rules
-rated_table = factories.rated_table
-
 
 @pytest.fixture
 def finance_browser(finance) -> Client:

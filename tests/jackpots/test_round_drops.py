@@ -18,9 +18,6 @@ from tables.services import table_set_open
 from tests.rake import factories
 from tests.rake.factories import recently, rules_text
 
-rules = factories.rules
-rated_table = factories.rated_table
-
 
 @pytest.fixture(params=["one_statement", "orm"])
 def write_path(request, monkeypatch) -> str:

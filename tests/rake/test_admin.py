@@ -12,11 +12,7 @@ from django.utils import timezone
 from rake.services import round_record, rules_load
 from tables.models import Round, RulesVersion
 
-from . import factories
 from .factories import RULES, rules_loader, rules_text
-
-rules = factories.rules
-rated_table = factories.rated_table
 
 
 @pytest.fixture

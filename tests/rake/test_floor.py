@@ -13,11 +13,6 @@ from casino_backoffice.staff.roles import Role
 from tables.models import Round, Table
 from tests.pages import assert_no_inline_script_or_style
 
-from . import factories
-
-rules = factories.rules
-rated_table = factories.rated_table
-
 
 def browser_for(user) -> Client:
     browser = Client()

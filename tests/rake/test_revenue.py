@@ -18,10 +18,6 @@ from rake.services import round_record
 from tables.models import Table
 from tables.services import table_set_open
 
-from . import factories
-
-rules = factories.rules
-
 
 @pytest.fixture
 def played(rules, dealer, floorperson):

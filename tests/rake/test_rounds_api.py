@@ -18,12 +18,9 @@ from jackpots.models import RoundDrop
 from rake.services import rules_load
 from tables.models import Round
 from tables.services import table_set_open
-from tests.rake import factories
 from tests.rake.factories import RULES, recently, rules_loader, rules_text
 
 # Shared fixtures of the rake tests.
-rules = factories.rules
-rated_table = factories.rated_table
 
 
 @pytest.fixture(autouse=True, params=["one_statement", "orm"])

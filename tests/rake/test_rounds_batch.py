@@ -12,11 +12,7 @@ from rest_framework.test import APIClient
 from casino_backoffice.ledger.models import Account, Transfer
 from casino_backoffice.ledger.selectors import account_balance, ledger_total
 from tables.models import Round
-from tests.rake import factories
 from tests.rake.factories import recently
-
-rules = factories.rules
-rated_table = factories.rated_table
 
 
 @pytest.fixture

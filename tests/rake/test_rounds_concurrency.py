@@ -20,10 +20,6 @@ from casino_backoffice.ledger.models import Account, Transfer
 from casino_backoffice.ledger.selectors import account_balance, ledger_total
 from jackpots.models import RoundDrop
 from tables.models import Round
-from tests.rake import factories
-
-rules = factories.rules
-rated_table = factories.rated_table
 
 ROUNDS = 60
 COPIES = 3  # each round is posted three times, by different clients, at once

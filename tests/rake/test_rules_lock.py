@@ -19,11 +19,7 @@ from rake.exceptions import RulesFileInvalid
 from rake.locks import RULES_LOCK_NAMESPACE, lock_room_rules
 from rake.services import round_record, rules_load
 from tables.models import Round, RulesVersion
-from tests.rake import factories
 from tests.rake.factories import rules_loader, rules_text
-
-rules = factories.rules
-rated_table = factories.rated_table
 
 
 def _rules_lock_holders(room_id: int) -> dict[bool, int]:

@@ -17,9 +17,6 @@ from rake.services import time_charge_verify
 from tables.models import Table
 from tables.services import table_set_open
 from tests.conftest import PIN
-from tests.rake import factories
-
-rules = factories.rules
 
 
 def interval_start(minutes: int, back: int = 1) -> datetime:

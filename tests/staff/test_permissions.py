@@ -26,7 +26,6 @@ from tables.services import table_set_open
 from tests.conftest import PIN
 from tests.rake import factories
 
-rules = factories.rules
 
 def interval_start(minutes: int, back: int = 1) -> datetime:
     """The start of an interval of a time-charge table, ``back`` intervals ago, on the room's clock."""

@@ -11,10 +11,6 @@ from openpyxl import load_workbook
 
 from rake.services import round_record
 from tables.models import Round
-from tests.rake import factories
-
-rules = factories.rules
-rated_table = factories.rated_table
 
 
 def test_the_rounds_export_to_xlsx_with_money_as_numbers_and_times_in_the_rooms_zone(rated_table, dealer, finance):

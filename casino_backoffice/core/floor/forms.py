@@ -37,7 +37,7 @@ def _pin_shape(value: str) -> None:
 
 
 class PinSignatureField(forms.CharField):
-    """The PIN signature: the signer re-enters their signing PIN at the moment of signing (DESIGN.md,
+    """The PIN signature: the signer re-enters their signing PIN at the moment of signing (docs/architecture.md,
     Signatures), or sets a new one.
 
     Anything that cannot be a PIN (a letter, too few or too many digits) is refused here, by the form,

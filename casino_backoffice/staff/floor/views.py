@@ -17,7 +17,7 @@ from ..forms import PinChangeForm
 from ..roles import Role
 from ..services import pin_set
 
-# What each role does on the floor (DESIGN.md, Who uses it). Pages arrive with their issues; the
+# What each role does on the floor (docs/architecture.md, Who uses it). Pages arrive with their issues; the
 # home page shows the tiles of those that exist.
 DUTIES: dict[Role, str] = {
     Role.DEALER: "Log rounds of play and count jackpot boxes at a closed table.",
