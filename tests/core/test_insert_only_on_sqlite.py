@@ -35,10 +35,12 @@ from tables.models import Round, Table
 
 Table.objects.filter(number="T1").update(is_open=True)
 table = Table.objects.select_related("room").get(number="T1")
+# The demo played a gaming day already (T1 counted, T2 and T3 still holding expected money).
+rounds, transfers, signatures = Round.objects.count(), Transfer.objects.count(), Signature.objects.count()
 dealer = User.objects.get(username="dealer")
 round_record(table=table, ended_at=timezone.now(), players_dealt_in=9, pot_cents=12000,
              uncalled_bet_cents=2000, flop_dealt=True, voided=False, actor=dealer, idempotency_key="round-1")
-assert Round.objects.count() == 1 and Transfer.objects.count() == 3, Transfer.objects.count()
+assert Round.objects.count() == rounds + 1 and Transfer.objects.count() == transfers + 3, Transfer.objects.count()
 
 # The ledger's batch on SQLite (bulk_create): a replay answers the first transfer, another movement is refused.
 pots, box = Account.objects.get(code="room:main:pots"), Account.objects.get(code="table:main:T1:drop_box")
@@ -48,7 +50,7 @@ with transaction.atomic():
     first = transfers_post_within(postings=batch(100), actor=dealer)
 with transaction.atomic():
     again = transfers_post_within(postings=batch(100), actor=dealer)
-assert again[0].pk == first[0].pk and Transfer.objects.count() == 4
+assert again[0].pk == first[0].pk and Transfer.objects.count() == transfers + 4
 try:
     with transaction.atomic():
         transfers_post_within(postings=batch(101), actor=dealer)
@@ -61,7 +63,7 @@ assert ledger_total() == 0
 finance = staff_create(username="finance-sqlite", role=Role.FINANCE, credential_number="PA-SQLITE-1",
                        password=uuid.uuid4().hex, pin="2468")
 correction_prepare(transfer=first[0], reason="posted to the wrong box", actor=finance, pin="2468")
-assert Signature.objects.count() == 1
+assert Signature.objects.count() == signatures + 1
 
 # The cage's documents: boxes, a notice, a table count in a container, uncounted boxes with one missing,
 # a verification, the close of the day, a schedule run.
@@ -77,21 +79,23 @@ floor, counter, security, supervisor, cashier = (person(role, n) for n, role in 
     (Role.FLOORPERSON, Role.DEALER, Role.SECURITY, Role.SHIFT_SUPERVISOR, Role.CAGE_CASHIER)))
 assert schedule_run() is not None
 room = table.room
-table = table_set_open(table=table, is_open=False, actor=floor)
+t2 = table_set_open(table=Table.objects.get(room=room, number="T2"), is_open=False, actor=floor)
 boxes_sync(room=room)
 notice_record(room=room, notified="J. Smith", method="phone", actor=floor, pin="2468", idempotency_key="notice-1")
-count = count_record(box=Box.objects.get(room=room, code="T1-bb"), counted_cents=100, actor=counter, pin="2468",
-                     idempotency_key="count-1")
+bb = Box.objects.select_related("account").get(room=room, code="T2-bb")
+from casino_backoffice.ledger.selectors import account_balance
+bb_expected = account_balance(account=bb.account)
+count = count_record(box=bb, counted_cents=bb_expected, actor=counter, pin="2468", idempotency_key="count-1")
 count_witness(count=count, actor=floor, pin="2468", surveillance_reference="CAM-1")
-container = transport_create(room=room, seal="S-1", counts=[count], actor=security, pin="2468", idempotency_key="t-1")
-cage_verify(transport=container, counted=100, actor=cashier, pin="2468", idempotency_key="v-1")
-carried = transport_create(room=room, seal="S-2", boxes=list(Box.objects.filter(room=room, code__in=["T1-hh", "T1-drop"])),
+container = transport_create(room=room, seal="SQ-1", counts=[count], actor=security, pin="2468", idempotency_key="t-1")
+cage_verify(transport=container, counted=bb_expected, actor=cashier, pin="2468", idempotency_key="v-1")
+carried = transport_create(room=room, seal="SQ-2", boxes=list(Box.objects.filter(room=room, code__in=["T2-hh", "T2-drop"])),
                            actor=security, pin="2468", idempotency_key="t-2")
-missing_box_record(transport=carried, box=Box.objects.get(room=room, code="T1-hh"), reason="not in the cart",
+missing_box_record(transport=carried, box=Box.objects.get(room=room, code="T2-hh"), reason="not in the cart",
                    actor=supervisor, pin="2468")
-transport_account(transport=carried, box_codes=["T1-drop"], actor=floor, pin="2468")
-drop_expected = carried.items.get(box__code="T1-drop").expected_cents
-cage_verify(transport=carried, counted={"T1-drop": drop_expected}, actor=cashier, pin="2468", idempotency_key="v-2")
+transport_account(transport=carried, box_codes=["T2-drop"], actor=floor, pin="2468")
+drop_expected = carried.items.get(box__code="T2-drop").expected_cents
+cage_verify(transport=carried, counted={"T2-drop": drop_expected}, actor=cashier, pin="2468", idempotency_key="v-2")
 gaming_day_close(room=room, day=gaming_day(room=room, at=timezone.now()), actor=finance, pin="2468")
 assert ledger_total() == 0
 
