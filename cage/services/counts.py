@@ -8,7 +8,7 @@ count.' A Bad Beat box is counted 'upon notice to a casino compliance representa
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -28,10 +28,11 @@ from ..accounts import custody_account, variance_account
 from ..exceptions import BoxAlreadyCounted, CageError, NoticeRequired, WrongStatus
 from ..models import Box, ComplianceNotice, Count, CountPlace, CountSheet, CountStatus, Variance, VarianceKind
 from ._common import move, variance_threshold_cents
-from .schedule import sheets_create
+from .schedule import HIGH_HAND_COUNT_GRACE, sheets_create
 
-# A count looks this far back for sheets the schedule has not created yet (it was down, or a test).
-_LOOK_BACK = timedelta(days=1)
+# A count creates the sheets the schedule would have created by now (it runs every minute; it may be
+# down, or not yet started): the current gaming day's and the qualifying periods ended within the grace.
+_LOOK_BACK = HIGH_HAND_COUNT_GRACE
 
 
 def notice_record(

@@ -107,7 +107,10 @@ def schedule_run(*, at: datetime | None = None) -> ScheduleRun | None:
         latest = ScheduleRun.objects.order_by("-at").values_list("at", flat=True).first()
         if latest is not None and at <= latest:
             return None
-        after = max(latest or at - timedelta(days=1), at - CATCH_UP_LIMIT)
+        # The first run starts the schedule: the current gaming day's sheets and the periods that end
+        # from now on, not a backlog of periods from before the schedule existed. A later run catches up
+        # on what it missed (up to CATCH_UP_LIMIT), and those sheets are flagged overdue at once.
+        after = max(latest or at - HIGH_HAND_COUNT_GRACE, at - CATCH_UP_LIMIT)
         created = 0
         for room in PokerRoom.objects.all():
             created += sheets_create(boxes=boxes_sync(room=room), after=after, until=at)
