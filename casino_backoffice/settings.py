@@ -203,6 +203,8 @@ CELERY_BEAT_SCHEDULE = {
     "heartbeat": {"task": "casino_backoffice.core.tasks.heartbeat", "schedule": HEARTBEAT_SECONDS},
     # Count sheets due (each gaming day, each ended High Hand period) and overdue: cage.services.schedule.
     "count-schedule": {"task": "cage.tasks.schedule_tick", "schedule": 60.0},
+    # Balance checkpoints, so that a balance costs the same however long the history: ledger.checkpoints.
+    "balance-checkpoints": {"task": "casino_backoffice.ledger.tasks.checkpoints_tick", "schedule": 60.0},
 }
 # Several deployments (or test runs) can share one broker without taking each other's tasks.
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "casino_backoffice")
