@@ -113,6 +113,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Short reads whose size the planner cannot know (the balances of 150 boxes, each its transfers
+    # after its latest checkpoint) are estimated above PostgreSQL's JIT threshold and spent 150 ms
+    # compiling for 10 ms of work (benchmarks/bench_cage.py): this application's queries run without JIT.
+    _options = DATABASES["default"].setdefault("OPTIONS", {})
+    _options["options"] = f"{_options.get('options', '')} -c jit=off".strip()
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "staff.User"

@@ -20,7 +20,8 @@ import logging
 from collections.abc import Iterable
 
 from django.db import OperationalError, connection, transaction
-from django.db.models import Q, Sum
+from django.db.models import BigIntegerField, Expression, ExpressionWrapper, OuterRef, Q, QuerySet, Subquery, Sum, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from .models import Account, BalanceCheckpoint, Transfer
@@ -110,26 +111,39 @@ def checkpoints_take(*, stride: int = CHECKPOINT_STRIDE) -> int:
         return max(cursor.rowcount, 0)
 
 
+def _latest_checkpoint(account: OuterRef) -> QuerySet[BalanceCheckpoint]:
+    return BalanceCheckpoint.objects.filter(account_id=account).order_by("-through_transfer_id")
+
+
+def balance_expression(account: str = "pk") -> Expression:
+    """The balance of the account whose id is the field ``account`` of each row, as a column of the
+    same query: its latest checkpoint plus the sums of its debits and credits after it, each read
+    from its index (``Box.objects.annotate(expected_cents=balance_expression("account_id"))``)."""
+
+    def after_checkpoint(side: str) -> Coalesce:
+        # The horizon is the outer row's, so the database reads it once per row, then a range of the index.
+        through = Coalesce(Subquery(_latest_checkpoint(OuterRef(OuterRef(account))).values("through_transfer_id")[:1]), Value(0))
+        total = (
+            Transfer.objects.filter(**{f"{side}_id": OuterRef(account)}, pk__gt=through)
+            .order_by()
+            .values(f"{side}_id")
+            .annotate(total=Sum("amount_cents"))
+            .values("total")
+        )
+        return Coalesce(Subquery(total, output_field=BigIntegerField()), Value(0))
+
+    checkpoint = Coalesce(Subquery(_latest_checkpoint(OuterRef(account)).values("balance_cents")[:1]), Value(0))
+    return ExpressionWrapper(checkpoint + after_checkpoint("debit") - after_checkpoint("credit"), output_field=BigIntegerField())
+
+
 def balances_of(*, account_ids: Iterable[int]) -> dict[int, int]:
     """The balance of each account, keyed by id, in one statement (one snapshot): its latest
     checkpoint plus the transfers after it. Accounts that do not exist are left out."""
     ids = sorted(set(account_ids))
     if not ids:
         return {}
-    tables = _tables()
-    tail = ("COALESCE((SELECT SUM(t.amount_cents) FROM {transfer} t "
-            "WHERE t.{side}_id = a.id AND t.id > COALESCE(last.through_transfer_id, 0)), 0)")
-    sql = f"""
-        SELECT a.id, COALESCE(last.balance_cents, 0) + {tail.format(side="debit", **tables)} - {tail.format(side="credit", **tables)}
-        FROM {tables['account']} a
-        LEFT JOIN {tables['checkpoint']} last ON last.account_id = a.id AND last.through_transfer_id = (
-            SELECT MAX(c.through_transfer_id) FROM {tables['checkpoint']} c WHERE c.account_id = a.id
-        )
-        WHERE a.id IN ({", ".join(["%s"] * len(ids))})
-    """  # noqa: S608 (table names come from the models; every value is a parameter)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, ids)
-        return {int(account_id): int(balance) for account_id, balance in cursor.fetchall()}
+    rows = Account.objects.filter(pk__in=ids).order_by().annotate(balance=balance_expression("pk")).values_list("pk", "balance")
+    return {int(account_id): int(balance) for account_id, balance in rows}
 
 
 def balance_from_history(*, account: Account) -> int:

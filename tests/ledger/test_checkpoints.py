@@ -10,7 +10,12 @@ import threading
 import pytest
 from django.db import DatabaseError, connection, connections, transaction
 
-from casino_backoffice.ledger.checkpoints import balance_from_history, checkpoints_take, transfer_horizon
+from casino_backoffice.ledger.checkpoints import (
+    balance_expression,
+    balance_from_history,
+    checkpoints_take,
+    transfer_horizon,
+)
 from casino_backoffice.ledger.models import Account, AccountKind, BalanceCheckpoint, Transfer, TransferKind
 from casino_backoffice.ledger.selectors import account_balance, account_balances, ledger_total
 from casino_backoffice.ledger.services import account_open, correction_approve, correction_prepare, transfer_post
@@ -34,9 +39,12 @@ def post(debit: Account, credit: Account, cents: int, actor) -> Transfer:
 
 
 def assert_balances_match_history(*accounts: Account) -> None:
+    history = {a.pk: balance_from_history(account=a) for a in accounts}
     for account in accounts:
-        assert account_balance(account=account) == balance_from_history(account=account), account.code
-    assert account_balances(accounts=accounts) == {a.pk: balance_from_history(account=a) for a in accounts}
+        assert account_balance(account=account) == history[account.pk], account.code
+    assert account_balances(accounts=accounts) == history
+    annotated = Account.objects.filter(pk__in=history).annotate(balance=balance_expression("pk")).values_list("pk", "balance")
+    assert dict(annotated) == history
 
 
 def test_a_checkpoint_is_taken_after_stride_transfers_and_balances_stay_those_of_the_history(accounts, finance) -> None:
