@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.contrib.contenttypes.fields import GenericRelation
 from django.db import models
 from django.db.models import Q
 from simple_history.models import HistoricalRecords
@@ -307,6 +308,9 @@ class CageVerification(SignableDocument):
     status = models.CharField(max_length=20, choices=VerificationStatus.choices)
     idempotency_key = models.CharField(max_length=200, unique=True)
     request_sha256 = models.CharField(max_length=64)
+    # The ledger transfers it posted (they reference it): the official record reads them joined to it.
+    transfers = GenericRelation("ledger.Transfer", content_type_field="reference_type", object_id_field="reference_id",
+                                related_query_name="cage_verification")
 
     history = HistoricalRecords()
 

@@ -5,12 +5,15 @@ Every figure is a SQL aggregate over the ledger, never a sum in Python over rows
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date, datetime
+from typing import Any
 
-from django.db.models import BigIntegerField, OuterRef, Q, QuerySet, Subquery, Sum
-from django.db.models.functions import Cast
+from django.db.models import F, Q, QuerySet, Sum
 
+from casino_backoffice.core.exports import Column, Kind
+from casino_backoffice.ledger.checkpoints import balance_expression
 from casino_backoffice.ledger.models import Account, Transfer, TransferKind
 from casino_backoffice.ledger.selectors import account_balances
 from jackpots.models import Jackpot
@@ -27,10 +30,10 @@ class BoxContent:
 
 def boxes_with_expected(*, boxes: QuerySet[Box]) -> list[BoxContent]:
     """Each box with its expected content: what logged rounds and verified time charges put in since
-    its last count (its ledger balance: a count or a transport empties it into custody)."""
-    rows = list(boxes.select_related("room", "table", "jackpot", "account"))
-    balances = account_balances(accounts=[box.account for box in rows])
-    return [BoxContent(box=box, expected_cents=balances[box.account_id]) for box in rows]
+    its last count (its ledger balance: a count or a transport empties it into custody). One query,
+    whose cost does not grow with the boxes' histories (``ledger.checkpoints``)."""
+    rows = boxes.select_related("room", "table", "jackpot").annotate(expected=balance_expression("account_id"))
+    return [BoxContent(box=box, expected_cents=int(box.expected)) for box in rows]
 
 
 def jackpot_expected_in_boxes(*, jackpots: list[Jackpot]) -> dict[int, int]:
@@ -53,19 +56,57 @@ class OfficialRow:
 
 def official_record(*, room: PokerRoom, start: date | None = None, end: date | None = None) -> list[OfficialRow]:
     """The finance department's official record (§637a.15(e), §637a.16(e)): what cage verifications
-    made official, per fund (or poker revenue) and gaming day, from the ledger."""
-    verification_day = CageVerification.objects.filter(pk=Cast(OuterRef("reference_id"), BigIntegerField())).values("gaming_day")[:1]
-    transfers = (
-        Transfer.objects.filter(kind=TransferKind.VERIFICATION, credit__code=f"room:{room.code}:custody")
-        .annotate(day=Subquery(verification_day))
+    made official, per fund (or poker revenue) and gaming day, from the ledger: one aggregate over
+    the verifications' transfers (``official_record_lines``)."""
+    rows = list(
+        official_record_lines(room=room, start=start, end=end)
+        .values("debit_id", day=F("cage_verification__gaming_day"))
+        .annotate(total=Sum("amount_cents"))
+        .order_by("day", "debit_id")
     )
-    if start is not None:
-        transfers = transfers.filter(day__gte=start)
-    if end is not None:
-        transfers = transfers.filter(day__lte=end)
-    rows = list(transfers.values("debit_id", "day").annotate(total=Sum("amount_cents")).order_by("day", "debit_id"))
     accounts = Account.objects.in_bulk([row["debit_id"] for row in rows])
     return [OfficialRow(account=accounts[row["debit_id"]], gaming_day=row["day"], official_cents=int(row["total"])) for row in rows]
+
+
+# The official record line by line (its export): one row per transfer a verification made official.
+OFFICIAL_RECORD_COLUMNS: tuple[Column, ...] = (
+    Column("gaming_day", Kind.DATE),
+    Column("account"),
+    Column("fund"),
+    Column("official", Kind.MONEY),
+    Column("verification", Kind.INTEGER),
+    Column("seal"),
+    Column("cashier"),
+    Column("cashier_credential"),
+    Column("verified_at", Kind.DATETIME),
+    Column("transfer", Kind.INTEGER),
+    Column("memo"),
+)
+
+
+def official_record_lines(*, room: PokerRoom, start: date | None = None, end: date | None = None) -> QuerySet[Transfer]:
+    """Each ledger transfer a cage verification of ``room`` made official (§637a.15(e),
+    §637a.16(e)), by gaming day of the verification, in the order posted."""
+    lines = Transfer.objects.filter(kind=TransferKind.VERIFICATION, cage_verification__room=room)
+    if start is not None:
+        lines = lines.filter(cage_verification__gaming_day__gte=start)
+    if end is not None:
+        lines = lines.filter(cage_verification__gaming_day__lte=end)
+    return lines.order_by("cage_verification__gaming_day", "pk")
+
+
+def official_record_rows_iter(
+    *, room: PokerRoom, start: date | None = None, end: date | None = None, chunk_size: int = 2000,
+) -> Iterator[tuple[Any, ...]]:
+    """The rows of ``OFFICIAL_RECORD_COLUMNS``, read ``chunk_size`` at a time from a server-side
+    cursor: an export of years of record streams in flat memory
+    (``casino_backoffice.core.exports.csv_streaming_response``)."""
+    rows = official_record_lines(room=room, start=start, end=end).values_list(
+        "cage_verification__gaming_day", "debit__code", "debit__name", "amount_cents", "cage_verification__id",
+        "cage_verification__transport__seal", "cage_verification__cashier__username",
+        "cage_verification__cashier__credential_number", "cage_verification__verified_at", "pk", "memo",
+    )
+    yield from rows.iterator(chunk_size=chunk_size)
 
 
 def variances(*, room: PokerRoom, unresolved_only: bool = False) -> QuerySet[Variance]:

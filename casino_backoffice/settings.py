@@ -113,6 +113,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Short reads whose size the planner cannot know (the balances of 150 boxes, each its transfers
+    # after its latest checkpoint) are estimated above PostgreSQL's JIT threshold and spent 150 ms
+    # compiling for 10 ms of work (benchmarks/bench_cage.py): this application's queries run without JIT.
+    _options = DATABASES["default"].setdefault("OPTIONS", {})
+    _options["options"] = f"{_options.get('options', '')} -c jit=off".strip()
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "staff.User"
@@ -208,6 +214,8 @@ CELERY_BEAT_SCHEDULE = {
     "heartbeat": {"task": "casino_backoffice.core.tasks.heartbeat", "schedule": HEARTBEAT_SECONDS},
     # Count sheets due (each gaming day, each ended High Hand period) and overdue: cage.services.schedule.
     "count-schedule": {"task": "cage.tasks.schedule_tick", "schedule": 60.0},
+    # Balance checkpoints, so that a balance costs the same however long the history: ledger.checkpoints.
+    "balance-checkpoints": {"task": "casino_backoffice.ledger.tasks.checkpoints_tick", "schedule": 60.0},
 }
 # Several deployments (or test runs) can share one broker without taking each other's tasks.
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "casino_backoffice")

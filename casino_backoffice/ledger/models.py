@@ -99,6 +99,10 @@ class Transfer(models.Model):
             models.Index(fields=["debit", "posted_at"]),
             models.Index(fields=["credit", "posted_at"]),
             models.Index(fields=["reference_type", "reference_id"]),
+            # A balance's tail: the transfers of an account after its latest checkpoint, read from the
+            # index alone (the amount is in the key so SQLite uses it too).
+            models.Index(fields=["debit", "id", "amount_cents"], name="ledger_transfer_debit_tail"),
+            models.Index(fields=["credit", "id", "amount_cents"], name="ledger_transfer_credit_tail"),
         ]
 
     def __str__(self) -> str:
@@ -147,3 +151,30 @@ class Correction(SignableDocument):
 
     def __str__(self) -> str:
         return f"Correction of transfer {self.transfer_id}"
+
+
+class BalanceCheckpoint(models.Model):
+    """The balance of ``account`` over every transfer with an id up to ``through_transfer_id``.
+
+    Derived from transfers and nothing else (docs/architecture.md, The ledger: balances are derived, never a
+    mutable number that can drift): inserted once by ``checkpoints.checkpoints_take``, never updated
+    (trigger on PostgreSQL), and only up to a transfer id below which no transfer can appear any
+    more. A balance is the latest checkpoint plus the transfers after it, so reading it costs the
+    same however long the account's history (``checkpoints.balances_of``).
+    """
+
+    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="checkpoints")
+    through_transfer_id = models.BigIntegerField(help_text="Every transfer with an id up to this one is in the balance.")
+    balance_cents = models.BigIntegerField()
+    transfer_count = models.BigIntegerField(help_text="How many transfers of the account the balance covers.")
+    taken_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["account", "-through_transfer_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["account", "through_transfer_id"], name="ledger_checkpoint_once_per_horizon"),
+            models.CheckConstraint(condition=Q(transfer_count__gt=0), name="ledger_checkpoint_covers_transfers"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.account}: {format_cents(self.balance_cents)} through transfer {self.through_transfer_id}"

@@ -1,4 +1,5 @@
-"""Reads of the ledger: balances are derived from transfers, never stored."""
+"""Reads of the ledger: balances are derived from transfers, never stored (a checkpoint is itself
+derived from transfers: ``checkpoints``)."""
 
 from __future__ import annotations
 
@@ -9,14 +10,16 @@ from django.db.models import OuterRef, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.expressions import Combinable
 from django.db.models.functions import Coalesce
 
+from .checkpoints import balances_of
 from .models import Account, Transfer
 
 
 def account_balance(*, account: Account, as_of: datetime | None = None) -> int:
-    """Cents in ``account``: what was debited to it less what was credited from it."""
-    transfers = Transfer.objects.all()
-    if as_of is not None:
-        transfers = transfers.filter(posted_at__lte=as_of)
+    """Cents in ``account``: what was debited to it less what was credited from it. Now: its latest
+    checkpoint and the transfers after it (one query, flat in the length of the history)."""
+    if as_of is None:
+        return balances_of(account_ids=[account.pk]).get(account.pk, 0)
+    transfers = Transfer.objects.filter(Q(debit=account) | Q(credit=account), posted_at__lte=as_of)
     totals = transfers.aggregate(
         into=Sum("amount_cents", filter=Q(debit=account), default=0),
         out=Sum("amount_cents", filter=Q(credit=account), default=0),
@@ -25,14 +28,9 @@ def account_balance(*, account: Account, as_of: datetime | None = None) -> int:
 
 
 def account_balances(*, accounts: Iterable[Account]) -> dict[int, int]:
-    """Balances of many accounts in two queries, keyed by account id."""
+    """Balances of many accounts in one query, keyed by account id."""
     ids = [account.pk for account in accounts]
-    balances = dict.fromkeys(ids, 0)
-    for row in Transfer.objects.filter(debit_id__in=ids).values("debit_id").annotate(total=Sum("amount_cents")):
-        balances[row["debit_id"]] += int(row["total"])
-    for row in Transfer.objects.filter(credit_id__in=ids).values("credit_id").annotate(total=Sum("amount_cents")):
-        balances[row["credit_id"]] -= int(row["total"])
-    return balances
+    return {**dict.fromkeys(ids, 0), **balances_of(account_ids=ids)}
 
 
 def ledger_total() -> int:

@@ -95,9 +95,16 @@ missing_box_record(transport=carried, box=Box.objects.get(room=room, code="T2-hh
                    actor=supervisor, pin="2468")
 transport_account(transport=carried, box_codes=["T2-drop"], actor=floor, pin="2468")
 drop_expected = carried.items.get(box__code="T2-drop").expected_cents
-cage_verify(transport=carried, counted={"T2-drop": drop_expected}, actor=cashier, pin="2468", idempotency_key="v-2")
+verification = cage_verify(transport=carried, counted={"T2-drop": drop_expected}, actor=cashier, pin="2468",
+                           idempotency_key="v-2")
+from cage.services import verification_explain
+verification_explain(verification=verification, reason="the box was left at the table", actor=supervisor, pin="2468")
 gaming_day_close(room=room, day=gaming_day(room=room, at=timezone.now()), actor=finance, pin="2468")
 assert ledger_total() == 0
+
+# A balance checkpoint (the ledger's, taken every minute by beat), with every transfer in it.
+from casino_backoffice.ledger.checkpoints import checkpoints_take
+assert checkpoints_take(stride=1) > 0
 
 # The ORM meets the triggers too.
 for change in (lambda: Transfer.objects.update(memo="changed"), lambda: RoundDrop.objects.all().delete()):
@@ -113,7 +120,7 @@ print("ROWS OK")
 
 INSERT_ONLY = (
     "ledger_transfer", "staff_signature", "tables_rulesversion", "tables_round", "jackpots_rounddrop",
-    "cage_box", "cage_compliancenotice", "cage_transportitem", "cage_missingbox", "cage_gamingdayclose", "cage_schedulerun",
+    "ledger_balancecheckpoint", "cage_box", "cage_compliancenotice", "cage_transportitem", "cage_missingbox", "cage_gamingdayclose", "cage_schedulerun",
 )
 
 

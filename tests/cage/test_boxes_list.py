@@ -1,0 +1,38 @@
+"""The boxes list (what a cashier and the API read) takes one query, however many boxes and however
+long their histories."""
+
+from __future__ import annotations
+
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from cage.models import Box
+from cage.selectors import boxes_with_expected
+from cage.services import boxes_sync
+from casino_backoffice.ledger.checkpoints import checkpoints_take
+from tables.services import table_set_open
+
+
+def _listed(room) -> tuple[int, dict[str, int]]:
+    with CaptureQueriesContext(connection) as queries:
+        listed = {c.box.code: (c.expected_cents, c.box.room.code, c.box.table.number, c.box.jackpot.code if c.box.jackpot else None)
+                  for c in boxes_with_expected(boxes=Box.objects.filter(room=room))}
+    return len(queries), {code: value[0] for code, value in listed.items()}
+
+
+def test_the_boxes_list_takes_one_query(rated_table, log_rounds, floorperson) -> None:
+    room = rated_table.room
+    boxes_sync(room=room)
+    log_rounds(rated_table, 1)
+    few, expected = _listed(room)
+    others = {"T2-drop": 0, "T2-hh": 0, "T7-drop": 0, "T9-drop": 0}  # the other tables of the rules, no rounds
+    assert expected == {"T1-bb": 100, "T1-drop": 500, "T1-hh": 200, **others}
+
+    log_rounds(rated_table, 6)
+    checkpoints_take(stride=4)
+    log_rounds(rated_table, 2)
+    table_set_open(table=rated_table, is_open=False, actor=floorperson)
+    many, expected = _listed(room)
+
+    assert expected == {"T1-bb": 900, "T1-drop": 4500, "T1-hh": 1800, **others}
+    assert few == many == 1
