@@ -50,3 +50,31 @@ def test_run_schedule_command_at_a_moment_and_again(rules, open_table, capsys) -
     assert "count sheets created" in capsys.readouterr().out
     call_command("run_schedule", "--at", "2026-11-30T12:00:00-05:00")
     assert "Nothing to do" in capsys.readouterr().out
+
+
+def test_a_late_count_fills_the_overdue_sheet_which_stays_flagged(rules, open_table, floorperson, dealer, key) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from cage.models import Box
+    from cage.services import count_record, notice_record
+    from tables.services import table_set_open
+    from tests.conftest import PIN
+
+    now = timezone.now()
+    schedule_run(at=now - timedelta(days=1))
+    schedule_run(at=now)  # yesterday's sheet was not filled: flagged overdue
+    drop = Box.objects.get(code="T1-drop")
+    yesterday = CountSheet.objects.filter(box=drop).order_by("opens_at").first()
+    assert yesterday.overdue_flagged_at is not None
+    table_set_open(table=open_table, is_open=False, actor=floorperson)
+    notice_record(room=open_table.room, notified="J. Smith", method="phone", actor=floorperson, pin=PIN, idempotency_key=key())
+
+    late = count_record(box=drop, counted_cents=0, actor=dealer, pin=PIN, idempotency_key=key())
+
+    yesterday.refresh_from_db()
+    assert late.sheet == yesterday and late.gaming_day == yesterday.gaming_day
+    assert yesterday.overdue_flagged_at is not None  # the record says the count came late
+    today = CountSheet.objects.filter(box=drop).order_by("opens_at").last()
+    assert today != yesterday and not CountSheet.objects.filter(pk=today.pk, count__isnull=False).exists()
