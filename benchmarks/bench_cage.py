@@ -176,9 +176,10 @@ def _outcomes(room: Any) -> list[dict[str, Any]]:
     from django.utils import timezone
 
     from rake.compute import compute_rake_and_drops
-    from rake.selectors import rules_version_in_effect
+    from rake.selectors import RoomVersions
 
-    in_effect = rules_version_in_effect(room=room, at=timezone.now())
+    now = timezone.now()
+    in_effect = RoomVersions.of(room=room, at=now).in_effect(at=now)
     assert in_effect is not None
     rules = in_effect[1]
     table_rule = next(iter(rules.tables.values()))
@@ -208,9 +209,10 @@ def _shift_names(room: Any) -> list[str]:
     """The shift of each minute of the local day (index 0 is 00:00), as the rules name it."""
     from django.utils import timezone
 
-    from rake.selectors import rules_version_in_effect
+    from rake.selectors import RoomVersions
 
-    in_effect = rules_version_in_effect(room=room, at=timezone.now())
+    now = timezone.now()
+    in_effect = RoomVersions.of(room=room, at=now).in_effect(at=now)
     assert in_effect is not None
     return [in_effect[1].shift_at(clock_time(minute // 60, minute % 60)) for minute in range(1440)]
 
@@ -226,7 +228,6 @@ def rounds_insert(*, room: Any, day: date, first: datetime, last: datetime, coun
     from casino_backoffice.ledger.models import Account, Transfer
     from jackpots.models import Jackpot, RoundDrop
     from jackpots.services import jackpot_box_code
-    from rake.selectors import rules_version_in_effect
     from rake.services import drop_box_code, pots_account_code
     from tables.models import Round, Table
 

@@ -10,7 +10,7 @@ from cage.models import CageVerification, Count, CountStatus, Transport
 from cage.services import boxes_sync, count_record, count_witness, notice_record, transport_create
 from casino_backoffice.staff.roles import Role
 from tests.browser.conftest import screenshot
-from tests.cage.conftest import closed_table, key, log_rounds, rated_table, rules, security  # noqa: F401
+from tests.cage.conftest import closed_table, key, log_rounds, security  # noqa: F401
 from tests.conftest import PASSWORD, PIN
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

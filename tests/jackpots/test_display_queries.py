@@ -10,10 +10,11 @@ from django.test.utils import CaptureQueriesContext
 
 from casino_backoffice.ledger.checkpoints import checkpoints_take
 from casino_backoffice.ledger.models import Account, AccountKind, TransferKind
-from casino_backoffice.ledger.services import account_open, transfer_post
+from casino_backoffice.ledger.services import account_open, transfer_post_atomic
+from jackpots.accounts import jackpot_fund_account
 from jackpots.models import Jackpot, JackpotKind
 from jackpots.selectors import display_state
-from jackpots.services import jackpot_fund_code, jackpot_register
+from jackpots.services import jackpot_register
 from tests.rake.factories import load
 
 _keys = itertools.count(1)
@@ -21,12 +22,12 @@ _keys = itertools.count(1)
 
 def _official(*, fund: Account, source: Account, cents: int, times: int, actor) -> None:
     for _ in range(times):
-        transfer_post(debit=fund, credit=source, amount_cents=cents, kind=TransferKind.VERIFICATION,
+        transfer_post_atomic(debit=fund, credit=source, amount_cents=cents, kind=TransferKind.VERIFICATION,
                       idempotency_key=f"display-{next(_keys)}", actor=actor)
 
 
 def _fund(jackpot: Jackpot) -> Account:
-    return account_open(code=jackpot_fund_code(jackpot=jackpot), name=f"{jackpot.name} fund", kind=AccountKind.FUND)
+    return account_open(code=jackpot_fund_account(jackpot=jackpot).code, name=f"{jackpot.name} fund", kind=AccountKind.FUND)
 
 
 def _queries(room) -> tuple[int, dict[str, int]]:

@@ -18,7 +18,7 @@ from casino_backoffice.ledger.checkpoints import (
 )
 from casino_backoffice.ledger.models import Account, AccountKind, BalanceCheckpoint, Transfer, TransferKind
 from casino_backoffice.ledger.selectors import account_balance, account_balances, ledger_total
-from casino_backoffice.ledger.services import account_open, correction_approve, correction_prepare, transfer_post
+from casino_backoffice.ledger.services import account_open, correction_approve, correction_prepare, transfer_post_atomic
 from casino_backoffice.staff.roles import Role
 from tests.conftest import PIN
 
@@ -34,7 +34,7 @@ def accounts(db) -> tuple[Account, Account, Account]:
 
 
 def post(debit: Account, credit: Account, cents: int, actor) -> Transfer:
-    return transfer_post(debit=debit, credit=credit, amount_cents=cents, kind=TransferKind.DROP,
+    return transfer_post_atomic(debit=debit, credit=credit, amount_cents=cents, kind=TransferKind.DROP,
                          idempotency_key=f"cp-{next(_keys)}", actor=actor)
 
 
