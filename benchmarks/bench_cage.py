@@ -227,17 +227,19 @@ def rounds_insert(*, room: Any, day: date, first: datetime, last: datetime, coun
 
     from casino_backoffice.ledger.models import Account, Transfer
     from jackpots.models import Jackpot, RoundDrop
-    from jackpots.services import jackpot_box_code
-    from rake.services import drop_box_code, pots_account_code
+    from rake.selectors import RoomVersions
+    from rake.services.accounts import drop_box_account, pots_account
     from tables.models import Round, Table
 
     if count <= 0:
         return 0
-    version_id, _ = rules_version_in_effect(room=room, at=first)  # type: ignore[misc]
+    in_effect = RoomVersions.of(room=room, at=first).in_effect(at=first)
+    assert in_effect is not None
+    version_id = in_effect[0]
     tables = list(Table.objects.filter(room=room).order_by("pk"))
     accounts = dict(Account.objects.filter(code__startswith=f"table:{room.code}:").values_list("code", "pk"))
     jackpots = dict(Jackpot.objects.filter(room=room).values_list("code", "pk"))
-    pots = Account.objects.get(code=pots_account_code(room=room)).pk
+    pots = Account.objects.get(code=pots_account(room=room).code).pk
     window = max((last - first).total_seconds(), 1.0)
     key_prefix = f"bench:{room.code}:{day.isoformat()}:"
     o = outcomes
@@ -294,9 +296,9 @@ def rounds_insert(*, room: Any, day: date, first: datetime, last: datetime, coun
         [x["pot"] for x in o], [x["players"] for x in o], [x["uncalled"] for x in o], [x["flop"] for x in o],
         [x["voided"] for x in o], [x["rake"] for x in o], [x["rake_rule"] for x in o], [x["bb"] for x in o],
         [x["bb_rule"] for x in o], [x["hh"] for x in o], [x["hh_rule"] for x in o],
-        [t.pk for t in tables], [accounts[drop_box_code(table=t)] for t in tables],
-        [accounts[jackpot_box_code(table=t, jackpot_code="bb")] for t in tables],
-        [accounts[jackpot_box_code(table=t, jackpot_code="hh")] for t in tables],
+        [t.pk for t in tables], [accounts[drop_box_account(table=t).code] for t in tables],
+        [accounts[f"table:{room.code}:{t.number}:bb_box"] for t in tables],
+        [accounts[f"table:{room.code}:{t.number}:hh_box"] for t in tables],
         key_prefix, first, window, count, len(tables), len(o), count,
         _shift_names(room), room.timezone, room.timezone,
         day, version_id, dealer.pk,
