@@ -113,14 +113,22 @@ CLOCK = Clock()
 
 
 def _median_ms(fn: Callable[[], Any], repeat: int) -> float:
-    fn()  # warm: plans, caches
-    fn()
-    times = []
-    for _ in range(repeat):
-        started = time.perf_counter()
+    return _paired_ms(fn, repeat=repeat)[0]
+
+
+def _paired_ms(*fns: Callable[[], Any], repeat: int) -> list[float]:
+    """The median milliseconds of each function, warm, their runs taken in turn so that other work
+    on the shared machine weighs on each alike."""
+    for fn in fns:
+        fn()  # warm: plans, caches
         fn()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times) * 1000
+    times: list[list[float]] = [[] for _ in fns]
+    for _ in range(repeat):
+        for fn, runs in zip(fns, times, strict=True):
+            started = time.perf_counter()
+            fn()
+            runs.append(time.perf_counter() - started)
+    return [statistics.median(runs) * 1000 for runs in times]
 
 
 # --- Rules, people, rooms --------------------------------------------------------------------------
@@ -560,7 +568,7 @@ def measure_boxes(room: Any, repeat: int) -> None:
     raw = _fetch(same_sql, [room.pk])
     whole = _fetch(history_sql, [room.pk])
     assert got == [(row[0], int(row[5])) for row in raw] == [(code, int(total)) for code, total in whole], "the boxes disagree"
-    selector_ms, raw_ms = _median_ms(selector, repeat), _median_ms(lambda: _fetch(same_sql, [room.pk]), repeat)
+    selector_ms, raw_ms = _paired_ms(selector, lambda: _fetch(same_sql, [room.pk]), repeat=repeat)
     history_ms = _median_ms(lambda: _fetch(history_sql, [room.pk]), max(3, repeat // 3))
     print(f"(a) boxes list, {len(got)} boxes, {sum(e for _, e in got) / 100:,.2f} expected in all")
     print(f"    cage.selectors.boxes_with_expected     {selector_ms:9.2f} ms")
@@ -589,7 +597,7 @@ def measure_official(room: Any, repeat: int) -> None:
     got = selector()
     raw = [(code, day, int(total)) for code, day, total in _fetch(sql, params)]
     assert got == raw, "the official records disagree"
-    selector_ms, raw_ms = _median_ms(selector, repeat), _median_ms(lambda: _fetch(sql, params), repeat)
+    selector_ms, raw_ms = _paired_ms(selector, lambda: _fetch(sql, params), repeat=repeat)
     lines = official_record_lines(room=room).count()
     print(f"(b) official record of room {room.code}: {len(got)} rows (fund x gaming day) from {lines:,} official transfers")
     print(f"    cage.selectors.official_record         {selector_ms:9.2f} ms")
@@ -666,7 +674,7 @@ class _Sink:
 
 
 def _peak(fn: Callable[[], Any]) -> tuple[float, float, Any]:
-    """(peak MiB of Python allocations, seconds, result)."""
+    """(peak MiB of Python allocations, seconds under tracemalloc, result)."""
     tracemalloc.start()
     tracemalloc.reset_peak()
     started = time.perf_counter()
@@ -683,7 +691,7 @@ def measure_export(rooms: dict[str, Any], days: int) -> None:
     from casino_backoffice.core.exports import Report, csv_bytes, csv_chunks
 
     print("(d) official-record export (CSV), peak Python memory (tracemalloc) while writing it")
-    print(f"    {'':34}{'rows':>11}{'MiB out':>9}{'streamed':>10}{'in memory':>11}{'seconds':>9}")
+    print(f"    {'':34}{'rows':>11}{'MiB out':>9}{'streamed':>10}{'in memory':>11}{'rows/s':>9}")
     for code, room in rooms.items():
         last = CageVerification.objects.filter(room=room).order_by("-gaming_day").values_list("gaming_day", flat=True).first()
         assert last is not None
@@ -701,12 +709,16 @@ def measure_export(rooms: dict[str, Any], days: int) -> None:
                 rows = list(official_record_rows_iter(room=room, start=start, end=last))
                 return len(csv_bytes(Report(columns=OFFICIAL_RECORD_COLUMNS, rows=rows)))
 
-            peak, elapsed, sink = _peak(streamed)
+            peak, _, sink = _peak(streamed)
             rows = sink.lines - 1
             built = f"{_peak(in_memory)[0]:>11.1f}" if rows <= 200_000 else f"{'-':>11}"
-            print(f"    {f'room {code}, {span} gaming days':34}{rows:>11,}{sink.bytes / 2**20:>9.1f}{peak:>10.1f}{built}{elapsed:>9.1f}")
+            started = time.perf_counter()
+            streamed()  # again, untraced: how fast
+            rate = rows / (time.perf_counter() - started)
+            print(f"    {f'room {code}, {span} gaming days':34}{rows:>11,}{sink.bytes / 2**20:>9.1f}{peak:>10.1f}{built}{rate:>9,.0f}")
     print("    'streamed': official_record_rows_iter (server-side cursor, 2,000 rows a fetch) through csv_chunks;")
-    print("    'in memory': the same rows in a list and csv_bytes (as the admin's exports build a report).")
+    print("    'in memory': the same rows in a list and csv_bytes (as the admin's exports build a report). Peaks in MiB;")
+    print("    rows/s: the streamed export again, without tracemalloc.")
 
 
 def checks(rooms: dict[str, Any]) -> None:

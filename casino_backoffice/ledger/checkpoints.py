@@ -19,9 +19,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 
-from django.db import OperationalError, connection, transaction
-from django.db.models import BigIntegerField, Expression, ExpressionWrapper, OuterRef, Q, QuerySet, Subquery, Sum, Value
-from django.db.models.functions import Coalesce
+from django.db import OperationalError, connection, models, transaction
+from django.db.models import Q, Sum
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from .models import Account, BalanceCheckpoint, Transfer
@@ -111,29 +111,35 @@ def checkpoints_take(*, stride: int = CHECKPOINT_STRIDE) -> int:
         return max(cursor.rowcount, 0)
 
 
-def _latest_checkpoint(account: OuterRef) -> QuerySet[BalanceCheckpoint]:
-    return BalanceCheckpoint.objects.filter(account_id=account).order_by("-through_transfer_id")
+def balance_sql(account_column: str) -> str:
+    """SQL for the balance of the account whose id is ``account_column`` (a qualified, quoted column
+    of the outer query): its latest checkpoint plus the sums of its debits and credits after it.
+    The checkpoint's horizon depends on the outer row only, so the database reads it once per row
+    and then a range of the ``(debit, id, amount)`` or ``(credit, id, amount)`` index."""
+    tables = _tables()
+    # Table names come from the models, the column from the caller's model; no value is in the SQL.
+
+    def latest(column: str, alias: str) -> str:
+        return (f"SELECT {alias}.{column} FROM {tables['checkpoint']} {alias} WHERE {alias}.account_id = {account_column} "  # noqa: S608
+                f"ORDER BY {alias}.through_transfer_id DESC LIMIT 1")
+
+    def after(side: str) -> str:
+        alias = f"ledger_tail_{side}"
+        return (f"COALESCE((SELECT SUM({alias}.amount_cents) FROM {tables['transfer']} {alias} "  # noqa: S608
+                f"WHERE {alias}.{side}_id = {account_column} "
+                f"AND {alias}.id > COALESCE(({latest('through_transfer_id', f'ledger_cp_{side}')}), 0)), 0)")
+
+    return f"(COALESCE(({latest('balance_cents', 'ledger_cp')}), 0) + {after('debit')} - {after('credit')})"
 
 
-def balance_expression(account: str = "pk") -> Expression:
-    """The balance of the account whose id is the field ``account`` of each row, as a column of the
-    same query: its latest checkpoint plus the sums of its debits and credits after it, each read
-    from its index (``Box.objects.annotate(expected_cents=balance_expression("account_id"))``)."""
-
-    def after_checkpoint(side: str) -> Coalesce:
-        # The horizon is the outer row's, so the database reads it once per row, then a range of the index.
-        through = Coalesce(Subquery(_latest_checkpoint(OuterRef(OuterRef(account))).values("through_transfer_id")[:1]), Value(0))
-        total = (
-            Transfer.objects.filter(**{f"{side}_id": OuterRef(account)}, pk__gt=through)
-            .order_by()
-            .values(f"{side}_id")
-            .annotate(total=Sum("amount_cents"))
-            .values("total")
-        )
-        return Coalesce(Subquery(total, output_field=BigIntegerField()), Value(0))
-
-    checkpoint = Coalesce(Subquery(_latest_checkpoint(OuterRef(account)).values("balance_cents")[:1]), Value(0))
-    return ExpressionWrapper(checkpoint + after_checkpoint("debit") - after_checkpoint("credit"), output_field=BigIntegerField())
+def balance_annotation(model: type[models.Model], field: str = "account") -> RawSQL:
+    """The balance of the account ``field`` of each row of a queryset of ``model``, as a column of
+    the same query: ``Box.objects.annotate(expected_cents=balance_annotation(Box))``."""
+    quote = connection.ops.quote_name
+    account = model._meta.get_field(field)
+    assert isinstance(account, models.Field) and account.column, f"{model.__name__}.{field} is not a column"
+    column = f"{quote(model._meta.db_table)}.{quote(account.column)}"
+    return RawSQL(balance_sql(column), [], output_field=models.BigIntegerField())  # noqa: S611 (no value in it)
 
 
 def balances_of(*, account_ids: Iterable[int]) -> dict[int, int]:
@@ -142,8 +148,11 @@ def balances_of(*, account_ids: Iterable[int]) -> dict[int, int]:
     ids = sorted(set(account_ids))
     if not ids:
         return {}
-    rows = Account.objects.filter(pk__in=ids).order_by().annotate(balance=balance_expression("pk")).values_list("pk", "balance")
-    return {int(account_id): int(balance) for account_id, balance in rows}
+    account = _tables()["account"]
+    sql = f"SELECT a.id, {balance_sql('a.id')} FROM {account} a WHERE a.id IN ({', '.join(['%s'] * len(ids))})"  # noqa: S608
+    with connection.cursor() as cursor:
+        cursor.execute(sql, ids)
+        return {int(account_id): int(balance) for account_id, balance in cursor.fetchall()}
 
 
 def balance_from_history(*, account: Account) -> int:

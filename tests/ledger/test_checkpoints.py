@@ -11,7 +11,7 @@ import pytest
 from django.db import DatabaseError, connection, connections, transaction
 
 from casino_backoffice.ledger.checkpoints import (
-    balance_expression,
+    balance_annotation,
     balance_from_history,
     checkpoints_take,
     transfer_horizon,
@@ -43,7 +43,7 @@ def assert_balances_match_history(*accounts: Account) -> None:
     for account in accounts:
         assert account_balance(account=account) == history[account.pk], account.code
     assert account_balances(accounts=accounts) == history
-    annotated = Account.objects.filter(pk__in=history).annotate(balance=balance_expression("pk")).values_list("pk", "balance")
+    annotated = Account.objects.filter(pk__in=history).annotate(balance=balance_annotation(Account, "id")).values_list("pk", "balance")
     assert dict(annotated) == history
 
 
