@@ -23,7 +23,8 @@ What it does:
    the beat would. Before the history, generated rounds are checked against ``round_record`` itself.
 4. Room ``large``: the same counts and verifications (at one table, empty boxes), then 1,000,000
    official transfers per fund (custody -> fund, each referencing one of the room's verifications), the
-   last 999 after the latest checkpoint (the worst tail a balance reads between two checkpoints).
+   last ``CHECKPOINT_STRIDE - 1`` after the latest checkpoint (the longest tail a balance reads
+   between two checkpoints, when the beat takes them every minute).
 5. Measures, warm, the median of ``--repeat`` runs:
    (a) the boxes list (``cage.selectors.boxes_with_expected``) beside the same aggregate in raw SQL,
        and beside the whole-history sum (what a balance cost before checkpoints);
@@ -485,7 +486,7 @@ def build(*, rounds: int, tables: int, days: int) -> None:
 
 def large_funds(*, room: Any, cashier: Any, per_fund: int = 1_000_000) -> None:
     """``per_fund`` official transfers into each fund of ``room`` (custody -> fund, each referencing
-    one of the room's verifications, the last 999 after the latest checkpoint)."""
+    one of the room's verifications, the last ``CHECKPOINT_STRIDE - 1`` after the latest checkpoint)."""
     from django.contrib.contenttypes.models import ContentType
     from django.db import connection
 
@@ -570,7 +571,13 @@ def measure_boxes(room: Any, repeat: int) -> None:
     assert got == [(row[0], int(row[5])) for row in raw] == [(code, int(total)) for code, total in whole], "the boxes disagree"
     selector_ms, raw_ms = _paired_ms(selector, lambda: _fetch(same_sql, [room.pk]), repeat=repeat)
     history_ms = _median_ms(lambda: _fetch(history_sql, [room.pk]), max(3, repeat // 3))
-    print(f"(a) boxes list, {len(got)} boxes, {sum(e for _, e in got) / 100:,.2f} expected in all")
+    tails = [int(n) for (n,) in _fetch(f"""
+        SELECT (SELECT COUNT(*) FROM ledger_transfer t WHERE (t.debit_id = a.id OR t.credit_id = a.id)
+                AND t.id > COALESCE(last.through_transfer_id, 0))
+        FROM cage_box b JOIN ledger_account a ON a.id = b.account_id {LATEST_CHECKPOINT_SQL} WHERE b.room_id = %s
+    """, [room.pk])]  # noqa: S608
+    print(f"(a) boxes list, {len(got)} boxes, {sum(e for _, e in got) / 100:,.2f} expected in all; transfers after each "
+          f"box's latest checkpoint: {statistics.mean(tails):.0f} on average, {max(tails)} at most")
     print(f"    cage.selectors.boxes_with_expected     {selector_ms:9.2f} ms")
     print(f"    same aggregate, raw SQL                {raw_ms:9.2f} ms   ratio {selector_ms / raw_ms:.2f} (target <= 2)")
     print(f"    whole history summed, raw SQL          {history_ms:9.2f} ms   (what every balance cost before checkpoints)")
