@@ -23,7 +23,8 @@ What it does:
    the beat would. Before the history, generated rounds are checked against ``round_record`` itself.
 4. Room ``large``: the same counts and verifications (at one table, empty boxes), then 1,000,000
    official transfers per fund (custody -> fund, each referencing one of the room's verifications), the
-   last 999 after the latest checkpoint (the worst tail a balance reads between two checkpoints).
+   last ``CHECKPOINT_STRIDE - 1`` after the latest checkpoint (the longest tail a balance reads
+   between two checkpoints, when the beat takes them every minute).
 5. Measures, warm, the median of ``--repeat`` runs:
    (a) the boxes list (``cage.selectors.boxes_with_expected``) beside the same aggregate in raw SQL,
        and beside the whole-history sum (what a balance cost before checkpoints);
@@ -113,14 +114,22 @@ CLOCK = Clock()
 
 
 def _median_ms(fn: Callable[[], Any], repeat: int) -> float:
-    fn()  # warm: plans, caches
-    fn()
-    times = []
-    for _ in range(repeat):
-        started = time.perf_counter()
+    return _paired_ms(fn, repeat=repeat)[0]
+
+
+def _paired_ms(*fns: Callable[[], Any], repeat: int) -> list[float]:
+    """The median milliseconds of each function, warm, their runs taken in turn so that other work
+    on the shared machine weighs on each alike."""
+    for fn in fns:
+        fn()  # warm: plans, caches
         fn()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times) * 1000
+    times: list[list[float]] = [[] for _ in fns]
+    for _ in range(repeat):
+        for fn, runs in zip(fns, times, strict=True):
+            started = time.perf_counter()
+            fn()
+            runs.append(time.perf_counter() - started)
+    return [statistics.median(runs) * 1000 for runs in times]
 
 
 # --- Rules, people, rooms --------------------------------------------------------------------------
@@ -480,7 +489,7 @@ def build(*, rounds: int, tables: int, days: int) -> None:
 
 def large_funds(*, room: Any, cashier: Any, per_fund: int = 1_000_000) -> None:
     """``per_fund`` official transfers into each fund of ``room`` (custody -> fund, each referencing
-    one of the room's verifications, the last 999 after the latest checkpoint)."""
+    one of the room's verifications, the last ``CHECKPOINT_STRIDE - 1`` after the latest checkpoint)."""
     from django.contrib.contenttypes.models import ContentType
     from django.db import connection
 
@@ -563,9 +572,15 @@ def measure_boxes(room: Any, repeat: int) -> None:
     raw = _fetch(same_sql, [room.pk])
     whole = _fetch(history_sql, [room.pk])
     assert got == [(row[0], int(row[5])) for row in raw] == [(code, int(total)) for code, total in whole], "the boxes disagree"
-    selector_ms, raw_ms = _median_ms(selector, repeat), _median_ms(lambda: _fetch(same_sql, [room.pk]), repeat)
+    selector_ms, raw_ms = _paired_ms(selector, lambda: _fetch(same_sql, [room.pk]), repeat=repeat)
     history_ms = _median_ms(lambda: _fetch(history_sql, [room.pk]), max(3, repeat // 3))
-    print(f"(a) boxes list, {len(got)} boxes, {sum(e for _, e in got) / 100:,.2f} expected in all")
+    tails = [int(n) for (n,) in _fetch(f"""
+        SELECT (SELECT COUNT(*) FROM ledger_transfer t WHERE (t.debit_id = a.id OR t.credit_id = a.id)
+                AND t.id > COALESCE(last.through_transfer_id, 0))
+        FROM cage_box b JOIN ledger_account a ON a.id = b.account_id {LATEST_CHECKPOINT_SQL} WHERE b.room_id = %s
+    """, [room.pk])]  # noqa: S608
+    print(f"(a) boxes list, {len(got)} boxes, {sum(e for _, e in got) / 100:,.2f} expected in all; transfers after each "
+          f"box's latest checkpoint: {statistics.mean(tails):.0f} on average, {max(tails)} at most")
     print(f"    cage.selectors.boxes_with_expected     {selector_ms:9.2f} ms")
     print(f"    same aggregate, raw SQL                {raw_ms:9.2f} ms   ratio {selector_ms / raw_ms:.2f} (target <= 2)")
     print(f"    whole history summed, raw SQL          {history_ms:9.2f} ms   (what every balance cost before checkpoints)")
@@ -592,7 +607,7 @@ def measure_official(room: Any, repeat: int) -> None:
     got = selector()
     raw = [(code, day, int(total)) for code, day, total in _fetch(sql, params)]
     assert got == raw, "the official records disagree"
-    selector_ms, raw_ms = _median_ms(selector, repeat), _median_ms(lambda: _fetch(sql, params), repeat)
+    selector_ms, raw_ms = _paired_ms(selector, lambda: _fetch(sql, params), repeat=repeat)
     lines = official_record_lines(room=room).count()
     print(f"(b) official record of room {room.code}: {len(got)} rows (fund x gaming day) from {lines:,} official transfers")
     print(f"    cage.selectors.official_record         {selector_ms:9.2f} ms")
@@ -669,7 +684,7 @@ class _Sink:
 
 
 def _peak(fn: Callable[[], Any]) -> tuple[float, float, Any]:
-    """(peak MiB of Python allocations, seconds, result)."""
+    """(peak MiB of Python allocations, seconds under tracemalloc, result)."""
     tracemalloc.start()
     tracemalloc.reset_peak()
     started = time.perf_counter()
@@ -686,7 +701,7 @@ def measure_export(rooms: dict[str, Any], days: int) -> None:
     from casino_backoffice.core.exports import Report, csv_bytes, csv_chunks
 
     print("(d) official-record export (CSV), peak Python memory (tracemalloc) while writing it")
-    print(f"    {'':34}{'rows':>11}{'MiB out':>9}{'streamed':>10}{'in memory':>11}{'seconds':>9}")
+    print(f"    {'':34}{'rows':>11}{'MiB out':>9}{'streamed':>10}{'in memory':>11}{'rows/s':>9}")
     for code, room in rooms.items():
         last = CageVerification.objects.filter(room=room).order_by("-gaming_day").values_list("gaming_day", flat=True).first()
         assert last is not None
@@ -704,12 +719,16 @@ def measure_export(rooms: dict[str, Any], days: int) -> None:
                 rows = list(official_record_rows_iter(room=room, start=start, end=last))
                 return len(csv_bytes(Report(columns=OFFICIAL_RECORD_COLUMNS, rows=rows)))
 
-            peak, elapsed, sink = _peak(streamed)
+            peak, _, sink = _peak(streamed)
             rows = sink.lines - 1
             built = f"{_peak(in_memory)[0]:>11.1f}" if rows <= 200_000 else f"{'-':>11}"
-            print(f"    {f'room {code}, {span} gaming days':34}{rows:>11,}{sink.bytes / 2**20:>9.1f}{peak:>10.1f}{built}{elapsed:>9.1f}")
+            started = time.perf_counter()
+            streamed()  # again, untraced: how fast
+            rate = rows / (time.perf_counter() - started)
+            print(f"    {f'room {code}, {span} gaming days':34}{rows:>11,}{sink.bytes / 2**20:>9.1f}{peak:>10.1f}{built}{rate:>9,.0f}")
     print("    'streamed': official_record_rows_iter (server-side cursor, 2,000 rows a fetch) through csv_chunks;")
-    print("    'in memory': the same rows in a list and csv_bytes (as the admin's exports build a report).")
+    print("    'in memory': the same rows in a list and csv_bytes (as the admin's exports build a report). Peaks in MiB;")
+    print("    rows/s: the streamed export again, without tracemalloc.")
 
 
 def checks(rooms: dict[str, Any]) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 from django.db.models import F, Q, QuerySet, Sum
 
 from casino_backoffice.core.exports import Column, Kind
-from casino_backoffice.ledger.checkpoints import balance_expression
+from casino_backoffice.ledger.checkpoints import balance_annotation
 from casino_backoffice.ledger.models import Account, Transfer, TransferKind
 from casino_backoffice.ledger.selectors import account_balances
 from jackpots.models import Jackpot
@@ -32,7 +32,7 @@ def boxes_with_expected(*, boxes: QuerySet[Box]) -> list[BoxContent]:
     """Each box with its expected content: what logged rounds and verified time charges put in since
     its last count (its ledger balance: a count or a transport empties it into custody). One query,
     whose cost does not grow with the boxes' histories (``ledger.checkpoints``)."""
-    rows = boxes.select_related("room", "table", "jackpot").annotate(expected=balance_expression("account_id"))
+    rows = boxes.select_related("room", "table", "jackpot").annotate(expected=balance_annotation(Box))
     return [BoxContent(box=box, expected_cents=int(box.expected)) for box in rows]
 
 

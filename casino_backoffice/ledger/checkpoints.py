@@ -17,11 +17,12 @@ covers ids below which no transfer can appear any more (``transfer_horizon``).
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Iterable
 
-from django.db import OperationalError, connection, transaction
-from django.db.models import BigIntegerField, Expression, ExpressionWrapper, OuterRef, Q, QuerySet, Subquery, Sum, Value
-from django.db.models.functions import Coalesce
+from django.db import connection, models, transaction
+from django.db.models import Q, Sum
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from .models import Account, BalanceCheckpoint, Transfer
@@ -30,11 +31,12 @@ logger = logging.getLogger(__name__)
 
 # A checkpoint is taken once an account has this many transfers after its latest one: a balance
 # then reads at most this many transfers plus those posted since the latest run.
-CHECKPOINT_STRIDE = 1000
+CHECKPOINT_STRIDE = 250
 
-# How long the horizon waits for transactions that are posting transfers before it tries again
-# at the next run (writers queue behind it meanwhile, so it never waits long).
-HORIZON_LOCK_TIMEOUT = "1s"
+# How long the horizon waits for the transactions that were posting transfers when it looked; past
+# that it gives up until the next run (nothing waits for it meanwhile).
+HORIZON_WAIT_SECONDS = 2.0
+_HORIZON_POLL_SECONDS = 0.02
 
 
 def _tables() -> dict[str, str]:
@@ -46,38 +48,53 @@ def _tables() -> dict[str, str]:
     }
 
 
-def transfer_horizon() -> int | None:
+def transfer_horizon(*, wait_seconds: float = HORIZON_WAIT_SECONDS) -> int | None:
     """The highest transfer id below which no transfer can appear any more, or None (no transfer
-    yet, or writers kept the table busy past ``HORIZON_LOCK_TIMEOUT``).
+    yet, or a transaction posting transfers stayed open over ``wait_seconds``).
 
-    Ids come from a sequence when a transfer is inserted, so a transaction still open may hold an id
-    lower than one already committed. On PostgreSQL a SHARE lock on the transfers table is granted
-    only once every transaction that inserted into it has ended, and ids handed out afterwards are
-    higher than any before: the highest id seen under the lock is a safe horizon. The lock is held
-    for that one read. SQLite has one writer at a time, whose ids are above every committed one.
+    Ids come from the table's sequence (one at a time: no per-session cache) as a transfer is
+    inserted, so a transaction still open may hold an id lower than one already committed. On
+    PostgreSQL: read the highest committed id N, then list the transactions holding the transfers
+    table's ROW EXCLUSIVE lock (every writer takes it before its ids, and keeps it to its end), and
+    wait for those to end, as CREATE INDEX CONCURRENTLY waits for writers. Any id up to N was handed
+    to one of them or to a transaction already ended; every later writer gets ids above N. Nothing
+    is locked: posting never waits for the horizon, nor does VACUUM. On SQLite one writer at a time
+    holds the database, and its ids are above every committed one.
     """
-    tables = _tables()
-    try:
-        with transaction.atomic(durable=True), connection.cursor() as cursor:
-            if connection.vendor == "postgresql":
-                cursor.execute("SELECT set_config('lock_timeout', %s, true)", [HORIZON_LOCK_TIMEOUT])
-                cursor.execute(f"LOCK TABLE {tables['transfer']} IN SHARE MODE")
-            cursor.execute(f"SELECT MAX(id) FROM {tables['transfer']}")  # noqa: S608 (names from the models)
-            row = cursor.fetchone()
-    except OperationalError:
-        logger.warning("Balance checkpoints: transfers were being posted for over %s; trying at the next run.", HORIZON_LOCK_TIMEOUT)
-        return None
-    return None if row is None or row[0] is None else int(row[0])
+    holders = (
+        "SELECT COALESCE(array_agg(DISTINCT virtualtransaction), '{}') FROM pg_locks WHERE locktype = 'relation' "
+        "AND relation = %s::regclass AND mode = 'RowExclusiveLock' AND granted AND pid <> pg_backend_pid()"
+    )
+    table = Transfer._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT MAX(id) FROM {_tables()['transfer']}")  # noqa: S608 (the name comes from the model)
+        row = cursor.fetchone()
+        if row is None or row[0] is None:
+            return None
+        horizon = int(row[0])
+        if connection.vendor != "postgresql":
+            return horizon
+        cursor.execute(holders, [table])
+        writers = list(cursor.fetchone()[0])
+        deadline = time.monotonic() + wait_seconds
+        while writers:
+            if time.monotonic() > deadline:
+                logger.warning("Balance checkpoints: a transaction posting transfers stayed open over %ss; trying at the next run.", wait_seconds)
+                return None
+            time.sleep(_HORIZON_POLL_SECONDS)
+            cursor.execute(holders + " AND virtualtransaction = ANY(%s)", [table, writers])
+            writers = list(cursor.fetchone()[0])
+    return horizon
 
 
-def checkpoints_take(*, stride: int = CHECKPOINT_STRIDE) -> int:
+def checkpoints_take(*, stride: int = CHECKPOINT_STRIDE, wait_seconds: float = HORIZON_WAIT_SECONDS) -> int:
     """Insert a checkpoint for every account with at least ``stride`` transfers after its latest
     checkpoint, up to the transfer horizon; returns how many were inserted. Each is its account's
     previous checkpoint plus the transfers between the two, in one statement. Safe to run twice or
     concurrently: a checkpoint is unique per account and horizon, and every one is true."""
     if stride < 1:
         raise ValueError("A checkpoint covers at least one transfer.")
-    horizon = transfer_horizon()
+    horizon = transfer_horizon(wait_seconds=wait_seconds)
     if horizon is None:
         return 0
     tables = _tables()
@@ -111,29 +128,35 @@ def checkpoints_take(*, stride: int = CHECKPOINT_STRIDE) -> int:
         return max(cursor.rowcount, 0)
 
 
-def _latest_checkpoint(account: OuterRef) -> QuerySet[BalanceCheckpoint]:
-    return BalanceCheckpoint.objects.filter(account_id=account).order_by("-through_transfer_id")
+def balance_sql(account_column: str) -> str:
+    """SQL for the balance of the account whose id is ``account_column`` (a qualified, quoted column
+    of the outer query): its latest checkpoint plus the sums of its debits and credits after it.
+    The checkpoint's horizon depends on the outer row only, so the database reads it once per row
+    and then a range of the ``(debit, id, amount)`` or ``(credit, id, amount)`` index."""
+    tables = _tables()
+    # Table names come from the models, the column from the caller's model; no value is in the SQL.
+
+    def latest(column: str, alias: str) -> str:
+        return (f"SELECT {alias}.{column} FROM {tables['checkpoint']} {alias} WHERE {alias}.account_id = {account_column} "  # noqa: S608
+                f"ORDER BY {alias}.through_transfer_id DESC LIMIT 1")
+
+    def after(side: str) -> str:
+        alias = f"ledger_tail_{side}"
+        return (f"COALESCE((SELECT SUM({alias}.amount_cents) FROM {tables['transfer']} {alias} "  # noqa: S608
+                f"WHERE {alias}.{side}_id = {account_column} "
+                f"AND {alias}.id > COALESCE(({latest('through_transfer_id', f'ledger_cp_{side}')}), 0)), 0)")
+
+    return f"(COALESCE(({latest('balance_cents', 'ledger_cp')}), 0) + {after('debit')} - {after('credit')})"
 
 
-def balance_expression(account: str = "pk") -> Expression:
-    """The balance of the account whose id is the field ``account`` of each row, as a column of the
-    same query: its latest checkpoint plus the sums of its debits and credits after it, each read
-    from its index (``Box.objects.annotate(expected_cents=balance_expression("account_id"))``)."""
-
-    def after_checkpoint(side: str) -> Coalesce:
-        # The horizon is the outer row's, so the database reads it once per row, then a range of the index.
-        through = Coalesce(Subquery(_latest_checkpoint(OuterRef(OuterRef(account))).values("through_transfer_id")[:1]), Value(0))
-        total = (
-            Transfer.objects.filter(**{f"{side}_id": OuterRef(account)}, pk__gt=through)
-            .order_by()
-            .values(f"{side}_id")
-            .annotate(total=Sum("amount_cents"))
-            .values("total")
-        )
-        return Coalesce(Subquery(total, output_field=BigIntegerField()), Value(0))
-
-    checkpoint = Coalesce(Subquery(_latest_checkpoint(OuterRef(account)).values("balance_cents")[:1]), Value(0))
-    return ExpressionWrapper(checkpoint + after_checkpoint("debit") - after_checkpoint("credit"), output_field=BigIntegerField())
+def balance_annotation(model: type[models.Model], field: str = "account") -> RawSQL:
+    """The balance of the account ``field`` of each row of a queryset of ``model``, as a column of
+    the same query: ``Box.objects.annotate(expected_cents=balance_annotation(Box))``."""
+    quote = connection.ops.quote_name
+    account = model._meta.get_field(field)
+    assert isinstance(account, models.Field) and account.column, f"{model.__name__}.{field} is not a column"
+    column = f"{quote(model._meta.db_table)}.{quote(account.column)}"
+    return RawSQL(balance_sql(column), [], output_field=models.BigIntegerField())  # noqa: S611 (no value in it)
 
 
 def balances_of(*, account_ids: Iterable[int]) -> dict[int, int]:
@@ -142,8 +165,11 @@ def balances_of(*, account_ids: Iterable[int]) -> dict[int, int]:
     ids = sorted(set(account_ids))
     if not ids:
         return {}
-    rows = Account.objects.filter(pk__in=ids).order_by().annotate(balance=balance_expression("pk")).values_list("pk", "balance")
-    return {int(account_id): int(balance) for account_id, balance in rows}
+    account = _tables()["account"]
+    sql = f"SELECT a.id, {balance_sql('a.id')} FROM {account} a WHERE a.id IN ({', '.join(['%s'] * len(ids))})"  # noqa: S608
+    with connection.cursor() as cursor:
+        cursor.execute(sql, ids)
+        return {int(account_id): int(balance) for account_id, balance in cursor.fetchall()}
 
 
 def balance_from_history(*, account: Account) -> int:

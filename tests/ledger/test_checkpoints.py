@@ -10,8 +10,9 @@ import threading
 import pytest
 from django.db import DatabaseError, connection, connections, transaction
 
+from casino_backoffice.ledger import checkpoints
 from casino_backoffice.ledger.checkpoints import (
-    balance_expression,
+    balance_annotation,
     balance_from_history,
     checkpoints_take,
     transfer_horizon,
@@ -43,7 +44,7 @@ def assert_balances_match_history(*accounts: Account) -> None:
     for account in accounts:
         assert account_balance(account=account) == history[account.pk], account.code
     assert account_balances(accounts=accounts) == history
-    annotated = Account.objects.filter(pk__in=history).annotate(balance=balance_expression("pk")).values_list("pk", "balance")
+    annotated = Account.objects.filter(pk__in=history).annotate(balance=balance_annotation(Account, "id")).values_list("pk", "balance")
     assert dict(annotated) == history
 
 
@@ -125,9 +126,10 @@ def test_a_checkpoint_is_never_updated_nor_deleted(accounts, finance) -> None:
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="concurrent writers need PostgreSQL")
 @pytest.mark.django_db(transaction=True)
-def test_no_checkpoint_passes_a_transfer_of_a_transaction_still_open(finance) -> None:
+def test_no_checkpoint_passes_a_transfer_of_a_transaction_still_open(finance, monkeypatch) -> None:
     """A transfer posted with a lower id by a transaction that commits later is never left out: the
-    horizon waits for every transaction posting transfers (and gives up at its lock timeout)."""
+    horizon waits for every transaction that was posting transfers (and gives up after a while),
+    and it blocks no one meanwhile."""
     pots = account_open(code="room:main:pots", name="Pots", kind=AccountKind.SOURCE)
     box = account_open(code="table:main:T1:bb_box", name="T1 Bad Beat box", kind=AccountKind.JACKPOT_BOX)
     post(box, pots, 100, finance)
@@ -148,12 +150,33 @@ def test_no_checkpoint_passes_a_transfer_of_a_transaction_still_open(finance) ->
     assert posted.wait(timeout=30)
     # The writer's transfer holds an id; a later one commits first, with a higher id.
     post(box, pots, 5, finance)
-    assert transfer_horizon() is None  # waits for the open writer, then gives up for this run
-    assert checkpoints_take(stride=1) == 0
-    release.set()
-    assert done.wait(timeout=30)
+    assert transfer_horizon(wait_seconds=0.2) is None
+    assert checkpoints_take(stride=1, wait_seconds=0.2) == 0
+    # The horizon waits for the writer it saw open (here its wait lets the writer commit), then
+    # covers the writer's transfer.
+    waited, posted_meanwhile = [], threading.Event()
+
+    def post_meanwhile() -> None:
+        try:
+            post(box, pots, 1, finance)
+            posted_meanwhile.set()
+        finally:
+            connections.close_all()
+
+    def wait_for_the_writer(seconds: float) -> None:
+        waited.append(seconds)
+        # Posting goes on while the horizon waits: it holds no lock.
+        other = threading.Thread(target=post_meanwhile)
+        other.start()
+        other.join(timeout=30)
+        assert posted_meanwhile.is_set()
+        release.set()
+        assert done.wait(timeout=30)
+
+    monkeypatch.setattr(checkpoints.time, "sleep", wait_for_the_writer)
+    assert checkpoints_take(stride=1) == 2
+    assert waited
     writer.join(timeout=30)
 
-    assert checkpoints_take(stride=1) == 2
-    assert account_balance(account=box) == balance_from_history(account=box) == 145
-    assert BalanceCheckpoint.objects.get(account=box).transfer_count == 3
+    assert account_balance(account=box) == balance_from_history(account=box) == 146
+    assert BalanceCheckpoint.objects.get(account=box).transfer_count == 3  # the one posted meanwhile is after it
