@@ -9,7 +9,7 @@ PORT ?= 8000
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/casino_backoffice
 TEST_BROKER_URL ?= redis://127.0.0.1:6379/15
 
-.PHONY: run test lint schema services browser pdf clean
+.PHONY: run test lint format schema services browser pdf clean
 
 # The service's own packages (make run), and the tests and checks on top of them (make test).
 $(BIN)/.installed: requirements.txt
@@ -44,12 +44,18 @@ services:
 test: $(BIN)/.installed-dev services browser pdf lint
 	DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL) $(BIN)/pytest
 
-# ruff, mypy (with the Django and DRF plugins) and the layer contracts of pyproject.toml
-# (import-linter: an import pointing upward fails, naming the contract); part of `make test`.
+# ruff (the linter, and the formatter: `make format` applies it), mypy (with the Django and DRF
+# plugins) and the layer contracts of pyproject.toml (import-linter: an import pointing upward fails,
+# naming the contract); part of `make test`.
 lint: $(BIN)/.installed-dev
+	$(BIN)/ruff format --check .
 	$(BIN)/ruff check .
 	$(BIN)/mypy casino_backoffice tables rake jackpots cage demo
 	$(BIN)/lint-imports --no-cache --no-logo
+
+format: $(BIN)/.installed-dev
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
 
 # Regenerate the committed OpenAPI schema on PostgreSQL, as the tests do (a test fails when it is stale).
 schema: $(BIN)/.installed-dev

@@ -138,25 +138,59 @@ def _paired_ms(*fns: Callable[[], Any], repeat: int) -> list[float]:
 def _rules_text(*, room: str, name: str, tables: list[str], effective_from: datetime) -> str:
     import yaml
 
-    return yaml.safe_dump({
-        "room": room, "name": name, "effective_from": effective_from.isoformat(), "timezone": "America/New_York",
-        "gaming_day_starts": "06:00",
-        "shifts": [{"name": "day", "starts": "06:00"}, {"name": "swing", "starts": "14:00"}, {"name": "grave", "starts": "22:00"}],
-        "rake_policies": [{"code": "nl10", "kind": "percentage", "rate_percent": 10, "max_per_round": "5.00",
-                           "increment": "1.00", "min_pot": "10.00", "no_flop_no_drop": True}],
-        "jackpots": [
-            {"code": "bb", "kind": "bad_beat", "name": "Bad Beat",
-             "contribution": {"method": "fixed", "amount": "1.00", "min_pot": "20.00"},
-             "qualifier": {"losing_hand_at_least": "AAATT", "both_hole_cards_play": True, "min_players": 4},
-             "shares": {"losing_hand": 50, "winning_hand": 25, "table_share": 25}, "seed": "0.00"},
-            {"code": "hh", "kind": "high_hand", "name": "High Hand",
-             "contribution": {"method": "percent", "rate_percent": 5, "max": "2.00", "min_pot": "30.00"},
-             "period": {"every_minutes": 1440, "first_starts": "06:00"}, "min_players": 6, "min_hand": "full_house",
-             "ties": "split", "claim_within_days": 7, "id_required": True},
-        ],
-        "tables": [{"number": number, "game": "holdem", "seats": 10, "rake_policy": "nl10", "jackpots": ["bb", "hh"]}
-                   for number in tables],
-    }, sort_keys=False)
+    return yaml.safe_dump(
+        {
+            "room": room,
+            "name": name,
+            "effective_from": effective_from.isoformat(),
+            "timezone": "America/New_York",
+            "gaming_day_starts": "06:00",
+            "shifts": [
+                {"name": "day", "starts": "06:00"},
+                {"name": "swing", "starts": "14:00"},
+                {"name": "grave", "starts": "22:00"},
+            ],
+            "rake_policies": [
+                {
+                    "code": "nl10",
+                    "kind": "percentage",
+                    "rate_percent": 10,
+                    "max_per_round": "5.00",
+                    "increment": "1.00",
+                    "min_pot": "10.00",
+                    "no_flop_no_drop": True,
+                }
+            ],
+            "jackpots": [
+                {
+                    "code": "bb",
+                    "kind": "bad_beat",
+                    "name": "Bad Beat",
+                    "contribution": {"method": "fixed", "amount": "1.00", "min_pot": "20.00"},
+                    "qualifier": {"losing_hand_at_least": "AAATT", "both_hole_cards_play": True, "min_players": 4},
+                    "shares": {"losing_hand": 50, "winning_hand": 25, "table_share": 25},
+                    "seed": "0.00",
+                },
+                {
+                    "code": "hh",
+                    "kind": "high_hand",
+                    "name": "High Hand",
+                    "contribution": {"method": "percent", "rate_percent": 5, "max": "2.00", "min_pot": "30.00"},
+                    "period": {"every_minutes": 1440, "first_starts": "06:00"},
+                    "min_players": 6,
+                    "min_hand": "full_house",
+                    "ties": "split",
+                    "claim_within_days": 7,
+                    "id_required": True,
+                },
+            ],
+            "tables": [
+                {"number": number, "game": "holdem", "seats": 10, "rake_policy": "nl10", "jackpots": ["bb", "hh"]}
+                for number in tables
+            ],
+        },
+        sort_keys=False,
+    )
 
 
 def _people() -> dict[str, Any]:
@@ -164,14 +198,25 @@ def _people() -> dict[str, Any]:
     from casino_backoffice.staff.roles import Role
     from casino_backoffice.staff.services import staff_create
 
-    roles = {"manager": Role.POKER_ROOM_MANAGER, "dealer": Role.DEALER, "floorperson": Role.FLOORPERSON,
-             "security": Role.SECURITY, "cashier": Role.CAGE_CASHIER, "supervisor": Role.SHIFT_SUPERVISOR}
+    roles = {
+        "manager": Role.POKER_ROOM_MANAGER,
+        "dealer": Role.DEALER,
+        "floorperson": Role.FLOORPERSON,
+        "security": Role.SECURITY,
+        "cashier": Role.CAGE_CASHIER,
+        "supervisor": Role.SHIFT_SUPERVISOR,
+    }
     people = {}
     for n, (who, role) in enumerate(roles.items(), start=1):
         username = f"bench-{who}"
         people[who] = User.objects.filter(username=username).first() or staff_create(
-            username=username, role=role, credential_number=f"PA-BENCH-{n:04d}", password=f"{username}-password", pin=PIN,
-            first_name="Bench", last_name=who.title(),
+            username=username,
+            role=role,
+            credential_number=f"PA-BENCH-{n:04d}",
+            password=f"{username}-password",
+            pin=PIN,
+            first_name="Bench",
+            last_name=who.title(),
         )
     return people
 
@@ -201,16 +246,30 @@ def _outcomes(room: Any) -> list[dict[str, Any]]:
         flop = n % 9 != 0
         voided = n % 97 == 0
         outcome = compute_rake_and_drops(
-            policy=rules.rake_policies[table_rule.rake_policy], jackpots=[rules.jackpots[code] for code in table_rule.jackpots],
-            pot_cents=pot, uncalled_cents=uncalled, flop_dealt=flop, voided=voided, players=players,
+            policy=rules.rake_policies[table_rule.rake_policy],
+            jackpots=[rules.jackpots[code] for code in table_rule.jackpots],
+            pot_cents=pot,
+            uncalled_cents=uncalled,
+            flop_dealt=flop,
+            voided=voided,
+            players=players,
         )
         drops = {drop.code: drop for drop in outcome.drops}
-        outcomes.append({
-            "pot": pot, "players": players, "uncalled": uncalled, "flop": flop, "voided": voided,
-            "rake": outcome.rake_cents, "rake_rule": outcome.rake_rule[:300],
-            "bb": drops["bb"].amount_cents, "bb_rule": drops["bb"].rule[:300],
-            "hh": drops["hh"].amount_cents, "hh_rule": drops["hh"].rule[:300],
-        })
+        outcomes.append(
+            {
+                "pot": pot,
+                "players": players,
+                "uncalled": uncalled,
+                "flop": flop,
+                "voided": voided,
+                "rake": outcome.rake_cents,
+                "rake_rule": outcome.rake_rule[:300],
+                "bb": drops["bb"].amount_cents,
+                "bb_rule": drops["bb"].rule[:300],
+                "hh": drops["hh"].amount_cents,
+                "hh_rule": drops["hh"].rule[:300],
+            }
+        )
     return outcomes
 
 
@@ -226,8 +285,9 @@ def _shift_names(room: Any) -> list[str]:
     return [in_effect[1].shift_at(clock_time(minute // 60, minute % 60)) for minute in range(1440)]
 
 
-def rounds_insert(*, room: Any, day: date, first: datetime, last: datetime, count: int, outcomes: list[dict[str, Any]],
-                  dealer: Any) -> int:
+def rounds_insert(
+    *, room: Any, day: date, first: datetime, last: datetime, count: int, outcomes: list[dict[str, Any]], dealer: Any
+) -> int:
     """Insert ``count`` rounds of gaming day ``day`` ending from ``first`` to ``last``, spread over
     the room's tables, with their drops and transfers, in one statement: the rows ``round_record``
     writes (checked by ``_check_generator``)."""
@@ -302,17 +362,39 @@ def rounds_insert(*, room: Any, day: date, first: datetime, last: datetime, coun
         SELECT count(*) FROM new_round
     """  # noqa: S608
     params = [
-        [x["pot"] for x in o], [x["players"] for x in o], [x["uncalled"] for x in o], [x["flop"] for x in o],
-        [x["voided"] for x in o], [x["rake"] for x in o], [x["rake_rule"] for x in o], [x["bb"] for x in o],
-        [x["bb_rule"] for x in o], [x["hh"] for x in o], [x["hh_rule"] for x in o],
-        [t.pk for t in tables], [accounts[drop_box_account(table=t).code] for t in tables],
+        [x["pot"] for x in o],
+        [x["players"] for x in o],
+        [x["uncalled"] for x in o],
+        [x["flop"] for x in o],
+        [x["voided"] for x in o],
+        [x["rake"] for x in o],
+        [x["rake_rule"] for x in o],
+        [x["bb"] for x in o],
+        [x["bb_rule"] for x in o],
+        [x["hh"] for x in o],
+        [x["hh_rule"] for x in o],
+        [t.pk for t in tables],
+        [accounts[drop_box_account(table=t).code] for t in tables],
         [accounts[f"table:{room.code}:{t.number}:bb_box"] for t in tables],
         [accounts[f"table:{room.code}:{t.number}:hh_box"] for t in tables],
-        key_prefix, first, window, count, len(tables), len(o), count,
-        _shift_names(room), room.timezone, room.timezone,
-        day, version_id, dealer.pk,
-        jackpots["bb"], jackpots["hh"],
-        pots, ContentType.objects.get_for_model(Round).pk, dealer.pk,
+        key_prefix,
+        first,
+        window,
+        count,
+        len(tables),
+        len(o),
+        count,
+        _shift_names(room),
+        room.timezone,
+        room.timezone,
+        day,
+        version_id,
+        dealer.pk,
+        jackpots["bb"],
+        jackpots["hh"],
+        pots,
+        ContentType.objects.get_for_model(Round).pk,
+        dealer.pk,
     ]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
@@ -334,29 +416,71 @@ def _check_generator(*, room: Any, dealer: Any, samples: int = 25) -> int:
         pass
 
     def drops(round_: Round) -> list[tuple[Any, ...]]:
-        return list(RoundDrop.objects.filter(round=round_).order_by("position").values_list("jackpot_id", "jackpot_code", "position", "amount_cents", "rule"))
+        return list(
+            RoundDrop.objects.filter(round=round_)
+            .order_by("position")
+            .values_list("jackpot_id", "jackpot_code", "position", "amount_cents", "rule")
+        )
 
     def transfers(round_: Round) -> list[tuple[Any, ...]]:
-        rows = Transfer.objects.filter(reference_type=round_type, reference_id=str(round_.pk)).order_by("idempotency_key")
-        return [(t.debit_id, t.credit_id, t.amount_cents, t.kind, t.reference_type_id, t.idempotency_key.split(":")[-1],
-                 t.memo, t.posted_at == round_.created_at, t.posted_by_id) for t in rows]
+        rows = Transfer.objects.filter(reference_type=round_type, reference_id=str(round_.pk)).order_by(
+            "idempotency_key"
+        )
+        return [
+            (
+                t.debit_id,
+                t.credit_id,
+                t.amount_cents,
+                t.kind,
+                t.reference_type_id,
+                t.idempotency_key.split(":")[-1],
+                t.memo,
+                t.posted_at == round_.created_at,
+                t.posted_by_id,
+            )
+            for t in rows
+        ]
 
-    fields = ["table_id", "ended_at", "gaming_day", "shift", "game", "players_dealt_in", "pot_cents", "uncalled_bet_cents",
-              "flop_dealt", "voided", "rules_version_id", "rake_cents", "rake_rule", "request_sha256", "created_by_id"]
+    fields = [
+        "table_id",
+        "ended_at",
+        "gaming_day",
+        "shift",
+        "game",
+        "players_dealt_in",
+        "pot_cents",
+        "uncalled_bet_cents",
+        "flop_dealt",
+        "voided",
+        "rules_version_id",
+        "rake_cents",
+        "rake_rule",
+        "request_sha256",
+        "created_by_id",
+    ]
     generated = list(Round.objects.filter(table__room=room).order_by("?")[:samples])
     round_type = ContentType.objects.get_for_model(Round)
     try:
         with transaction.atomic():
             Table.objects.filter(room=room).update(is_open=True)
             for n, made in enumerate(generated):
-                again = round_record(table=made.table, ended_at=made.ended_at, players_dealt_in=made.players_dealt_in,
-                                     pot_cents=made.pot_cents, uncalled_bet_cents=made.uncalled_bet_cents,
-                                     flop_dealt=made.flop_dealt, voided=made.voided, actor=dealer,
-                                     idempotency_key=f"check-{n}").round
+                again = round_record(
+                    table=made.table,
+                    ended_at=made.ended_at,
+                    players_dealt_in=made.players_dealt_in,
+                    pot_cents=made.pot_cents,
+                    uncalled_bet_cents=made.uncalled_bet_cents,
+                    flop_dealt=made.flop_dealt,
+                    voided=made.voided,
+                    actor=dealer,
+                    idempotency_key=f"check-{n}",
+                ).round
                 again.refresh_from_db()
                 for field in fields:
                     if getattr(again, field) != getattr(made, field):
-                        raise SystemExit(f"generated round {made.pk}: {field} is {getattr(made, field)!r}, round_record writes {getattr(again, field)!r}")
+                        raise SystemExit(
+                            f"generated round {made.pk}: {field} is {getattr(made, field)!r}, round_record writes {getattr(again, field)!r}"
+                        )
                 if [d[:5] for d in drops(again)] != drops(made):
                     raise SystemExit(f"generated round {made.pk}: drops {drops(made)} != {drops(again)}")
                 if transfers(again) != transfers(made):
@@ -377,7 +501,9 @@ def _key(prefix: str) -> str:
     return f"bench:{prefix}:{next(_keys)}:{time.monotonic_ns()}"
 
 
-def counts_day(*, room: Any, boxes_by_table: dict[Any, list[Any]], at: datetime, people: dict[str, Any], ordinal: int) -> int:
+def counts_day(
+    *, room: Any, boxes_by_table: dict[Any, list[Any]], at: datetime, people: dict[str, Any], ordinal: int
+) -> int:
     """At ``at`` (06:02 after gaming day ``ordinal``): notice, count, witness, carry and verify every
     box of every table of ``room``; explain every variance. Returns the verifications made."""
     from cage.models import Variance, VerificationStatus
@@ -395,8 +521,14 @@ def counts_day(*, room: Any, boxes_by_table: dict[Any, list[Any]], at: datetime,
 
     verified = 0
     with CLOCK.at_moment(at):
-        notice = notice_record(room=room, notified="Compliance desk", method="phone", actor=people["floorperson"], pin=PIN,
-                      idempotency_key=_key("notice"))
+        notice = notice_record(
+            room=room,
+            notified="Compliance desk",
+            method="phone",
+            actor=people["floorperson"],
+            pin=PIN,
+            idempotency_key=_key("notice"),
+        )
         for table_n, (table, boxes) in enumerate(boxes_by_table.items()):
             counts = []
             for box_n, box in enumerate(boxes):
@@ -404,22 +536,54 @@ def counts_day(*, room: Any, boxes_by_table: dict[Any, list[Any]], at: datetime,
                 short = (table_n * 3 + box_n + ordinal) % SHORT_COUNT_EVERY == 0 and expected >= 100
                 # The notice was given this morning, for the Bad Beat boxes of the day that just ended.
                 bad_beat = box.jackpot is not None and box.jackpot.kind == JackpotKind.BAD_BEAT
-                count = count_record(box=box, counted_cents=expected - 100 if short else expected, actor=people["dealer"],
-                                     pin=PIN, idempotency_key=_key("count"), notice=notice if bad_beat else None)
-                counts.append(count_witness(count=count, actor=people["floorperson"], pin=PIN,
-                                            surveillance_reference=f"CAM-{table.number}-{ordinal}"))
-            transport = transport_create(room=room, seal=f"S-{ordinal}-{table.number}", counts=counts, actor=people["security"],
-                                         pin=PIN, idempotency_key=_key("transport"))
+                count = count_record(
+                    box=box,
+                    counted_cents=expected - 100 if short else expected,
+                    actor=people["dealer"],
+                    pin=PIN,
+                    idempotency_key=_key("count"),
+                    notice=notice if bad_beat else None,
+                )
+                counts.append(
+                    count_witness(
+                        count=count,
+                        actor=people["floorperson"],
+                        pin=PIN,
+                        surveillance_reference=f"CAM-{table.number}-{ordinal}",
+                    )
+                )
+            transport = transport_create(
+                room=room,
+                seal=f"S-{ordinal}-{table.number}",
+                counts=counts,
+                actor=people["security"],
+                pin=PIN,
+                idempotency_key=_key("transport"),
+            )
             declared = transport.declared_cents or 0
             short = (table_n + ordinal) % SHORT_CAGE_EVERY == 0 and declared >= 50
-            verification = cage_verify(transport=transport, counted=declared - 50 if short else declared, actor=people["cashier"],
-                                       pin=PIN, idempotency_key=_key("verify"))
+            verification = cage_verify(
+                transport=transport,
+                counted=declared - 50 if short else declared,
+                actor=people["cashier"],
+                pin=PIN,
+                idempotency_key=_key("verify"),
+            )
             if verification.status == VerificationStatus.VARIANCE_UNRESOLVED:
-                verification_explain(verification=verification, reason="Chips found at the table after the count.",
-                                     actor=people["supervisor"], pin=PIN)
+                verification_explain(
+                    verification=verification,
+                    reason="Chips found at the table after the count.",
+                    actor=people["supervisor"],
+                    pin=PIN,
+                )
             verified += 1
         for variance in Variance.objects.filter(room=room, needs_explanation=True, explained_at__isnull=True):
-            variance_explain(variance=variance, reason="Miscount at the table, recounted on camera.", actor=people["supervisor"], pin=PIN)
+            variance_explain(
+                variance=variance,
+                reason="Miscount at the table, recounted on camera.",
+                actor=people["supervisor"],
+                pin=PIN,
+            )
     return verified
 
 
@@ -442,20 +606,34 @@ def build(*, rounds: int, tables: int, days: int) -> None:
     zone_room.gaming_day_starts = clock_time(6)
     today = gaming_day(room=zone_room, at=now)
     # The last counted day ends an hour before now at least (its count is at 06:02 the next morning).
-    last_counted = today - timedelta(days=1) if now >= gaming_day_bounds(room=zone_room, day=today)[0] + timedelta(hours=1) else today - timedelta(days=2)
+    last_counted = (
+        today - timedelta(days=1)
+        if now >= gaming_day_bounds(room=zone_room, day=today)[0] + timedelta(hours=1)
+        else today - timedelta(days=2)
+    )
     history = [last_counted - timedelta(days=days - 1 - n) for n in range(days)]
     since = gaming_day_bounds(room=zone_room, day=history[0])[0] - timedelta(days=1)
     with CLOCK.at_moment(since):
-        main_rules = _rules_text(room=MAIN, name="Benchmark Poker Room", tables=[f"T{n}" for n in range(1, tables + 1)], effective_from=since)
+        main_rules = _rules_text(
+            room=MAIN, name="Benchmark Poker Room", tables=[f"T{n}" for n in range(1, tables + 1)], effective_from=since
+        )
         rules_load(text=main_rules, actor=people["manager"], source_name="benchmarks/bench_cage.py")
-        rules_load(text=_rules_text(room=LARGE, name="Large History Room", tables=["L1"], effective_from=since),
-                   actor=people["manager"], source_name="benchmarks/bench_cage.py")
+        rules_load(
+            text=_rules_text(room=LARGE, name="Large History Room", tables=["L1"], effective_from=since),
+            actor=people["manager"],
+            source_name="benchmarks/bench_cage.py",
+        )
         rooms = {code: PokerRoom.objects.get(code=code) for code in (MAIN, LARGE)}
         for room in rooms.values():
             boxes_sync(room=room)
     boxes = {
-        code: {table: sorted([b for b in Box.objects.filter(table=table).select_related("account", "table", "room", "jackpot")], key=lambda b: b.code)
-               for table in room.tables.order_by("pk")}
+        code: {
+            table: sorted(
+                [b for b in Box.objects.filter(table=table).select_related("account", "table", "room", "jackpot")],
+                key=lambda b: b.code,
+            )
+            for table in room.tables.order_by("pk")
+        }
         for code, room in rooms.items()
     }
     main = rooms[MAIN]
@@ -467,23 +645,48 @@ def build(*, rounds: int, tables: int, days: int) -> None:
     started = time.perf_counter()
     for ordinal, (day, count) in enumerate(zip(history, per_day, strict=True), start=1):
         opens, closes = gaming_day_bounds(room=main, day=day)
-        inserted = rounds_insert(room=main, day=day, first=opens + timedelta(minutes=10), last=closes - timedelta(minutes=5),
-                                 count=count, outcomes=outcomes, dealer=people["dealer"])
+        inserted = rounds_insert(
+            room=main,
+            day=day,
+            first=opens + timedelta(minutes=10),
+            last=closes - timedelta(minutes=5),
+            count=count,
+            outcomes=outcomes,
+            dealer=people["dealer"],
+        )
         if ordinal == 1:
-            print(f"  generator checked against round_record: {_check_generator(room=main, dealer=people['dealer'])} rounds identical", flush=True)
+            print(
+                f"  generator checked against round_record: {_check_generator(room=main, dealer=people['dealer'])} rounds identical",
+                flush=True,
+            )
         count_at = closes + timedelta(minutes=2)
-        verified = sum(counts_day(room=room, boxes_by_table=boxes[code], at=count_at, people=people, ordinal=ordinal)
-                       for code, room in rooms.items())
+        verified = sum(
+            counts_day(room=room, boxes_by_table=boxes[code], at=count_at, people=people, ordinal=ordinal)
+            for code, room in rooms.items()
+        )
         checkpoints = checkpoints_take()
-        print(f"  gaming day {day} ({ordinal}/{days}): {inserted:,} rounds, {verified} verifications, {checkpoints} checkpoints "
-              f"[{time.perf_counter() - started:.0f}s]", flush=True)
+        print(
+            f"  gaming day {day} ({ordinal}/{days}): {inserted:,} rounds, {verified} verifications, {checkpoints} checkpoints "
+            f"[{time.perf_counter() - started:.0f}s]",
+            flush=True,
+        )
     # What the boxes hold now: rounds of the current gaming day, not yet counted.
     current = history[-1] + timedelta(days=1)
     opens, closes = gaming_day_bounds(room=main, day=current)
     last = min(now - timedelta(minutes=1), closes - timedelta(minutes=5)).replace(microsecond=0)
-    inserted = rounds_insert(room=main, day=current, first=min(opens + timedelta(minutes=10), last), last=last,
-                             count=uncounted, outcomes=outcomes, dealer=people["dealer"])
-    print(f"  gaming day {current} (current): {inserted:,} rounds not yet counted; {checkpoints_take()} checkpoints", flush=True)
+    inserted = rounds_insert(
+        room=main,
+        day=current,
+        first=min(opens + timedelta(minutes=10), last),
+        last=last,
+        count=uncounted,
+        outcomes=outcomes,
+        dealer=people["dealer"],
+    )
+    print(
+        f"  gaming day {current} (current): {inserted:,} rounds not yet counted; {checkpoints_take()} checkpoints",
+        flush=True,
+    )
     large_funds(room=rooms[LARGE], cashier=people["cashier"])
 
 
@@ -515,14 +718,30 @@ def large_funds(*, room: Any, cashier: Any, per_fund: int = 1_000_000) -> None:
         fund = fund_account(jackpot=jackpot)
         for first, last in ((1, per_fund - tail), (per_fund - tail + 1, per_fund)):
             with connection.cursor() as cursor:
-                cursor.execute(sql, [
-                    fund.pk, custody.pk, verification_type, f"bench:official:{room.code}:{jackpot.code}:",
-                    f"L1-{jackpot.code} made official (benchmark volume)", cashier.pk, first, last,
-                    [v[0] for v in verifications], [v[1] for v in verifications], len(verifications), per_fund + 1, len(verifications),
-                ])
+                cursor.execute(
+                    sql,
+                    [
+                        fund.pk,
+                        custody.pk,
+                        verification_type,
+                        f"bench:official:{room.code}:{jackpot.code}:",
+                        f"L1-{jackpot.code} made official (benchmark volume)",
+                        cashier.pk,
+                        first,
+                        last,
+                        [v[0] for v in verifications],
+                        [v[1] for v in verifications],
+                        len(verifications),
+                        per_fund + 1,
+                        len(verifications),
+                    ],
+                )
             if first == 1:
                 checkpoints_take()
-        print(f"  room {room.code}: {per_fund:,} official transfers into {fund.code} [{time.perf_counter() - started:.0f}s]", flush=True)
+        print(
+            f"  room {room.code}: {per_fund:,} official transfers into {fund.code} [{time.perf_counter() - started:.0f}s]",
+            flush=True,
+        )
     with connection.cursor() as cursor:
         cursor.execute("VACUUM ANALYZE")
 
@@ -571,19 +790,33 @@ def measure_boxes(room: Any, repeat: int) -> None:
     got = selector()
     raw = _fetch(same_sql, [room.pk])
     whole = _fetch(history_sql, [room.pk])
-    assert got == [(row[0], int(row[5])) for row in raw] == [(code, int(total)) for code, total in whole], "the boxes disagree"
+    assert got == [(row[0], int(row[5])) for row in raw] == [(code, int(total)) for code, total in whole], (
+        "the boxes disagree"
+    )
     selector_ms, raw_ms = _paired_ms(selector, lambda: _fetch(same_sql, [room.pk]), repeat=repeat)
     history_ms = _median_ms(lambda: _fetch(history_sql, [room.pk]), max(3, repeat // 3))
-    tails = [int(n) for (n,) in _fetch(f"""
+    tails = [
+        int(n)
+        for (n,) in _fetch(
+            f"""
         SELECT (SELECT COUNT(*) FROM ledger_transfer t WHERE (t.debit_id = a.id OR t.credit_id = a.id)
                 AND t.id > COALESCE(last.through_transfer_id, 0))
         FROM cage_box b JOIN ledger_account a ON a.id = b.account_id {LATEST_CHECKPOINT_SQL} WHERE b.room_id = %s
-    """, [room.pk])]  # noqa: S608
-    print(f"(a) boxes list, {len(got)} boxes, {sum(e for _, e in got) / 100:,.2f} expected in all; transfers after each "
-          f"box's latest checkpoint: {statistics.mean(tails):.0f} on average, {max(tails)} at most")
+    """,  # noqa: S608 (a constant fragment; the room is a parameter)
+            [room.pk],
+        )
+    ]
+    print(
+        f"(a) boxes list, {len(got)} boxes, {sum(e for _, e in got) / 100:,.2f} expected in all; transfers after each "
+        f"box's latest checkpoint: {statistics.mean(tails):.0f} on average, {max(tails)} at most"
+    )
     print(f"    cage.selectors.boxes_with_expected     {selector_ms:9.2f} ms")
-    print(f"    same aggregate, raw SQL                {raw_ms:9.2f} ms   ratio {selector_ms / raw_ms:.2f} (target <= 2)")
-    print(f"    whole history summed, raw SQL          {history_ms:9.2f} ms   (what every balance cost before checkpoints)")
+    print(
+        f"    same aggregate, raw SQL                {raw_ms:9.2f} ms   ratio {selector_ms / raw_ms:.2f} (target <= 2)"
+    )
+    print(
+        f"    whole history summed, raw SQL          {history_ms:9.2f} ms   (what every balance cost before checkpoints)"
+    )
 
 
 def measure_official(room: Any, repeat: int) -> None:
@@ -609,9 +842,13 @@ def measure_official(room: Any, repeat: int) -> None:
     assert got == raw, "the official records disagree"
     selector_ms, raw_ms = _paired_ms(selector, lambda: _fetch(sql, params), repeat=repeat)
     lines = official_record_lines(room=room).count()
-    print(f"(b) official record of room {room.code}: {len(got)} rows (fund x gaming day) from {lines:,} official transfers")
+    print(
+        f"(b) official record of room {room.code}: {len(got)} rows (fund x gaming day) from {lines:,} official transfers"
+    )
     print(f"    cage.selectors.official_record         {selector_ms:9.2f} ms")
-    print(f"    same aggregate, raw SQL                {raw_ms:9.2f} ms   ratio {selector_ms / raw_ms:.2f} (target <= 2)")
+    print(
+        f"    same aggregate, raw SQL                {raw_ms:9.2f} ms   ratio {selector_ms / raw_ms:.2f} (target <= 2)"
+    )
 
 
 def measure_funds(rooms: dict[str, Any], repeat: int) -> None:
@@ -628,8 +865,10 @@ def measure_funds(rooms: dict[str, Any], repeat: int) -> None:
 
     def before_balance(account: Account) -> int:
         # account_balance before checkpoints: one pass over every transfer of the ledger.
-        totals = Transfer.objects.aggregate(into=Sum("amount_cents", filter=Q(debit=account), default=0),
-                                            out=Sum("amount_cents", filter=Q(credit=account), default=0))
+        totals = Transfer.objects.aggregate(
+            into=Sum("amount_cents", filter=Q(debit=account), default=0),
+            out=Sum("amount_cents", filter=Q(credit=account), default=0),
+        )
         return int(totals["into"]) - int(totals["out"])
 
     def before_balances(*, accounts: Any) -> dict[int, int]:
@@ -666,7 +905,9 @@ def measure_funds(rooms: dict[str, Any], repeat: int) -> None:
         now_ms = _median_ms(lambda room=room: display_state(room=room), repeat)
         before_ms = _median_ms(lambda room=room: before_display(room), max(3, repeat // 3))
         total = sum(Transfer.objects.filter(Q(debit=f) | Q(credit=f)).count() for f in funds)
-        print(f"    {f'display board of room {code} ({len(funds)} funds, {len(queries)} queries)':44}{total:>11,}{'':>6}{now_ms:>9.2f}{before_ms:>11.2f}")
+        print(
+            f"    {f'display board of room {code} ({len(funds)} funds, {len(queries)} queries)':44}{total:>11,}{'':>6}{now_ms:>9.2f}{before_ms:>11.2f}"
+        )
     print("    'before': the same with the ledger's reads before checkpoints (a balance read every transfer of the")
     print("    ledger; the display read every transfer of its funds). 'tail': transfers after the latest checkpoint.")
 
@@ -703,7 +944,12 @@ def measure_export(rooms: dict[str, Any], days: int) -> None:
     print("(d) official-record export (CSV), peak Python memory (tracemalloc) while writing it")
     print(f"    {'':34}{'rows':>11}{'MiB out':>9}{'streamed':>10}{'in memory':>11}{'rows/s':>9}")
     for code, room in rooms.items():
-        last = CageVerification.objects.filter(room=room).order_by("-gaming_day").values_list("gaming_day", flat=True).first()
+        last = (
+            CageVerification.objects.filter(room=room)
+            .order_by("-gaming_day")
+            .values_list("gaming_day", flat=True)
+            .first()
+        )
         assert last is not None
         # Room bench: one verification per table and day; room large: 100,000 lines a day.
         spans = [max(1, days // 10), days] if code == MAIN else [max(1, days // 20), max(1, days // 2)]
@@ -712,7 +958,9 @@ def measure_export(rooms: dict[str, Any], days: int) -> None:
 
             def streamed(start: date = start, room: Any = room, last: date = last) -> _Sink:
                 sink = _Sink()
-                sink.consume(csv_chunks(OFFICIAL_RECORD_COLUMNS, official_record_rows_iter(room=room, start=start, end=last)))
+                sink.consume(
+                    csv_chunks(OFFICIAL_RECORD_COLUMNS, official_record_rows_iter(room=room, start=start, end=last))
+                )
                 return sink
 
             def in_memory(start: date = start, room: Any = room, last: date = last) -> int:
@@ -725,9 +973,13 @@ def measure_export(rooms: dict[str, Any], days: int) -> None:
             started = time.perf_counter()
             streamed()  # again, untraced: how fast
             rate = rows / (time.perf_counter() - started)
-            print(f"    {f'room {code}, {span} gaming days':34}{rows:>11,}{sink.bytes / 2**20:>9.1f}{peak:>10.1f}{built}{rate:>9,.0f}")
+            print(
+                f"    {f'room {code}, {span} gaming days':34}{rows:>11,}{sink.bytes / 2**20:>9.1f}{peak:>10.1f}{built}{rate:>9,.0f}"
+            )
     print("    'streamed': official_record_rows_iter (server-side cursor, 2,000 rows a fetch) through csv_chunks;")
-    print("    'in memory': the same rows in a list and csv_bytes (as the admin's exports build a report). Peaks in MiB;")
+    print(
+        "    'in memory': the same rows in a list and csv_bytes (as the admin's exports build a report). Peaks in MiB;"
+    )
     print("    rows/s: the streamed export again, without tracemalloc.")
 
 
@@ -740,11 +992,15 @@ def checks(rooms: dict[str, Any]) -> None:
 
     assert ledger_total() == 0, "the ledger does not balance"
     sample = [box.account for box in Box.objects.filter(room=rooms[MAIN]).select_related("account").order_by("?")[:10]]
-    sample += list(Account.objects.filter(code__in=[f"room:{MAIN}:pots", f"room:{MAIN}:custody", f"room:{LARGE}:custody"]))
+    sample += list(
+        Account.objects.filter(code__in=[f"room:{MAIN}:pots", f"room:{MAIN}:custody", f"room:{LARGE}:custody"])
+    )
     for account in sample:
         assert account_balance(account=account) == balance_from_history(account=account), account.code
-    print(f"checks: ledger total 0; {len(sample)} balances from checkpoints equal to their whole history; "
-          f"{Round.objects.filter(table__room=rooms[MAIN]).count():,} rounds, {Transfer.objects.count():,} transfers")
+    print(
+        f"checks: ledger total 0; {len(sample)} balances from checkpoints equal to their whole history; "
+        f"{Round.objects.filter(table__room=rooms[MAIN]).count():,} rounds, {Transfer.objects.count():,} transfers"
+    )
 
 
 def main() -> None:
@@ -767,13 +1023,17 @@ def main() -> None:
 
     call_command("migrate", verbosity=0, interactive=False)
     if not PokerRoom.objects.filter(code=LARGE).exists():
-        print(f"building: room {MAIN} ({args.tables} tables, {args.rounds:,} rounds, {args.days} gaming days of counts), room {LARGE}")
+        print(
+            f"building: room {MAIN} ({args.tables} tables, {args.rounds:,} rounds, {args.days} gaming days of counts), room {LARGE}"
+        )
         started = time.perf_counter()
         build(rounds=args.rounds, tables=args.tables, days=args.days)
         print(f"built in {time.perf_counter() - started:.0f}s")
     rooms = {code: PokerRoom.objects.get(code=code) for code in (MAIN, LARGE)}
-    print(f"machine: {os.cpu_count()} cores (shared), PostgreSQL {_fetch('SHOW server_version', [])[0][0]}; "
-          f"median of {args.repeat} warm runs")
+    print(
+        f"machine: {os.cpu_count()} cores (shared), PostgreSQL {_fetch('SHOW server_version', [])[0][0]}; "
+        f"median of {args.repeat} warm runs"
+    )
     checks(rooms)
     measure_boxes(rooms[MAIN], args.repeat)
     measure_official(rooms[MAIN], args.repeat)

@@ -53,22 +53,26 @@ def competitors() -> list[tuple[str, Callable[[list[int]], Any], Callable[[Any],
         from treys import Evaluator
 
         evaluator = Evaluator()
-        found.append((
-            "treys",
-            lambda h: ([TreysCard.new(TEXT[c]) for c in h[:2]], [TreysCard.new(TEXT[c]) for c in h[2:]]),
-            lambda pair: evaluator.evaluate(pair[0], pair[1]),
-        ))
+        found.append(
+            (
+                "treys",
+                lambda h: ([TreysCard.new(TEXT[c]) for c in h[:2]], [TreysCard.new(TEXT[c]) for c in h[2:]]),
+                lambda pair: evaluator.evaluate(pair[0], pair[1]),
+            )
+        )
     except Exception as error:  # noqa: BLE001 - any failure to import means "not measured"
         print(f"treys: not measured ({error})")
     try:
         from pokerkit import Card as PokerkitCard
         from pokerkit import StandardHighHand
 
-        found.append((
-            "pokerkit",
-            lambda h: tuple(PokerkitCard.parse("".join(TEXT[c] for c in h))),
-            StandardHighHand.from_game,
-        ))
+        found.append(
+            (
+                "pokerkit",
+                lambda h: tuple(PokerkitCard.parse("".join(TEXT[c] for c in h))),
+                StandardHighHand.from_game,
+            )
+        )
     except Exception as error:  # noqa: BLE001
         print(f"pokerkit: not measured ({error})")
     try:

@@ -67,7 +67,10 @@ def _setup() -> str:
         since = (timezone.now() - timedelta(days=1)).isoformat()
         text = (ROOT / "demo" / "rules.yaml").read_text() + f'effective_from: "{since}"\n'
         manager = User.objects.filter(username="bench-manager").first() or staff_create(
-            username="bench-manager", role=Role.POKER_ROOM_MANAGER, credential_number="PA-BENCH-0002", password=uuid.uuid4().hex
+            username="bench-manager",
+            role=Role.POKER_ROOM_MANAGER,
+            credential_number="PA-BENCH-0002",
+            password=uuid.uuid4().hex,
         )
         rules_load(text=text, actor=manager, source_name="demo/rules.yaml (benchmark)")
     Table.objects.filter(number__in=RAKED_TABLES).update(is_open=True)
@@ -115,12 +118,26 @@ def _percentile(values: list[float], q: float) -> float:
 
 
 def _round(i: int, n_thread: int, ended_at: str) -> dict:
-    return {"table": RAKED_TABLES[(i + n_thread) % len(RAKED_TABLES)], "ended_at": ended_at, "players_dealt_in": 6,
-            "pot": f"{20 + i % 200}.00", "uncalled_bet": "0.00", "flop_dealt": True, "voided": False}
+    return {
+        "table": RAKED_TABLES[(i + n_thread) % len(RAKED_TABLES)],
+        "ended_at": ended_at,
+        "players_dealt_in": 6,
+        "pot": f"{20 + i % 200}.00",
+        "uncalled_bet": "0.00",
+        "flop_dealt": True,
+        "voided": False,
+    }
 
 
 def _http_client_process(
-    port: int, token: str, count: int, threads: int, run_id: str, proc: int, out: multiprocessing.Queue, path: str,
+    port: int,
+    token: str,
+    count: int,
+    threads: int,
+    run_id: str,
+    proc: int,
+    out: multiprocessing.Queue,
+    path: str,
     batch: int = 0,
 ) -> None:
     """``count`` requests; with ``batch``, each request carries ``batch`` rounds (POST /api/rounds/batch/)."""
@@ -134,14 +151,24 @@ def _http_client_process(
         mine: list[float] = []
         for i in range(n):
             if batch:
-                body = json.dumps({"rounds": [
-                    {**_round(i * batch + j, n_thread, ended_at), "idempotency_key": f"{run_id}-{proc}-{n_thread}-{i}-{j}"}
-                    for j in range(batch)
-                ]})
+                body = json.dumps(
+                    {
+                        "rounds": [
+                            {
+                                **_round(i * batch + j, n_thread, ended_at),
+                                "idempotency_key": f"{run_id}-{proc}-{n_thread}-{i}-{j}",
+                            }
+                            for j in range(batch)
+                        ]
+                    }
+                )
             else:
                 body = json.dumps(_round(i, n_thread, ended_at))
-            headers = {"Authorization": f"Token {token}", "Content-Type": "application/json",
-                       "Idempotency-Key": f"{run_id}-{proc}-{n_thread}-{i}"}
+            headers = {
+                "Authorization": f"Token {token}",
+                "Content-Type": "application/json",
+                "Idempotency-Key": f"{run_id}-{proc}-{n_thread}-{i}",
+            }
             started = time.perf_counter()
             try:
                 if path.startswith("/api/rounds/"):
@@ -180,7 +207,9 @@ def _run_http(
     per_proc = [rounds // processes + (1 if p < rounds % processes else 0) for p in range(processes)]
     threads = max(1, clients // processes)
     procs = [
-        multiprocessing.Process(target=_http_client_process, args=(port, token, n, threads, run_id, p, out, path, batch))
+        multiprocessing.Process(
+            target=_http_client_process, args=(port, token, n, threads, run_id, p, out, path, batch)
+        )
         for p, n in enumerate(per_proc)
     ]
     started = time.perf_counter()
@@ -263,17 +292,34 @@ def main() -> None:
     port = _free_port()
     env = {**os.environ, "DJANGO_DEBUG": "0", "LOG_LEVEL": "WARNING"}
     server = subprocess.Popen(
-        [str(Path(sys.executable).parent / "gunicorn"), "casino_backoffice.wsgi:application", "--bind", f"127.0.0.1:{port}",
-         "--workers", str(args.workers), "--worker-class", args.worker_class, "--threads", str(args.threads),
-         "--keep-alive", "30", "--log-level", "warning"],
-        cwd=ROOT, env=env, start_new_session=True,
+        [
+            str(Path(sys.executable).parent / "gunicorn"),
+            "casino_backoffice.wsgi:application",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            str(args.workers),
+            "--worker-class",
+            args.worker_class,
+            "--threads",
+            str(args.threads),
+            "--keep-alive",
+            "30",
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+        start_new_session=True,
     )
     try:
         _wait_for(port)
         _run_http(port, token, args.warmup, args.clients, args.client_processes)  # warm caches and connections
         elapsed, latencies, failures = _run_http(port, token, args.rounds, args.clients, args.client_processes)
         # The framework's floor on this machine: token authentication and a tiny JSON answer, no writes.
-        floor_elapsed, floor_latencies, _ = _run_http(port, token, args.rounds, args.clients, args.client_processes, "/api/me/")
+        floor_elapsed, floor_latencies, _ = _run_http(
+            port, token, args.rounds, args.clients, args.client_processes, "/api/me/"
+        )
         if args.batch:
             requests = max(1, args.rounds // args.batch)
             batch_elapsed, batch_latencies, batch_failures = _run_http(
@@ -290,26 +336,40 @@ def main() -> None:
     http_rate = len(latencies) / elapsed
     base_rate = len(base_latencies) / base_elapsed
     cores = os.cpu_count()
-    print(f"machine: {cores} cores; gunicorn {args.workers} workers x {args.threads} threads ({args.worker_class}); "
-          f"{args.clients} keep-alive clients in {args.client_processes} processes")
+    print(
+        f"machine: {cores} cores; gunicorn {args.workers} workers x {args.threads} threads ({args.worker_class}); "
+        f"{args.clients} keep-alive clients in {args.client_processes} processes"
+    )
     print(f"{'':32}{'rounds':>8}{'rounds/s':>11}{'p50 ms':>9}{'p99 ms':>9}")
-    print(f"{'POST /api/rounds/ (HTTP)':32}{len(latencies):>8}{http_rate:>11.0f}"
-          f"{statistics.median(latencies) * 1000:>9.2f}{_percentile(latencies, 0.99) * 1000:>9.2f}")
+    print(
+        f"{'POST /api/rounds/ (HTTP)':32}{len(latencies):>8}{http_rate:>11.0f}"
+        f"{statistics.median(latencies) * 1000:>9.2f}{_percentile(latencies, 0.99) * 1000:>9.2f}"
+    )
     if args.batch:
         batch_rounds = len(batch_latencies) * args.batch
         batch_rate = batch_rounds / batch_elapsed
-        print(f"{f'POST /api/rounds/batch/ ({args.batch}/req)':32}{batch_rounds:>8}{batch_rate:>11.0f}"
-              f"{statistics.median(batch_latencies) * 1000:>9.2f}{_percentile(batch_latencies, 0.99) * 1000:>9.2f}"
-              "   (latency per request)")
-    print(f"{'GET /api/me/ (auth only, floor)':32}{len(floor_latencies):>8}{len(floor_latencies) / floor_elapsed:>11.0f}"
-          f"{statistics.median(floor_latencies) * 1000:>9.2f}{_percentile(floor_latencies, 0.99) * 1000:>9.2f}")
-    print(f"{'plain single-row INSERT':32}{len(base_latencies):>8}{base_rate:>11.0f}"
-          f"{statistics.median(base_latencies) * 1000:>9.2f}{_percentile(base_latencies, 0.99) * 1000:>9.2f}")
-    print(f"ratio HTTP / plain INSERT: {http_rate / base_rate:.3f}  (target: 1,000 rounds/s on 2 cores: "
-          f"{'met' if http_rate >= 1000 else 'not met'} one round per request)")
+        print(
+            f"{f'POST /api/rounds/batch/ ({args.batch}/req)':32}{batch_rounds:>8}{batch_rate:>11.0f}"
+            f"{statistics.median(batch_latencies) * 1000:>9.2f}{_percentile(batch_latencies, 0.99) * 1000:>9.2f}"
+            "   (latency per request)"
+        )
+    print(
+        f"{'GET /api/me/ (auth only, floor)':32}{len(floor_latencies):>8}{len(floor_latencies) / floor_elapsed:>11.0f}"
+        f"{statistics.median(floor_latencies) * 1000:>9.2f}{_percentile(floor_latencies, 0.99) * 1000:>9.2f}"
+    )
+    print(
+        f"{'plain single-row INSERT':32}{len(base_latencies):>8}{base_rate:>11.0f}"
+        f"{statistics.median(base_latencies) * 1000:>9.2f}{_percentile(base_latencies, 0.99) * 1000:>9.2f}"
+    )
+    print(
+        f"ratio HTTP / plain INSERT: {http_rate / base_rate:.3f}  (target: 1,000 rounds/s on 2 cores: "
+        f"{'met' if http_rate >= 1000 else 'not met'} one round per request)"
+    )
     if args.batch:
-        print(f"ratio batch HTTP / plain INSERT: {batch_rate / base_rate:.3f}  (target: "
-              f"{'met' if batch_rate >= 1000 else 'not met'} in batches of {args.batch})")
+        print(
+            f"ratio batch HTTP / plain INSERT: {batch_rate / base_rate:.3f}  (target: "
+            f"{'met' if batch_rate >= 1000 else 'not met'} in batches of {args.batch})"
+        )
 
 
 if __name__ == "__main__":

@@ -19,19 +19,27 @@ from tables.models import PokerRoom
 
 
 def custody_spec(*, room: PokerRoom) -> AccountSpec:
-    return AccountSpec(code=f"room:{room.code}:custody", name=f"{room.name}: in custody, not yet verified", kind=AccountKind.CONTAINER)
+    return AccountSpec(
+        code=f"room:{room.code}:custody", name=f"{room.name}: in custody, not yet verified", kind=AccountKind.CONTAINER
+    )
 
 
 def variance_spec(*, room: PokerRoom) -> AccountSpec:
-    return AccountSpec(code=f"room:{room.code}:variance", name=f"{room.name}: count variances", kind=AccountKind.VARIANCE)
+    return AccountSpec(
+        code=f"room:{room.code}:variance", name=f"{room.name}: count variances", kind=AccountKind.VARIANCE
+    )
 
 
 def cage_over_short_spec(*, room: PokerRoom) -> AccountSpec:
-    return AccountSpec(code=f"room:{room.code}:cage_over_short", name=f"{room.name}: cage over/short", kind=AccountKind.CAGE)
+    return AccountSpec(
+        code=f"room:{room.code}:cage_over_short", name=f"{room.name}: cage over/short", kind=AccountKind.CAGE
+    )
 
 
 def revenue_spec(*, room: PokerRoom) -> AccountSpec:
-    return AccountSpec(code=f"room:{room.code}:revenue", name=f"{room.name}: poker revenue (official)", kind=AccountKind.REVENUE)
+    return AccountSpec(
+        code=f"room:{room.code}:revenue", name=f"{room.name}: poker revenue (official)", kind=AccountKind.REVENUE
+    )
 
 
 def custody_account(*, room: PokerRoom) -> Account:

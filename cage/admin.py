@@ -63,14 +63,21 @@ from .reports import count_sheets_document
 from .selectors import custody_log, official_record
 from .services import cage_verify, variance_explain
 
-MONEY_INPUT = forms.TextInput(attrs={"inputmode": "decimal", "placeholder": "0.00", "autocomplete": "off", "size": "12"})
+MONEY_INPUT = forms.TextInput(
+    attrs={"inputmode": "decimal", "placeholder": "0.00", "autocomplete": "off", "size": "12"}
+)
 
 
 def _signatures(document: SignableDocument) -> str:
     """Each signature of a document: purpose, name, role, Board credential number, time."""
     rows = [
-        (signature.purpose, signature.signer.get_full_name() or signature.signer.username, signature.get_role_display(),
-         signature.credential_number, timezone.localtime(signature.signed_at).strftime("%Y-%m-%d %H:%M:%S"))
+        (
+            signature.purpose,
+            signature.signer.get_full_name() or signature.signer.username,
+            signature.get_role_display(),
+            signature.credential_number,
+            timezone.localtime(signature.signed_at).strftime("%Y-%m-%d %H:%M:%S"),
+        )
         for signature in document.signatures()
     ]
     if not rows:
@@ -176,13 +183,26 @@ class CountSheetAdmin(_CageAdmin):
         sheets = list(queryset.select_related("room", "box__table", "box__jackpot").order_by("gaming_day", "box__code"))
         zones = {sheet.room.timezone for sheet in sheets}
         zone = ZoneInfo(zones.pop() if len(zones) == 1 else settings.TIME_ZONE)
-        return _count_sheets_pdf(request, sheets=sheets, counts=[], title="Count sheets", filename="count-sheets", zone=zone)
+        return _count_sheets_pdf(
+            request, sheets=sheets, counts=[], title="Count sheets", filename="count-sheets", zone=zone
+        )
 
 
 @admin.register(Count)
 class CountAdmin(_CageAdmin):
-    list_display = ["id", "box", "gaming_day", "place", "counted", "expected", "variance", "status", "counted_by", "witnessed_by",
-                    "surveillance_reference"]
+    list_display = [
+        "id",
+        "box",
+        "gaming_day",
+        "place",
+        "counted",
+        "expected",
+        "variance",
+        "status",
+        "counted_by",
+        "witnessed_by",
+        "surveillance_reference",
+    ]
     list_filter = ["status", "place", "gaming_day", "box__room"]
     list_select_related = ["box", "counted_by", "witnessed_by"]
     search_fields = ["box__code", "surveillance_reference"]
@@ -298,11 +318,19 @@ class TransportAdmin(_CageAdmin):
     inlines = [TransportItemInline, MissingBoxInline]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Transport]:
-        return super().get_queryset(request).annotate(expected_cents=Sum("items__expected_cents")).prefetch_related("items__box")
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(expected_cents=Sum("items__expected_cents"))
+            .prefetch_related("items__box")
+        )
 
     def get_list_display(self, request: HttpRequest) -> Any:
         # A cashier sees the way to count or verify each transport; others see where it stands.
-        return [*super().get_list_display(request), "verify_link" if may(request.user, Action.CAGE_VERIFY) else "verification_state"]
+        return [
+            *super().get_list_display(request),
+            "verify_link" if may(request.user, Action.CAGE_VERIFY) else "verification_state",
+        ]
 
     @admin.display(description="Expected when taken", ordering="expected_cents")
     def expected(self, transport: Transport) -> str:
@@ -334,8 +362,12 @@ class TransportAdmin(_CageAdmin):
         return _signatures(transport)
 
     def changelist_totals(self, queryset: QuerySet[Any]) -> list[tuple[str, int]]:
-        declared = Transport.objects.filter(pk__in=queryset.values("pk")).aggregate(total=Sum("declared_cents", default=0))["total"]
-        expected = TransportItem.objects.filter(transport__in=queryset.values("pk")).aggregate(total=Sum("expected_cents", default=0))["total"]
+        declared = Transport.objects.filter(pk__in=queryset.values("pk")).aggregate(
+            total=Sum("declared_cents", default=0)
+        )["total"]
+        expected = TransportItem.objects.filter(transport__in=queryset.values("pk")).aggregate(
+            total=Sum("expected_cents", default=0)
+        )["total"]
         return [("Declared", int(declared)), ("Expected when taken", int(expected))]
 
     def get_urls(self) -> list[Any]:
@@ -348,13 +380,25 @@ class TransportAdmin(_CageAdmin):
         PIN; the result (official amounts and any variance) shows on the same screen."""
         if not self.has_view_permission(request):
             raise PermissionDenied
-        transport = get_object_or_404(Transport.objects.select_related("room", "carried_by", "accounted_by"), pk=transport_id)
-        items = list(transport.items.select_related("box__table", "box__jackpot", "count__counted_by", "count__witnessed_by").order_by("box__code"))
-        excused = {missing.box.code: missing for missing in transport.missing_boxes.select_related("box", "recorded_by")}
+        transport = get_object_or_404(
+            Transport.objects.select_related("room", "carried_by", "accounted_by"), pk=transport_id
+        )
+        items = list(
+            transport.items.select_related(
+                "box__table", "box__jackpot", "count__counted_by", "count__witnessed_by"
+            ).order_by("box__code")
+        )
+        excused = {
+            missing.box.code: missing for missing in transport.missing_boxes.select_related("box", "recorded_by")
+        }
         verification = CageVerification.objects.filter(transport=transport).select_related("cashier").first()
         can_verify = may(request.user, Action.CAGE_VERIFY)
         ready = transport.kind == TransportKind.TABLE_COUNTS or transport.status == TransportStatus.ACCOUNTED
-        codes = None if transport.kind == TransportKind.TABLE_COUNTS else [i.box.code for i in items if i.box.code not in excused]
+        codes = (
+            None
+            if transport.kind == TransportKind.TABLE_COUNTS
+            else [i.box.code for i in items if i.box.code not in excused]
+        )
         form = None
         error = ""
         if verification is None and can_verify and ready:
@@ -362,30 +406,55 @@ class TransportAdmin(_CageAdmin):
             if request.method == "POST":
                 if form.is_valid():
                     try:
-                        verification = cage_verify(transport=transport, counted=form.counted(), actor=acting_user(request),
-                                                   pin=form.cleaned_data["pin"], idempotency_key=form.cleaned_data["idempotency_key"])
+                        verification = cage_verify(
+                            transport=transport,
+                            counted=form.counted(),
+                            actor=acting_user(request),
+                            pin=form.cleaned_data["pin"],
+                            idempotency_key=form.cleaned_data["idempotency_key"],
+                        )
                     except DomainError as refused:
                         error = refused.message
                     else:
-                        self.message_user(request, f"Seal {transport.seal} verified: {display_cents(verification.official_cents)} made official.",
-                                          messages.SUCCESS)
+                        self.message_user(
+                            request,
+                            f"Seal {transport.seal} verified: {display_cents(verification.official_cents)} made official.",
+                            messages.SUCCESS,
+                        )
                         return redirect("admin:cage_transport_verify", transport.pk)
                 else:
                     error = "Nothing was verified: correct what is marked below."
-        variances = list(Variance.objects.filter(verification=verification).select_related("box", "explained_by")) if verification else []
+        variances = (
+            list(Variance.objects.filter(verification=verification).select_related("box", "explained_by"))
+            if verification
+            else []
+        )
         box_counts = verification.box_counts if verification else {}
         rows = [
-            {"item": item, "table_count": item.count.counted_cents if item.count else None,
-             "cage_count": box_counts.get(item.box.code), "excused": excused.get(item.box.code),
-             "variance": (box_counts[item.box.code] - item.expected_cents) if item.box.code in box_counts else None}
+            {
+                "item": item,
+                "table_count": item.count.counted_cents if item.count else None,
+                "cage_count": box_counts.get(item.box.code),
+                "excused": excused.get(item.box.code),
+                "variance": (box_counts[item.box.code] - item.expected_cents) if item.box.code in box_counts else None,
+            }
             for item in items
         ]
         context = {
             **self.admin_site.each_context(request),
-            "title": f"Seal {transport.seal}: " + ("verified" if verification else "verify the aggregate" if codes is None else "count the boxes"),
-            "opts": self.model._meta, "transport": transport, "rows": rows, "form": form, "error": error,
-            "verification": verification, "variances": variances, "can_verify": can_verify, "ready": ready,
-            "may_explain": may(request.user, Action.VARIANCE_EXPLAIN), "rule": CageVerification.CASHIER.name,
+            "title": f"Seal {transport.seal}: "
+            + ("verified" if verification else "verify the aggregate" if codes is None else "count the boxes"),
+            "opts": self.model._meta,
+            "transport": transport,
+            "rows": rows,
+            "form": form,
+            "error": error,
+            "verification": verification,
+            "variances": variances,
+            "can_verify": can_verify,
+            "ready": ready,
+            "may_explain": may(request.user, Action.VARIANCE_EXPLAIN),
+            "rule": CageVerification.CASHIER.name,
         }
         return TemplateResponse(request, "admin/cage/transport_verify.html", context)
 
@@ -406,7 +475,18 @@ class MissingBoxAdmin(_CageAdmin):
 
 @admin.register(CageVerification)
 class CageVerificationAdmin(_CageAdmin):
-    list_display = ["id", "transport", "room", "gaming_day", "counted", "official", "variance", "status", "cashier", "verified_at"]
+    list_display = [
+        "id",
+        "transport",
+        "room",
+        "gaming_day",
+        "counted",
+        "official",
+        "variance",
+        "status",
+        "cashier",
+        "verified_at",
+    ]
     list_filter = ["status", "gaming_day", "room"]
     list_select_related = ["transport", "room", "cashier"]
     search_fields = ["transport__seal"]
@@ -417,7 +497,10 @@ class CageVerificationAdmin(_CageAdmin):
 
     @admin.display(description="Boxes counted at the cage")
     def boxes_counted(self, verification: CageVerification) -> str:
-        return ", ".join(f"{code} {display_cents(int(cents))}" for code, cents in sorted(verification.box_counts.items())) or "—"
+        return (
+            ", ".join(f"{code} {display_cents(int(cents))}" for code, cents in sorted(verification.box_counts.items()))
+            or "—"
+        )
 
     @admin.display(description="Signatures")
     def signed_by(self, verification: CageVerification) -> str:
@@ -457,8 +540,15 @@ class CageVerificationAdmin(_CageAdmin):
             day["total"] += row.official_cents
             fund = by_fund.setdefault(row.account.pk, {"account": row.account, "total": 0})
             fund["total"] += row.official_cents
-        funds = list(Account.objects.filter(kind__in=[AccountKind.FUND, AccountKind.REVENUE], code__in=_official_codes(room))
-                     .order_by("kind", "code")) if room else []
+        funds = (
+            list(
+                Account.objects.filter(
+                    kind__in=[AccountKind.FUND, AccountKind.REVENUE], code__in=_official_codes(room)
+                ).order_by("kind", "code")
+            )
+            if room
+            else []
+        )
         balances = account_balances(accounts=funds)
         query = request.GET.copy()
         links = {}
@@ -466,10 +556,18 @@ class CageVerificationAdmin(_CageAdmin):
             query["export"] = extension
             links[extension] = "?" + query.urlencode()
         context = {
-            **self.admin_site.each_context(request), "title": "Official record", "opts": self.model._meta,
-            "rooms": rooms, "room": room, "start": start, "end": end, "days": list(days.values()),
-            "by_fund": list(by_fund.values()), "total": sum(row.official_cents for row in rows),
-            "balances": [(account, balances[account.pk]) for account in funds], "export_links": links,
+            **self.admin_site.each_context(request),
+            "title": "Official record",
+            "opts": self.model._meta,
+            "rooms": rooms,
+            "room": room,
+            "start": start,
+            "end": end,
+            "days": list(days.values()),
+            "by_fund": list(by_fund.values()),
+            "total": sum(row.official_cents for row in rows),
+            "balances": [(account, balances[account.pk]) for account in funds],
+            "export_links": links,
         }
         return TemplateResponse(request, "admin/cage/official_record.html", context)
 
@@ -479,7 +577,9 @@ class CageVerificationAdmin(_CageAdmin):
         self._require_record(request)
         rooms = _rooms()
         room = _room_of(request, rooms)
-        day = _day(request.GET.get("day")) or (gaming_day(room=room, at=timezone.now()) if room else timezone.localdate())
+        day = _day(request.GET.get("day")) or (
+            gaming_day(room=room, at=timezone.now()) if room else timezone.localdate()
+        )
         events = custody_log(room=room, day=day) if room else []
         if room is not None and (extension := request.GET.get("export")) in ("csv", "xlsx"):
             return export_response(custody_log_report(room=room, day=day, events=events), extension)
@@ -489,8 +589,14 @@ class CageVerificationAdmin(_CageAdmin):
             query["export"] = extension
             links[extension] = "?" + query.urlencode()
         context = {
-            **self.admin_site.each_context(request), "title": "Custody log", "opts": self.model._meta,
-            "rooms": rooms, "room": room, "day": day, "events": events, "export_links": links,
+            **self.admin_site.each_context(request),
+            "title": "Custody log",
+            "opts": self.model._meta,
+            "rooms": rooms,
+            "room": room,
+            "day": day,
+            "events": events,
+            "export_links": links,
             "zone": ZoneInfo(room.timezone) if room else None,
         }
         return TemplateResponse(request, "admin/cage/custody_log.html", context)
@@ -503,28 +609,59 @@ class CageVerificationAdmin(_CageAdmin):
         if room is None:
             raise PermissionDenied
         day = _day(request.GET.get("day")) or gaming_day(room=room, at=timezone.now())
-        sheets = list(CountSheet.objects.filter(room=room, gaming_day=day).select_related("room", "box__table", "box__jackpot")
-                      .order_by("box__code", "key"))
-        counts = list(Count.objects.filter(box__room=room, gaming_day=day, sheet__isnull=True)
-                      .select_related("box__table", "box__jackpot", "notice", "counted_by", "witnessed_by",
-                                      "transport_item__transport__verification"))
-        return _count_sheets_pdf(request, sheets=sheets, counts=counts, title=f"Count sheets of {room.name}, gaming day {day}",
-                                 filename=f"count-sheets-{room.code}-{day}", zone=ZoneInfo(room.timezone))
+        sheets = list(
+            CountSheet.objects.filter(room=room, gaming_day=day)
+            .select_related("room", "box__table", "box__jackpot")
+            .order_by("box__code", "key")
+        )
+        counts = list(
+            Count.objects.filter(box__room=room, gaming_day=day, sheet__isnull=True).select_related(
+                "box__table",
+                "box__jackpot",
+                "notice",
+                "counted_by",
+                "witnessed_by",
+                "transport_item__transport__verification",
+            )
+        )
+        return _count_sheets_pdf(
+            request,
+            sheets=sheets,
+            counts=counts,
+            title=f"Count sheets of {room.name}, gaming day {day}",
+            filename=f"count-sheets-{room.code}-{day}",
+            zone=ZoneInfo(room.timezone),
+        )
 
 
 def _official_codes(room: PokerRoom) -> list[str]:
     """The accounts where a room's money becomes official: its jackpots' funds and its poker revenue
     (``cage.accounts``)."""
-    return [*(jackpot_fund_account(jackpot=jackpot).code for jackpot in Jackpot.objects.filter(room=room)), revenue_spec(room=room).code]
+    return [
+        *(jackpot_fund_account(jackpot=jackpot).code for jackpot in Jackpot.objects.filter(room=room)),
+        revenue_spec(room=room).code,
+    ]
 
 
 def _count_sheets_pdf(
-    request: HttpRequest, *, sheets: list[CountSheet], counts: list[Count], title: str, filename: str, zone: ZoneInfo,
+    request: HttpRequest,
+    *,
+    sheets: list[CountSheet],
+    counts: list[Count],
+    title: str,
+    filename: str,
+    zone: ZoneInfo,
 ) -> HttpResponse:
     if not may(request.user, Action.CAGE_RECORD_READ):
         raise PermissionDenied
     documents = count_sheets_document(sheets=sheets, counts=counts)
-    context = {"title": title, "documents": documents, "printed_at": timezone.now(), "printed_by": acting_user(request), "zone": zone}
+    context = {
+        "title": title,
+        "documents": documents,
+        "printed_at": timezone.now(),
+        "printed_by": acting_user(request),
+        "zone": zone,
+    }
     return pdf_response(template_name="cage/count_sheets.html", context=context, filename=filename, request=request)
 
 
@@ -537,7 +674,12 @@ class UnresolvedFilter(_DefaultFilter):
     default = "awaiting"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [("awaiting", "Awaiting an explanation"), ("explained", "Explained"), ("below", "Under the threshold"), ("all", "All")]
+        return [
+            ("awaiting", "Awaiting an explanation"),
+            ("explained", "Explained"),
+            ("below", "Under the threshold"),
+            ("all", "All"),
+        ]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         value = self.value()
@@ -551,7 +693,9 @@ class UnresolvedFilter(_DefaultFilter):
 
 
 class ExplainForm(forms.Form):
-    reason = forms.CharField(label="Why does the count differ?", widget=forms.Textarea(attrs={"rows": 3, "cols": 60}), max_length=2000)
+    reason = forms.CharField(
+        label="Why does the count differ?", widget=forms.Textarea(attrs={"rows": 3, "cols": 60}), max_length=2000
+    )
     pin = PinSignatureField()
 
 
@@ -580,8 +724,11 @@ class VarianceAdmin(_CageAdmin):
 
     @admin.display(description="What", ordering="kind")
     def what(self, variance: Variance) -> str:
-        return {VarianceKind.COUNT: "table count vs expected", VarianceKind.CAGE_COUNT: "cage count vs expected",
-                VarianceKind.CAGE_VS_TABLE: "cage vs table counts"}.get(VarianceKind(variance.kind), variance.kind)
+        return {
+            VarianceKind.COUNT: "table count vs expected",
+            VarianceKind.CAGE_COUNT: "cage count vs expected",
+            VarianceKind.CAGE_VS_TABLE: "cage vs table counts",
+        }.get(VarianceKind(variance.kind), variance.kind)
 
     @admin.display(description="Explanation")
     def state(self, variance: Variance) -> str:
@@ -593,7 +740,10 @@ class VarianceAdmin(_CageAdmin):
     def explain_link(self, variance: Variance) -> str:
         if not variance.unresolved:
             return ""
-        return format_html('<a class="button" href="{}">Explain and sign…</a>', reverse("admin:cage_variance_explain", args=[variance.pk]))
+        return format_html(
+            '<a class="button" href="{}">Explain and sign…</a>',
+            reverse("admin:cage_variance_explain", args=[variance.pk]),
+        )
 
     @admin.display(description="Signatures")
     def signed_by(self, variance: Variance) -> str:
@@ -609,8 +759,10 @@ class VarianceAdmin(_CageAdmin):
 
     def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
         query = request.GET.urlencode()
-        links = {extension: reverse("admin:cage_variance_export", args=[extension]) + (f"?{query}" if query else "")
-                 for extension in ("csv", "xlsx")}
+        links = {
+            extension: reverse("admin:cage_variance_export", args=[extension]) + (f"?{query}" if query else "")
+            for extension in ("csv", "xlsx")
+        }
         return super().changelist_view(request, {"export_links": links, **(extra_context or {})})
 
     def get_urls(self) -> list[Any]:
@@ -632,23 +784,43 @@ class VarianceAdmin(_CageAdmin):
         """A shift supervisor or finance explains a variance and signs (``variance_explain``)."""
         if not may(request.user, Action.VARIANCE_EXPLAIN):
             raise PermissionDenied
-        variance = get_object_or_404(Variance.objects.select_related("room", "box", "count", "verification__transport"), pk=variance_id)
+        variance = get_object_or_404(
+            Variance.objects.select_related("room", "box", "count", "verification__transport"), pk=variance_id
+        )
         form = ExplainForm(request.POST or None)
         error = ""
         if request.method == "POST" and form.is_valid():
             try:
-                variance_explain(variance=variance, reason=form.cleaned_data["reason"], actor=acting_user(request), pin=form.cleaned_data["pin"])
+                variance_explain(
+                    variance=variance,
+                    reason=form.cleaned_data["reason"],
+                    actor=acting_user(request),
+                    pin=form.cleaned_data["pin"],
+                )
             except DomainError as refused:
                 error = refused.message
             else:
                 self.message_user(request, f"Variance {variance.pk} explained and signed.", messages.SUCCESS)
                 return redirect("admin:cage_variance_changelist")
-        where = variance.box.code if variance.box else f"seal {variance.verification.transport.seal}" if variance.verification else ""
-        summary = (f"{variance.get_kind_display()}: {display_cents(variance.amount_cents)} ({where}, gaming day {variance.gaming_day}); "
-                   f"the room's threshold was {display_cents(variance.threshold_cents)}.")
+        where = (
+            variance.box.code
+            if variance.box
+            else f"seal {variance.verification.transport.seal}"
+            if variance.verification
+            else ""
+        )
+        summary = (
+            f"{variance.get_kind_display()}: {display_cents(variance.amount_cents)} ({where}, gaming day {variance.gaming_day}); "
+            f"the room's threshold was {display_cents(variance.threshold_cents)}."
+        )
         context = {
-            **self.admin_site.each_context(request), "title": f"Explain variance {variance.pk}", "summary": summary,
-            "rule": Variance.EXPLAINER.name, "form": form, "submit_label": "Sign the explanation", "error": error,
+            **self.admin_site.each_context(request),
+            "title": f"Explain variance {variance.pk}",
+            "summary": summary,
+            "rule": Variance.EXPLAINER.name,
+            "form": form,
+            "submit_label": "Sign the explanation",
+            "error": error,
             "signatures": variance.signatures(),
         }
         return TemplateResponse(request, "admin/sign_with_pin.html", context)

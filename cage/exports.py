@@ -17,13 +17,28 @@ from .models import Variance
 from .selectors import CustodyEvent, OfficialRow
 
 OFFICIAL_RECORD_COLUMNS = [
-    Column("gaming_day", Kind.DATE), Column("room"), Column("account"), Column("fund"), Column("official", Kind.MONEY),
+    Column("gaming_day", Kind.DATE),
+    Column("room"),
+    Column("account"),
+    Column("fund"),
+    Column("official", Kind.MONEY),
 ]
 VARIANCE_COLUMNS = [
-    Column("id", Kind.INTEGER), Column("room"), Column("gaming_day", Kind.DATE), Column("kind"), Column("box"),
-    Column("count", Kind.INTEGER), Column("verification", Kind.INTEGER), Column("amount", Kind.MONEY),
-    Column("threshold", Kind.MONEY), Column("needs_explanation", Kind.BOOLEAN), Column("found_at", Kind.DATETIME),
-    Column("explanation"), Column("explained_by"), Column("explained_by_credential"), Column("explained_at", Kind.DATETIME),
+    Column("id", Kind.INTEGER),
+    Column("room"),
+    Column("gaming_day", Kind.DATE),
+    Column("kind"),
+    Column("box"),
+    Column("count", Kind.INTEGER),
+    Column("verification", Kind.INTEGER),
+    Column("amount", Kind.MONEY),
+    Column("threshold", Kind.MONEY),
+    Column("needs_explanation", Kind.BOOLEAN),
+    Column("found_at", Kind.DATETIME),
+    Column("explanation"),
+    Column("explained_by"),
+    Column("explained_by_credential"),
+    Column("explained_at", Kind.DATETIME),
 ]
 CUSTODY_COLUMNS = [Column("at", Kind.DATETIME), Column("box"), Column("step"), Column("person"), Column("document")]
 
@@ -34,29 +49,59 @@ def _span(start: date | None, end: date | None) -> str:
     return str(start or end or "all")
 
 
-def official_record_report(*, room: PokerRoom, rows: Iterable[OfficialRow], start: date | None, end: date | None) -> Report:
+def official_record_report(
+    *, room: PokerRoom, rows: Iterable[OfficialRow], start: date | None, end: date | None
+) -> Report:
     """The finance department's record of contributions made official, per fund and gaming day."""
     body = [[row.gaming_day, room.code, row.account.code, row.account.name, row.official_cents] for row in rows]
-    return Report(columns=OFFICIAL_RECORD_COLUMNS, rows=body, title="Official record",
-                  filename=f"official-record-{room.code}-{_span(start, end)}", time_zone=ZoneInfo(room.timezone))
+    return Report(
+        columns=OFFICIAL_RECORD_COLUMNS,
+        rows=body,
+        title="Official record",
+        filename=f"official-record-{room.code}-{_span(start, end)}",
+        time_zone=ZoneInfo(room.timezone),
+    )
 
 
 def variances_report(*, variances: QuerySet[Variance], filename: str = "variances") -> Report:
     rows = variances.select_related("room", "box", "explained_by")
     body = [
-        [v.pk, v.room.code, v.gaming_day, v.get_kind_display(), v.box.code if v.box else "", v.count_id, v.verification_id,
-         v.amount_cents, v.threshold_cents, v.needs_explanation, v.found_at, v.explanation,
-         (v.explained_by.get_full_name() or v.explained_by.username) if v.explained_by else "",
-         (v.explained_by.credential_number or "") if v.explained_by else "", v.explained_at]
+        [
+            v.pk,
+            v.room.code,
+            v.gaming_day,
+            v.get_kind_display(),
+            v.box.code if v.box else "",
+            v.count_id,
+            v.verification_id,
+            v.amount_cents,
+            v.threshold_cents,
+            v.needs_explanation,
+            v.found_at,
+            v.explanation,
+            (v.explained_by.get_full_name() or v.explained_by.username) if v.explained_by else "",
+            (v.explained_by.credential_number or "") if v.explained_by else "",
+            v.explained_at,
+        ]
         for v in rows
     ]
     zones = {v.room.timezone for v in rows}
     zone = ZoneInfo(zones.pop()) if len(zones) == 1 else None
-    return Report(columns=VARIANCE_COLUMNS, rows=body, title="Variances", filename=filename,
-                  **({"time_zone": zone} if zone else {}))
+    return Report(
+        columns=VARIANCE_COLUMNS,
+        rows=body,
+        title="Variances",
+        filename=filename,
+        **({"time_zone": zone} if zone else {}),
+    )
 
 
 def custody_log_report(*, room: PokerRoom, day: date, events: Iterable[CustodyEvent]) -> Report:
     body = [[event.at, event.box, event.step, event.person, event.document] for event in events]
-    return Report(columns=CUSTODY_COLUMNS, rows=body, title="Custody log", filename=f"custody-log-{room.code}-{day}",
-                  time_zone=ZoneInfo(room.timezone))
+    return Report(
+        columns=CUSTODY_COLUMNS,
+        rows=body,
+        title="Custody log",
+        filename=f"custody-log-{room.code}-{day}",
+        time_zone=ZoneInfo(room.timezone),
+    )

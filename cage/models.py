@@ -36,9 +36,13 @@ class Box(models.Model):
 
     room = models.ForeignKey("tables.PokerRoom", on_delete=models.PROTECT, related_name="boxes")
     table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="boxes")
-    code = models.CharField(max_length=60, help_text="T1-bb is table T1's box of jackpot bb; T1-drop its rake drop box.")
+    code = models.CharField(
+        max_length=60, help_text="T1-bb is table T1's box of jackpot bb; T1-drop its rake drop box."
+    )
     kind = models.CharField(max_length=10, choices=BoxKind.choices)
-    jackpot = models.ForeignKey("jackpots.Jackpot", on_delete=models.PROTECT, null=True, blank=True, related_name="boxes")
+    jackpot = models.ForeignKey(
+        "jackpots.Jackpot", on_delete=models.PROTECT, null=True, blank=True, related_name="boxes"
+    )
     account = models.OneToOneField("ledger.Account", on_delete=models.PROTECT, related_name="box")
 
     class Meta:
@@ -78,8 +82,12 @@ class ComplianceNotice(SignableDocument):
 
     def signing_content(self) -> dict[str, Any]:
         return {
-            "room": self.room_id, "gaming_day": self.gaming_day, "notified": self.notified,
-            "method": self.method, "notified_at": self.notified_at, "recorded_by": self.recorded_by_id,
+            "room": self.room_id,
+            "gaming_day": self.gaming_day,
+            "notified": self.notified,
+            "method": self.method,
+            "notified_at": self.notified_at,
+            "recorded_by": self.recorded_by_id,
         }
 
     def __str__(self) -> str:
@@ -142,8 +150,12 @@ class Count(SignableDocument):
 
     COUNTER = SigningRule(purpose="counter", action=Action.COUNT_RECORD, section="§637a.15(d)(1)")
     WITNESS = SigningRule(
-        purpose="witness", action=Action.COUNT_WITNESS, section="§637a.15(d)(1)", not_same_as=("counter",),
-        not_same_as_fields=("counted_by",), requires=("counter",),
+        purpose="witness",
+        action=Action.COUNT_WITNESS,
+        section="§637a.15(d)(1)",
+        not_same_as=("counter",),
+        not_same_as_fields=("counted_by",),
+        requires=("counter",),
     )
 
     box = models.ForeignKey(Box, on_delete=models.PROTECT, related_name="counts")
@@ -156,7 +168,9 @@ class Count(SignableDocument):
     notice = models.ForeignKey(ComplianceNotice, on_delete=models.PROTECT, null=True, blank=True, related_name="counts")
     counted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     counted_at = models.DateTimeField()
-    witnessed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    witnessed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
     witnessed_at = models.DateTimeField(null=True, blank=True)
     surveillance_reference = models.CharField(max_length=120, blank=True)
     status = models.CharField(max_length=12, choices=CountStatus.choices)
@@ -181,9 +195,15 @@ class Count(SignableDocument):
         # What the counter attests and the witness attests to have seen counted. The witness, the time
         # and the surveillance reference are set once, with the witness's signature, by ``count_witness``.
         return {
-            "box": self.box_id, "sheet": self.sheet_id, "place": self.place, "gaming_day": self.gaming_day,
-            "counted_cents": self.counted_cents, "expected_cents": self.expected_cents,
-            "denominations": self.denominations, "notice": self.notice_id, "counted_by": self.counted_by_id,
+            "box": self.box_id,
+            "sheet": self.sheet_id,
+            "place": self.place,
+            "gaming_day": self.gaming_day,
+            "counted_cents": self.counted_cents,
+            "expected_cents": self.expected_cents,
+            "denominations": self.denominations,
+            "notice": self.notice_id,
+            "counted_by": self.counted_by_id,
             "counted_at": self.counted_at,
         }
 
@@ -208,7 +228,9 @@ class Transport(SignableDocument):
     (§637a.15(d)(2)). Uncounted boxes are accounted for at the cage by a floorperson or above."""
 
     CUSTODY = SigningRule(purpose="custody", action=Action.TRANSPORT_CREATE, section="§637a.15(d)")
-    ACCOUNTED = SigningRule(purpose="accounted", action=Action.TRANSPORT_ACCOUNT, section="§637a.15(d)(2)", requires=("custody",))
+    ACCOUNTED = SigningRule(
+        purpose="accounted", action=Action.TRANSPORT_ACCOUNT, section="§637a.15(d)(2)", requires=("custody",)
+    )
 
     room = models.ForeignKey("tables.PokerRoom", on_delete=models.PROTECT, related_name="transports")
     kind = models.CharField(max_length=14, choices=TransportKind.choices)
@@ -218,7 +240,9 @@ class Transport(SignableDocument):
     declared_cents = models.BigIntegerField(null=True, blank=True, help_text="The sum of the table counts inside.")
     carried_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     carried_at = models.DateTimeField()
-    accounted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    accounted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
     accounted_at = models.DateTimeField(null=True, blank=True)
     status = models.CharField(max_length=12, choices=TransportStatus.choices)
     idempotency_key = models.CharField(max_length=200, unique=True)
@@ -233,8 +257,13 @@ class Transport(SignableDocument):
 
     def signing_content(self) -> dict[str, Any]:
         return {
-            "room": self.room_id, "kind": self.kind, "seal": self.seal, "destination": self.destination,
-            "declared_cents": self.declared_cents, "carried_by": self.carried_by_id, "carried_at": self.carried_at,
+            "room": self.room_id,
+            "kind": self.kind,
+            "seal": self.seal,
+            "destination": self.destination,
+            "declared_cents": self.declared_cents,
+            "carried_by": self.carried_by_id,
+            "carried_at": self.carried_at,
             "items": [(item.box_id, item.count_id, item.expected_cents) for item in self.items.order_by("box_id")],
         }
 
@@ -277,7 +306,12 @@ class MissingBox(SignableDocument):
         constraints = [models.UniqueConstraint(fields=["transport", "box"], name="cage_missingbox_once_per_transport")]
 
     def signing_content(self) -> dict[str, Any]:
-        return {"transport": self.transport_id, "box": self.box_id, "reason": self.reason, "recorded_by": self.recorded_by_id}
+        return {
+            "transport": self.transport_id,
+            "box": self.box_id,
+            "reason": self.reason,
+            "recorded_by": self.recorded_by_id,
+        }
 
     def __str__(self) -> str:
         return f"{self.box.code} missing from {self.transport}"
@@ -309,8 +343,12 @@ class CageVerification(SignableDocument):
     idempotency_key = models.CharField(max_length=200, unique=True)
     request_sha256 = models.CharField(max_length=64)
     # The ledger transfers it posted (they reference it): the official record reads them joined to it.
-    transfers = GenericRelation("ledger.Transfer", content_type_field="reference_type", object_id_field="reference_id",
-                                related_query_name="cage_verification")
+    transfers = GenericRelation(
+        "ledger.Transfer",
+        content_type_field="reference_type",
+        object_id_field="reference_id",
+        related_query_name="cage_verification",
+    )
 
     history = HistoricalRecords()
 
@@ -320,9 +358,14 @@ class CageVerification(SignableDocument):
 
     def signing_content(self) -> dict[str, Any]:
         return {
-            "transport": self.transport_id, "gaming_day": self.gaming_day, "counted_cents": self.counted_cents,
-            "official_cents": self.official_cents, "variance_cents": self.variance_cents,
-            "box_counts": self.box_counts, "cashier": self.cashier_id, "verified_at": self.verified_at,
+            "transport": self.transport_id,
+            "gaming_day": self.gaming_day,
+            "counted_cents": self.counted_cents,
+            "official_cents": self.official_cents,
+            "variance_cents": self.variance_cents,
+            "box_counts": self.box_counts,
+            "cashier": self.cashier_id,
+            "verified_at": self.verified_at,
         }
 
     def __str__(self) -> str:
@@ -341,22 +384,32 @@ class Variance(SignableDocument):
     room's threshold (a house control in the rules file) needs an explanation signed by a shift
     supervisor or finance, and blocks closing its gaming day until it has one."""
 
-    EXPLAINER = SigningRule(purpose="explainer", action=Action.VARIANCE_EXPLAIN, not_same_as_fields=("counted_by", "cashier"))
+    EXPLAINER = SigningRule(
+        purpose="explainer", action=Action.VARIANCE_EXPLAIN, not_same_as_fields=("counted_by", "cashier")
+    )
 
     room = models.ForeignKey("tables.PokerRoom", on_delete=models.PROTECT, related_name="variances")
     gaming_day = models.DateField()
     kind = models.CharField(max_length=14, choices=VarianceKind.choices)
     box = models.ForeignKey(Box, on_delete=models.PROTECT, null=True, blank=True, related_name="variances")
     count = models.ForeignKey(Count, on_delete=models.PROTECT, null=True, blank=True, related_name="variances")
-    verification = models.ForeignKey(CageVerification, on_delete=models.PROTECT, null=True, blank=True, related_name="variances")
+    verification = models.ForeignKey(
+        CageVerification, on_delete=models.PROTECT, null=True, blank=True, related_name="variances"
+    )
     amount_cents = models.BigIntegerField(help_text="Counted less expected: negative is a shortage.")
     threshold_cents = models.BigIntegerField(help_text="The room's threshold when it was found.")
     needs_explanation = models.BooleanField()
-    counted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
-    cashier = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    counted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    cashier = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
     found_at = models.DateTimeField()
     explanation = models.TextField(blank=True)
-    explained_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    explained_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
     explained_at = models.DateTimeField(null=True, blank=True)
 
     history = HistoricalRecords()
@@ -365,9 +418,14 @@ class Variance(SignableDocument):
         ordering = ["-found_at", "-id"]
         constraints = [
             models.CheckConstraint(condition=~Q(amount_cents=0), name="cage_variance_not_zero"),
-            models.UniqueConstraint(fields=["count", "kind"], condition=Q(count__isnull=False), name="cage_variance_once_per_count"),
+            models.UniqueConstraint(
+                fields=["count", "kind"], condition=Q(count__isnull=False), name="cage_variance_once_per_count"
+            ),
         ]
-        indexes = [models.Index(fields=["room", "gaming_day"]), models.Index(fields=["needs_explanation", "explained_at"])]
+        indexes = [
+            models.Index(fields=["room", "gaming_day"]),
+            models.Index(fields=["needs_explanation", "explained_at"]),
+        ]
 
     @property
     def unresolved(self) -> bool:
@@ -375,8 +433,13 @@ class Variance(SignableDocument):
 
     def signing_content(self) -> dict[str, Any]:
         return {
-            "kind": self.kind, "box": self.box_id, "count": self.count_id, "verification": self.verification_id,
-            "amount_cents": self.amount_cents, "gaming_day": self.gaming_day, "explanation": self.explanation,
+            "kind": self.kind,
+            "box": self.box_id,
+            "count": self.count_id,
+            "verification": self.verification_id,
+            "amount_cents": self.amount_cents,
+            "gaming_day": self.gaming_day,
+            "explanation": self.explanation,
             "explained_by": self.explained_by_id,
         }
 
@@ -399,7 +462,12 @@ class GamingDayClose(SignableDocument):
         constraints = [models.UniqueConstraint(fields=["room", "gaming_day"], name="cage_gamingdayclose_once")]
 
     def signing_content(self) -> dict[str, Any]:
-        return {"room": self.room_id, "gaming_day": self.gaming_day, "closed_by": self.closed_by_id, "closed_at": self.closed_at}
+        return {
+            "room": self.room_id,
+            "gaming_day": self.gaming_day,
+            "closed_by": self.closed_by_id,
+            "closed_at": self.closed_at,
+        }
 
     def __str__(self) -> str:
         return f"{self.room} gaming day {self.gaming_day} closed"

@@ -32,7 +32,11 @@ from .models import (
 
 
 def revenue_counted(
-    *, room: PokerRoom, date_from: date | None = None, date_to: date | None = None, table_number: str | None = None,
+    *,
+    room: PokerRoom,
+    date_from: date | None = None,
+    date_to: date | None = None,
+    table_number: str | None = None,
 ) -> dict[tuple[str, date], int]:
     """What cage verifications made official as poker revenue (§637a.15(e)), in cents by (table
     number, gaming day of the verification), from the ledger: each drop box's verification transfer
@@ -41,8 +45,13 @@ def revenue_counted(
     The poker revenue report (``rake.selectors.poker_revenue``) reads it through the setting
     ``POKER_REVENUE_COUNTED``. One query: one row per drop box verified."""
     # A verification moves each box's official money under the key "verification:<id>:<box code>".
-    key = Concat(Value("verification:"), Cast("transport__verification__id", CharField()), Value(":"), F("box__code"),
-                 output_field=CharField())
+    key = Concat(
+        Value("verification:"),
+        Cast("transport__verification__id", CharField()),
+        Value(":"),
+        F("box__code"),
+        output_field=CharField(),
+    )
     official = (
         Transfer.objects.filter(idempotency_key=OuterRef("key"), kind=TransferKind.VERIFICATION)
         .annotate(net=F("amount_cents") - Coalesce(F("reversed_by__amount_cents"), Value(0)))
@@ -56,8 +65,10 @@ def revenue_counted(
     if table_number:
         items = items.filter(box__table__number=table_number)
     counted: dict[tuple[str, date], int] = defaultdict(int)
-    rows = items.annotate(key=key).annotate(official=Subquery(official)).values_list(
-        "box__table__number", "transport__verification__gaming_day", "official"
+    rows = (
+        items.annotate(key=key)
+        .annotate(official=Subquery(official))
+        .values_list("box__table__number", "transport__verification__gaming_day", "official")
     )
     for number, day, cents in rows:
         counted[(number, day)] += int(cents or 0)
@@ -97,8 +108,11 @@ class SheetDocument:
     def steps(self) -> list[tuple[str, Any]]:
         """The signed documents of the count, in the order they happen."""
         found = [
-            ("Notice to compliance", self.notice), ("Count", self.count), ("Custody", self.transport),
-            ("Missing box", self.missing), ("Cage verification", self.verification),
+            ("Notice to compliance", self.notice),
+            ("Count", self.count),
+            ("Custody", self.transport),
+            ("Missing box", self.missing),
+            ("Cage verification", self.verification),
             *(("Variance", variance) for variance in self.variances),
         ]
         return [(step, document) for step, document in found if document is not None]
@@ -116,11 +130,16 @@ def _signature_lines(documents: list[Any]) -> dict[tuple[int, str], list[Signatu
         condition |= Q(document_type_id=type_id, document_id__in=ids)
     lines: dict[tuple[int, str], list[SignatureLine]] = defaultdict(list)
     for signature in Signature.objects.filter(condition).select_related("signer").order_by("signed_at", "pk"):
-        lines[(signature.document_type_id, signature.document_id)].append(SignatureLine(
-            purpose=signature.purpose, name=signature.signer.get_full_name() or signature.signer.username,
-            role=signature.get_role_display(), credential_number=signature.credential_number,
-            signed_at=signature.signed_at, content_hash=signature.content_hash,
-        ))
+        lines[(signature.document_type_id, signature.document_id)].append(
+            SignatureLine(
+                purpose=signature.purpose,
+                name=signature.signer.get_full_name() or signature.signer.username,
+                role=signature.get_role_display(),
+                credential_number=signature.credential_number,
+                signed_at=signature.signed_at,
+                content_hash=signature.content_hash,
+            )
+        )
     return lines
 
 
@@ -135,17 +154,34 @@ def count_sheets_document(*, sheets: list[CountSheet], counts: Sequence[Count] =
     compliance, the count, the witness, custody, the accounting at the cage, a missing-box exception,
     the cage's verification and the variances, each with its signatures (name, role, Board credential
     number, time, hash of what was signed). A fixed number of queries, whatever the number of sheets."""
-    related = ("box__table", "box__jackpot", "notice", "counted_by", "witnessed_by", "transport_item__transport__verification")
+    related = (
+        "box__table",
+        "box__jackpot",
+        "notice",
+        "counted_by",
+        "witnessed_by",
+        "transport_item__transport__verification",
+    )
     counted = {c.sheet_id: c for c in Count.objects.filter(sheet__in=sheets).select_related(*related)}
     documents: list[SheetDocument] = []
-    for sheet, count in [(sheet, counted.get(sheet.pk)) for sheet in sheets] + [(None, c) for c in counts if c.sheet_id is None]:
+    for sheet, count in [(sheet, counted.get(sheet.pk)) for sheet in sheets] + [
+        (None, c) for c in counts if c.sheet_id is None
+    ]:
         box = sheet.box if sheet is not None else count.box  # type: ignore[union-attr]
-        documents.append(SheetDocument(
-            box_code=box.code, table=box.table.number, box_kind=box.get_kind_display(),
-            jackpot=box.jackpot.name if box.jackpot else "", sheet=sheet, count=count,
-        ))
+        documents.append(
+            SheetDocument(
+                box_code=box.code,
+                table=box.table.number,
+                box_kind=box.get_kind_display(),
+                jackpot=box.jackpot.name if box.jackpot else "",
+                sheet=sheet,
+                count=count,
+            )
+        )
     at_cage = {d.count.pk: _verification_of_cage_count(d.count) for d in documents if d.count is not None}
-    cage_verifications = CageVerification.objects.filter(pk__in={pk for pk in at_cage.values() if pk}).select_related("transport")
+    cage_verifications = CageVerification.objects.filter(pk__in={pk for pk in at_cage.values() if pk}).select_related(
+        "transport"
+    )
     verifications = {verification.pk: verification for verification in cage_verifications}
     for document in documents:
         if document.count is None:
@@ -158,12 +194,17 @@ def count_sheets_document(*, sheets: list[CountSheet], counts: Sequence[Count] =
         elif (verification := verifications.get(at_cage[document.count.pk] or 0)) is not None:
             document.verification, document.transport = verification, verification.transport
     transport_ids = {d.transport.pk for d in documents if d.transport is not None}
-    missing = {(m.transport_id, m.box.code): m for m in MissingBox.objects.filter(transport_id__in=transport_ids).select_related("box")}
+    missing = {
+        (m.transport_id, m.box.code): m
+        for m in MissingBox.objects.filter(transport_id__in=transport_ids).select_related("box")
+    }
     count_ids = [d.count.pk for d in documents if d.count is not None]
     verification_ids = [d.verification.pk for d in documents if d.verification is not None]
     of_count: dict[int, list[Variance]] = defaultdict(list)
     of_container: dict[int, list[Variance]] = defaultdict(list)
-    for variance in Variance.objects.filter(Q(count_id__in=count_ids) | Q(verification_id__in=verification_ids, count__isnull=True)):
+    for variance in Variance.objects.filter(
+        Q(count_id__in=count_ids) | Q(verification_id__in=verification_ids, count__isnull=True)
+    ):
         if variance.count_id is not None:
             of_count[variance.count_id].append(variance)
         elif variance.verification_id is not None:

@@ -65,7 +65,10 @@ def official_record(*, room: PokerRoom, start: date | None = None, end: date | N
         .order_by("day", "debit_id")
     )
     accounts = Account.objects.in_bulk([row["debit_id"] for row in rows])
-    return [OfficialRow(account=accounts[row["debit_id"]], gaming_day=row["day"], official_cents=int(row["total"])) for row in rows]
+    return [
+        OfficialRow(account=accounts[row["debit_id"]], gaming_day=row["day"], official_cents=int(row["total"]))
+        for row in rows
+    ]
 
 
 # The official record line by line (its export): one row per transfer a verification made official.
@@ -96,15 +99,27 @@ def official_record_lines(*, room: PokerRoom, start: date | None = None, end: da
 
 
 def official_record_rows_iter(
-    *, room: PokerRoom, start: date | None = None, end: date | None = None, chunk_size: int = 2000,
+    *,
+    room: PokerRoom,
+    start: date | None = None,
+    end: date | None = None,
+    chunk_size: int = 2000,
 ) -> Iterator[tuple[Any, ...]]:
     """The rows of ``OFFICIAL_RECORD_COLUMNS``, read ``chunk_size`` at a time from a server-side
     cursor: an export of years of record streams in flat memory
     (``casino_backoffice.core.exports.csv_streaming_response``)."""
     rows = official_record_lines(room=room, start=start, end=end).values_list(
-        "cage_verification__gaming_day", "debit__code", "debit__name", "amount_cents", "cage_verification__id",
-        "cage_verification__transport__seal", "cage_verification__cashier__username",
-        "cage_verification__cashier__credential_number", "cage_verification__verified_at", "pk", "memo",
+        "cage_verification__gaming_day",
+        "debit__code",
+        "debit__name",
+        "amount_cents",
+        "cage_verification__id",
+        "cage_verification__transport__seal",
+        "cage_verification__cashier__username",
+        "cage_verification__cashier__credential_number",
+        "cage_verification__verified_at",
+        "pk",
+        "memo",
     )
     yield from rows.iterator(chunk_size=chunk_size)
 
@@ -129,21 +144,79 @@ def custody_log(*, room: PokerRoom, day: date) -> list[CustodyEvent]:
     """Who held each box when, from the table to the cage, on one gaming day: every step a signed
     event (count, witness, custody, accounting, missing-box exception, verification)."""
     events: list[CustodyEvent] = []
-    for count in Count.objects.filter(box__room=room, gaming_day=day).select_related("box", "counted_by", "witnessed_by"):
-        events.append(CustodyEvent(count.counted_at, count.box.code, f"counted ({count.get_place_display().lower()})", str(count.counted_by), f"count {count.pk}"))
+    for count in Count.objects.filter(box__room=room, gaming_day=day).select_related(
+        "box", "counted_by", "witnessed_by"
+    ):
+        events.append(
+            CustodyEvent(
+                count.counted_at,
+                count.box.code,
+                f"counted ({count.get_place_display().lower()})",
+                str(count.counted_by),
+                f"count {count.pk}",
+            )
+        )
         if count.witnessed_by is not None and count.witnessed_at is not None:
-            events.append(CustodyEvent(count.witnessed_at, count.box.code, f"witnessed ({count.surveillance_reference})", str(count.witnessed_by), f"count {count.pk}"))
-    transports = Transport.objects.filter(room=room, gaming_day=day).select_related("carried_by", "accounted_by").prefetch_related("items__box")
+            events.append(
+                CustodyEvent(
+                    count.witnessed_at,
+                    count.box.code,
+                    f"witnessed ({count.surveillance_reference})",
+                    str(count.witnessed_by),
+                    f"count {count.pk}",
+                )
+            )
+    transports = (
+        Transport.objects.filter(room=room, gaming_day=day)
+        .select_related("carried_by", "accounted_by")
+        .prefetch_related("items__box")
+    )
     for transport in transports:
         for item in transport.items.all():
-            events.append(CustodyEvent(transport.carried_at, item.box.code, f"carried under seal {transport.seal} to the {transport.destination}", str(transport.carried_by), f"transport {transport.pk}"))
+            events.append(
+                CustodyEvent(
+                    transport.carried_at,
+                    item.box.code,
+                    f"carried under seal {transport.seal} to the {transport.destination}",
+                    str(transport.carried_by),
+                    f"transport {transport.pk}",
+                )
+            )
             if transport.accounted_by is not None and transport.accounted_at is not None:
-                events.append(CustodyEvent(transport.accounted_at, item.box.code, "accounted for at the cage", str(transport.accounted_by), f"transport {transport.pk}"))
-    for missing in MissingBox.objects.filter(transport__room=room, transport__gaming_day=day).select_related("box", "recorded_by"):
-        events.append(CustodyEvent(missing.recorded_at, missing.box.code, f"missing at the cage: {missing.reason}", str(missing.recorded_by), f"exception {missing.pk}"))
-    for verification in CageVerification.objects.filter(room=room, transport__gaming_day=day).select_related("cashier", "transport"):
+                events.append(
+                    CustodyEvent(
+                        transport.accounted_at,
+                        item.box.code,
+                        "accounted for at the cage",
+                        str(transport.accounted_by),
+                        f"transport {transport.pk}",
+                    )
+                )
+    for missing in MissingBox.objects.filter(transport__room=room, transport__gaming_day=day).select_related(
+        "box", "recorded_by"
+    ):
+        events.append(
+            CustodyEvent(
+                missing.recorded_at,
+                missing.box.code,
+                f"missing at the cage: {missing.reason}",
+                str(missing.recorded_by),
+                f"exception {missing.pk}",
+            )
+        )
+    for verification in CageVerification.objects.filter(room=room, transport__gaming_day=day).select_related(
+        "cashier", "transport"
+    ):
         for item in verification.transport.items.select_related("box"):
-            events.append(CustodyEvent(verification.verified_at, item.box.code, "verified at the cage", str(verification.cashier), f"verification {verification.pk}"))
+            events.append(
+                CustodyEvent(
+                    verification.verified_at,
+                    item.box.code,
+                    "verified at the cage",
+                    str(verification.cashier),
+                    f"verification {verification.pk}",
+                )
+            )
     return sorted(events, key=lambda event: (event.at, event.box))
 
 

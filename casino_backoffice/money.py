@@ -54,16 +54,20 @@ def parse_cents(value: str | int | Decimal, *, allow_negative: bool = False, all
     and negative amounts unless asked to allow them.
     """
     if isinstance(value, bool) or isinstance(value, float):
-        raise InvalidAmount(f"{value!r} is not an amount; write it as a string such as \"12.34\".")
+        raise InvalidAmount(f'{value!r} is not an amount; write it as a string such as "12.34".')
     try:
         amount = Decimal(str(value).strip().replace(",", "")) if not isinstance(value, Decimal) else value
     except InvalidOperation:
-        raise InvalidAmount(f"{value!r} is not an amount; write it as a string such as \"12.34\".") from None
+        raise InvalidAmount(f'{value!r} is not an amount; write it as a string such as "12.34".') from None
     if not amount.is_finite():
         raise InvalidAmount(f"{value!r} is not an amount.")
     # Before quantizing: a huge amount ("1e30") does not fit the decimal context.
     if abs(amount) * 100 > MAX_AMOUNT_CENTS:
-        beyond = f"less than {display_cents(-MAX_AMOUNT_CENTS)}" if amount < 0 else f"more than {display_cents(MAX_AMOUNT_CENTS)}"
+        beyond = (
+            f"less than {display_cents(-MAX_AMOUNT_CENTS)}"
+            if amount < 0
+            else f"more than {display_cents(MAX_AMOUNT_CENTS)}"
+        )
         raise InvalidAmount(f"{value} is {beyond}, the most any one amount may be.")
     if amount != amount.quantize(_CENT):
         raise InvalidAmount(f"{value} has a fraction of a cent; amounts are whole cents.")

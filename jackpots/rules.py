@@ -44,10 +44,16 @@ class Contribution:
     def canonical(self) -> dict[str, Any]:
         if self.method == "fixed":
             assert self.amount_cents is not None
-            return {"method": "fixed", "amount": format_cents(self.amount_cents), "min_pot": format_cents(self.min_pot_cents)}
+            return {
+                "method": "fixed",
+                "amount": format_cents(self.amount_cents),
+                "min_pot": format_cents(self.min_pot_cents),
+            }
         assert self.rate_bp is not None and self.max_cents is not None
         return {
-            "method": "percent", "rate_percent": format_percent(self.rate_bp), "max": format_cents(self.max_cents),
+            "method": "percent",
+            "rate_percent": format_percent(self.rate_bp),
+            "max": format_cents(self.max_cents),
             "min_pot": format_cents(self.min_pot_cents),
         }
 
@@ -66,7 +72,12 @@ class JackpotRule:
 
     def canonical(self) -> dict[str, Any]:
         """The item as a rules version stores it (money as "5.00", percents as decimal text)."""
-        return {"code": self.code, "kind": self.kind.value, "name": self.name, "contribution": self.contribution.canonical()}
+        return {
+            "code": self.code,
+            "kind": self.kind.value,
+            "name": self.name,
+            "contribution": self.contribution.canonical(),
+        }
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -125,7 +136,10 @@ class HighHandRule(JackpotRule):
     def canonical(self) -> dict[str, Any]:
         return {
             **super().canonical(),
-            "period": {"every_minutes": self.period.every_minutes, "first_starts": self.period.first_starts.strftime("%H:%M")},
+            "period": {
+                "every_minutes": self.period.every_minutes,
+                "first_starts": self.period.first_starts.strftime("%H:%M"),
+            },
             "min_players": self.minimum.min_players_dealt,
             "min_hand": str(self.minimum.at_least),
             "ties": self.ties,
@@ -167,8 +181,12 @@ def _bad_beat(check: Checker, where: str, item: dict[str, Any]) -> BadBeatRule |
     if contribution is None or qualifier is None or shares is None or seed is None:
         return None
     return BadBeatRule(
-        code=item["code"], name=str(item.get("name", "Bad Beat")), contribution=contribution, seed_cents=seed,
-        qualifier=qualifier, shares_bp=shares,
+        code=item["code"],
+        name=str(item.get("name", "Bad Beat")),
+        contribution=contribution,
+        seed_cents=seed,
+        qualifier=qualifier,
+        shares_bp=shares,
     )
 
 
@@ -187,20 +205,35 @@ def _high_hand(check: Checker, where: str, item: dict[str, Any]) -> HighHandRule
     days = check.integer(where, "claim_within_days", item.get("claim_within_days", 7), minimum=1)
     id_required = item.get("id_required", True)
     if id_required is not True:
-        check.error(where, "id_required must be true: valid identification is presented to collect a high hand (§637a.16(b)(7))")
+        check.error(
+            where, "id_required must be true: valid identification is presented to collect a high hand (§637a.16(b)(7))"
+        )
     unclaimed = item.get("unclaimed", "next_period")
     if unclaimed not in ("next_period", "fund"):
         check.error(where, f"unclaimed must be next_period or fund (§637a.16(i)), got {unclaimed!r}")
         unclaimed = None
     seed = check.money(where, "seed", item.get("seed", "0.00"))
     if (
-        contribution is None or period is None or players is None or minimum is None or ties is None or days is None
-        or id_required is not True or unclaimed is None or seed is None
+        contribution is None
+        or period is None
+        or players is None
+        or minimum is None
+        or ties is None
+        or days is None
+        or id_required is not True
+        or unclaimed is None
+        or seed is None
     ):
         return None
     return HighHandRule(
-        code=item["code"], name=str(item.get("name", "High Hand")), contribution=contribution, seed_cents=seed,
-        minimum=replace(minimum, min_players_dealt=players), period=period, ties=ties, claim_within_days=days,
+        code=item["code"],
+        name=str(item.get("name", "High Hand")),
+        contribution=contribution,
+        seed_cents=seed,
+        minimum=replace(minimum, min_players_dealt=players),
+        period=period,
+        ties=ties,
+        claim_within_days=days,
         unclaimed=unclaimed,
     )
 
@@ -280,7 +313,7 @@ def _bad_beat_qualifier(check: Checker, where: str, qualifier: Any) -> BadBeatQu
         check.error(
             where,
             "losing_hand_at_least must be a full house or four of a kind written as ranks, the set first, such as "
-            f"\"AAATT\" (aces full of tens) or \"8888A\", or straight_flush or royal_flush; got {hand!r}",
+            f'"AAATT" (aces full of tens) or "8888A", or straight_flush or royal_flush; got {hand!r}',
         )
     both = check.boolean(where, "both_hole_cards_play", qualifier.get("both_hole_cards_play", False))
     players = check.integer(where, "min_players", qualifier.get("min_players", MIN_SEATS), minimum=MIN_SEATS)
@@ -313,7 +346,10 @@ def _high_hand_minimum(check: Checker, where: str, min_hand: Any) -> HighHandMin
     try:
         return HighHandMinimum(HandCategory(min_hand))
     except InvalidQualifier:
-        check.error(where, f"min_hand {min_hand} is below a full house; a qualifying high hand is a full house or better (§637a.16(f))")
+        check.error(
+            where,
+            f"min_hand {min_hand} is below a full house; a qualifying high hand is a full house or better (§637a.16(f))",
+        )
         return None
 
 
@@ -354,17 +390,30 @@ def drop_compute(*, jackpot: JackpotRule, rakeable_cents: int, remaining_cents: 
     contribution = jackpot.contribution
     pot = display_cents(rakeable_cents)
     if rakeable_cents < contribution.min_pot_cents:
-        return Drop(jackpot.code, 0, f"No drop: the pot {pot} is under the minimum pot of {display_cents(contribution.min_pot_cents)} ({section})")
+        return Drop(
+            jackpot.code,
+            0,
+            f"No drop: the pot {pot} is under the minimum pot of {display_cents(contribution.min_pot_cents)} ({section})",
+        )
     if contribution.method == "fixed":
         assert contribution.amount_cents is not None
-        amount, rule = contribution.amount_cents, f"Fixed {display_cents(contribution.amount_cents)} from pots of {display_cents(contribution.min_pot_cents)} or more ({section})"
+        amount, rule = (
+            contribution.amount_cents,
+            f"Fixed {display_cents(contribution.amount_cents)} from pots of {display_cents(contribution.min_pot_cents)} or more ({section})",
+        )
     else:
         assert contribution.rate_bp is not None and contribution.max_cents is not None
         raw = percent_floor(rakeable_cents, contribution.rate_bp)
         if raw > contribution.max_cents:
-            amount, rule = contribution.max_cents, f"{display_percent(contribution.rate_bp)} of {pot} is {display_cents(raw)}, capped at {display_cents(contribution.max_cents)} ({section})"
+            amount, rule = (
+                contribution.max_cents,
+                f"{display_percent(contribution.rate_bp)} of {pot} is {display_cents(raw)}, capped at {display_cents(contribution.max_cents)} ({section})",
+            )
         else:
-            amount, rule = raw, f"{display_percent(contribution.rate_bp)} of {pot}, rounded down to the cent ({section})"
+            amount, rule = (
+                raw,
+                f"{display_percent(contribution.rate_bp)} of {pot}, rounded down to the cent ({section})",
+            )
     if amount > remaining_cents:
         return Drop(jackpot.code, remaining_cents, f"{rule}; only {display_cents(remaining_cents)} remained in the pot")
     return Drop(jackpot.code, amount, rule)

@@ -23,7 +23,17 @@ from .selectors import GROUPINGS, poker_revenue, revenue_column_label, revenue_t
 
 @admin.register(TimeCharge)
 class TimeChargeAdmin(ReadOnlyAdmin):
-    list_display = ["id", "table", "interval_starts_at", "interval_minutes", "basis", "players_seated", "amount", "verified_at", "assessed_by"]
+    list_display = [
+        "id",
+        "table",
+        "interval_starts_at",
+        "interval_minutes",
+        "basis",
+        "players_seated",
+        "amount",
+        "verified_at",
+        "assessed_by",
+    ]
     list_filter = ["gaming_day", "basis", "table__room", "table"]
     list_select_related = ["table", "assessed_by"]
     exclude = ["request_sha256"]
@@ -43,8 +53,10 @@ def _day(value: str | None) -> date | None:
 
 def _shown(columns: list[Column], row: list[Any]) -> list[Any]:
     """A row of the report as people read it: money as $1,234.56 (the exports keep "1234.56")."""
-    return [display_cents(parse_cents(cell, allow_negative=True)) if column.kind is Kind.MONEY and cell != "" else cell
-            for column, cell in zip(columns, row, strict=True)]
+    return [
+        display_cents(parse_cents(cell, allow_negative=True)) if column.kind is Kind.MONEY and cell != "" else cell
+        for column, cell in zip(columns, row, strict=True)
+    ]
 
 
 def _totals(columns: list[Column], body: list[list[Any]]) -> list[str]:
@@ -94,7 +106,10 @@ class PokerRevenueAdmin(admin.ModelAdmin):
         export = params.get("export")
         if export in ("csv", "xlsx") and room is not None:
             report = Report(
-                columns=columns, rows=body, title="Poker revenue", filename=f"poker-revenue-{room.code}",
+                columns=columns,
+                rows=body,
+                title="Poker revenue",
+                filename=f"poker-revenue-{room.code}",
                 time_zone=ZoneInfo(room.timezone),
             )
             return export_response(report, export)

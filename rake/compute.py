@@ -53,7 +53,10 @@ def compute_rake(*, policy: RakePolicy | None, rakeable_cents: int, flop_dealt: 
         if policy.no_flop_no_drop and not flop_dealt:
             return 0, f"No rake: no flop, no drop (policy {policy.code})"
         if rakeable_cents < policy.min_pot_cents:
-            return 0, f"No rake: the pot {pot} is under the minimum pot of {display_cents(policy.min_pot_cents)} (policy {policy.code})"
+            return (
+                0,
+                f"No rake: the pot {pot} is under the minimum pot of {display_cents(policy.min_pot_cents)} (policy {policy.code})",
+            )
         raw = percent_floor(rakeable_cents, policy.rate_bp)
         rounded = floor_to_increment(raw, policy.increment_cents)
         if rounded > policy.max_per_round_cents:
@@ -62,14 +65,23 @@ def compute_rake(*, policy: RakePolicy | None, rakeable_cents: int, flop_dealt: 
                 f"(policy {policy.code}, §637a.17(b)(1))"
             )
         step = f", rounded down to {display_cents(policy.increment_cents)} chips" if policy.increment_cents > 1 else ""
-        return rounded, f"{display_percent(policy.rate_bp)} of {pot} is {display_cents(raw)}{step} (policy {policy.code}, §637a.17(b)(1))"
+        return (
+            rounded,
+            f"{display_percent(policy.rate_bp)} of {pot} is {display_cents(raw)}{step} (policy {policy.code}, §637a.17(b)(1))",
+        )
     # Incremental: the highest level the pot reached (§637a.17(b)(2)).
     reached = [level for level in policy.levels if rakeable_cents >= level.pot_cents]
     if not reached:
-        return 0, f"No rake: the pot {pot} is under the first level of {display_cents(policy.levels[0].pot_cents)} (policy {policy.code})"
+        return (
+            0,
+            f"No rake: the pot {pot} is under the first level of {display_cents(policy.levels[0].pot_cents)} (policy {policy.code})",
+        )
     level = reached[-1]
     if level.rake_cents > policy.max_per_round_cents:
-        return policy.max_per_round_cents, f"Level {display_cents(level.pot_cents)} takes {display_cents(level.rake_cents)}, capped at {maximum} (policy {policy.code})"
+        return (
+            policy.max_per_round_cents,
+            f"Level {display_cents(level.pot_cents)} takes {display_cents(level.rake_cents)}, capped at {maximum} (policy {policy.code})",
+        )
     return level.rake_cents, (
         f"The pot {pot} reached the {display_cents(level.pot_cents)} level: {display_cents(level.rake_cents)} "
         f"(policy {policy.code}, §637a.17(b)(2))"

@@ -12,7 +12,9 @@ class RulesFileInvalid(RakeError):
 
     def __init__(self, errors: list[str]) -> None:
         count = len(errors)
-        super().__init__(f"The rules file has {count} error{'s' if count != 1 else ''}; nothing was changed.\n" + "\n".join(errors))
+        super().__init__(
+            f"The rules file has {count} error{'s' if count != 1 else ''}; nothing was changed.\n" + "\n".join(errors)
+        )
         self.errors = errors
 
 

@@ -25,7 +25,9 @@ _REVENUE_KINDS = {
 
 def revenue_columns(header: Sequence[str]) -> list[Column]:
     """The revenue report's columns: the grouping keys, the counts and amounts, a drop per jackpot."""
-    return [Column(key, Kind.MONEY if key.startswith("drop_") else _REVENUE_KINDS.get(key, Kind.TEXT)) for key in header]
+    return [
+        Column(key, Kind.MONEY if key.startswith("drop_") else _REVENUE_KINDS.get(key, Kind.TEXT)) for key in header
+    ]
 
 
 class CSVRenderer(exports.CSVRenderer):

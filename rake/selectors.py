@@ -92,7 +92,9 @@ def table_rules_in_effect(*, table: Table, at: datetime, versions: RoomVersions 
     room = table.room
     in_effect = (versions or RoomVersions.of(room=room, at=at)).in_effect(at=at)
     if in_effect is None:
-        raise RulesNotInEffect(f"No rules of room {room.code} were in effect at {at.isoformat()}; load a rules file first.")
+        raise RulesNotInEffect(
+            f"No rules of room {room.code} were in effect at {at.isoformat()}; load a rules file first."
+        )
     version_id, rules = in_effect
     table_rule = rules.tables.get(table.number)
     if table_rule is None:
@@ -134,7 +136,9 @@ class PotBreakdown:
     names: dict[str, str]
 
 
-def pot_breakdown(*, table: Table, pot_cents: int, uncalled_cents: int, flop_dealt: bool, players: int, at: datetime) -> PotBreakdown:
+def pot_breakdown(
+    *, table: Table, pot_cents: int, uncalled_cents: int, flop_dealt: bool, players: int, at: datetime
+) -> PotBreakdown:
     """What the rules in effect at ``at`` take from a pot at ``table``: the rake calculator. Records
     nothing; the numbers are those ``round_record`` would post (the same ``compute_rake_and_drops``)."""
     in_effect = table_rules_in_effect(table=table, at=at)
@@ -148,7 +152,9 @@ def pot_breakdown(*, table: Table, pot_cents: int, uncalled_cents: int, flop_dea
         players=players,
     )
     number = rules_version_number(version_id=in_effect.version_id)
-    return PotBreakdown(table=table, version_number=number, outcome=outcome, names={j.code: j.name for j in in_effect.jackpots})
+    return PotBreakdown(
+        table=table, version_number=number, outcome=outcome, names={j.code: j.name for j in in_effect.jackpots}
+    )
 
 
 # --- Poker revenue --------------------------------------------------------------------------------
@@ -188,20 +194,25 @@ class RevenueRow:
 _INTO_DROP_BOXES = (TransferKind.RAKE, TransferKind.TIME_CHARGE)
 
 
-def _reversed_into_drop_boxes(*, rounds: QuerySet[Round], charges: QuerySet[TimeCharge], fields: list[str]) -> list[tuple[dict[str, Any], int]]:
+def _reversed_into_drop_boxes(
+    *, rounds: QuerySet[Round], charges: QuerySet[TimeCharge], fields: list[str]
+) -> list[tuple[dict[str, Any], int]]:
     """Each reversal of a rake or time-charge transfer into a drop box, with the grouping values of the
     round or time charge it referenced. Reversals are few: one query for them, one for their rounds,
     one for their time charges."""
     reversals = list(
-        Transfer.objects.filter(kind=TransferKind.REVERSAL, reverses__kind__in=_INTO_DROP_BOXES, reverses__debit__kind=AccountKind.DROP_BOX)
-        .values_list("amount_cents", "reverses__reference_type", "reverses__reference_id")
+        Transfer.objects.filter(
+            kind=TransferKind.REVERSAL, reverses__kind__in=_INTO_DROP_BOXES, reverses__debit__kind=AccountKind.DROP_BOX
+        ).values_list("amount_cents", "reverses__reference_type", "reverses__reference_id")
     )
     if not reversals:
         return []
     round_type, charge_type = ContentType.objects.get_for_model(Round), ContentType.objects.get_for_model(TimeCharge)
     ids = {kind: [int(ref) for _, t, ref in reversals if t == kind.pk] for kind in (round_type, charge_type)}
     charge_fields = [f if f != "game" else "table__game" for f in fields]
-    of_round = {row["pk"]: {f: row[f] for f in fields} for row in rounds.filter(pk__in=ids[round_type]).values("pk", *fields)}
+    of_round = {
+        row["pk"]: {f: row[f] for f in fields} for row in rounds.filter(pk__in=ids[round_type]).values("pk", *fields)
+    }
     of_charge = {
         row["pk"]: {f: row[c] for f, c in zip(fields, charge_fields, strict=True)}
         for row in charges.filter(pk__in=ids[charge_type]).values("pk", *charge_fields)
@@ -214,7 +225,9 @@ def _reversed_into_drop_boxes(*, rounds: QuerySet[Round], charges: QuerySet[Time
     return found
 
 
-def counted_revenue(*, room: PokerRoom, date_from: date | None, date_to: date | None, table_number: str | None) -> dict[tuple[str, date], int]:
+def counted_revenue(
+    *, room: PokerRoom, date_from: date | None, date_to: date | None, table_number: str | None
+) -> dict[tuple[str, date], int]:
     """What cage verifications made official as poker revenue, in cents by (table number, gaming day).
 
     The cage (an app above this one) counts and verifies the drop boxes; the composition root names
@@ -283,15 +296,26 @@ def poker_revenue(
         row.drops_cents[values["jackpot_code"]] = int(values["total"])
     if "shift" not in keys:
         games = dict(Table.objects.filter(room=room).values_list("number", "game"))
-        for (number, day), cents in counted_revenue(room=room, date_from=date_from, date_to=date_to, table_number=table_number).items():
+        for (number, day), cents in counted_revenue(
+            room=room, date_from=date_from, date_to=date_to, table_number=table_number
+        ).items():
             row = row_for({"table__number": number, "gaming_day": day, "game": games.get(number, "")})
             row.counted_cents = (row.counted_cents or 0) + cents
     return sorted(rows.values(), key=lambda r: tuple(str(v) for v in r.keys.values()))
 
 
 _COLUMN_LABELS = {
-    "gaming_day": "Gaming day", "table": "Table", "shift": "Shift", "game": "Game", "rounds": "Rounds",
-    "rake": "Rake", "time_charges": "Time charges", "reversed": "Reversed", "expected": "Expected", "counted": "Counted", "variance": "Variance",
+    "gaming_day": "Gaming day",
+    "table": "Table",
+    "shift": "Shift",
+    "game": "Game",
+    "rounds": "Rounds",
+    "rake": "Rake",
+    "time_charges": "Time charges",
+    "reversed": "Reversed",
+    "expected": "Expected",
+    "counted": "Counted",
+    "variance": "Variance",
 }
 
 
@@ -307,7 +331,17 @@ def revenue_table(rows: list[RevenueRow], *, group_by: Iterable[str]) -> tuple[l
     header names the grouping even when there are no rows."""
     keys = list(rows[0].keys) if rows else [key for key in group_by if key in GROUPINGS] or ["gaming_day"]
     jackpots = sorted({code for row in rows for code in row.drops_cents})
-    header = [*keys, "rounds", "rake", "time_charges", "reversed", "expected", "counted", "variance", *[f"drop_{c}" for c in jackpots]]
+    header = [
+        *keys,
+        "rounds",
+        "rake",
+        "time_charges",
+        "reversed",
+        "expected",
+        "counted",
+        "variance",
+        *[f"drop_{c}" for c in jackpots],
+    ]
     body = []
     for row in rows:
         body.append(
@@ -326,7 +360,9 @@ def revenue_table(rows: list[RevenueRow], *, group_by: Iterable[str]) -> tuple[l
     return header, body
 
 
-def rounds_filtered(*, table_number: str | None = None, room_code: str | None = None, gaming_day: date | None = None) -> Any:
+def rounds_filtered(
+    *, table_number: str | None = None, room_code: str | None = None, gaming_day: date | None = None
+) -> Any:
     rounds = Round.objects.select_related("table__room", "rules_version").prefetch_related("drops")
     conditions = Q()
     if room_code:

@@ -66,7 +66,10 @@ class PokerRoomAdmin(SimpleHistoryAdmin):
 
     def save_model(self, request: HttpRequest, obj: PokerRoom, form: Any, change: bool) -> None:
         saved = room_upsert(
-            code=obj.code, name=obj.name, timezone_name=obj.timezone, gaming_day_starts=obj.gaming_day_starts,
+            code=obj.code,
+            name=obj.name,
+            timezone_name=obj.timezone,
+            gaming_day_starts=obj.gaming_day_starts,
             actor=acting_user(request),
         )
         _saved_as(obj, saved)
@@ -79,8 +82,10 @@ class TableForm(forms.ModelForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        if data.get("game") and data.get("seats") is not None and (
-            problem := seat_limit_problem(game=data["game"], seats=data["seats"])
+        if (
+            data.get("game")
+            and data.get("seats") is not None
+            and (problem := seat_limit_problem(game=data["game"], seats=data["seats"]))
         ):
             self.add_error("seats", problem)
         return data
@@ -107,11 +112,14 @@ class TableAdmin(SimpleHistoryAdmin):
         return False
 
     def save_model(self, request: HttpRequest, obj: Table, form: Any, change: bool) -> None:
-        saved = table_upsert(room=obj.room, number=obj.number, game=Game(obj.game), seats=obj.seats, actor=acting_user(request))
+        saved = table_upsert(
+            room=obj.room, number=obj.number, game=Game(obj.game), seats=obj.seats, actor=acting_user(request)
+        )
         _saved_as(obj, saved)
 
 
 # --- Rules versions and rounds of play (issue 4) ---------------------------------------------------
+
 
 def _pretty(content: dict) -> list[str]:
     return json.dumps(content, indent=2, sort_keys=True, ensure_ascii=False).splitlines()
@@ -124,7 +132,17 @@ class RulesVersionAdmin(ReadOnlyAdmin):
     list_display = ["room", "number", "effective_from", "loaded_at", "loaded_by", "source_name", "short_sha"]
     list_filter = ["room"]
     list_select_related = ["room", "loaded_by"]
-    readonly_fields = ["room", "number", "effective_from", "loaded_at", "loaded_by", "source_name", "content_sha256", "changes", "source"]
+    readonly_fields = [
+        "room",
+        "number",
+        "effective_from",
+        "loaded_at",
+        "loaded_by",
+        "source_name",
+        "content_sha256",
+        "changes",
+        "source",
+    ]
     exclude = ["content", "source_text"]
 
     @admin.display(description="SHA-256")
@@ -137,7 +155,9 @@ class RulesVersionAdmin(ReadOnlyAdmin):
         before = _pretty(previous.content) if previous else []
         label = f"version {previous.number}" if previous else "nothing"
         diff = "\n".join(
-            difflib.unified_diff(before, _pretty(version.content), fromfile=label, tofile=f"version {version.number}", lineterm="")
+            difflib.unified_diff(
+                before, _pretty(version.content), fromfile=label, tofile=f"version {version.number}", lineterm=""
+            )
         )
         return format_html("<pre>{}</pre>", diff or "No change.")
 
@@ -147,24 +167,51 @@ class RulesVersionAdmin(ReadOnlyAdmin):
 
 
 ROUND_COLUMNS = [
-    Column("id", Kind.INTEGER), Column("room"), Column("table"), Column("game"), Column("ended_at", Kind.DATETIME),
-    Column("gaming_day", Kind.DATE), Column("shift"), Column("players_dealt_in", Kind.INTEGER), Column("pot", Kind.MONEY),
-    Column("uncalled_bet", Kind.MONEY), Column("flop_dealt", Kind.BOOLEAN), Column("voided", Kind.BOOLEAN),
-    Column("rules_version", Kind.INTEGER), Column("rake", Kind.MONEY), Column("drops"),
+    Column("id", Kind.INTEGER),
+    Column("room"),
+    Column("table"),
+    Column("game"),
+    Column("ended_at", Kind.DATETIME),
+    Column("gaming_day", Kind.DATE),
+    Column("shift"),
+    Column("players_dealt_in", Kind.INTEGER),
+    Column("pot", Kind.MONEY),
+    Column("uncalled_bet", Kind.MONEY),
+    Column("flop_dealt", Kind.BOOLEAN),
+    Column("voided", Kind.BOOLEAN),
+    Column("rules_version", Kind.INTEGER),
+    Column("rake", Kind.MONEY),
+    Column("drops"),
 ]
 
 
 def _export(rounds: list[Round], extension: str) -> HttpResponse:
     rows = [
-        [r.pk, r.table.room.code, r.table.number, r.game, r.ended_at, r.gaming_day, r.shift, r.players_dealt_in,
-         r.pot_cents, r.uncalled_bet_cents, r.flop_dealt, r.voided, r.rules_version.number,
-         r.rake_cents, "; ".join(f"{d.jackpot_code} {format_cents(d.amount_cents)}" for d in r.drops.all())]
+        [
+            r.pk,
+            r.table.room.code,
+            r.table.number,
+            r.game,
+            r.ended_at,
+            r.gaming_day,
+            r.shift,
+            r.players_dealt_in,
+            r.pot_cents,
+            r.uncalled_bet_cents,
+            r.flop_dealt,
+            r.voided,
+            r.rules_version.number,
+            r.rake_cents,
+            "; ".join(f"{d.jackpot_code} {format_cents(d.amount_cents)}" for d in r.drops.all()),
+        ]
         for r in rounds
     ]
     # Times in the rooms' zone; rounds of rooms in several zones are shown in the site's.
     zones = {r.table.room.timezone for r in rounds}
     zone = ZoneInfo(zones.pop() if len(zones) == 1 else settings.TIME_ZONE)
-    return export_response(Report(columns=ROUND_COLUMNS, rows=rows, title="Rounds", filename="rounds", time_zone=zone), extension)
+    return export_response(
+        Report(columns=ROUND_COLUMNS, rows=rows, title="Rounds", filename="rounds", time_zone=zone), extension
+    )
 
 
 @admin.register(Round)
@@ -172,7 +219,19 @@ class RoundAdmin(ReadOnlyAdmin):
     """Rounds of play as logged, with the rake and drops their rules took. Never edited. The drops are
     jackpots' rows: ``jackpots.admin`` adds their inline, since tables knows nothing of jackpots."""
 
-    list_display = ["id", "table", "ended_at", "gaming_day", "shift", "game", "players_dealt_in", "pot", "rake", "voided", "rules_version"]
+    list_display = [
+        "id",
+        "table",
+        "ended_at",
+        "gaming_day",
+        "shift",
+        "game",
+        "players_dealt_in",
+        "pot",
+        "rake",
+        "voided",
+        "rules_version",
+    ]
     list_filter = ["gaming_day", "shift", "game", "voided", "table__room", "table"]
     list_select_related = ["table__room", "rules_version__room"]
     search_fields = ["idempotency_key", "table__number"]

@@ -135,7 +135,9 @@ class Round(models.Model):
         constraints = [
             models.CheckConstraint(condition=Q(pot_cents__gte=0), name="tables_round_pot_not_negative"),
             # The API and the tablet refuse a larger amount (money.MAX_AMOUNT_CENTS); so does the database.
-            models.CheckConstraint(condition=Q(pot_cents__lte=MAX_AMOUNT_CENTS), name="tables_round_pot_within_maximum"),
+            models.CheckConstraint(
+                condition=Q(pot_cents__lte=MAX_AMOUNT_CENTS), name="tables_round_pot_within_maximum"
+            ),
             models.CheckConstraint(
                 condition=Q(uncalled_bet_cents__gte=0, uncalled_bet_cents__lte=models.F("pot_cents")),
                 name="tables_round_uncalled_within_pot",

@@ -15,8 +15,8 @@ from tables.games import Game
 from tables.models import PokerRoom, Table
 from tables.services import room_upsert, table_set_open, table_upsert
 
-# The rules-file fixtures (``rules``, ``rated_table``) are shared by every app's tests.
-pytest_plugins = ["tests.rake.factories"]
+# Shared fixtures of every app's tests: the rules files (``rules``, ``rated_table``), a counted table (``closed_table``).
+pytest_plugins = ["tests.rake.factories", "tests.cage.fixtures"]
 
 PIN = "2468"
 PASSWORD = "correct-horse-battery"

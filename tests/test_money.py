@@ -62,7 +62,9 @@ def test_the_api_pattern_admits_the_maximum_itself(text: str) -> None:
     assert money.AMOUNT_PATTERN.fullmatch(text) and parse_cents(text) <= money.MAX_AMOUNT_CENTS
 
 
-@pytest.mark.parametrize("text", ["10000000.01", "10000001", "-1.00", "-0", "+5", "1e3", "1,000.00", " 12.00", "12.", ".5", "12.000"])
+@pytest.mark.parametrize(
+    "text", ["10000000.01", "10000001", "-1.00", "-0", "+5", "1e3", "1,000.00", " 12.00", "12.", ".5", "12.000"]
+)
 def test_the_api_pattern_refuses_anything_else(text: str) -> None:
     assert money.AMOUNT_PATTERN.fullmatch(text) is None
 

@@ -32,10 +32,12 @@ class BoxOutput(serializers.Serializer):
     code = serializers.CharField(help_text="T1-bb is table T1's box of jackpot bb; T1-drop its rake drop box.")
     room = serializers.CharField(help_text="Room code.")
     table = serializers.CharField(help_text="Table number.")
-    kind = serializers.ChoiceField(choices=BoxKind.choices, help_text="jackpot: a jackpot's box; rake: the rake drop box.")
+    kind = serializers.ChoiceField(
+        choices=BoxKind.choices, help_text="jackpot: a jackpot's box; rake: the rake drop box."
+    )
     jackpot = serializers.CharField(allow_null=True, help_text="The jackpot's code; null for a rake drop box.")
     expected = serializers.CharField(
-        help_text="What the box holds by the ledger, as \"12.34\": what logged rounds and verified time charges put in since "
+        help_text='What the box holds by the ledger, as "12.34": what logged rounds and verified time charges put in since '
         "its last count or transport."
     )
 
@@ -80,18 +82,22 @@ class BoxList(generics.ListAPIView):
         page = self.paginate_queryset(self.get_queryset())
         assert page is not None  # every list is paginated (REST_FRAMEWORK settings)
         order = {box.pk: position for position, box in enumerate(page)}
-        contents = sorted(boxes_with_expected(boxes=Box.objects.filter(pk__in=order)), key=lambda content: order[content.box.pk])
-        return self.get_paginated_response([
-            {
-                "code": content.box.code,
-                "room": content.box.room.code,
-                "table": content.box.table.number,
-                "kind": content.box.kind,
-                "jackpot": content.box.jackpot.code if content.box.jackpot else None,
-                "expected": money(content.expected_cents),
-            }
-            for content in contents
-        ])
+        contents = sorted(
+            boxes_with_expected(boxes=Box.objects.filter(pk__in=order)), key=lambda content: order[content.box.pk]
+        )
+        return self.get_paginated_response(
+            [
+                {
+                    "code": content.box.code,
+                    "room": content.box.room.code,
+                    "table": content.box.table.number,
+                    "kind": content.box.kind,
+                    "jackpot": content.box.jackpot.code if content.box.jackpot else None,
+                    "expected": money(content.expected_cents),
+                }
+                for content in contents
+            ]
+        )
 
 
 class JackpotOutput(serializers.Serializer):
@@ -100,10 +106,12 @@ class JackpotOutput(serializers.Serializer):
     kind = serializers.CharField(help_text="bad_beat or high_hand.")
     name = serializers.CharField()
     official = serializers.CharField(
-        help_text="The fund's official balance, as \"12.34\": what cage verifications made official, less what was paid "
+        help_text='The fund\'s official balance, as "12.34": what cage verifications made official, less what was paid '
         "(§637a.15(e), §637a.16(e)); the amount the display shows."
     )
-    expected_in_boxes = serializers.CharField(help_text="Money logged rounds put in the fund's boxes, not yet counted and verified.")
+    expected_in_boxes = serializers.CharField(
+        help_text="Money logged rounds put in the fund's boxes, not yet counted and verified."
+    )
 
 
 class JackpotList(generics.ListAPIView):
@@ -125,14 +133,16 @@ class JackpotList(generics.ListAPIView):
         accounts = {account.code: account.pk for account in Account.objects.filter(code__in=codes.values())}
         balances = account_balances(accounts=[Account(pk=pk) for pk in accounts.values()])
         expected = jackpot_expected_in_boxes(jackpots=page)
-        return self.get_paginated_response([
-            {
-                "code": jackpot.code,
-                "room": jackpot.room.code,
-                "kind": jackpot.kind,
-                "name": jackpot.name,
-                "official": money(balances.get(accounts.get(codes[jackpot.pk], 0), 0)),
-                "expected_in_boxes": money(expected[jackpot.pk]),
-            }
-            for jackpot in page
-        ])
+        return self.get_paginated_response(
+            [
+                {
+                    "code": jackpot.code,
+                    "room": jackpot.room.code,
+                    "kind": jackpot.kind,
+                    "name": jackpot.name,
+                    "official": money(balances.get(accounts.get(codes[jackpot.pk], 0), 0)),
+                    "expected_in_boxes": money(expected[jackpot.pk]),
+                }
+                for jackpot in page
+            ]
+        )

@@ -44,7 +44,9 @@ def idempotency_key(request: Request) -> str:
     """The request's Idempotency-Key; a 400 when it is missing or too long."""
     key = (request.headers.get("Idempotency-Key") or "").strip()
     if not key:
-        raise ValidationError({"Idempotency-Key": ["This header is required: a new key per document, reused only to retry it."]})
+        raise ValidationError(
+            {"Idempotency-Key": ["This header is required: a new key per document, reused only to retry it."]}
+        )
     if len(key) > _MAX_KEY:
         raise ValidationError({"Idempotency-Key": [f"The key is at most {_MAX_KEY} characters."]})
     return key
@@ -54,14 +56,16 @@ def idempotency_key(request: Request) -> str:
 
 
 class ErrorOutput(serializers.Serializer):
-    detail = serializers.CharField(help_text="What was refused and why, in words for the person at the table or the cage.")
+    detail = serializers.CharField(
+        help_text="What was refused and why, in words for the person at the table or the cage."
+    )
     code = serializers.CharField(help_text="The refused rule, for programs (listed with each status).")
 
 
 _STATUS_MEANING = {
     400: "Nothing recorded. Field errors (`{field: [message]}`), or a refused rule (`{detail, code}`)",
     403: "Nothing recorded. `{detail, code}`",
-    404: "Nothing recorded: there is no such document. `{detail, code: \"not_found\"}`",
+    404: 'Nothing recorded: there is no such document. `{detail, code: "not_found"}`',
     409: "Nothing recorded. `{detail, code}`",
 }
 
@@ -74,13 +78,25 @@ def errors(**codes: Iterable[str]) -> dict[int, OpenApiResponse]:
         number = int(name.removeprefix("e"))
         words = ", ".join(f"`{code}`" for code in listed)
         description = f"{_STATUS_MEANING[number]}{f'; code one of {words}' if words else ''}."
-        responses[number] = OpenApiResponse(response=OpenApiTypes.OBJECT if number == 400 else ErrorOutput, description=description)
+        responses[number] = OpenApiResponse(
+            response=OpenApiTypes.OBJECT if number == 400 else ErrorOutput, description=description
+        )
     return responses
 
 
 # The errors of a list: a malformed filter, and for the restricted ones a role that may not read.
-LIST_ERRORS = {400: OpenApiResponse(response=OpenApiTypes.OBJECT, description="A filter is malformed or names an unknown room: `{field: [message]}`.")}
-RESTRICTED_LIST_ERRORS = {**LIST_ERRORS, 403: OpenApiResponse(response=ErrorOutput, description="The role may not read it: `{detail, code: \"not_permitted\"}`.")}
+LIST_ERRORS = {
+    400: OpenApiResponse(
+        response=OpenApiTypes.OBJECT,
+        description="A filter is malformed or names an unknown room: `{field: [message]}`.",
+    )
+}
+RESTRICTED_LIST_ERRORS = {
+    **LIST_ERRORS,
+    403: OpenApiResponse(
+        response=ErrorOutput, description='The role may not read it: `{detail, code: "not_permitted"}`.'
+    ),
+}
 
 
 class NotFound(DomainError):
@@ -124,8 +140,8 @@ _MONEY_SCHEMA = {
             _MONEY_SCHEMA,
             {"type": "object", "additionalProperties": _MONEY_SCHEMA, "example": {"T1-drop": "15.00", "T1-hh": "6.00"}},
         ],
-        "description": "The aggregate counted, as \"12.34\", for a container of table counts; or what was counted in "
-        "each box, {box code: \"12.34\"}, for uncounted boxes. JSON numbers are refused.",
+        "description": 'The aggregate counted, as "12.34", for a container of table counts; or what was counted in '
+        'each box, {box code: "12.34"}, for uncounted boxes. JSON numbers are refused.',
     }
 )
 class CountedField(serializers.Field):

@@ -49,16 +49,22 @@ from .common import (
 
 class NoticeInput(serializers.Serializer):
     room = serializers.SlugField(required=False, help_text="Room code; needed when there are several rooms.")
-    notified = serializers.CharField(max_length=120, help_text="The casino compliance representative notified, by name.")
+    notified = serializers.CharField(
+        max_length=120, help_text="The casino compliance representative notified, by name."
+    )
     method = serializers.CharField(max_length=120, help_text="How: phone, radio, in person, e-mail ...")
-    notified_at = AwareDateTimeField(required=False, help_text="When the notice was given (default: now); never in the future.")
+    notified_at = AwareDateTimeField(
+        required=False, help_text="When the notice was given (default: now); never in the future."
+    )
     pin = serializers.CharField(help_text="The signed-in floorperson's PIN: their signature.")
 
 
 class NoticeOutput(serializers.Serializer):
     id = serializers.IntegerField()
     room = serializers.CharField()
-    gaming_day = serializers.DateField(help_text="The gaming day the notice is for: Bad Beat counts of that day refer to it.")
+    gaming_day = serializers.DateField(
+        help_text="The gaming day the notice is for: Bad Beat counts of that day refer to it."
+    )
     notified = serializers.CharField()
     method = serializers.CharField()
     notified_at = serializers.DateTimeField()
@@ -79,8 +85,13 @@ def notice_data(notice: ComplianceNotice) -> dict[str, Any]:
 
 def _notice_record(*, values: dict[str, Any], actor: User, idempotency_key: str) -> dict[str, Any]:
     notice = notice_record(
-        room=room_required(values.get("room")), notified=values["notified"], method=values["method"],
-        notified_at=values.get("notified_at"), actor=actor, pin=values["pin"], idempotency_key=idempotency_key,
+        room=room_required(values.get("room")),
+        notified=values["notified"],
+        method=values["method"],
+        notified_at=values.get("notified_at"),
+        actor=actor,
+        pin=values["pin"],
+        idempotency_key=idempotency_key,
     )
     return notice_data(notice)
 
@@ -94,7 +105,10 @@ class NoticeCreate(APIView):
 
     @extend_schema(
         request=NoticeInput,
-        responses={201: NoticeOutput, **errors(e400=["cage", *PIN_CODES], e403=ROLE_CODES, e409=["idempotency_key_reused"])},
+        responses={
+            201: NoticeOutput,
+            **errors(e400=["cage", *PIN_CODES], e403=ROLE_CODES, e409=["idempotency_key_reused"]),
+        },
         parameters=[IDEMPOTENCY_HEADER],
     )
     def post(self, request: Request) -> Response:
@@ -107,13 +121,15 @@ class NoticeCreate(APIView):
 class CountInput(serializers.Serializer):
     box = serializers.CharField(max_length=60, help_text="Box code, such as T1-bb.")
     room = serializers.SlugField(required=False, help_text="Room code; needed only when two rooms share the box code.")
-    counted = MoneyField(help_text="What the dealer counted in the box, as \"12.34\".")
+    counted = MoneyField(help_text='What the dealer counted in the box, as "12.34".')
     notice = serializers.IntegerField(
-        required=False, help_text="The compliance notice a Bad Beat count refers to (default: the room's notice of the gaming day)."
+        required=False,
+        help_text="The compliance notice a Bad Beat count refers to (default: the room's notice of the gaming day).",
     )
     denominations = serializers.DictField(
-        child=serializers.IntegerField(min_value=0), required=False,
-        help_text="Optional: pieces counted per denomination, {\"5.00\": 3, \"1.00\": 2}; they must add up to the count.",
+        child=serializers.IntegerField(min_value=0),
+        required=False,
+        help_text='Optional: pieces counted per denomination, {"5.00": 3, "1.00": 2}; they must add up to the count.',
     )
     pin = serializers.CharField(help_text="The signed-in dealer's PIN: their signature.")
 
@@ -132,13 +148,19 @@ class CountOutput(serializers.Serializer):
     box = serializers.CharField()
     room = serializers.CharField()
     table = serializers.CharField()
-    place = serializers.CharField(help_text="table: counted at a closed table; cage: counted by the cashier at the cage.")
+    place = serializers.CharField(
+        help_text="table: counted at a closed table; cage: counted by the cashier at the cage."
+    )
     gaming_day = serializers.DateField()
-    sheet = serializers.CharField(allow_null=True, help_text="The count sheet the count filled, such as day:2026-11-30.")
-    counted = serializers.CharField(help_text="What was counted, as \"12.34\".")
+    sheet = serializers.CharField(
+        allow_null=True, help_text="The count sheet the count filled, such as day:2026-11-30."
+    )
+    counted = serializers.CharField(help_text='What was counted, as "12.34".')
     expected = serializers.CharField(help_text="What the box held by the ledger when it was counted.")
-    variance = serializers.CharField(help_text="Counted less expected: \"-1.00\" is a dollar short.")
-    denominations = serializers.DictField(child=serializers.IntegerField(), help_text="Pieces per denomination, when given.")
+    variance = serializers.CharField(help_text='Counted less expected: "-1.00" is a dollar short.')
+    denominations = serializers.DictField(
+        child=serializers.IntegerField(), help_text="Pieces per denomination, when given."
+    )
     notice = serializers.IntegerField(allow_null=True, help_text="The compliance notice of a Bad Beat count.")
     status = serializers.ChoiceField(choices=CountStatus.choices)
     counted_by = serializers.CharField()
@@ -183,8 +205,13 @@ def _count_record(*, values: dict[str, Any], actor: User, idempotency_key: str) 
         if notice is None:
             raise ValidationError({"notice": [f"There is no compliance notice {values['notice']}."]})
     count = count_record(
-        box=box, counted_cents=values["counted"], notice=notice, denominations=values.get("denominations"),
-        actor=actor, pin=values["pin"], idempotency_key=idempotency_key,
+        box=box,
+        counted_cents=values["counted"],
+        notice=notice,
+        denominations=values.get("denominations"),
+        actor=actor,
+        pin=values["pin"],
+        idempotency_key=idempotency_key,
     )
     return count_data(Count.objects.select_related(*_COUNT_RELATED).get(pk=count.pk))
 
@@ -244,7 +271,9 @@ class CountListCreate(generics.ListAPIView):
 
 
 class WitnessInput(serializers.Serializer):
-    surveillance_reference = serializers.CharField(max_length=120, help_text="The surveillance department's recording reference.")
+    surveillance_reference = serializers.CharField(
+        max_length=120, help_text="The surveillance department's recording reference."
+    )
     pin = serializers.CharField(help_text="The signed-in witness's PIN: their signature.")
 
 
@@ -259,11 +288,18 @@ class CountWitness(APIView):
         request=WitnessInput,
         responses={
             200: CountOutput,
-            **errors(e400=["cage", "segregation_of_duties", *PIN_CODES], e403=ROLE_CODES, e404=[], e409=["wrong_status"]),
+            **errors(
+                e400=["cage", "segregation_of_duties", *PIN_CODES], e403=ROLE_CODES, e404=[], e409=["wrong_status"]
+            ),
         },
     )
     def post(self, request: Request, pk: int) -> Response:
         count = document_or_404(Count.objects.all(), pk, "count")
         values = valid(WitnessInput, request.data)
-        count_witness(count=count, actor=acting_user(request), pin=values["pin"], surveillance_reference=values["surveillance_reference"])
+        count_witness(
+            count=count,
+            actor=acting_user(request),
+            pin=values["pin"],
+            surveillance_reference=values["surveillance_reference"],
+        )
         return Response(count_data(Count.objects.select_related(*_COUNT_RELATED).get(pk=pk)))

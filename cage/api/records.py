@@ -44,10 +44,12 @@ class XLSXRenderer(exports.XLSXRenderer):
 
 
 class OfficialRowOutput(serializers.Serializer):
-    fund = serializers.CharField(help_text=f"The jackpot's code, or \"{REVENUE_FUND}\" for poker revenue (rake drop boxes).")
+    fund = serializers.CharField(
+        help_text=f'The jackpot\'s code, or "{REVENUE_FUND}" for poker revenue (rake drop boxes).'
+    )
     account = serializers.CharField(help_text="The ledger account the verifications posted to.")
     gaming_day = serializers.DateField()
-    official = serializers.CharField(help_text="What cage verifications made official that gaming day, as \"12.34\".")
+    official = serializers.CharField(help_text='What cage verifications made official that gaming day, as "12.34".')
 
 
 class OfficialRecord(generics.ListAPIView):
@@ -64,11 +66,15 @@ class OfficialRecord(generics.ListAPIView):
             OpenApiParameter("room", OpenApiTypes.STR, description="Room code (default: the only room)"),
             OpenApiParameter("from", OpenApiTypes.DATE, description="First gaming day"),
             OpenApiParameter("to", OpenApiTypes.DATE, description="Last gaming day"),
-            OpenApiParameter("format", OpenApiTypes.STR, enum=["json", "csv", "xlsx"], description="csv or xlsx: every row as a file"),
+            OpenApiParameter(
+                "format", OpenApiTypes.STR, enum=["json", "csv", "xlsx"], description="csv or xlsx: every row as a file"
+            ),
         ],
         responses={
             (200, "application/json"): OfficialRowOutput(many=True),
-            (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description="Columns fund, account, gaming_day, official."),
+            (200, "text/csv"): OpenApiResponse(
+                OpenApiTypes.STR, description="Columns fund, account, gaming_day, official."
+            ),
             (200, XLSX_TYPE): OpenApiResponse(OpenApiTypes.BINARY, description="The same columns as a spreadsheet."),
             **{(status, "application/json"): response for status, response in RESTRICTED_LIST_ERRORS.items()},
         },
@@ -76,7 +82,9 @@ class OfficialRecord(generics.ListAPIView):
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         room = room_required(request.query_params.get("room"))
         rows = official_record(room=room, start=day_param(request, "from"), end=day_param(request, "to"))
-        funds = {jackpot_fund_account(jackpot=jackpot).code: jackpot.code for jackpot in Jackpot.objects.filter(room=room)}
+        funds = {
+            jackpot_fund_account(jackpot=jackpot).code: jackpot.code for jackpot in Jackpot.objects.filter(room=room)
+        }
         data = [
             {
                 "fund": funds.get(row.account.code, REVENUE_FUND),
@@ -87,10 +95,14 @@ class OfficialRecord(generics.ListAPIView):
             for row in rows
         ]
         if request.accepted_renderer.format in ("csv", "xlsx"):
-            return Response({
-                "header": HEADER, "rows": [[row[key] for key in HEADER] for row in data],
-                "filename": f"official-record-{room.code}", "title": "Official record",
-            })
+            return Response(
+                {
+                    "header": HEADER,
+                    "rows": [[row[key] for key in HEADER] for row in data],
+                    "filename": f"official-record-{room.code}",
+                    "title": "Official record",
+                }
+            )
         page = self.paginate_queryset(data)  # type: ignore[arg-type]
         assert page is not None  # every list is paginated (REST_FRAMEWORK settings)
         return self.get_paginated_response(page)

@@ -42,20 +42,30 @@ from .common import (
 class TransportInput(serializers.Serializer):
     seal = serializers.CharField(max_length=60, help_text="The seal number of the locked container (new in its room).")
     counts = serializers.ListField(
-        child=serializers.IntegerField(), required=False, allow_empty=False,
+        child=serializers.IntegerField(),
+        required=False,
+        allow_empty=False,
         help_text="A container of witnessed table counts: their ids.",
     )
     boxes = serializers.ListField(
-        child=serializers.CharField(max_length=60), required=False, allow_empty=False,
+        child=serializers.CharField(max_length=60),
+        required=False,
+        allow_empty=False,
         help_text="Locked, uncounted boxes: their codes.",
     )
-    room = serializers.SlugField(required=False, help_text="Room code; needed only when two rooms share a box code or to check the counts' room.")
-    destination = serializers.CharField(max_length=60, required=False, default="main cage", help_text="The main cage or a satellite cage.")
+    room = serializers.SlugField(
+        required=False, help_text="Room code; needed only when two rooms share a box code or to check the counts' room."
+    )
+    destination = serializers.CharField(
+        max_length=60, required=False, default="main cage", help_text="The main cage or a satellite cage."
+    )
     pin = serializers.CharField(help_text="The signed-in security officer's PIN: their signature for custody.")
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if bool(attrs.get("counts")) == bool(attrs.get("boxes")):
-            raise ValidationError("Give either counts (a container of table counts) or boxes (uncounted boxes), not both.")
+            raise ValidationError(
+                "Give either counts (a container of table counts) or boxes (uncounted boxes), not both."
+            )
         for name in ("counts", "boxes"):
             listed = attrs.get(name) or []
             twice = sorted({str(item) for item in listed if listed.count(item) > 1})
@@ -66,7 +76,9 @@ class TransportInput(serializers.Serializer):
 
 class TransportItemOutput(serializers.Serializer):
     box = serializers.CharField()
-    count = serializers.IntegerField(allow_null=True, help_text="The table count inside, for a container of table counts.")
+    count = serializers.IntegerField(
+        allow_null=True, help_text="The table count inside, for a container of table counts."
+    )
 
 
 class TransportOutput(serializers.Serializer):
@@ -77,9 +89,13 @@ class TransportOutput(serializers.Serializer):
     destination = serializers.CharField()
     gaming_day = serializers.DateField()
     status = serializers.ChoiceField(choices=TransportStatus.choices)
-    declared = serializers.CharField(allow_null=True, help_text="The sum of the table counts inside, as \"12.34\"; null for uncounted boxes.")
+    declared = serializers.CharField(
+        allow_null=True, help_text='The sum of the table counts inside, as "12.34"; null for uncounted boxes.'
+    )
     items = TransportItemOutput(many=True)
-    missing_boxes = serializers.ListField(child=serializers.CharField(), help_text="Boxes excused as missing by a supervisor.")
+    missing_boxes = serializers.ListField(
+        child=serializers.CharField(), help_text="Boxes excused as missing by a supervisor."
+    )
     carried_by = serializers.CharField()
     carried_at = serializers.DateTimeField()
     accounted_by = serializers.CharField(allow_null=True)
@@ -98,7 +114,10 @@ def transport_data(transport_id: int) -> dict[str, Any]:
         "gaming_day": transport.gaming_day.isoformat(),
         "status": transport.status,
         "declared": money(transport.declared_cents),
-        "items": [{"box": item.box.code, "count": item.count_id} for item in transport.items.select_related("box").order_by("box__code")],
+        "items": [
+            {"box": item.box.code, "count": item.count_id}
+            for item in transport.items.select_related("box").order_by("box__code")
+        ],
         "missing_boxes": sorted(transport.missing_boxes.values_list("box__code", flat=True)),
         "carried_by": person(transport.carried_by),
         "carried_at": local(transport.carried_at, room),
@@ -127,8 +146,14 @@ def _transport_create(*, values: dict[str, Any], actor: User, idempotency_key: s
             raise ValidationError({"boxes": ["The boxes are of several rooms; say which room."]})
         room = room or boxes[0].room
     transport = transport_create(
-        room=room, seal=values["seal"], counts=counts or None, boxes=boxes, destination=values["destination"],
-        actor=actor, pin=values["pin"], idempotency_key=idempotency_key,
+        room=room,
+        seal=values["seal"],
+        counts=counts or None,
+        boxes=boxes,
+        destination=values["destination"],
+        actor=actor,
+        pin=values["pin"],
+        idempotency_key=idempotency_key,
     )
     return transport_data(transport.pk)
 
@@ -144,7 +169,11 @@ class TransportCreate(APIView):
         request=TransportInput,
         responses={
             201: TransportOutput,
-            **errors(e400=["cage", "unknown_box", *PIN_CODES], e403=ROLE_CODES, e409=["wrong_status", "idempotency_key_reused"]),
+            **errors(
+                e400=["cage", "unknown_box", *PIN_CODES],
+                e403=ROLE_CODES,
+                e409=["wrong_status", "idempotency_key_reused"],
+            ),
         },
         parameters=[IDEMPOTENCY_HEADER],
     )
@@ -154,7 +183,8 @@ class TransportCreate(APIView):
 
 class AccountInput(serializers.Serializer):
     boxes = serializers.ListField(
-        child=serializers.CharField(max_length=60), allow_empty=True,
+        child=serializers.CharField(max_length=60),
+        allow_empty=True,
         help_text="The code of every box that arrived; each box carried must be here or excused as missing.",
     )
     pin = serializers.CharField(help_text="The signed-in floorperson's PIN: their signature.")
@@ -182,7 +212,9 @@ class TransportAccount(APIView):
 
 
 class MissingBoxInput(serializers.Serializer):
-    box = serializers.CharField(max_length=60, help_text="Code of the box carried under the seal but missing at the cage.")
+    box = serializers.CharField(
+        max_length=60, help_text="Code of the box carried under the seal but missing at the cage."
+    )
     reason = serializers.CharField(help_text="What is known of the missing box.")
     pin = serializers.CharField(help_text="The signed-in supervisor's PIN: their signature.")
 
@@ -218,7 +250,10 @@ class MissingBoxCreate(APIView):
 
     @extend_schema(
         request=MissingBoxInput,
-        responses={201: MissingBoxOutput, **errors(e400=["cage", "unknown_box", *PIN_CODES], e403=ROLE_CODES, e404=[], e409=["wrong_status"])},
+        responses={
+            201: MissingBoxOutput,
+            **errors(e400=["cage", "unknown_box", *PIN_CODES], e403=ROLE_CODES, e404=[], e409=["wrong_status"]),
+        },
         parameters=[IDEMPOTENCY_HEADER],
     )
     def post(self, request: Request, pk: int) -> Response:
@@ -229,7 +264,11 @@ class MissingBoxCreate(APIView):
 
         def create(*, values: dict[str, Any], actor: User, idempotency_key: str) -> dict[str, Any]:
             (box,) = boxes_named([values["box"]], room=transport.room)
-            missing = missing_box_record(transport=transport, box=box, reason=values["reason"], actor=actor, pin=values["pin"])
-            return missing_data(MissingBox.objects.select_related("transport__room", "box", "recorded_by").get(pk=missing.pk))
+            missing = missing_box_record(
+                transport=transport, box=box, reason=values["reason"], actor=actor, pin=values["pin"]
+            )
+            return missing_data(
+                MissingBox.objects.select_related("transport__room", "box", "recorded_by").get(pk=missing.pk)
+            )
 
         return document_post(request, input_class=MissingBoxInput, existing=existing, create=create)

@@ -49,7 +49,9 @@ from .common import (
 
 class VerificationInput(serializers.Serializer):
     transport = serializers.IntegerField(required=False, help_text="The transport's id; or give its seal.")
-    seal = serializers.CharField(max_length=60, required=False, help_text="The seal on the container; instead of the transport's id.")
+    seal = serializers.CharField(
+        max_length=60, required=False, help_text="The seal on the container; instead of the transport's id."
+    )
     room = serializers.SlugField(required=False, help_text="Room code; needed only when two rooms used the seal.")
     counted = CountedField()
     pin = serializers.CharField(help_text="The signed-in cage cashier's PIN: their signature.")
@@ -66,13 +68,17 @@ class VerificationOutput(serializers.Serializer):
     seal = serializers.CharField()
     room = serializers.CharField()
     gaming_day = serializers.DateField()
-    counted = serializers.CharField(help_text="What the cashier counted in all, as \"12.34\".")
-    box_counts = serializers.DictField(child=serializers.CharField(), help_text="What was counted per box, for uncounted boxes.")
+    counted = serializers.CharField(help_text='What the cashier counted in all, as "12.34".')
+    box_counts = serializers.DictField(
+        child=serializers.CharField(), help_text="What was counted per box, for uncounted boxes."
+    )
     official = serializers.CharField(
         help_text="What became official in funds and poker revenue: the table counts of a container (players' contributions "
         "are not reduced by a loss between the table and the cage), or what was counted in each box."
     )
-    variance = serializers.CharField(help_text="Counted at the cage less the table counts (a container) or less expected (boxes).")
+    variance = serializers.CharField(
+        help_text="Counted at the cage less the table counts (a container) or less expected (boxes)."
+    )
     status = serializers.ChoiceField(choices=VerificationStatus.choices)
     variances = serializers.ListField(child=serializers.IntegerField(), help_text="Ids of the variances it found.")
     cashier = serializers.CharField()
@@ -99,8 +105,12 @@ def verification_data(verification_id: int) -> dict[str, Any]:
 
 
 def _cage_verify(*, values: dict[str, Any], actor: User, idempotency_key: str) -> dict[str, Any]:
-    transport = transport_named(transport_id=values.get("transport"), seal=values.get("seal"), room=room_named(values.get("room")))
-    verification = cage_verify(transport=transport, counted=values["counted"], actor=actor, pin=values["pin"], idempotency_key=idempotency_key)
+    transport = transport_named(
+        transport_id=values.get("transport"), seal=values.get("seal"), room=room_named(values.get("room"))
+    )
+    verification = cage_verify(
+        transport=transport, counted=values["counted"], actor=actor, pin=values["pin"], idempotency_key=idempotency_key
+    )
     return verification_data(verification.pk)
 
 
@@ -127,7 +137,9 @@ class CageVerificationCreate(APIView):
         parameters=[IDEMPOTENCY_HEADER],
     )
     def post(self, request: Request) -> Response:
-        return document_post(request, input_class=VerificationInput, existing=keyed(CageVerification), create=_cage_verify)
+        return document_post(
+            request, input_class=VerificationInput, existing=keyed(CageVerification), create=_cage_verify
+        )
 
 
 class ExplainInput(serializers.Serializer):
@@ -135,7 +147,9 @@ class ExplainInput(serializers.Serializer):
     pin = serializers.CharField(help_text="The signed-in shift supervisor's or finance person's PIN: their signature.")
 
 
-_EXPLAIN_ERRORS = errors(e400=["cage", "segregation_of_duties", *PIN_CODES], e403=ROLE_CODES, e404=[], e409=["wrong_status"])
+_EXPLAIN_ERRORS = errors(
+    e400=["cage", "segregation_of_duties", *PIN_CODES], e403=ROLE_CODES, e404=[], e409=["wrong_status"]
+)
 
 
 class VerificationExplain(APIView):
@@ -149,7 +163,9 @@ class VerificationExplain(APIView):
     def post(self, request: Request, pk: int) -> Response:
         verification = document_or_404(CageVerification.objects.all(), pk, "cage verification")
         values = valid(ExplainInput, request.data)
-        verification_explain(verification=verification, reason=values["reason"], actor=acting_user(request), pin=values["pin"])
+        verification_explain(
+            verification=verification, reason=values["reason"], actor=acting_user(request), pin=values["pin"]
+        )
         return Response(verification_data(pk))
 
 
@@ -164,10 +180,14 @@ class VarianceOutput(serializers.Serializer):
     box = serializers.CharField(allow_null=True)
     count = serializers.IntegerField(allow_null=True)
     verification = serializers.IntegerField(allow_null=True)
-    amount = serializers.CharField(help_text="Counted less expected (or the cage less the table counts): \"-1.00\" is a dollar short.")
+    amount = serializers.CharField(
+        help_text='Counted less expected (or the cage less the table counts): "-1.00" is a dollar short.'
+    )
     threshold = serializers.CharField(help_text="The room's variance threshold when it was found.")
     needs_explanation = serializers.BooleanField(help_text="Over the threshold: a signed explanation is needed.")
-    unresolved = serializers.BooleanField(help_text="Needs an explanation and has none yet: it blocks closing its gaming day.")
+    unresolved = serializers.BooleanField(
+        help_text="Needs an explanation and has none yet: it blocks closing its gaming day."
+    )
     found_at = serializers.DateTimeField()
     explanation = serializers.CharField()
     explained_by = serializers.CharField(allow_null=True)
@@ -286,7 +306,9 @@ class GamingDayCloseCreate(APIView):
             room = room_required(values.get("room"))
             close = gaming_day_close(room=room, day=values["gaming_day"], actor=actor, pin=values["pin"])
             return {
-                "id": close.pk, "room": room.code, "gaming_day": close.gaming_day.isoformat(),
+                "id": close.pk,
+                "room": room.code,
+                "gaming_day": close.gaming_day.isoformat(),
                 "closed_by": person(GamingDayClose.objects.select_related("closed_by").get(pk=close.pk).closed_by),
                 "closed_at": local(close.closed_at, room),
             }

@@ -42,10 +42,17 @@ class PiecesInput(forms.TextInput):
     rows up into the amount counted."""
 
     def __init__(self, *, cents: int) -> None:
-        super().__init__(attrs={
-            "inputmode": "numeric", "autocomplete": "off", "pattern": "[0-9]*", "placeholder": "0",
-            "data-number-pad": "", "data-denomination": str(cents), "class": "pieces",
-        })
+        super().__init__(
+            attrs={
+                "inputmode": "numeric",
+                "autocomplete": "off",
+                "pattern": "[0-9]*",
+                "placeholder": "0",
+                "data-number-pad": "",
+                "data-denomination": str(cents),
+                "class": "pieces",
+            }
+        )
 
     class Media:
         js = ["floor/number_pad.js", "cage/floor/denominations.js"]
@@ -62,7 +69,10 @@ class CountForm(_Keyed):
         super().__init__(*args, **kwargs)
         for cents in DENOMINATIONS:
             self.fields[f"chips_{cents}"] = forms.IntegerField(
-                label=f"{display_cents(cents).removesuffix('.00')} chips", min_value=0, max_value=100_000, required=False,
+                label=f"{display_cents(cents).removesuffix('.00')} chips",
+                min_value=0,
+                max_value=100_000,
+                required=False,
                 widget=PiecesInput(cents=cents),
             )
         self.order_fields(["box", "counted", *(f"chips_{cents}" for cents in DENOMINATIONS), "pin", "idempotency_key"])
@@ -82,7 +92,10 @@ class CountForm(_Keyed):
             else:
                 self.add_error("counted", "Enter the amount counted, or the chips of each denomination.")
         elif pieces and data.get("counted") is not None and total != data["counted"]:
-            self.add_error("counted", f"The chips add up to {display_cents(total)}, not the {display_cents(data['counted'])} entered.")
+            self.add_error(
+                "counted",
+                f"The chips add up to {display_cents(total)}, not the {display_cents(data['counted'])} entered.",
+            )
         return data
 
 
@@ -103,7 +116,11 @@ class WitnessForm(forms.Form):
 
 
 def _count_label(count: Count) -> str:
-    witnessed = f", witnessed {timezone.localtime(count.witnessed_at):%H:%M} by {count.witnessed_by}" if count.witnessed_at else ""
+    witnessed = (
+        f", witnessed {timezone.localtime(count.witnessed_at):%H:%M} by {count.witnessed_by}"
+        if count.witnessed_at
+        else ""
+    )
     return f"{count.box.code} · counted {display_cents(count.counted_cents)}{witnessed}"
 
 
@@ -139,7 +156,9 @@ class _Carry(_Keyed):
 class ContainerForm(_Carry):
     """A locked container of witnessed table counts, with their documentation (§637a.15(d)(1))."""
 
-    counts = _CountChoices(queryset=Count.objects.none(), widget=forms.CheckboxSelectMultiple, label="Witnessed counts in the container")
+    counts = _CountChoices(
+        queryset=Count.objects.none(), widget=forms.CheckboxSelectMultiple, label="Witnessed counts in the container"
+    )
     field_order = ["counts", "seal", "destination", "pin"]
 
     def __init__(self, *args: Any, counts: QuerySet[Count], **kwargs: Any) -> None:

@@ -4,16 +4,40 @@ from casino_backoffice.core.floor.tiles import Tile
 from casino_backoffice.staff.permissions import Action
 
 TILES = (
-    Tile("Count a box", "Count a box at a closed table on the number pad, and sign (§637a.15(d)(1)).",
-         "floor:cage-count", action=Action.COUNT_RECORD),
-    Tile("Notice to compliance", "Record the notice to compliance before Bad Beat boxes are counted (§637a.15(d)).",
-         "floor:cage-notice", action=Action.NOTICE_RECORD),
-    Tile("Witness counts", "Witness each count with the surveillance recording reference, and sign.",
-         "floor:cage-witness", action=Action.COUNT_WITNESS),
-    Tile("Carry to the cage", "Sign for a sealed container of counts, or locked boxes, and carry it to the cage.",
-         "floor:cage-custody", action=Action.TRANSPORT_CREATE),
-    Tile("Counts to record", "Today's table counts, with table, box, time and who counted and witnessed.",
-         "floor:cage-surveillance", action=Action.COUNTS_TO_RECORD_READ),
-    Tile("Boxes at the cage", "Account for every box security carried to the cage, and sign (§637a.15(d)(2)).",
-         "floor:cage-arrivals", action=Action.TRANSPORT_ACCOUNT),
+    Tile(
+        "Count a box",
+        "Count a box at a closed table on the number pad, and sign (§637a.15(d)(1)).",
+        "floor:cage-count",
+        action=Action.COUNT_RECORD,
+    ),
+    Tile(
+        "Notice to compliance",
+        "Record the notice to compliance before Bad Beat boxes are counted (§637a.15(d)).",
+        "floor:cage-notice",
+        action=Action.NOTICE_RECORD,
+    ),
+    Tile(
+        "Witness counts",
+        "Witness each count with the surveillance recording reference, and sign.",
+        "floor:cage-witness",
+        action=Action.COUNT_WITNESS,
+    ),
+    Tile(
+        "Carry to the cage",
+        "Sign for a sealed container of counts, or locked boxes, and carry it to the cage.",
+        "floor:cage-custody",
+        action=Action.TRANSPORT_CREATE,
+    ),
+    Tile(
+        "Counts to record",
+        "Today's table counts, with table, box, time and who counted and witnessed.",
+        "floor:cage-surveillance",
+        action=Action.COUNTS_TO_RECORD_READ,
+    ),
+    Tile(
+        "Boxes at the cage",
+        "Account for every box security carried to the cage, and sign (§637a.15(d)(2)).",
+        "floor:cage-arrivals",
+        action=Action.TRANSPORT_ACCOUNT,
+    ),
 )

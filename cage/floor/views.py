@@ -84,16 +84,22 @@ def _on_their_gaming_day(rooms: list[PokerRoom], *, room_field: str) -> Q:
 
 
 def _boxes_at_closed_tables() -> QuerySet[Box]:
-    return (Box.objects.filter(table__is_open=False).select_related("room", "table", "jackpot")
-            .order_by("room__code", Length("table__number"), "table__number", "kind", "code"))
+    return (
+        Box.objects.filter(table__is_open=False)
+        .select_related("room", "table", "jackpot")
+        .order_by("room__code", Length("table__number"), "table__number", "kind", "code")
+    )
 
 
 # --- The dealer's count ---------------------------------------------------------------------------
 
 
 def _notice_today(rooms: list[PokerRoom]) -> dict[int, ComplianceNotice]:
-    notices = (ComplianceNotice.objects.filter(_on_their_gaming_day(rooms, room_field="room"))
-               .select_related("recorded_by").order_by("notified_at"))
+    notices = (
+        ComplianceNotice.objects.filter(_on_their_gaming_day(rooms, room_field="room"))
+        .select_related("recorded_by")
+        .order_by("notified_at")
+    )
     return {notice.room_id: notice for notice in notices}
 
 
@@ -114,8 +120,14 @@ def count_page(request: HttpRequest) -> HttpResponse:
             key = data["idempotency_key"]
             first = Count.objects.filter(idempotency_key=key).values_list("pk", flat=True).first()
             try:
-                count = count_record(box=data["box"], counted_cents=data["counted"], denominations=data["denominations"] or None,
-                                     actor=user, pin=data["pin"], idempotency_key=key)
+                count = count_record(
+                    box=data["box"],
+                    counted_cents=data["counted"],
+                    denominations=data["denominations"] or None,
+                    actor=user,
+                    pin=data["pin"],
+                    idempotency_key=key,
+                )
             except IdempotencyKeyReused:
                 first = Count.objects.filter(idempotency_key=key).values_list("pk", flat=True).first()
                 messages.info(request, f"Count {first} was already recorded by this form; it counts once.")
@@ -126,22 +138,33 @@ def count_page(request: HttpRequest) -> HttpResponse:
                 if first is not None:
                     messages.info(request, f"Count {count.pk} was already recorded by this form; it counts once.")
                 else:
-                    messages.success(request, f"Count {count.pk} of box {count.box.code} recorded. A floorperson or above witnesses it now.")
+                    messages.success(
+                        request,
+                        f"Count {count.pk} of box {count.box.code} recorded. A floorperson or above witnesses it now.",
+                    )
                 return redirect(f"{reverse('floor:cage-count')}?recorded={count.pk}")
         else:
             messages.error(request, f"Nothing was recorded: correct what is marked below.{_pin_typo(form)}")
         box = form.cleaned_data.get("box") if hasattr(form, "cleaned_data") else None
         return render(request, template, {"form": form, "box": box, "notice": _notice_for_box(box)})
     if (recorded_id := request.GET.get("recorded", "")).isdigit():
-        recorded = Count.objects.select_related("box__table", "box__jackpot", "counted_by").filter(pk=int(recorded_id)).first()
+        recorded = (
+            Count.objects.select_related("box__table", "box__jackpot", "counted_by").filter(pk=int(recorded_id)).first()
+        )
         if recorded is not None:
             return render(request, template, {"recorded": recorded, "variance": recorded.variance_cents})
     if (box_id := request.GET.get("box", "")).isdigit():
         box = _boxes_at_closed_tables().filter(pk=int(box_id)).first()
         if box is None:
-            messages.error(request, "That box is not at a closed table: boxes are counted at a closed table (§637a.15(d)(1)).")
+            messages.error(
+                request, "That box is not at a closed table: boxes are counted at a closed table (§637a.15(d)(1))."
+            )
         else:
-            return render(request, template, {"form": CountForm(initial={"box": box.pk}), "box": box, "notice": _notice_for_box(box)})
+            return render(
+                request,
+                template,
+                {"form": CountForm(initial={"box": box.pk}), "box": box, "notice": _notice_for_box(box)},
+            )
     return render(request, template, {"tables": _tables_of_boxes(), "may_notice": may(user, Action.NOTICE_RECORD)})
 
 
@@ -160,19 +183,23 @@ def _tables_of_boxes() -> list[dict[str, Any]]:
     waiting_for = {CountStatus.COUNTED: "Awaiting the witness", CountStatus.WITNESSED: "Awaiting transport"}
     awaiting = {
         box_id: waiting_for[CountStatus(status)]
-        for box_id, status in Count.objects.filter(box__in=boxes, status__in=list(waiting_for)).values_list("box_id", "status")
+        for box_id, status in Count.objects.filter(box__in=boxes, status__in=list(waiting_for)).values_list(
+            "box_id", "status"
+        )
     }
     tables: dict[int, dict[str, Any]] = {}
     for box in boxes:
         table = tables.setdefault(box.table_id, {"table": box.table, "room": box.room, "boxes": []})
         bad_beat = box.jackpot is not None and box.jackpot.kind == JackpotKind.BAD_BEAT
         state = awaiting.get(box.pk)
-        table["boxes"].append({
-            "box": box,
-            "name": box.jackpot.name if box.jackpot else "Rake drop box",
-            "needs_notice": bad_beat and box.room_id not in notices,
-            "state": state or "",
-        })
+        table["boxes"].append(
+            {
+                "box": box,
+                "name": box.jackpot.name if box.jackpot else "Rake drop box",
+                "needs_notice": bad_beat and box.room_id not in notices,
+                "state": state or "",
+            }
+        )
     return list(tables.values())
 
 
@@ -189,17 +216,28 @@ def notice_page(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             data = form.cleaned_data
             try:
-                notice = notice_record(room=data["room"], notified=data["notified"], method=data["method"], actor=acting_user(request),
-                                       pin=data["pin"], idempotency_key=data["idempotency_key"])
+                notice = notice_record(
+                    room=data["room"],
+                    notified=data["notified"],
+                    method=data["method"],
+                    actor=acting_user(request),
+                    pin=data["pin"],
+                    idempotency_key=data["idempotency_key"],
+                )
             except DomainError as refused:
                 messages.error(request, f"Nothing was recorded. {refused.message}")
             else:
-                messages.success(request, f"Notice to {notice.notified} ({notice.method}) recorded for gaming day {notice.gaming_day}: "
-                                          "Bad Beat boxes may be counted.")
+                messages.success(
+                    request,
+                    f"Notice to {notice.notified} ({notice.method}) recorded for gaming day {notice.gaming_day}: "
+                    "Bad Beat boxes may be counted.",
+                )
                 return redirect("floor:cage-notice")
         else:
             messages.error(request, f"Nothing was recorded: correct what is marked below.{_pin_typo(form)}")
-    notices = ComplianceNotice.objects.filter(_on_their_gaming_day(rooms, room_field="room")).select_related("room", "recorded_by")
+    notices = ComplianceNotice.objects.filter(_on_their_gaming_day(rooms, room_field="room")).select_related(
+        "room", "recorded_by"
+    )
     return render(request, template, {"form": form, "notices": notices, "one_room": len(rooms) == 1})
 
 
@@ -207,8 +245,11 @@ def notice_page(request: HttpRequest) -> HttpResponse:
 
 
 def _witness_rows(bound: tuple[int, WitnessForm] | None = None) -> list[tuple[Count, WitnessForm]]:
-    counts = (Count.objects.filter(status=CountStatus.COUNTED, place=CountPlace.TABLE)
-              .select_related("box__table", "box__jackpot", "counted_by").order_by("counted_at", "pk"))
+    counts = (
+        Count.objects.filter(status=CountStatus.COUNTED, place=CountPlace.TABLE)
+        .select_related("box__table", "box__jackpot", "counted_by")
+        .order_by("counted_at", "pk")
+    )
     rows = []
     for count in counts:
         if bound is not None and bound[0] == count.pk:
@@ -243,13 +284,20 @@ def witness_sign(request: HttpRequest, count_id: int) -> HttpResponse:
         messages.error(request, f"Count {count.pk} was not witnessed: correct what is marked below.{_pin_typo(form)}")
         return render(request, template, {"rows": _witness_rows((count.pk, form))})
     try:
-        count = count_witness(count=count, actor=acting_user(request), pin=form.cleaned_data["pin"],
-                              surveillance_reference=form.cleaned_data["surveillance_reference"])
+        count = count_witness(
+            count=count,
+            actor=acting_user(request),
+            pin=form.cleaned_data["pin"],
+            surveillance_reference=form.cleaned_data["surveillance_reference"],
+        )
     except DomainError as refused:
         messages.error(request, f"Count {count.pk} was not witnessed. {refused.message}")
         return render(request, template, {"rows": _witness_rows((count.pk, form))})
-    messages.success(request, f"Count {count.pk} of box {count.box.code} ({display_cents(count.counted_cents)}) witnessed, "
-                              f"recording {count.surveillance_reference}. Its contents go into a locked container for security.")
+    messages.success(
+        request,
+        f"Count {count.pk} of box {count.box.code} ({display_cents(count.counted_cents)}) witnessed, "
+        f"recording {count.surveillance_reference}. Its contents go into a locked container for security.",
+    )
     return redirect("floor:cage-witness")
 
 
@@ -257,20 +305,29 @@ def witness_sign(request: HttpRequest, count_id: int) -> HttpResponse:
 
 
 def _witnessed_counts() -> QuerySet[Count]:
-    return (Count.objects.filter(status=CountStatus.WITNESSED).select_related("box__room", "box__table", "witnessed_by")
-            .order_by("box__room__code", "box__code", "pk"))
+    return (
+        Count.objects.filter(status=CountStatus.WITNESSED)
+        .select_related("box__room", "box__table", "witnessed_by")
+        .order_by("box__room__code", "box__code", "pk")
+    )
 
 
 def _uncounted_boxes() -> QuerySet[Box]:
     """Boxes at closed tables that are neither in a count on its way nor in a transport not yet verified."""
     busy_counts = Count.objects.filter(status__in=[CountStatus.COUNTED, CountStatus.WITNESSED]).values("box")
-    carried = Transport.objects.filter(status__in=[TransportStatus.IN_TRANSIT, TransportStatus.ACCOUNTED]).values("items__box")
+    carried = Transport.objects.filter(status__in=[TransportStatus.IN_TRANSIT, TransportStatus.ACCOUNTED]).values(
+        "items__box"
+    )
     return _boxes_at_closed_tables().exclude(pk__in=busy_counts).exclude(pk__in=carried)
 
 
 def _in_transit() -> QuerySet[Transport]:
-    return (Transport.objects.filter(status__in=[TransportStatus.IN_TRANSIT, TransportStatus.ACCOUNTED])
-            .select_related("room", "carried_by", "accounted_by").prefetch_related("items__box").order_by("-carried_at"))
+    return (
+        Transport.objects.filter(status__in=[TransportStatus.IN_TRANSIT, TransportStatus.ACCOUNTED])
+        .select_related("room", "carried_by", "accounted_by")
+        .prefetch_related("items__box")
+        .order_by("-carried_at")
+    )
 
 
 @login_required
@@ -288,7 +345,9 @@ def custody_page(request: HttpRequest) -> HttpResponse:
         if sent is not None:
             messages.info(request, f"Seal {sent.seal} was already signed for by this form; it is carried once.")
             return redirect("floor:cage-custody")
-    container = ContainerForm(request.POST if posted == "counts" else None, prefix="container", counts=_witnessed_counts())
+    container = ContainerForm(
+        request.POST if posted == "counts" else None, prefix="container", counts=_witnessed_counts()
+    )
     boxes = BoxesForm(request.POST if posted == "boxes" else None, prefix="boxes", boxes=_uncounted_boxes())
     form = container if posted == "counts" else boxes if posted == "boxes" else None
     if form is not None:
@@ -301,8 +360,13 @@ def custody_page(request: HttpRequest) -> HttpResponse:
                 first = Transport.objects.filter(idempotency_key=key).values_list("pk", flat=True).first()
                 try:
                     transport = transport_create(
-                        room=room, seal=data["seal"], destination=data["destination"], actor=acting_user(request), pin=data["pin"],
-                        idempotency_key=key, **({"counts": chosen} if posted == "counts" else {"boxes": chosen}),
+                        room=room,
+                        seal=data["seal"],
+                        destination=data["destination"],
+                        actor=acting_user(request),
+                        pin=data["pin"],
+                        idempotency_key=key,
+                        **({"counts": chosen} if posted == "counts" else {"boxes": chosen}),
                     )
                 except IdempotencyKeyReused:
                     messages.info(request, "This form was already sent; its container is listed below, carried once.")
@@ -310,11 +374,20 @@ def custody_page(request: HttpRequest) -> HttpResponse:
                 except DomainError as refused:
                     messages.error(request, f"Nothing was signed. {refused.message}")
                 else:
-                    what = f"{len(chosen)} count{'s' if len(chosen) != 1 else ''}" if posted == "counts" else f"{len(chosen)} box{'es' if len(chosen) != 1 else ''}"
+                    what = (
+                        f"{len(chosen)} count{'s' if len(chosen) != 1 else ''}"
+                        if posted == "counts"
+                        else f"{len(chosen)} box{'es' if len(chosen) != 1 else ''}"
+                    )
                     if first is not None:
-                        messages.info(request, f"Seal {transport.seal} was already signed for by this form; it is carried once.")
+                        messages.info(
+                            request, f"Seal {transport.seal} was already signed for by this form; it is carried once."
+                        )
                     else:
-                        messages.success(request, f"Seal {transport.seal} ({what}) is in your custody, on its way to the {transport.destination}.")
+                        messages.success(
+                            request,
+                            f"Seal {transport.seal} ({what}) is in your custody, on its way to the {transport.destination}.",
+                        )
                     return redirect("floor:cage-custody")
         else:
             messages.error(request, f"Nothing was signed: correct what is marked below.{_pin_typo(form)}")
@@ -331,7 +404,8 @@ def _counts_to_record() -> list[Count]:
         today |= Q(box__room=room, counted_at__gte=gaming_day_bounds(room=room, day=_today(room))[0])
     return list(
         Count.objects.filter(today, place=CountPlace.TABLE)
-        .select_related("box__table", "box__room", "counted_by", "witnessed_by").order_by("-counted_at", "-pk")
+        .select_related("box__table", "box__room", "counted_by", "witnessed_by")
+        .order_by("-counted_at", "-pk")
     )
 
 
@@ -360,30 +434,49 @@ def surveillance_rows(request: HttpRequest) -> HttpResponse:
 
 
 def _arrivals(bound: dict[int, Any] | None = None, *, supervisor: bool) -> list[dict[str, Any]]:
-    transports = (Transport.objects.filter(kind=TransportKind.BOXES, status=TransportStatus.IN_TRANSIT)
-                  .select_related("room", "carried_by").prefetch_related("items__box", "missing_boxes__box", "missing_boxes__recorded_by")
-                  .order_by("carried_at", "pk"))
+    transports = (
+        Transport.objects.filter(kind=TransportKind.BOXES, status=TransportStatus.IN_TRANSIT)
+        .select_related("room", "carried_by")
+        .prefetch_related("items__box", "missing_boxes__box", "missing_boxes__recorded_by")
+        .order_by("carried_at", "pk")
+    )
     rows = []
     for transport in transports:
         codes = [item.box.code for item in transport.items.all()]
         excused = [missing.box.code for missing in transport.missing_boxes.all()]
         carried = [code for code in codes if code not in excused]
         forms = (bound or {}).get(transport.pk, {})
-        rows.append({
-            "transport": transport, "excused": transport.missing_boxes.all(),
-            "account": forms.get("account") or AccountForm(codes=carried, auto_id=f"id_account{transport.pk}_%s"),
-            "missing": (forms.get("missing") or MissingBoxForm(codes=carried, auto_id=f"id_missing{transport.pk}_%s")) if supervisor else None,
-        })
+        rows.append(
+            {
+                "transport": transport,
+                "excused": transport.missing_boxes.all(),
+                "account": forms.get("account") or AccountForm(codes=carried, auto_id=f"id_account{transport.pk}_%s"),
+                "missing": (
+                    forms.get("missing") or MissingBoxForm(codes=carried, auto_id=f"id_missing{transport.pk}_%s")
+                )
+                if supervisor
+                else None,
+            }
+        )
     return rows
 
 
 def _arrivals_page(request: HttpRequest, bound: dict[int, Any] | None = None) -> HttpResponse:
     supervisor = may(acting_user(request), Action.MISSING_BOX_RECORD)
-    containers = (Transport.objects.filter(kind=TransportKind.TABLE_COUNTS, status=TransportStatus.IN_TRANSIT)
-                  .select_related("room", "carried_by").order_by("carried_at"))
-    return render(request, "cage/floor/arrivals.html", {
-        "rows": _arrivals(bound, supervisor=supervisor), "containers": containers, "supervisor": supervisor,
-    })
+    containers = (
+        Transport.objects.filter(kind=TransportKind.TABLE_COUNTS, status=TransportStatus.IN_TRANSIT)
+        .select_related("room", "carried_by")
+        .order_by("carried_at")
+    )
+    return render(
+        request,
+        "cage/floor/arrivals.html",
+        {
+            "rows": _arrivals(bound, supervisor=supervisor),
+            "containers": containers,
+            "supervisor": supervisor,
+        },
+    )
 
 
 @login_required
@@ -414,10 +507,17 @@ def account_sign(request: HttpRequest, transport_id: int) -> HttpResponse:
     codes = [code for code in transport.items.values_list("box__code", flat=True) if code not in excused]
     form = AccountForm(request.POST, codes=codes, auto_id=f"id_account{transport.pk}_%s")
     if not form.is_valid():
-        messages.error(request, f"Seal {transport.seal} was not accounted for: correct what is marked below.{_pin_typo(form)}")
+        messages.error(
+            request, f"Seal {transport.seal} was not accounted for: correct what is marked below.{_pin_typo(form)}"
+        )
         return _arrivals_page(request, {transport.pk: {"account": form}})
     try:
-        transport_account(transport=transport, box_codes=form.cleaned_data["boxes"], actor=acting_user(request), pin=form.cleaned_data["pin"])
+        transport_account(
+            transport=transport,
+            box_codes=form.cleaned_data["boxes"],
+            actor=acting_user(request),
+            pin=form.cleaned_data["pin"],
+        )
     except DomainError as refused:
         messages.error(request, f"Seal {transport.seal} was not accounted for. {refused.message}")
         return _arrivals_page(request, {transport.pk: {"account": form}})
@@ -439,10 +539,17 @@ def missing_box_sign(request: HttpRequest, transport_id: int) -> HttpResponse:
         return _arrivals_page(request, {transport.pk: {"missing": form}})
     box = transport.items.select_related("box").get(box__code=form.cleaned_data["box"]).box
     try:
-        missing_box_record(transport=transport, box=box, reason=form.cleaned_data["reason"], actor=acting_user(request),
-                           pin=form.cleaned_data["pin"])
+        missing_box_record(
+            transport=transport,
+            box=box,
+            reason=form.cleaned_data["reason"],
+            actor=acting_user(request),
+            pin=form.cleaned_data["pin"],
+        )
     except DomainError as refused:
         messages.error(request, f"No exception was signed. {refused.message}")
         return _arrivals_page(request, {transport.pk: {"missing": form}})
-    messages.success(request, f"Exception signed: box {box.code} is missing from seal {transport.seal}. Account for the others now.")
+    messages.success(
+        request, f"Exception signed: box {box.code} is missing from seal {transport.seal}. Account for the others now."
+    )
     return redirect("floor:cage-arrivals")

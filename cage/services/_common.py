@@ -17,16 +17,31 @@ from ..models import Box, BoxKind
 
 
 def move(
-    *, source: Account, destination: Account, amount_cents: int, kind: TransferKind, key: str, actor: User,
-    reference: models.Model, memo: str,
+    *,
+    source: Account,
+    destination: Account,
+    amount_cents: int,
+    kind: TransferKind,
+    key: str,
+    actor: User,
+    reference: models.Model,
+    memo: str,
 ) -> None:
     """Move a signed amount: from ``source`` to ``destination`` when positive, back when negative,
     nothing when zero. Inside the caller's transaction."""
     if amount_cents == 0:
         return
     debit, credit = (destination, source) if amount_cents > 0 else (source, destination)
-    transfer_post_within(debit=debit, credit=credit, amount_cents=abs(amount_cents), kind=kind,
-                         idempotency_key=key, actor=actor, reference=reference, memo=memo[:300])
+    transfer_post_within(
+        debit=debit,
+        credit=credit,
+        amount_cents=abs(amount_cents),
+        kind=kind,
+        idempotency_key=key,
+        actor=actor,
+        reference=reference,
+        memo=memo[:300],
+    )
 
 
 def official_account(*, box: Box) -> Account:

@@ -50,8 +50,13 @@ def boxes_sync(*, room: PokerRoom) -> list[Box]:
                     continue
                 account = account_open_as(spec)
                 Box.objects.get_or_create(
-                    room=room, code=code,
-                    defaults={"table": table, "jackpot": jackpot, "account": account,
-                              "kind": BoxKind.JACKPOT if jackpot else BoxKind.RAKE},
+                    room=room,
+                    code=code,
+                    defaults={
+                        "table": table,
+                        "jackpot": jackpot,
+                        "account": account,
+                        "kind": BoxKind.JACKPOT if jackpot else BoxKind.RAKE,
+                    },
                 )
     return list(Box.objects.filter(room=room).select_related("table", "jackpot", "account"))

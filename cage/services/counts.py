@@ -36,7 +36,13 @@ _LOOK_BACK = HIGH_HAND_COUNT_GRACE
 
 
 def notice_record(
-    *, room: PokerRoom, notified: str, method: str, actor: User, pin: str, idempotency_key: str,
+    *,
+    room: PokerRoom,
+    notified: str,
+    method: str,
+    actor: User,
+    pin: str,
+    idempotency_key: str,
     notified_at: datetime | None = None,
 ) -> ComplianceNotice:
     """Record, and sign, the notice to the compliance representative before Bad Beat boxes are counted."""
@@ -55,8 +61,14 @@ def notice_record(
     signer = pin_check(user=actor, pin=pin)
     with transaction.atomic(durable=True):
         notice = ComplianceNotice.objects.create(
-            room=room, gaming_day=gaming_day(room=room, at=notified_at), notified=notified, method=method,
-            notified_at=notified_at, recorded_by=actor, idempotency_key=idempotency_key, request_sha256=fingerprint,
+            room=room,
+            gaming_day=gaming_day(room=room, at=notified_at),
+            notified=notified,
+            method=method,
+            notified_at=notified_at,
+            recorded_by=actor,
+            idempotency_key=idempotency_key,
+            request_sha256=fingerprint,
         )
         signature_add(document=notice, rule=ComplianceNotice.RECORDER, signer=signer)
     return notice
@@ -79,8 +91,14 @@ def _notice_for(*, box: Box, day: date, notice: ComplianceNotice | None) -> Comp
 
 
 def count_record(
-    *, box: Box, counted_cents: int, actor: User, pin: str, idempotency_key: str,
-    notice: ComplianceNotice | None = None, denominations: dict[str, int] | None = None,
+    *,
+    box: Box,
+    counted_cents: int,
+    actor: User,
+    pin: str,
+    idempotency_key: str,
+    notice: ComplianceNotice | None = None,
+    denominations: dict[str, int] | None = None,
 ) -> Count:
     """A dealer counts a box at a closed table and signs (§637a.15(d)(1), §637a.16(d)(1)).
 
@@ -95,9 +113,18 @@ def count_record(
     if denominations:
         total = sum(int(value) * int(pieces) for value, pieces in denominations.items())
         if total != counted_cents:
-            raise CageError(f"The denominations add up to {format_cents(total)}, not the {format_cents(counted_cents)} counted.")
-    fingerprint = request_fingerprint({"box": box.pk, "counted_cents": counted_cents, "notice": notice.pk if notice else None,
-                                       "denominations": denominations, "by": actor.pk})
+            raise CageError(
+                f"The denominations add up to {format_cents(total)}, not the {format_cents(counted_cents)} counted."
+            )
+    fingerprint = request_fingerprint(
+        {
+            "box": box.pk,
+            "counted_cents": counted_cents,
+            "notice": notice.pk if notice else None,
+            "denominations": denominations,
+            "by": actor.pk,
+        }
+    )
     replayed = document_replay(model=Count, idempotency_key=idempotency_key, fingerprint=fingerprint)
     if replayed is not None:
         return replayed
@@ -107,30 +134,65 @@ def count_record(
     signer = pin_check(user=actor, pin=pin)
     try:
         with transaction.atomic(durable=True):
-            box = Box.objects.select_for_update(of=("self",)).select_related("room", "table", "jackpot", "account").get(pk=box.pk)
+            box = (
+                Box.objects.select_for_update(of=("self",))
+                .select_related("room", "table", "jackpot", "account")
+                .get(pk=box.pk)
+            )
             sheets_create(boxes=[box], after=now - _LOOK_BACK, until=now)
-            sheet = (CountSheet.objects.select_for_update(of=("self",)).filter(box=box, count__isnull=True, opens_at__lte=now)
-                     .order_by("opens_at").first())
+            sheet = (
+                CountSheet.objects.select_for_update(of=("self",))
+                .filter(box=box, count__isnull=True, opens_at__lte=now)
+                .order_by("opens_at")
+                .first()
+            )
             if sheet is None:
                 last = Count.objects.filter(box=box).order_by("-counted_at").first()
                 when = f" at {timezone.localtime(last.counted_at):%H:%M} (count {last.pk})" if last else ""
-                raise BoxAlreadyCounted(f"Box {box.code} was already counted for its open count sheet{when}; no count is due.")
+                raise BoxAlreadyCounted(
+                    f"Box {box.code} was already counted for its open count sheet{when}; no count is due."
+                )
             used_notice = _notice_for(box=box, day=sheet.gaming_day, notice=notice)
             expected = account_balance(account=box.account)
             count = Count.objects.create(
-                box=box, sheet=sheet, place=CountPlace.TABLE, gaming_day=sheet.gaming_day, counted_cents=counted_cents,
-                expected_cents=expected, denominations=denominations, notice=used_notice, counted_by=actor, counted_at=now,
-                status=CountStatus.COUNTED, idempotency_key=idempotency_key, request_sha256=fingerprint,
+                box=box,
+                sheet=sheet,
+                place=CountPlace.TABLE,
+                gaming_day=sheet.gaming_day,
+                counted_cents=counted_cents,
+                expected_cents=expected,
+                denominations=denominations,
+                notice=used_notice,
+                counted_by=actor,
+                counted_at=now,
+                status=CountStatus.COUNTED,
+                idempotency_key=idempotency_key,
+                request_sha256=fingerprint,
             )
             signature_add(document=count, rule=Count.COUNTER, signer=signer)
             custody = custody_account(room=box.room)
-            move(source=box.account, destination=custody, amount_cents=expected, kind=TransferKind.COUNT,
-                 key=f"count:{count.pk}:box", actor=actor, reference=count, memo=f"Count {count.pk} of {box.code}")
+            move(
+                source=box.account,
+                destination=custody,
+                amount_cents=expected,
+                kind=TransferKind.COUNT,
+                key=f"count:{count.pk}:box",
+                actor=actor,
+                reference=count,
+                memo=f"Count {count.pk} of {box.code}",
+            )
             if count.variance_cents:
                 _variance_record(count=count, kind=VarianceKind.COUNT, found_at=now, actor=actor)
-                move(source=variance_account(room=box.room), destination=custody, amount_cents=count.variance_cents,
-                     kind=TransferKind.VARIANCE, key=f"count:{count.pk}:variance", actor=actor, reference=count,
-                     memo=f"Count {count.pk} of {box.code}: counted {format_cents(counted_cents)}, expected {format_cents(expected)}")
+                move(
+                    source=variance_account(room=box.room),
+                    destination=custody,
+                    amount_cents=count.variance_cents,
+                    kind=TransferKind.VARIANCE,
+                    key=f"count:{count.pk}:variance",
+                    actor=actor,
+                    reference=count,
+                    memo=f"Count {count.pk} of {box.code}: counted {format_cents(counted_cents)}, expected {format_cents(expected)}",
+                )
     except IntegrityError:
         replayed = document_replay(model=Count, idempotency_key=idempotency_key, fingerprint=fingerprint)
         if replayed is None:
@@ -139,12 +201,21 @@ def count_record(
     return count
 
 
-def _variance_record(*, count: Count, kind: VarianceKind, found_at: datetime, actor: User, amount_cents: int | None = None) -> Variance:
+def _variance_record(
+    *, count: Count, kind: VarianceKind, found_at: datetime, actor: User, amount_cents: int | None = None
+) -> Variance:
     amount = count.variance_cents if amount_cents is None else amount_cents
     threshold = variance_threshold_cents(room=count.box.room, at=found_at)
     return Variance.objects.create(
-        room=count.box.room, gaming_day=count.gaming_day, kind=kind, box=count.box, count=count, amount_cents=amount,
-        threshold_cents=threshold, needs_explanation=abs(amount) > threshold, counted_by=count.counted_by,
+        room=count.box.room,
+        gaming_day=count.gaming_day,
+        kind=kind,
+        box=count.box,
+        count=count,
+        amount_cents=amount,
+        threshold_cents=threshold,
+        needs_explanation=abs(amount) > threshold,
+        counted_by=count.counted_by,
         found_at=found_at,
     )
 
@@ -155,14 +226,22 @@ def count_witness(*, count: Count, actor: User, pin: str, surveillance_reference
     action_require(actor=actor, action=Action.COUNT_WITNESS)
     reference = surveillance_reference.strip()
     if not reference:
-        raise CageError("Give the surveillance recording reference of the count (§637a.15(d)(1): recorded by surveillance).")
+        raise CageError(
+            "Give the surveillance recording reference of the count (§637a.15(d)(1): recorded by surveillance)."
+        )
     signer = pin_check(user=actor, pin=pin)
     with transaction.atomic(durable=True):
         count = Count.objects.select_for_update(of=("self",)).select_related("box").get(pk=count.pk)
         if count.status != CountStatus.COUNTED:
-            if count.status == CountStatus.WITNESSED and count.witnessed_by_id == actor.pk and count.surveillance_reference == reference:
+            if (
+                count.status == CountStatus.WITNESSED
+                and count.witnessed_by_id == actor.pk
+                and count.surveillance_reference == reference
+            ):
                 return count  # the same witness signing again: the first answer
-            raise WrongStatus(f"Count {count.pk} is {count.get_status_display().lower()}; it is witnessed once, right after it is counted.")
+            raise WrongStatus(
+                f"Count {count.pk} is {count.get_status_display().lower()}; it is witnessed once, right after it is counted."
+            )
         signature_add(document=count, rule=Count.WITNESS, signer=signer)
         count.witnessed_by, count.witnessed_at = actor, signer.verified_at
         count.surveillance_reference, count.status = reference, CountStatus.WITNESSED

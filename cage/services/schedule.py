@@ -37,7 +37,9 @@ CATCH_UP_LIMIT = timedelta(days=7)
 SCHEDULE_LOCK = (637, 0)
 
 
-def _periods_ended(*, room: PokerRoom, every_minutes: int, first_starts: time, after: datetime, until: datetime) -> Iterator[tuple[datetime, datetime]]:
+def _periods_ended(
+    *, room: PokerRoom, every_minutes: int, first_starts: time, after: datetime, until: datetime
+) -> Iterator[tuple[datetime, datetime]]:
     """(start, end) of each qualifying period that ends in (after, until], by the room's wall clock."""
     zone = ZoneInfo(room.timezone)
     day = after.astimezone(zone).date() - timedelta(days=1)
@@ -63,11 +65,23 @@ def sheets_due(*, box: Box, after: datetime, until: datetime) -> list[CountSheet
         if not isinstance(rule, HighHandRule):
             return []
         return [
-            CountSheet(room=room, box=box, kind=SheetKind.PERIOD, key=f"period:{start.strftime('%Y-%m-%dT%H:%M')}",
-                       gaming_day=gaming_day(room=room, at=start), opens_at=end, due_by=end + HIGH_HAND_COUNT_GRACE,
-                       created_at=now)
-            for start, end in _periods_ended(room=room, every_minutes=rule.period.every_minutes,
-                                             first_starts=rule.period.first_starts, after=after, until=until)
+            CountSheet(
+                room=room,
+                box=box,
+                kind=SheetKind.PERIOD,
+                key=f"period:{start.strftime('%Y-%m-%dT%H:%M')}",
+                gaming_day=gaming_day(room=room, at=start),
+                opens_at=end,
+                due_by=end + HIGH_HAND_COUNT_GRACE,
+                created_at=now,
+            )
+            for start, end in _periods_ended(
+                room=room,
+                every_minutes=rule.period.every_minutes,
+                first_starts=rule.period.first_starts,
+                after=after,
+                until=until,
+            )
         ]
     # Each gaming day after the one ``after`` fell in, up to the day of ``until``: the current day
     # always, and the days a stopped schedule missed (they are then overdue, and flagged).
@@ -76,8 +90,18 @@ def sheets_due(*, box: Box, after: datetime, until: datetime) -> list[CountSheet
     day: date = min(gaming_day(room=room, at=after) + timedelta(days=1), last)
     while day <= last:
         starts, ends = gaming_day_bounds(room=room, day=day)
-        sheets.append(CountSheet(room=room, box=box, kind=SheetKind.DAILY, key=f"day:{day.isoformat()}",
-                                 gaming_day=day, opens_at=starts, due_by=ends, created_at=now))
+        sheets.append(
+            CountSheet(
+                room=room,
+                box=box,
+                kind=SheetKind.DAILY,
+                key=f"day:{day.isoformat()}",
+                gaming_day=day,
+                opens_at=starts,
+                due_by=ends,
+                created_at=now,
+            )
+        )
         day += timedelta(days=1)
     return sheets
 
@@ -87,7 +111,9 @@ def sheets_create(*, boxes: list[Box], after: datetime, until: datetime) -> int:
     wanted = [sheet for box in boxes for sheet in sheets_due(box=box, after=after, until=until)]
     if not wanted:
         return 0
-    existing = set(CountSheet.objects.filter(box__in=boxes, key__in={s.key for s in wanted}).values_list("box_id", "key"))
+    existing = set(
+        CountSheet.objects.filter(box__in=boxes, key__in={s.key for s in wanted}).values_list("box_id", "key")
+    )
     new = [sheet for sheet in wanted if (sheet.box_id, sheet.key) not in existing]
     CountSheet.objects.bulk_create(new, ignore_conflicts=True)
     return len(new)
@@ -121,6 +147,8 @@ def schedule_run(*, at: datetime | None = None) -> ScheduleRun | None:
             flagged += 1
         try:
             with transaction.atomic():
-                return ScheduleRun.objects.create(at=at, ran_at=timezone.now(), sheets_created=created, sheets_flagged=flagged)
+                return ScheduleRun.objects.create(
+                    at=at, ran_at=timezone.now(), sheets_created=created, sheets_flagged=flagged
+                )
         except IntegrityError:
             return None

@@ -28,8 +28,15 @@ from ._common import move
 
 
 def transport_create(
-    *, room: PokerRoom, seal: str, actor: User, pin: str, idempotency_key: str,
-    counts: list[Count] | None = None, boxes: list[Box] | None = None, destination: str = "main cage",
+    *,
+    room: PokerRoom,
+    seal: str,
+    actor: User,
+    pin: str,
+    idempotency_key: str,
+    counts: list[Count] | None = None,
+    boxes: list[Box] | None = None,
+    destination: str = "main cage",
 ) -> Transport:
     """Security signs for custody of a sealed container of witnessed table counts (``counts``), or of
     locked uncounted boxes (``boxes``), and carries it to the cage. Uncounted boxes move from the box
@@ -41,10 +48,16 @@ def transport_create(
     if bool(counts) == bool(boxes):
         raise CageError("A transport carries either a container of table counts or uncounted boxes, and at least one.")
     destination = destination.strip() or "main cage"
-    fingerprint = request_fingerprint({
-        "room": room.pk, "seal": seal, "destination": destination, "by": actor.pk,
-        "counts": sorted(c.pk for c in counts or []), "boxes": sorted(b.pk for b in boxes or []),
-    })
+    fingerprint = request_fingerprint(
+        {
+            "room": room.pk,
+            "seal": seal,
+            "destination": destination,
+            "by": actor.pk,
+            "counts": sorted(c.pk for c in counts or []),
+            "boxes": sorted(b.pk for b in boxes or []),
+        }
+    )
     replayed = document_replay(model=Transport, idempotency_key=idempotency_key, fingerprint=fingerprint)
     if replayed is not None:
         return replayed
@@ -55,28 +68,52 @@ def transport_create(
             if Transport.objects.filter(room=room, seal=seal).exists():
                 raise CageError(f"Seal {seal} was already used for another container; use the seal on this one.")
             transport = Transport(
-                room=room, seal=seal, destination=destination, gaming_day=gaming_day(room=room, at=now), carried_by=actor,
-                carried_at=now, status=TransportStatus.IN_TRANSIT, idempotency_key=idempotency_key, request_sha256=fingerprint,
+                room=room,
+                seal=seal,
+                destination=destination,
+                gaming_day=gaming_day(room=room, at=now),
+                carried_by=actor,
+                carried_at=now,
+                status=TransportStatus.IN_TRANSIT,
+                idempotency_key=idempotency_key,
+                request_sha256=fingerprint,
             )
             if counts:
-                locked = list(Count.objects.select_for_update(of=("self",)).filter(pk__in=[c.pk for c in counts]).select_related("box").order_by("pk"))
+                locked = list(
+                    Count.objects.select_for_update(of=("self",))
+                    .filter(pk__in=[c.pk for c in counts])
+                    .select_related("box")
+                    .order_by("pk")
+                )
                 for count in locked:
                     if count.box.room_id != room.pk:
                         raise UnknownBox(f"Count {count.pk} is of room {count.box.room_id}, not {room.code}.")
                     if count.status != CountStatus.WITNESSED:
-                        raise WrongStatus(f"Count {count.pk} of {count.box.code} is {count.get_status_display().lower()}: only witnessed counts go into the container.")
+                        raise WrongStatus(
+                            f"Count {count.pk} of {count.box.code} is {count.get_status_display().lower()}: only witnessed counts go into the container."
+                        )
                 transport.kind = TransportKind.TABLE_COUNTS
                 transport.declared_cents = sum(count.counted_cents for count in locked)
                 transport.save(force_insert=True)
                 TransportItem.objects.bulk_create(
-                    [TransportItem(transport=transport, box=count.box, count=count, expected_cents=count.expected_cents) for count in locked]
+                    [
+                        TransportItem(
+                            transport=transport, box=count.box, count=count, expected_cents=count.expected_cents
+                        )
+                        for count in locked
+                    ]
                 )
                 for count in locked:  # saved one by one so the audit trail records each step
                     count.status = CountStatus.IN_TRANSIT
                     count.save(update_fields=["status"])
             else:
                 assert boxes is not None
-                locked_boxes = list(Box.objects.select_for_update(of=("self",)).filter(pk__in=[b.pk for b in boxes]).select_related("account").order_by("pk"))
+                locked_boxes = list(
+                    Box.objects.select_for_update(of=("self",))
+                    .filter(pk__in=[b.pk for b in boxes])
+                    .select_related("account")
+                    .order_by("pk")
+                )
                 foreign = [box.code for box in locked_boxes if box.room_id != room.pk]
                 if foreign:
                     raise UnknownBox(f"Boxes {', '.join(foreign)} are not boxes of room {room.code}.")
@@ -86,9 +123,16 @@ def transport_create(
                 for box in locked_boxes:
                     expected = account_balance(account=box.account)
                     TransportItem.objects.create(transport=transport, box=box, expected_cents=expected)
-                    move(source=box.account, destination=custody, amount_cents=expected, kind=TransferKind.CUSTODY,
-                         key=f"transport:{transport.pk}:{box.code}", actor=actor, reference=transport,
-                         memo=f"{box.code} carried under seal {seal}")
+                    move(
+                        source=box.account,
+                        destination=custody,
+                        amount_cents=expected,
+                        kind=TransferKind.CUSTODY,
+                        key=f"transport:{transport.pk}:{box.code}",
+                        actor=actor,
+                        reference=transport,
+                        memo=f"{box.code} carried under seal {seal}",
+                    )
             signature_add(document=transport, rule=Transport.CUSTODY, signer=signer)
     except IntegrityError:
         replayed = document_replay(model=Transport, idempotency_key=idempotency_key, fingerprint=fingerprint)
@@ -114,7 +158,9 @@ def missing_box_record(*, transport: Transport, box: Box, reason: str, actor: Us
         existing = MissingBox.objects.filter(transport=transport, box=box).first()
         if existing is not None:
             return existing
-        missing = MissingBox.objects.create(transport=transport, box=box, reason=reason, recorded_by=actor, recorded_at=signer.verified_at)
+        missing = MissingBox.objects.create(
+            transport=transport, box=box, reason=reason, recorded_by=actor, recorded_at=signer.verified_at
+        )
         signature_add(document=missing, rule=MissingBox.SUPERVISOR, signer=signer)
     return missing
 
@@ -126,7 +172,9 @@ def transport_account(*, transport: Transport, box_codes: list[str], actor: User
     with transaction.atomic(durable=True):
         transport = Transport.objects.select_for_update(of=("self",)).get(pk=transport.pk)
         if transport.kind != TransportKind.BOXES:
-            raise WrongStatus(f"Seal {transport.seal} is a container of table counts: the cashier verifies it; there are no boxes to account for.")
+            raise WrongStatus(
+                f"Seal {transport.seal} is a container of table counts: the cashier verifies it; there are no boxes to account for."
+            )
         if transport.status != TransportStatus.IN_TRANSIT:
             if transport.status == TransportStatus.ACCOUNTED and transport.accounted_by_id == actor.pk:
                 return transport
@@ -144,6 +192,10 @@ def transport_account(*, transport: Transport, box_codes: list[str], actor: User
                 "a supervisor signs an exception naming each missing box first."
             )
         signature_add(document=transport, rule=Transport.ACCOUNTED, signer=signer)
-        transport.accounted_by, transport.accounted_at, transport.status = actor, signer.verified_at, TransportStatus.ACCOUNTED
+        transport.accounted_by, transport.accounted_at, transport.status = (
+            actor,
+            signer.verified_at,
+            TransportStatus.ACCOUNTED,
+        )
         transport.save(update_fields=["accounted_by", "accounted_at", "status"])
     return transport

@@ -48,7 +48,12 @@ from ._common import move, official_account, variance_threshold_cents
 
 
 def cage_verify(
-    *, transport: Transport, counted: int | dict[str, int], actor: User, pin: str, idempotency_key: str,
+    *,
+    transport: Transport,
+    counted: int | dict[str, int],
+    actor: User,
+    pin: str,
+    idempotency_key: str,
 ) -> CageVerification:
     """A cage cashier verifies what a transport brought: the aggregate of a container of table counts
     (``counted`` in cents), or each uncounted box (``counted`` as {box code: cents}; a box excused as
@@ -68,12 +73,24 @@ def cage_verify(
         with transaction.atomic(durable=True):
             transport = Transport.objects.select_for_update(of=("self",)).select_related("room").get(pk=transport.pk)
             if hasattr(transport, "verification"):
-                raise WrongStatus(f"Seal {transport.seal} was already verified (verification {transport.verification.pk}).")
+                raise WrongStatus(
+                    f"Seal {transport.seal} was already verified (verification {transport.verification.pk})."
+                )
             room = transport.room
-            items = list(transport.items.select_related("box__room", "box__jackpot", "box__account", "count").order_by("box__code"))
+            items = list(
+                transport.items.select_related("box__room", "box__jackpot", "box__account", "count").order_by(
+                    "box__code"
+                )
+            )
             verification = CageVerification(
-                transport=transport, room=room, gaming_day=transport.gaming_day, cashier=actor, verified_at=now,
-                idempotency_key=idempotency_key, request_sha256=fingerprint, status=VerificationStatus.VERIFIED,
+                transport=transport,
+                room=room,
+                gaming_day=transport.gaming_day,
+                cashier=actor,
+                verified_at=now,
+                idempotency_key=idempotency_key,
+                request_sha256=fingerprint,
+                status=VerificationStatus.VERIFIED,
             )
             custody = custody_account(room=room)
             threshold = variance_threshold_cents(room=room, at=now)
@@ -82,10 +99,16 @@ def cage_verify(
                 if transport.status != TransportStatus.IN_TRANSIT:
                     raise WrongStatus(f"Seal {transport.seal} is {transport.get_status_display().lower()}.")
                 if isinstance(counted, dict):
-                    raise CageError(f"Seal {transport.seal} holds table counts: give the aggregate you counted, one amount.")
-                people = {item.count.counted_by_id for item in items if item.count} | {item.count.witnessed_by_id for item in items if item.count}
+                    raise CageError(
+                        f"Seal {transport.seal} holds table counts: give the aggregate you counted, one amount."
+                    )
+                people = {item.count.counted_by_id for item in items if item.count} | {
+                    item.count.witnessed_by_id for item in items if item.count
+                }
                 if actor.pk in people:
-                    raise SignerNotIndependent(f"{actor} counted or witnessed a count in seal {transport.seal} and cannot verify it (§637a.15(e)).")
+                    raise SignerNotIndependent(
+                        f"{actor} counted or witnessed a count in seal {transport.seal} and cannot verify it (§637a.15(e))."
+                    )
                 declared = sum(item.count.counted_cents for item in items if item.count)
                 verification.counted_cents, verification.official_cents = counted, declared
                 verification.variance_cents = counted - declared
@@ -93,19 +116,40 @@ def cage_verify(
                 signature_add(document=verification, rule=CageVerification.CASHIER, signer=signer)
                 for item in items:
                     assert item.count is not None
-                    move(source=custody, destination=official_account(box=item.box), amount_cents=item.count.counted_cents,
-                         kind=TransferKind.VERIFICATION, key=f"verification:{verification.pk}:{item.box.code}", actor=actor,
-                         reference=verification, memo=f"{item.box.code} made official (count {item.count.pk}, seal {transport.seal})")
+                    move(
+                        source=custody,
+                        destination=official_account(box=item.box),
+                        amount_cents=item.count.counted_cents,
+                        kind=TransferKind.VERIFICATION,
+                        key=f"verification:{verification.pk}:{item.box.code}",
+                        actor=actor,
+                        reference=verification,
+                        memo=f"{item.box.code} made official (count {item.count.pk}, seal {transport.seal})",
+                    )
                 if verification.variance_cents:
-                    variances.append(Variance(
-                        room=room, gaming_day=verification.gaming_day, kind=VarianceKind.CAGE_VS_TABLE, verification=verification,
-                        amount_cents=verification.variance_cents, threshold_cents=threshold,
-                        needs_explanation=abs(verification.variance_cents) > threshold, cashier=actor, found_at=now,
-                    ))
-                    move(source=variance_account(room=room), destination=cage_over_short_account(room=room),
-                         amount_cents=verification.variance_cents, kind=TransferKind.VARIANCE, key=f"verification:{verification.pk}:over_short",
-                         actor=actor, reference=verification,
-                         memo=f"Seal {transport.seal}: the cage counted {format_cents(counted)}, the tables {format_cents(declared)}")
+                    variances.append(
+                        Variance(
+                            room=room,
+                            gaming_day=verification.gaming_day,
+                            kind=VarianceKind.CAGE_VS_TABLE,
+                            verification=verification,
+                            amount_cents=verification.variance_cents,
+                            threshold_cents=threshold,
+                            needs_explanation=abs(verification.variance_cents) > threshold,
+                            cashier=actor,
+                            found_at=now,
+                        )
+                    )
+                    move(
+                        source=variance_account(room=room),
+                        destination=cage_over_short_account(room=room),
+                        amount_cents=verification.variance_cents,
+                        kind=TransferKind.VARIANCE,
+                        key=f"verification:{verification.pk}:over_short",
+                        actor=actor,
+                        reference=verification,
+                        memo=f"Seal {transport.seal}: the cage counted {format_cents(counted)}, the tables {format_cents(declared)}",
+                    )
                 for item in items:  # saved one by one so the audit trail records each step
                     assert item.count is not None
                     item.count.status = CountStatus.VERIFIED
@@ -117,7 +161,9 @@ def cage_verify(
                         "its boxes at the cage before they are counted (§637a.15(d)(2))."
                     )
                 if not isinstance(counted, dict):
-                    raise CageError(f"Seal {transport.seal} holds uncounted boxes: give what you counted in each, by box code.")
+                    raise CageError(
+                        f"Seal {transport.seal} holds uncounted boxes: give what you counted in each, by box code."
+                    )
                 excused = set(transport.missing_boxes.values_list("box__code", flat=True))
                 carried = {item.box.code for item in items}
                 unknown = sorted(set(counted) - carried)
@@ -125,7 +171,9 @@ def cage_verify(
                     raise CageError(f"Boxes {', '.join(unknown)} were not carried under seal {transport.seal}.")
                 absent = sorted(carried - excused - set(counted))
                 if absent:
-                    raise CountMismatch(f"Give the count of every box carried under seal {transport.seal}: {', '.join(absent)} missing.")
+                    raise CountMismatch(
+                        f"Give the count of every box carried under seal {transport.seal}: {', '.join(absent)} missing."
+                    )
                 verification.box_counts = {code: counted.get(code, 0) for code in sorted(carried)}
                 verification.counted_cents = sum(verification.box_counts.values())
                 verification.official_cents = verification.counted_cents
@@ -134,28 +182,72 @@ def cage_verify(
                 signature_add(document=verification, rule=CageVerification.CASHIER, signer=signer)
                 for item in items:
                     cents = verification.box_counts[item.box.code]
-                    sheet = CountSheet.objects.select_for_update(of=("self",)).filter(box=item.box, count__isnull=True, opens_at__lte=now).order_by("opens_at").first()
+                    sheet = (
+                        CountSheet.objects.select_for_update(of=("self",))
+                        .filter(box=item.box, count__isnull=True, opens_at__lte=now)
+                        .order_by("opens_at")
+                        .first()
+                    )
                     count = Count.objects.create(
-                        box=item.box, sheet=sheet, place=CountPlace.CAGE, gaming_day=sheet.gaming_day if sheet else transport.gaming_day,
-                        counted_cents=cents, expected_cents=item.expected_cents, counted_by=actor, counted_at=now,
-                        status=CountStatus.VERIFIED, idempotency_key=f"verification:{verification.pk}:{item.box.code}",
+                        box=item.box,
+                        sheet=sheet,
+                        place=CountPlace.CAGE,
+                        gaming_day=sheet.gaming_day if sheet else transport.gaming_day,
+                        counted_cents=cents,
+                        expected_cents=item.expected_cents,
+                        counted_by=actor,
+                        counted_at=now,
+                        status=CountStatus.VERIFIED,
+                        idempotency_key=f"verification:{verification.pk}:{item.box.code}",
                         request_sha256=fingerprint,
                     )
-                    move(source=variance_account(room=room), destination=custody, amount_cents=max(count.variance_cents, 0),
-                         kind=TransferKind.VARIANCE, key=f"verification:{verification.pk}:{item.box.code}:over", actor=actor,
-                         reference=verification, memo=f"{item.box.code}: counted {format_cents(cents)}, expected {format_cents(item.expected_cents)}")
-                    move(source=custody, destination=official_account(box=item.box), amount_cents=cents, kind=TransferKind.VERIFICATION,
-                         key=f"verification:{verification.pk}:{item.box.code}", actor=actor, reference=verification,
-                         memo=f"{item.box.code} counted at the cage (seal {transport.seal})")
-                    move(source=custody, destination=variance_account(room=room), amount_cents=max(-count.variance_cents, 0),
-                         kind=TransferKind.VARIANCE, key=f"verification:{verification.pk}:{item.box.code}:short", actor=actor,
-                         reference=verification, memo=f"{item.box.code}: counted {format_cents(cents)}, expected {format_cents(item.expected_cents)}")
+                    move(
+                        source=variance_account(room=room),
+                        destination=custody,
+                        amount_cents=max(count.variance_cents, 0),
+                        kind=TransferKind.VARIANCE,
+                        key=f"verification:{verification.pk}:{item.box.code}:over",
+                        actor=actor,
+                        reference=verification,
+                        memo=f"{item.box.code}: counted {format_cents(cents)}, expected {format_cents(item.expected_cents)}",
+                    )
+                    move(
+                        source=custody,
+                        destination=official_account(box=item.box),
+                        amount_cents=cents,
+                        kind=TransferKind.VERIFICATION,
+                        key=f"verification:{verification.pk}:{item.box.code}",
+                        actor=actor,
+                        reference=verification,
+                        memo=f"{item.box.code} counted at the cage (seal {transport.seal})",
+                    )
+                    move(
+                        source=custody,
+                        destination=variance_account(room=room),
+                        amount_cents=max(-count.variance_cents, 0),
+                        kind=TransferKind.VARIANCE,
+                        key=f"verification:{verification.pk}:{item.box.code}:short",
+                        actor=actor,
+                        reference=verification,
+                        memo=f"{item.box.code}: counted {format_cents(cents)}, expected {format_cents(item.expected_cents)}",
+                    )
                     if count.variance_cents:
-                        variances.append(Variance(
-                            room=room, gaming_day=count.gaming_day, kind=VarianceKind.CAGE_COUNT, box=item.box, count=count,
-                            verification=verification, amount_cents=count.variance_cents, threshold_cents=threshold,
-                            needs_explanation=abs(count.variance_cents) > threshold, counted_by=actor, cashier=actor, found_at=now,
-                        ))
+                        variances.append(
+                            Variance(
+                                room=room,
+                                gaming_day=count.gaming_day,
+                                kind=VarianceKind.CAGE_COUNT,
+                                box=item.box,
+                                count=count,
+                                verification=verification,
+                                amount_cents=count.variance_cents,
+                                threshold_cents=threshold,
+                                needs_explanation=abs(count.variance_cents) > threshold,
+                                counted_by=actor,
+                                cashier=actor,
+                                found_at=now,
+                            )
+                        )
             Variance.objects.bulk_create(variances)
             if any(variance.needs_explanation for variance in variances):
                 verification.status = VerificationStatus.VARIANCE_UNRESOLVED
@@ -193,7 +285,11 @@ def verification_explain(*, verification: CageVerification, reason: str, actor: 
     signer = pin_check(user=actor, pin=pin)
     with transaction.atomic(durable=True):
         verification = CageVerification.objects.select_for_update(of=("self",)).get(pk=verification.pk)
-        pending = list(Variance.objects.select_for_update(of=("self",)).filter(verification=verification, needs_explanation=True, explained_at__isnull=True).order_by("pk"))
+        pending = list(
+            Variance.objects.select_for_update(of=("self",))
+            .filter(verification=verification, needs_explanation=True, explained_at__isnull=True)
+            .order_by("pk")
+        )
         if not pending:
             explained = Variance.objects.filter(verification=verification, needs_explanation=True)
             if explained.exists() and not explained.exclude(explained_by=actor, explanation=reason).exists():
@@ -214,9 +310,12 @@ def _explain(*, variance: Variance, reason: str, actor: User, signer: VerifiedSi
     variance.save(update_fields=["explanation", "explained_by", "explained_at"])
     signature_add(document=variance, rule=Variance.EXPLAINER, signer=signer)
     verification_id = variance.verification_id
-    if verification_id is not None and not Variance.objects.filter(
-        verification_id=verification_id, needs_explanation=True, explained_at__isnull=True
-    ).exists():
+    if (
+        verification_id is not None
+        and not Variance.objects.filter(
+            verification_id=verification_id, needs_explanation=True, explained_at__isnull=True
+        ).exists()
+    ):
         verification = CageVerification.objects.select_for_update().get(pk=verification_id)
         verification.status = VerificationStatus.VERIFIED
         verification.save(update_fields=["status"])
@@ -230,10 +329,16 @@ def gaming_day_close(*, room: PokerRoom, day: date, actor: User, pin: str) -> Ga
         existing = GamingDayClose.objects.filter(room=room, gaming_day=day).first()
         if existing is not None:
             return existing
-        unresolved = list(Variance.objects.filter(room=room, gaming_day=day, needs_explanation=True, explained_at__isnull=True)
-                          .select_related("box").order_by("pk"))
+        unresolved = list(
+            Variance.objects.filter(room=room, gaming_day=day, needs_explanation=True, explained_at__isnull=True)
+            .select_related("box")
+            .order_by("pk")
+        )
         if unresolved:
-            names = ", ".join(f"{v.pk} ({v.box.code if v.box else v.get_kind_display().lower()}, {format_cents(v.amount_cents)})" for v in unresolved)
+            names = ", ".join(
+                f"{v.pk} ({v.box.code if v.box else v.get_kind_display().lower()}, {format_cents(v.amount_cents)})"
+                for v in unresolved
+            )
             raise DayHasUnresolvedVariance(f"Gaming day {day} has variances awaiting an explanation: {names}.")
         close = GamingDayClose.objects.create(room=room, gaming_day=day, closed_by=actor, closed_at=signer.verified_at)
         signature_add(document=close, rule=GamingDayClose.CLOSER, signer=signer)

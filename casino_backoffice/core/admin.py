@@ -103,7 +103,9 @@ class TotalsAdmin(admin.ModelAdmin):
         changelist = context.get("cl") if context else None
         if changelist is not None:
             assert context is not None
-            context["totals"] = [(label, display_cents(cents)) for label, cents in self.changelist_totals(changelist.queryset)]
+            context["totals"] = [
+                (label, display_cents(cents)) for label, cents in self.changelist_totals(changelist.queryset)
+            ]
             context["totals_count"] = changelist.result_count
         return response
 

@@ -88,7 +88,7 @@ class MoneyField(serializers.Field):
 
     def to_internal_value(self, data: Any) -> int:
         if not isinstance(data, str):
-            self.fail("invalid", message=f"{data!r} is not an amount; write it as a string such as \"120.00\".")
+            self.fail("invalid", message=f'{data!r} is not an amount; write it as a string such as "120.00".')
         try:
             cents = parse_cents(data)
         except InvalidAmount as error:
@@ -96,7 +96,7 @@ class MoneyField(serializers.Field):
         if not AMOUNT_PATTERN.fullmatch(data):
             self.fail(
                 "invalid",
-                message=f"{data!r} is not an amount; write dollars and cents with digits and a point only, such as \"120.00\".",
+                message=f'{data!r} is not an amount; write dollars and cents with digits and a point only, such as "120.00".',
             )
         return int(cents)
 

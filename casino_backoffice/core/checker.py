@@ -38,7 +38,7 @@ class Checker:
         if isinstance(value, int) and not isinstance(value, bool):
             value = str(value)
         if isinstance(value, float):
-            self.error(where, f"{name} {value!r} must be written as a string of dollars and cents, such as \"5.00\"")
+            self.error(where, f'{name} {value!r} must be written as a string of dollars and cents, such as "5.00"')
             return None
         try:
             cents = parse_cents(value, allow_zero=not positive)
@@ -83,7 +83,7 @@ class Checker:
 
     def clock(self, where: str, name: str, value: Any) -> time | None:
         if not isinstance(value, str) or not re.fullmatch(r"\d{2}:\d{2}", value):
-            self.error(where, f"{name} must be a quoted 24-hour time such as \"06:00\", got {value!r}")
+            self.error(where, f'{name} must be a quoted 24-hour time such as "06:00", got {value!r}')
             return None
         try:
             return time.fromisoformat(value)
@@ -115,5 +115,3 @@ def listed(check: Checker, data: dict[str, Any], name: str, *, required: bool) -
         check.error("", f"{name} must be a list")
         return []
     return value
-
-

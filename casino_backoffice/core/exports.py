@@ -151,7 +151,9 @@ class _Line:
         return text
 
 
-def csv_chunks(columns: Sequence[Column], rows: Iterable[Sequence[Any]], *, chunk_bytes: int = 64 * 1024) -> Iterator[bytes]:
+def csv_chunks(
+    columns: Sequence[Column], rows: Iterable[Sequence[Any]], *, chunk_bytes: int = 64 * 1024
+) -> Iterator[bytes]:
     """The CSV of ``rows`` (header first, cells as ``csv_bytes`` writes them), yielded in chunks of
     about ``chunk_bytes`` as the rows are read: nothing but one chunk is held at a time."""
     writer = csv.writer(_Line())
@@ -168,7 +170,9 @@ def csv_chunks(columns: Sequence[Column], rows: Iterable[Sequence[Any]], *, chun
         yield "".join(pending).encode("utf-8")
 
 
-def csv_streaming_response(*, columns: Sequence[Column], rows: Iterable[Sequence[Any]], filename: str) -> StreamingHttpResponse:
+def csv_streaming_response(
+    *, columns: Sequence[Column], rows: Iterable[Sequence[Any]], filename: str
+) -> StreamingHttpResponse:
     """A CSV download written while it is sent (``csv_chunks``): for exports too long to build in
     memory, e.g. ``cage.selectors.official_record_rows_iter``."""
     response = StreamingHttpResponse(csv_chunks(columns, rows), content_type=CSV_TYPE)
@@ -211,7 +215,8 @@ def xlsx_bytes(report: Report) -> bytes:
     zone = report.time_zone
     header = [_xlsx_header(column, zone) for column in report.columns]
     body = [
-        [_xlsx_value(column, value, zone) for column, value in zip(report.columns, row, strict=True)] for row in report.rows
+        [_xlsx_value(column, value, zone) for column, value in zip(report.columns, row, strict=True)]
+        for row in report.rows
     ]
     workbook = Workbook(write_only=True)
     sheet = workbook.create_sheet(title=report.title[:31])
@@ -263,7 +268,9 @@ def pdf_bytes(html: str) -> bytes:
     return bytes(HTML(string=html).write_pdf())
 
 
-def pdf_response(*, template_name: str, context: Mapping[str, Any], filename: str, request: HttpRequest | None = None) -> HttpResponse:
+def pdf_response(
+    *, template_name: str, context: Mapping[str, Any], filename: str, request: HttpRequest | None = None
+) -> HttpResponse:
     """A Django template rendered as a PDF download (signed documents: count sheets, slips, receipts)."""
     html = render_to_string(template_name, dict(context), request=request)
     response = HttpResponse(pdf_bytes(html), content_type=PDF_TYPE)
@@ -284,7 +291,12 @@ class _ReportRenderer(BaseRenderer):
         filename = data.get("filename", "report")
         if response is not None:
             response["Content-Disposition"] = f'attachment; filename="{filename}.{self.format}"'
-        return Report(columns=self.columns(data["header"]), rows=data["rows"], title=data.get("title", "Report"), filename=filename)
+        return Report(
+            columns=self.columns(data["header"]),
+            rows=data["rows"],
+            title=data.get("title", "Report"),
+            filename=filename,
+        )
 
 
 class CSVRenderer(_ReportRenderer):
@@ -292,7 +304,9 @@ class CSVRenderer(_ReportRenderer):
     format = "csv"
     charset = "utf-8"
 
-    def render(self, data: Any, accepted_media_type: str | None = None, renderer_context: Mapping[str, Any] | None = None) -> bytes:
+    def render(
+        self, data: Any, accepted_media_type: str | None = None, renderer_context: Mapping[str, Any] | None = None
+    ) -> bytes:
         return csv_bytes(self.report(data, renderer_context))
 
 
@@ -302,5 +316,7 @@ class XLSXRenderer(_ReportRenderer):
     charset = None
     render_style = "binary"
 
-    def render(self, data: Any, accepted_media_type: str | None = None, renderer_context: Mapping[str, Any] | None = None) -> bytes:
+    def render(
+        self, data: Any, accepted_media_type: str | None = None, renderer_context: Mapping[str, Any] | None = None
+    ) -> bytes:
         return xlsx_bytes(self.report(data, renderer_context))

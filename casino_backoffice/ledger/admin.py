@@ -24,12 +24,26 @@ from .selectors import accounts_total_balance, accounts_with_balances
 from .services import correction_approve, correction_prepare
 
 
-def _sign_page(request: HttpRequest, *, title: str, summary: str, rule: str, form: Any, submit_label: str,
-               signatures: Any = (), error: str = "") -> TemplateResponse:
+def _sign_page(
+    request: HttpRequest,
+    *,
+    title: str,
+    summary: str,
+    rule: str,
+    form: Any,
+    submit_label: str,
+    signatures: Any = (),
+    error: str = "",
+) -> TemplateResponse:
     context = {
         **admin.site.each_context(request),
-        "title": title, "summary": summary, "rule": rule, "form": form, "submit_label": submit_label,
-        "signatures": signatures, "error": error,
+        "title": title,
+        "summary": summary,
+        "rule": rule,
+        "form": form,
+        "submit_label": submit_label,
+        "signatures": signatures,
+        "error": error,
     }
     return TemplateResponse(request, "admin/sign_with_pin.html", context)
 
@@ -82,8 +96,10 @@ class TransferAdmin(ReadOnlyAdmin):
     def correct_link(self, transfer: Transfer) -> str:
         if hasattr(transfer, "correction"):
             return self.correction_link(transfer)
-        return format_html('<a class="button" href="{}">Reverse this transfer…</a>',
-                           reverse("admin:ledger_transfer_correct", args=[transfer.pk]))
+        return format_html(
+            '<a class="button" href="{}">Reverse this transfer…</a>',
+            reverse("admin:ledger_transfer_correct", args=[transfer.pk]),
+        )
 
     @admin.display(description="Correction")
     def correction_link(self, transfer: Transfer) -> str:
@@ -106,7 +122,10 @@ class TransferAdmin(ReadOnlyAdmin):
         if request.method == "POST" and form.is_valid():
             try:
                 correction = correction_prepare(
-                    transfer=transfer, reason=form.cleaned_data["reason"], actor=acting_user(request), pin=form.cleaned_data["pin"]
+                    transfer=transfer,
+                    reason=form.cleaned_data["reason"],
+                    actor=acting_user(request),
+                    pin=form.cleaned_data["pin"],
                 )
             except DomainError as exc:
                 error = exc.message
@@ -114,8 +133,13 @@ class TransferAdmin(ReadOnlyAdmin):
                 self.message_user(request, "Correction prepared and signed; a second person approves it.")
                 return redirect("admin:ledger_correction_change", correction.pk)
         return _sign_page(
-            request, title=f"Reverse transfer {transfer.pk}", summary=str(transfer), rule=Correction.PREPARER.name,
-            form=form, submit_label="Sign and prepare the reversal", error=error,
+            request,
+            title=f"Reverse transfer {transfer.pk}",
+            summary=str(transfer),
+            rule=Correction.PREPARER.name,
+            form=form,
+            submit_label="Sign and prepare the reversal",
+            error=error,
         )
 
 
@@ -135,14 +159,20 @@ class CorrectionAdmin(ReadOnlyAdmin, SimpleHistoryAdmin):
 
     @admin.display(description="Approval")
     def approval(self, correction: Correction) -> str:
-        return f"Approved: reversal transfer {correction.reversal_id}" if correction.reversal_id else "Waiting for approval"
+        return (
+            f"Approved: reversal transfer {correction.reversal_id}"
+            if correction.reversal_id
+            else "Waiting for approval"
+        )
 
     @admin.display(description="Approval")
     def approve_link(self, correction: Correction) -> str:
         if correction.reversal_id:
             return self.approval(correction)
-        return format_html('<a class="button" href="{}">Approve and sign…</a>',
-                           reverse("admin:ledger_correction_approve", args=[correction.pk]))
+        return format_html(
+            '<a class="button" href="{}">Approve and sign…</a>',
+            reverse("admin:ledger_correction_approve", args=[correction.pk]),
+        )
 
     def get_urls(self) -> list:
         view = self.admin_site.admin_view(self.approve_view)
@@ -157,14 +187,21 @@ class CorrectionAdmin(ReadOnlyAdmin, SimpleHistoryAdmin):
         error = ""
         if request.method == "POST" and form.is_valid():
             try:
-                reversal = correction_approve(correction=correction, actor=acting_user(request), pin=form.cleaned_data["pin"])
+                reversal = correction_approve(
+                    correction=correction, actor=acting_user(request), pin=form.cleaned_data["pin"]
+                )
             except DomainError as exc:
                 error = exc.message
             else:
                 self.message_user(request, f"Approved: reversal transfer {reversal.pk} posted.", messages.SUCCESS)
                 return redirect("admin:ledger_correction_change", correction.pk)
         return _sign_page(
-            request, title=f"Approve correction {correction.pk}",
-            summary=f"{correction.transfer} — reason: {correction.reason}", rule=Correction.APPROVER.name,
-            form=form, submit_label="Sign and post the reversal", signatures=correction.signatures(), error=error,
+            request,
+            title=f"Approve correction {correction.pk}",
+            summary=f"{correction.transfer} — reason: {correction.reason}",
+            rule=Correction.APPROVER.name,
+            form=form,
+            submit_label="Sign and post the reversal",
+            signatures=correction.signatures(),
+            error=error,
         )

@@ -79,7 +79,10 @@ def transfer_horizon(*, wait_seconds: float = HORIZON_WAIT_SECONDS) -> int | Non
         deadline = time.monotonic() + wait_seconds
         while writers:
             if time.monotonic() > deadline:
-                logger.warning("Balance checkpoints: a transaction posting transfers stayed open over %ss; trying at the next run.", wait_seconds)
+                logger.warning(
+                    "Balance checkpoints: a transaction posting transfers stayed open over %ss; trying at the next run.",
+                    wait_seconds,
+                )
                 return None
             time.sleep(_HORIZON_POLL_SECONDS)
             cursor.execute(holders + " AND virtualtransaction = ANY(%s)", [table, writers])
@@ -107,17 +110,17 @@ def checkpoints_take(*, stride: int = CHECKPOINT_STRIDE, wait_seconds: float = H
         for side in ("debit", "credit")
     }
     sql = f"""
-        INSERT INTO {tables['checkpoint']} (account_id, through_transfer_id, balance_cents, transfer_count, taken_at)
+        INSERT INTO {tables["checkpoint"]} (account_id, through_transfer_id, balance_cents, transfer_count, taken_at)
         SELECT account_id, %s, balance_cents + sum_debit - sum_credit, transfer_count + n_debit + n_credit, %s
         FROM (
             SELECT a.id AS account_id,
                    COALESCE(last.balance_cents, 0) AS balance_cents,
                    COALESCE(last.transfer_count, 0) AS transfer_count,
-                   ({parts['sum_debit']}) AS sum_debit, ({parts['sum_credit']}) AS sum_credit,
-                   ({parts['n_debit']}) AS n_debit, ({parts['n_credit']}) AS n_credit
-            FROM {tables['account']} a
-            LEFT JOIN {tables['checkpoint']} last ON last.account_id = a.id AND last.through_transfer_id = (
-                SELECT MAX(c.through_transfer_id) FROM {tables['checkpoint']} c WHERE c.account_id = a.id
+                   ({parts["sum_debit"]}) AS sum_debit, ({parts["sum_credit"]}) AS sum_credit,
+                   ({parts["n_debit"]}) AS n_debit, ({parts["n_credit"]}) AS n_credit
+            FROM {tables["account"]} a
+            LEFT JOIN {tables["checkpoint"]} last ON last.account_id = a.id AND last.through_transfer_id = (
+                SELECT MAX(c.through_transfer_id) FROM {tables["checkpoint"]} c WHERE c.account_id = a.id
             )
         ) tails
         WHERE n_debit + n_credit >= %s
@@ -137,14 +140,18 @@ def balance_sql(account_column: str) -> str:
     # Table names come from the models, the column from the caller's model; no value is in the SQL.
 
     def latest(column: str, alias: str) -> str:
-        return (f"SELECT {alias}.{column} FROM {tables['checkpoint']} {alias} WHERE {alias}.account_id = {account_column} "  # noqa: S608
-                f"ORDER BY {alias}.through_transfer_id DESC LIMIT 1")
+        return (
+            f"SELECT {alias}.{column} FROM {tables['checkpoint']} {alias} WHERE {alias}.account_id = {account_column} "  # noqa: S608
+            f"ORDER BY {alias}.through_transfer_id DESC LIMIT 1"
+        )
 
     def after(side: str) -> str:
         alias = f"ledger_tail_{side}"
-        return (f"COALESCE((SELECT SUM({alias}.amount_cents) FROM {tables['transfer']} {alias} "  # noqa: S608
-                f"WHERE {alias}.{side}_id = {account_column} "
-                f"AND {alias}.id > COALESCE(({latest('through_transfer_id', f'ledger_cp_{side}')}), 0)), 0)")
+        return (
+            f"COALESCE((SELECT SUM({alias}.amount_cents) FROM {tables['transfer']} {alias} "  # noqa: S608
+            f"WHERE {alias}.{side}_id = {account_column} "
+            f"AND {alias}.id > COALESCE(({latest('through_transfer_id', f'ledger_cp_{side}')}), 0)), 0)"
+        )
 
     return f"(COALESCE(({latest('balance_cents', 'ledger_cp')}), 0) + {after('debit')} - {after('credit')})"
 

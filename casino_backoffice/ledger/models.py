@@ -76,15 +76,11 @@ class Transfer(models.Model):
     credit = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="credits")
     amount_cents = models.BigIntegerField()
     kind = models.CharField(max_length=20, choices=TransferKind.choices)
-    reference_type = models.ForeignKey(
-        ContentType, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
-    )
+    reference_type = models.ForeignKey(ContentType, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     reference_id = models.CharField(max_length=64, blank=True)
     reference = GenericForeignKey("reference_type", "reference_id")
     idempotency_key = models.CharField(max_length=200, unique=True)
-    reverses = models.OneToOneField(
-        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="reversed_by"
-    )
+    reverses = models.OneToOneField("self", on_delete=models.PROTECT, null=True, blank=True, related_name="reversed_by")
     memo = models.CharField(max_length=300, blank=True)
     posted_at = models.DateTimeField(db_index=True)
     posted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
@@ -164,7 +160,9 @@ class BalanceCheckpoint(models.Model):
     """
 
     account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="checkpoints")
-    through_transfer_id = models.BigIntegerField(help_text="Every transfer with an id up to this one is in the balance.")
+    through_transfer_id = models.BigIntegerField(
+        help_text="Every transfer with an id up to this one is in the balance."
+    )
     balance_cents = models.BigIntegerField()
     transfer_count = models.BigIntegerField(help_text="How many transfers of the account the balance covers.")
     taken_at = models.DateTimeField()
@@ -172,7 +170,9 @@ class BalanceCheckpoint(models.Model):
     class Meta:
         ordering = ["account", "-through_transfer_id"]
         constraints = [
-            models.UniqueConstraint(fields=["account", "through_transfer_id"], name="ledger_checkpoint_once_per_horizon"),
+            models.UniqueConstraint(
+                fields=["account", "through_transfer_id"], name="ledger_checkpoint_once_per_horizon"
+            ),
             models.CheckConstraint(condition=Q(transfer_count__gt=0), name="ledger_checkpoint_covers_transfers"),
         ]
 

@@ -41,8 +41,18 @@ def ledger_total() -> int:
 def balance_of(account: str = "pk") -> Combinable:
     """The balance of the account that the outer query's field ``account`` names, as an expression
     to annotate a list with (``Box.objects.annotate(expected_cents=balance_of("account"))``)."""
-    into = Transfer.objects.filter(debit=OuterRef(account)).values("debit").annotate(total=Sum("amount_cents")).values("total")
-    out = Transfer.objects.filter(credit=OuterRef(account)).values("credit").annotate(total=Sum("amount_cents")).values("total")
+    into = (
+        Transfer.objects.filter(debit=OuterRef(account))
+        .values("debit")
+        .annotate(total=Sum("amount_cents"))
+        .values("total")
+    )
+    out = (
+        Transfer.objects.filter(credit=OuterRef(account))
+        .values("credit")
+        .annotate(total=Sum("amount_cents"))
+        .values("total")
+    )
     return Coalesce(Subquery(into), Value(0)) - Coalesce(Subquery(out), Value(0))
 
 

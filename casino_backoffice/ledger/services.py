@@ -55,7 +55,9 @@ def _transfer_check(*, debit: Account | int, credit: Account | int, amount_cents
     if amount_cents <= 0:
         raise InvalidTransfer(f"A transfer moves more than zero cents (got {amount_cents}).")
     if (debit.pk if isinstance(debit, Account) else debit) == (credit.pk if isinstance(credit, Account) else credit):
-        raise InvalidTransfer(f"A transfer moves money between two accounts, not within {debit if isinstance(debit, Account) else f'account {debit}'}.")
+        raise InvalidTransfer(
+            f"A transfer moves money between two accounts, not within {debit if isinstance(debit, Account) else f'account {debit}'}."
+        )
     if not idempotency_key:
         raise InvalidTransfer("Every transfer needs an idempotency key.")
 
@@ -185,13 +187,22 @@ def transfers_post_within(
     wanted: dict[str, Transfer] = {}
     for posting in postings:
         _transfer_check(
-            debit=posting.debit_id, credit=posting.credit_id, amount_cents=posting.amount_cents,
+            debit=posting.debit_id,
+            credit=posting.credit_id,
+            amount_cents=posting.amount_cents,
             idempotency_key=posting.idempotency_key,
         )
         transfer = Transfer(
-            debit_id=posting.debit_id, credit_id=posting.credit_id, amount_cents=posting.amount_cents, kind=posting.kind,
-            reference_type_id=reference_type_id, reference_id=reference_id, idempotency_key=posting.idempotency_key,
-            memo=posting.memo, posted_at=posted_at, posted_by=actor,
+            debit_id=posting.debit_id,
+            credit_id=posting.credit_id,
+            amount_cents=posting.amount_cents,
+            kind=posting.kind,
+            reference_type_id=reference_type_id,
+            reference_id=reference_id,
+            idempotency_key=posting.idempotency_key,
+            memo=posting.memo,
+            posted_at=posted_at,
+            posted_by=actor,
         )
         first = wanted.setdefault(posting.idempotency_key, transfer)
         if first is not transfer and first.fingerprint() != transfer.fingerprint():
@@ -219,9 +230,16 @@ def _insert_unnested(transfers: list[Transfer]) -> dict[str, Transfer]:
         RETURNING id, idempotency_key
     """  # noqa: S608
     params = [
-        first.reference_type_id, first.reference_id, first.posted_at, first.posted_by_id,
-        [t.debit_id for t in transfers], [t.credit_id for t in transfers], [t.amount_cents for t in transfers],
-        [str(t.kind) for t in transfers], [t.idempotency_key for t in transfers], [t.memo for t in transfers],
+        first.reference_type_id,
+        first.reference_id,
+        first.posted_at,
+        first.posted_by_id,
+        [t.debit_id for t in transfers],
+        [t.credit_id for t in transfers],
+        [t.amount_cents for t in transfers],
+        [str(t.kind) for t in transfers],
+        [t.idempotency_key for t in transfers],
+        [t.memo for t in transfers],
     ]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
@@ -251,7 +269,10 @@ def _insert_with_orm(transfers: list[Transfer]) -> dict[str, Transfer]:
 
 def _already_posted(transfers: list[Transfer]) -> dict[str, Transfer]:
     """The transfers first posted under these keys, each the same movement (else ``IdempotencyConflict``)."""
-    existing = {t.idempotency_key: t for t in Transfer.objects.filter(idempotency_key__in=[t.idempotency_key for t in transfers])}
+    existing = {
+        t.idempotency_key: t
+        for t in Transfer.objects.filter(idempotency_key__in=[t.idempotency_key for t in transfers])
+    }
     for transfer in transfers:
         first = existing.get(transfer.idempotency_key)
         if first is not None and first.fingerprint() != transfer.fingerprint():

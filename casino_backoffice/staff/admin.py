@@ -40,7 +40,13 @@ class StaffAdmin(SimpleHistoryAdmin, UserAdmin):
         ("Board credential and signing", {"fields": ("credential_number", "failed_pin_attempts", "signing_locked_at")}),
     )
     add_fieldsets = (
-        (None, {"classes": ("wide",), "fields": ("username", "credential_number", "usable_password", "password1", "password2")}),
+        (
+            None,
+            {
+                "classes": ("wide",),
+                "fields": ("username", "credential_number", "usable_password", "password1", "password2"),
+            },
+        ),
     )
     actions = ["unlock_signing"]
 

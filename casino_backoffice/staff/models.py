@@ -54,9 +54,7 @@ class User(AbstractUser):
 
     class Meta:
         constraints = [
-            models.CheckConstraint(
-                condition=~Q(credential_number=""), name="staff_user_credential_number_not_blank"
-            ),
+            models.CheckConstraint(condition=~Q(credential_number=""), name="staff_user_credential_number_not_blank"),
         ]
 
     @cached_property
@@ -103,4 +101,6 @@ class Signature(models.Model):
         indexes = [models.Index(fields=["document_type", "document_id"])]
 
     def __str__(self) -> str:
-        return f"{self.purpose} signature by {self.signer} ({self.get_role_display()}) at {self.signed_at:%Y-%m-%d %H:%M}"
+        return (
+            f"{self.purpose} signature by {self.signer} ({self.get_role_display()}) at {self.signed_at:%Y-%m-%d %H:%M}"
+        )

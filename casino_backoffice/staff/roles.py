@@ -31,9 +31,7 @@ SUPERVISOR_OR_ABOVE = frozenset({Role.SHIFT_SUPERVISOR, Role.POKER_ROOM_MANAGER}
 DEALER_OR_FLOORPERSON_OR_ABOVE = frozenset({Role.DEALER}) | FLOORPERSON_OR_ABOVE
 
 # Roles that work in the Django admin (cashiers, finance, compliance, administrators, managers).
-ADMIN_ROLES = frozenset(
-    {Role.CAGE_CASHIER, Role.FINANCE, Role.COMPLIANCE, Role.ADMINISTRATOR, Role.POKER_ROOM_MANAGER}
-)
+ADMIN_ROLES = frozenset({Role.CAGE_CASHIER, Role.FINANCE, Role.COMPLIANCE, Role.ADMINISTRATOR, Role.POKER_ROOM_MANAGER})
 
 # Apps whose models every role may read: the floor needs tables and jackpots, the cage needs them all.
 _ALL_APPS = ("staff", "ledger", "tables", "rake", "jackpots", "cage", "core")

@@ -112,9 +112,7 @@ def staff_create(
     roles = [Role(role), *(Role(r) for r in extra_roles)]
     with transaction.atomic():
         if User.objects.filter(credential_number=credential_number).exists():
-            raise DuplicateCredentialNumber(
-                f"Credential number {credential_number} already belongs to another person."
-            )
+            raise DuplicateCredentialNumber(f"Credential number {credential_number} already belongs to another person.")
         try:
             with transaction.atomic():
                 user = User.objects.create_user(
@@ -205,7 +203,9 @@ def signature_add(*, document: SignableDocument, rule: SigningRule, signer: Veri
     doc_type = ContentType.objects.get_for_model(type(document))
     existing = {
         signature.purpose: signature
-        for signature in Signature.objects.filter(document_type=doc_type, document_id=str(document.pk)).select_related("signer")
+        for signature in Signature.objects.filter(document_type=doc_type, document_id=str(document.pk)).select_related(
+            "signer"
+        )
     }
     if rule.purpose in existing:
         raise AlreadySigned(f"This document is already signed as {rule.purpose} by {existing[rule.purpose].signer}.")

@@ -95,12 +95,19 @@ class RoundBatch(APIView):
             positions.append(index)
             requests.append(
                 RoundRequest(
-                    table=table, ended_at=values["ended_at"], players_dealt_in=values["players_dealt_in"],
-                    pot_cents=values["pot"], uncalled_bet_cents=values["uncalled_bet"], flop_dealt=values["flop_dealt"],
-                    voided=values["voided"], idempotency_key=values["idempotency_key"],
+                    table=table,
+                    ended_at=values["ended_at"],
+                    players_dealt_in=values["players_dealt_in"],
+                    pot_cents=values["pot"],
+                    uncalled_bet_cents=values["uncalled_bet"],
+                    flop_dealt=values["flop_dealt"],
+                    voided=values["voided"],
+                    idempotency_key=values["idempotency_key"],
                 )
             )
-        for index, request_, outcome in zip(positions, requests, rounds_record_batch(rounds=requests, actor=acting_user(request)), strict=True):
+        for index, request_, outcome in zip(
+            positions, requests, rounds_record_batch(rounds=requests, actor=acting_user(request)), strict=True
+        ):
             results[index] = {"index": index, **_result(request_.table, outcome)}
         counts = {"recorded": 0, "replayed": 0, "refused": 0}
         for result in results:

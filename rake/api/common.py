@@ -49,7 +49,11 @@ class AwareDateTimeField(serializers.DateTimeField):
 
 
 def _resolve_table(number: str, room_code: str | None) -> Table:
-    tables = list(Table.objects.select_related("room").filter(number=number, **({"room__code": room_code} if room_code else {}))[:2])
+    tables = list(
+        Table.objects.select_related("room").filter(number=number, **({"room__code": room_code} if room_code else {}))[
+            :2
+        ]
+    )
     if not tables:
         raise ValidationError({"table": [f"There is no table {number}{f' in room {room_code}' if room_code else ''}."]})
     if len(tables) > 1:
@@ -60,15 +64,21 @@ def _resolve_table(number: str, room_code: str | None) -> Table:
 def _idempotency_key(request: Request) -> str:
     key = (request.headers.get("Idempotency-Key") or "").strip()
     if not key:
-        raise ValidationError({"Idempotency-Key": ["This header is required: a new key per round, reused only to retry it."]})
+        raise ValidationError(
+            {"Idempotency-Key": ["This header is required: a new key per round, reused only to retry it."]}
+        )
     if len(key) > 120:
         raise ValidationError({"Idempotency-Key": ["The key is at most 120 characters."]})
     return key
 
 
 ERRORS = {
-    400: OpenApiResponse(description="Field errors (`{field: [message]}`) or a refused rule (`{detail, code}`); nothing recorded."),
-    403: OpenApiResponse(description="The signed-in person's role may not take this action (`{detail, code: \"not_permitted\"}`); nothing recorded."),
+    400: OpenApiResponse(
+        description="Field errors (`{field: [message]}`) or a refused rule (`{detail, code}`); nothing recorded."
+    ),
+    403: OpenApiResponse(
+        description='The signed-in person\'s role may not take this action (`{detail, code: "not_permitted"}`); nothing recorded.'
+    ),
     409: OpenApiResponse(description="The Idempotency-Key was used with another body; nothing recorded."),
 }
 

@@ -78,8 +78,12 @@ class RakeCalculator(APIView):
         if problem := uncalled_bet_problem(pot_cents=values["pot"], uncalled_cents=values["uncalled_bet"]):
             raise ValidationError({"uncalled_bet": [problem]})
         breakdown = pot_breakdown(
-            table=table, pot_cents=values["pot"], uncalled_cents=values["uncalled_bet"], flop_dealt=values["flop_dealt"],
-            players=values["players_dealt_in"], at=timezone.now(),
+            table=table,
+            pot_cents=values["pot"],
+            uncalled_cents=values["uncalled_bet"],
+            flop_dealt=values["flop_dealt"],
+            players=values["players_dealt_in"],
+            at=timezone.now(),
         )
         return Response(breakdown_data(breakdown))
 
@@ -93,7 +97,17 @@ class RulesVersionOutput(serializers.ModelSerializer):
 
     class Meta:
         model = RulesVersion
-        fields = ["id", "room", "number", "effective_from", "loaded_at", "loaded_by", "source_name", "content_sha256", "content"]
+        fields = [
+            "id",
+            "room",
+            "number",
+            "effective_from",
+            "loaded_at",
+            "loaded_by",
+            "source_name",
+            "content_sha256",
+            "content",
+        ]
 
 
 class RulesVersionList(generics.ListAPIView):
@@ -133,18 +147,26 @@ class RevenueReport(APIView):
             OpenApiParameter("from", OpenApiTypes.DATE, description="First gaming day"),
             OpenApiParameter("to", OpenApiTypes.DATE, description="Last gaming day"),
             OpenApiParameter("table", OpenApiTypes.STR, description="One table"),
-            OpenApiParameter("group_by", OpenApiTypes.STR, description="Comma-separated: table, gaming_day, shift, game"),
+            OpenApiParameter(
+                "group_by", OpenApiTypes.STR, description="Comma-separated: table, gaming_day, shift, game"
+            ),
             OpenApiParameter("format", OpenApiTypes.STR, enum=["json", "csv", "xlsx"]),
         ],
         responses={
-            200: inline_serializer("RevenueOutput", {"header": serializers.ListField(), "rows": serializers.ListField()}),
+            200: inline_serializer(
+                "RevenueOutput", {"header": serializers.ListField(), "rows": serializers.ListField()}
+            ),
             403: ERRORS[403],
         },
     )
     def get(self, request: Request) -> Response:
         params = request.query_params
         rooms = PokerRoom.objects.all()
-        room = rooms.filter(code=params["room"]).first() if params.get("room") else (rooms.first() if rooms.count() == 1 else None)
+        room = (
+            rooms.filter(code=params["room"]).first()
+            if params.get("room")
+            else (rooms.first() if rooms.count() == 1 else None)
+        )
         if room is None:
             raise ValidationError({"room": ["Say which room (?room=main)."]})
         dates: dict[str, date | None] = {}
@@ -157,6 +179,16 @@ class RevenueReport(APIView):
         unknown = [g for g in group_by if g not in GROUPINGS]
         if unknown:
             raise ValidationError({"group_by": [f"Group by any of {', '.join(GROUPINGS)}; not {', '.join(unknown)}."]})
-        rows = poker_revenue(room=room, date_from=dates["from"], date_to=dates["to"], group_by=group_by, table_number=params.get("table"))
+        rows = poker_revenue(
+            room=room, date_from=dates["from"], date_to=dates["to"], group_by=group_by, table_number=params.get("table")
+        )
         header, body = revenue_table(rows, group_by=group_by)
-        return Response({"room": room.code, "header": header, "rows": body, "filename": f"poker-revenue-{room.code}", "title": "Poker revenue"})
+        return Response(
+            {
+                "room": room.code,
+                "header": header,
+                "rows": body,
+                "filename": f"poker-revenue-{room.code}",
+                "title": "Poker revenue",
+            }
+        )

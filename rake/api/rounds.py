@@ -28,13 +28,21 @@ from .common import ERRORS, IDEMPOTENCY_HEADER, AwareDateTimeField, Recorded, id
 
 class RoundInput(serializers.Serializer):
     table = serializers.CharField(max_length=10, help_text="Table number, such as T1.")
-    room = serializers.SlugField(required=False, help_text="Room code; needed only when two rooms share a table number.")
-    ended_at = AwareDateTimeField(help_text="When the round ended, ISO-8601 with offset; rates the round by the rules then in effect.")
+    room = serializers.SlugField(
+        required=False, help_text="Room code; needed only when two rooms share a table number."
+    )
+    ended_at = AwareDateTimeField(
+        help_text="When the round ended, ISO-8601 with offset; rates the round by the rules then in effect."
+    )
     players_dealt_in = serializers.IntegerField(min_value=0, max_value=32767)
-    pot = MoneyField(help_text="The whole pot, side pots included, before rake, as \"120.00\".")
-    uncalled_bet = MoneyField(required=False, default=0, help_text="The uncalled final bet returned to its bettor (§637a.17(d)).")
+    pot = MoneyField(help_text='The whole pot, side pots included, before rake, as "120.00".')
+    uncalled_bet = MoneyField(
+        required=False, default=0, help_text="The uncalled final bet returned to its bettor (§637a.17(d))."
+    )
     flop_dealt = serializers.BooleanField(required=False, default=True)
-    voided = serializers.BooleanField(required=False, default=False, help_text="A voided round (§637a.18(i)) takes no rake and no drops.")
+    voided = serializers.BooleanField(
+        required=False, default=False, help_text="A voided round (§637a.18(i)) takes no rake and no drops."
+    )
 
 
 class RoundOutput(serializers.Serializer):
@@ -53,12 +61,16 @@ class RoundOutput(serializers.Serializer):
     rules_version = serializers.IntegerField(help_text="Number of the room's rules version that rated the round.")
     rake = serializers.CharField()
     rake_rule = serializers.CharField()
-    drops = serializers.DictField(child=serializers.CharField(), help_text="Jackpot code to amount, in the order the table lists them.")
+    drops = serializers.DictField(
+        child=serializers.CharField(), help_text="Jackpot code to amount, in the order the table lists them."
+    )
     drop_rules = serializers.DictField(child=serializers.CharField())
     created_at = serializers.DateTimeField()
 
 
-def round_data(round_: Round, drops: tuple[RoundDrop, ...] | list[RoundDrop], *, version_number: int | None = None) -> dict[str, Any]:
+def round_data(
+    round_: Round, drops: tuple[RoundDrop, ...] | list[RoundDrop], *, version_number: int | None = None
+) -> dict[str, Any]:
     table = round_.table
     ordered = sorted(drops, key=lambda d: d.position)
     return {

@@ -29,7 +29,10 @@ class TimeChargeInput(serializers.Serializer):
     room = serializers.SlugField(required=False)
     interval_starts_at = AwareDateTimeField(help_text="Start of the 20- or 30-minute interval, on the clock.")
     players_seated = serializers.IntegerField(
-        required=False, allow_null=True, min_value=0, help_text="Per-player policies: every seated player, inactive ones too."
+        required=False,
+        allow_null=True,
+        min_value=0,
+        help_text="Per-player policies: every seated player, inactive ones too.",
     )
 
 
@@ -93,7 +96,9 @@ class TimeChargeListCreate(generics.ListAPIView):
         assert page is not None  # every list is paginated (REST_FRAMEWORK settings)
         return self.get_paginated_response([time_charge_data(c) for c in page])
 
-    @extend_schema(request=TimeChargeInput, responses={201: TimeChargeOutput, **ERRORS}, parameters=[IDEMPOTENCY_HEADER])
+    @extend_schema(
+        request=TimeChargeInput, responses={201: TimeChargeOutput, **ERRORS}, parameters=[IDEMPOTENCY_HEADER]
+    )
     def post(self, request: Request) -> Response:
         return idempotent_post(request, input_class=TimeChargeInput, record=_time_charge_assess)
 
@@ -105,9 +110,16 @@ class TimeChargeVerify(APIView):
 
     @extend_schema(
         request=inline_serializer("TimeChargeVerifyInput", {"pin": serializers.CharField()}),
-        responses={200: TimeChargeOutput, 400: ERRORS[400], 403: ERRORS[403], 409: OpenApiResponse(description="Already verified.")},
+        responses={
+            200: TimeChargeOutput,
+            400: ERRORS[400],
+            403: ERRORS[403],
+            409: OpenApiResponse(description="Already verified."),
+        },
     )
     def post(self, request: Request, pk: int) -> Response:
         charge = generics.get_object_or_404(TimeCharge.objects.select_related("table__room"), pk=pk)
-        charge = time_charge_verify(time_charge=charge, actor=acting_user(request), pin=str(request.data.get("pin", "")))
+        charge = time_charge_verify(
+            time_charge=charge, actor=acting_user(request), pin=str(request.data.get("pin", ""))
+        )
         return Response(time_charge_data(charge))

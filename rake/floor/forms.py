@@ -46,8 +46,10 @@ class PotForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        if data.get("pot") is not None and data.get("uncalled_bet") is not None and (
-            problem := uncalled_bet_problem(pot_cents=data["pot"], uncalled_cents=data["uncalled_bet"])
+        if (
+            data.get("pot") is not None
+            and data.get("uncalled_bet") is not None
+            and (problem := uncalled_bet_problem(pot_cents=data["pot"], uncalled_cents=data["uncalled_bet"]))
         ):
             self.add_error("uncalled_bet", problem)
         return data

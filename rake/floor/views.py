@@ -60,8 +60,14 @@ def _takes_of_round(round_: Round) -> Takes:
         version_number=rules_version_number(version_id=round_.rules_version_id),
         rakeable=display_cents(rakeable),
         lines=[("Rake", display_cents(round_.rake_cents), round_.rake_rule)]
-        + [(jackpots[d.jackpot_code].name if d.jackpot_code in jackpots else d.jackpot_code, display_cents(d.amount_cents), d.rule)
-           for d in drops],
+        + [
+            (
+                jackpots[d.jackpot_code].name if d.jackpot_code in jackpots else d.jackpot_code,
+                display_cents(d.amount_cents),
+                d.rule,
+            )
+            for d in drops
+        ],
         to_winner=display_cents(rakeable - round_.rake_cents - sum(d.amount_cents for d in drops)),
     )
 
@@ -87,8 +93,12 @@ def calculator(request: HttpRequest) -> HttpResponse:
         data = form.cleaned_data
         try:
             breakdown = pot_breakdown(
-                table=data["table"], pot_cents=data["pot"], uncalled_cents=data["uncalled_bet"],
-                flop_dealt=data["flop_dealt"], players=2, at=timezone.now(),
+                table=data["table"],
+                pot_cents=data["pot"],
+                uncalled_cents=data["uncalled_bet"],
+                flop_dealt=data["flop_dealt"],
+                players=2,
+                at=timezone.now(),
             )
         except DomainError as refused:
             error = refused.message
@@ -116,23 +126,37 @@ def round_log(request: HttpRequest) -> HttpResponse:
             data = form.cleaned_data
             try:
                 recorded = round_record(
-                    table=data["table"], ended_at=timezone.now(), players_dealt_in=data["players_dealt_in"],
-                    pot_cents=data["pot"], uncalled_bet_cents=data["uncalled_bet"], flop_dealt=data["flop_dealt"],
-                    voided=data["voided"], actor=user, idempotency_key=data["idempotency_key"],
+                    table=data["table"],
+                    ended_at=timezone.now(),
+                    players_dealt_in=data["players_dealt_in"],
+                    pot_cents=data["pot"],
+                    uncalled_bet_cents=data["uncalled_bet"],
+                    flop_dealt=data["flop_dealt"],
+                    voided=data["voided"],
+                    actor=user,
+                    idempotency_key=data["idempotency_key"],
                 )
             except IdempotencyKeyReused:
                 # The form was sent again (a second tap, a resend): the tablet dates a round when it
                 # arrives, so the second sending differs from the first by its time and the service
                 # refuses it. It records nothing; show the round the form did record.
-                first = Round.objects.filter(idempotency_key=data["idempotency_key"]).values_list("pk", flat=True).first()
-                messages.info(request, f"Round {first} was already recorded by this form; it counts once. Log the next round below.")
+                first = (
+                    Round.objects.filter(idempotency_key=data["idempotency_key"]).values_list("pk", flat=True).first()
+                )
+                messages.info(
+                    request,
+                    f"Round {first} was already recorded by this form; it counts once. Log the next round below.",
+                )
                 return redirect(f"{reverse('floor:round-log')}?recorded={first}")
             except DomainError as refused:
                 messages.error(request, f"Nothing was recorded. {refused.message}")
             else:
                 round_ = recorded.round
                 if recorded.replayed:
-                    messages.info(request, f"Round {round_.pk} was already recorded by this form; it counts once. Log the next round below.")
+                    messages.info(
+                        request,
+                        f"Round {round_.pk} was already recorded by this form; it counts once. Log the next round below.",
+                    )
                 else:
                     messages.success(request, f"Round {round_.pk} recorded at table {data['table'].number}.")
                 return redirect(f"{reverse('floor:round-log')}?recorded={round_.pk}")
@@ -154,9 +178,16 @@ def round_log(request: HttpRequest) -> HttpResponse:
 def time_charges(request: HttpRequest) -> HttpResponse:
     """Time charges waiting for a floorperson's verification (§637a.17(b)(3)(v)), newest first."""
     can_verify = may(acting_user(request), Action.TIME_CHARGE_VERIFY)
-    pending = TimeCharge.objects.filter(verified_at__isnull=True).select_related("table", "assessed_by").order_by("-interval_starts_at")[:50]
+    pending = (
+        TimeCharge.objects.filter(verified_at__isnull=True)
+        .select_related("table", "assessed_by")
+        .order_by("-interval_starts_at")[:50]
+    )
     # One form per charge, each with its own field ids.
-    rows = [(charge, display_cents(charge.amount_cents), SignWithPinForm(auto_id=f"id_charge{charge.pk}_%s")) for charge in pending]
+    rows = [
+        (charge, display_cents(charge.amount_cents), SignWithPinForm(auto_id=f"id_charge{charge.pk}_%s"))
+        for charge in pending
+    ]
     return render(request, "rake/floor/time_charges.html", {"rows": rows, "can_verify": can_verify})
 
 
@@ -168,7 +199,10 @@ def time_charge_verify_page(request: HttpRequest, charge_id: int) -> HttpRespons
     if not form.is_valid():
         # Refused by the form, before any PIN check: a typo does not count toward the signing lock.
         if request.POST.get("pin", "").strip():
-            messages.error(request, f"{' '.join(str(e) for e in form.errors['pin'])} Nothing was checked; it does not count as a wrong PIN.")
+            messages.error(
+                request,
+                f"{' '.join(str(e) for e in form.errors['pin'])} Nothing was checked; it does not count as a wrong PIN.",
+            )
         else:
             messages.error(request, "Enter your signing PIN to verify.")
     else:
@@ -177,5 +211,8 @@ def time_charge_verify_page(request: HttpRequest, charge_id: int) -> HttpRespons
         except DomainError as refused:
             messages.error(request, refused.message)
         else:
-            messages.success(request, f"Time charge of {display_cents(charge.amount_cents)} at table {charge.table.number} verified; it is in the drop box.")
+            messages.success(
+                request,
+                f"Time charge of {display_cents(charge.amount_cents)} at table {charge.table.number} verified; it is in the drop box.",
+            )
     return redirect("floor:time-charges")

@@ -14,11 +14,16 @@ def _rake_policy(check: Checker, where: str, item: dict[str, Any]) -> tuple[Rake
     kind = item.get("kind")
     common = {"code", "kind"}
     if kind == RakeKind.PERCENTAGE:
-        if not check.keys(where, item, common | {"rate_percent", "max_per_round"}, {"increment", "min_pot", "no_flop_no_drop"}):
+        if not check.keys(
+            where, item, common | {"rate_percent", "max_per_round"}, {"increment", "min_pot", "no_flop_no_drop"}
+        ):
             return None
         rate = check.percent_bp(where, "rate_percent", item.get("rate_percent"))
         if rate is not None and rate > MAX_PERCENTAGE_RAKE_BP:
-            check.error(where, f"rate_percent {item['rate_percent']} is over the 10% a percentage rake may take (§637a.17(b)(1))")
+            check.error(
+                where,
+                f"rate_percent {item['rate_percent']} is over the 10% a percentage rake may take (§637a.17(b)(1))",
+            )
             rate = None
         if rate == 0:
             check.error(where, "rate_percent must be more than 0")
@@ -29,12 +34,22 @@ def _rake_policy(check: Checker, where: str, item: dict[str, Any]) -> tuple[Rake
         if rate is None or maximum is None or increment is None or min_pot is None or no_flop is None:
             return None
         policy = RakePolicy(
-            code=item["code"], kind=kind, rate_bp=rate, max_per_round_cents=maximum, increment_cents=increment,
-            min_pot_cents=min_pot, no_flop_no_drop=bool(no_flop),
+            code=item["code"],
+            kind=kind,
+            rate_bp=rate,
+            max_per_round_cents=maximum,
+            increment_cents=increment,
+            min_pot_cents=min_pot,
+            no_flop_no_drop=bool(no_flop),
         )
         canonical = {
-            "code": policy.code, "kind": kind, "rate_percent": format_percent(rate), "max_per_round": format_cents(maximum),
-            "increment": format_cents(increment), "min_pot": format_cents(min_pot), "no_flop_no_drop": bool(no_flop),
+            "code": policy.code,
+            "kind": kind,
+            "rate_percent": format_percent(rate),
+            "max_per_round": format_cents(maximum),
+            "increment": format_cents(increment),
+            "min_pot": format_cents(min_pot),
+            "no_flop_no_drop": bool(no_flop),
         }
         return policy, canonical
     if kind == RakeKind.INCREMENTAL:
@@ -58,7 +73,9 @@ def _rake_policy(check: Checker, where: str, item: dict[str, Any]) -> tuple[Rake
                 ok = False
                 continue
             if rake > pot:
-                check.error(at, f"the rake {format_cents(rake)} is more than the pot {format_cents(pot)} that reaches it")
+                check.error(
+                    at, f"the rake {format_cents(rake)} is more than the pot {format_cents(pot)} that reaches it"
+                )
                 ok = False
             if levels and (pot <= levels[-1].pot_cents or rake < levels[-1].rake_cents):
                 check.error(at, "levels must go up: each pot above the last, each rake at least the last")
@@ -68,7 +85,9 @@ def _rake_policy(check: Checker, where: str, item: dict[str, Any]) -> tuple[Rake
             return None
         policy = RakePolicy(code=item["code"], kind=kind, max_per_round_cents=maximum, levels=tuple(levels))
         canonical = {
-            "code": policy.code, "kind": kind, "max_per_round": format_cents(maximum),
+            "code": policy.code,
+            "kind": kind,
+            "max_per_round": format_cents(maximum),
             "levels": [{"pot": format_cents(lv.pot_cents), "rake": format_cents(lv.rake_cents)} for lv in levels],
         }
         return policy, canonical
@@ -82,15 +101,26 @@ def _rake_policy(check: Checker, where: str, item: dict[str, Any]) -> tuple[Rake
         fee = check.money(where, "hourly_fee", item.get("hourly_fee"), positive=True)
         interval = check.integer(where, "interval_minutes", item.get("interval_minutes"))
         if interval is not None and interval not in TIME_CHARGE_INTERVALS:
-            check.error(where, f"interval_minutes {interval} is not allowed: a time charge is assessed every 20 or 30 minutes (§637a.17(b)(3)(iii))")
+            check.error(
+                where,
+                f"interval_minutes {interval} is not allowed: a time charge is assessed every 20 or 30 minutes (§637a.17(b)(3)(iii))",
+            )
             interval = None
         if fee is not None and interval is not None and fee * interval % 60:
-            check.error(where, f"hourly_fee {format_cents(fee)} does not divide into whole cents every {interval} minutes")
+            check.error(
+                where, f"hourly_fee {format_cents(fee)} does not divide into whole cents every {interval} minutes"
+            )
             fee = None
         if basis is None or fee is None or interval is None:
             return None
         policy = RakePolicy(code=item["code"], kind=kind, basis=basis, hourly_fee_cents=fee, interval_minutes=interval)
-        canonical = {"code": policy.code, "kind": kind, "basis": basis, "hourly_fee": format_cents(fee), "interval_minutes": interval}
+        canonical = {
+            "code": policy.code,
+            "kind": kind,
+            "basis": basis,
+            "hourly_fee": format_cents(fee),
+            "interval_minutes": interval,
+        }
         return policy, canonical
     check.error(where, f"kind must be one of {', '.join(RakeKind.ALL)} (§637a.17(b)), got {kind!r}")
     return None

@@ -38,7 +38,9 @@ def parse_text(text: str) -> Any:
 DEFAULT_SHIFTS = (("day", 0), ("swing", 8 * 60), ("grave", 16 * 60))
 
 
-def _shifts(check: Checker, data: dict[str, Any], day_starts: time | None) -> tuple[tuple[Shift, ...], list[dict[str, str]]]:
+def _shifts(
+    check: Checker, data: dict[str, Any], day_starts: time | None
+) -> tuple[tuple[Shift, ...], list[dict[str, str]]]:
     raw = data.get("shifts")
     if raw is None:
         base = _minutes(day_starts or time(6))
@@ -70,7 +72,9 @@ def _effective_from(check: Checker, value: Any) -> datetime | None:
     if value is None:
         return None
     if isinstance(value, date) and not isinstance(value, datetime):
-        check.error("effective_from", "must be a date and time with its UTC offset, such as \"2026-11-01T06:00:00-05:00\"")
+        check.error(
+            "effective_from", 'must be a date and time with its UTC offset, such as "2026-11-01T06:00:00-05:00"'
+        )
         return None
     if isinstance(value, str):
         try:
@@ -79,7 +83,7 @@ def _effective_from(check: Checker, value: Any) -> datetime | None:
             check.error("effective_from", f"{value!r} is not an ISO-8601 date and time")
             return None
     if not isinstance(value, datetime) or value.tzinfo is None or value.utcoffset() is None:
-        check.error("effective_from", "must carry its UTC offset, such as \"2026-11-01T06:00:00-05:00\"")
+        check.error("effective_from", 'must carry its UTC offset, such as "2026-11-01T06:00:00-05:00"')
         return None
     return value
 
@@ -88,8 +92,13 @@ T = TypeVar("T")
 
 
 def _coded_items(
-    check: Checker, data: dict[str, Any], section: str, parse: Callable[[Checker, str, dict[str, Any]], tuple[T, dict[str, Any]] | None],
-    noun: str, *, required: bool,
+    check: Checker,
+    data: dict[str, Any],
+    section: str,
+    parse: Callable[[Checker, str, dict[str, Any]], tuple[T, dict[str, Any]] | None],
+    noun: str,
+    *,
+    required: bool,
 ) -> tuple[dict[str, T], list[dict[str, Any]]]:
     """The items of a section keyed by their unique ``code``, each parsed by ``parse``, with their
     canonical forms; a bad item is reported and left out."""
@@ -155,7 +164,10 @@ def validate_rules(data: Any) -> Rules:
             continue
         number = item.get("number")
         if not isinstance(number, str) or not re.fullmatch(r"[A-Za-z0-9-]{1,10}", number):
-            check.error(where, f"number must be a quoted table number of up to 10 letters and digits, such as \"T1\", got {number!r}")
+            check.error(
+                where,
+                f'number must be a quoted table number of up to 10 letters and digits, such as "T1", got {number!r}',
+            )
             number = None
         elif number in tables:
             check.error(where, f"table {number} is listed twice")
@@ -163,7 +175,9 @@ def validate_rules(data: Any) -> Rules:
         try:
             game: Game | None = Game(item.get("game"))
         except ValueError:
-            check.error(where, f"game {item.get('game')!r} is not a game this room deals (one of {', '.join(Game.values)})")
+            check.error(
+                where, f"game {item.get('game')!r} is not a game this room deals (one of {', '.join(Game.values)})"
+            )
             game = None
         seats = check.integer(where, "seats", item.get("seats"))
         if game is not None and seats is not None and (problem := seat_limit_problem(game=game, seats=seats)):
@@ -174,20 +188,31 @@ def validate_rules(data: Any) -> Rules:
         ok = True
         if game in HOUSE_BANKED:
             if policy_code is not None or table_jackpots:
-                check.error(where, f"{game.label} is banked by the house: it takes no rake and pays no poker jackpot, so it has no rake_policy or jackpots")
+                check.error(
+                    where,
+                    f"{game.label} is banked by the house: it takes no rake and pays no poker jackpot, so it has no rake_policy or jackpots",
+                )
                 ok = False
         elif policy_code is None:
-            check.error(where, "rake_policy is missing: every poker table takes its rake by a policy of this file (§637a.17(a))")
+            check.error(
+                where, "rake_policy is missing: every poker table takes its rake by a policy of this file (§637a.17(a))"
+            )
             ok = False
         elif policy_code not in policy_codes_seen:
-            check.error(where, f"rake_policy {policy_code!r} is not a policy of this file (known: {', '.join(sorted(str(c) for c in policy_codes_seen)) or 'none'})")
+            check.error(
+                where,
+                f"rake_policy {policy_code!r} is not a policy of this file (known: {', '.join(sorted(str(c) for c in policy_codes_seen)) or 'none'})",
+            )
             ok = False
         if not isinstance(table_jackpots, list):
             check.error(where, "jackpots must be a list of jackpot codes")
             table_jackpots, ok = [], False
         for code in table_jackpots:
             if code not in jackpot_codes_seen:
-                check.error(where, f"jackpot {code!r} is not a jackpot of this file (known: {', '.join(sorted(str(c) for c in jackpot_codes_seen)) or 'none'})")
+                check.error(
+                    where,
+                    f"jackpot {code!r} is not a jackpot of this file (known: {', '.join(sorted(str(c) for c in jackpot_codes_seen)) or 'none'})",
+                )
                 ok = False
         if len(set(map(str, table_jackpots))) != len(table_jackpots):
             check.error(where, "a jackpot is listed twice")
@@ -218,6 +243,14 @@ def validate_rules(data: Any) -> Rules:
         content["controls"] = canonical_controls
     return Rules(
         variance_threshold_cents=controls.get("variance_threshold", 0),
-        room=room, room_name=content["name"], timezone=zone, gaming_day_starts=day_starts, effective_from=effective_from,
-        shifts=shifts, rake_policies=policies, jackpots=jackpots, tables=tables, content=content,
+        room=room,
+        room_name=content["name"],
+        timezone=zone,
+        gaming_day_starts=day_starts,
+        effective_from=effective_from,
+        shifts=shifts,
+        rake_policies=policies,
+        jackpots=jackpots,
+        tables=tables,
+        content=content,
     )

@@ -25,7 +25,9 @@ def drop_box_account(*, table: Table) -> AccountSpec:
     """A table's drop box, where the rake and the verified time charges go (§637a.17(b)(3)(v)):
     ``table:main:T1:drop_box``, "Table T1 drop box"."""
     return AccountSpec(
-        code=f"table:{table.room.code}:{table.number}:drop_box", name=f"Table {table.number} drop box", kind=AccountKind.DROP_BOX
+        code=f"table:{table.room.code}:{table.number}:drop_box",
+        name=f"Table {table.number} drop box",
+        kind=AccountKind.DROP_BOX,
     )
 
 

@@ -91,8 +91,14 @@ def round_record(
     rules lock (``rake.locks``)."""
     action_require(actor=actor, action=Action.ROUND_RECORD)
     request = RoundRequest(
-        table=table, ended_at=ended_at, players_dealt_in=players_dealt_in, pot_cents=pot_cents,
-        uncalled_bet_cents=uncalled_bet_cents, flop_dealt=flop_dealt, voided=voided, idempotency_key=idempotency_key,
+        table=table,
+        ended_at=ended_at,
+        players_dealt_in=players_dealt_in,
+        pot_cents=pot_cents,
+        uncalled_bet_cents=uncalled_bet_cents,
+        flop_dealt=flop_dealt,
+        voided=voided,
+        idempotency_key=idempotency_key,
     )
     with transaction.atomic():
         lock_room_rules(room=table.room, exclusive=False)
@@ -166,9 +172,13 @@ def _round_validate(request: RoundRequest, *, now: datetime, versions: RoomVersi
     errors: dict[str, list[str]] = {}
     in_effect = None
     if not table.is_open:
-        errors.setdefault("table", []).append(f"Table {table.number} is closed; a floorperson opens it before rounds are logged.")
+        errors.setdefault("table", []).append(
+            f"Table {table.number} is closed; a floorperson opens it before rounds are logged."
+        )
     if ended_at > now:
-        errors.setdefault("ended_at", []).append(f"The round cannot end in the future ({ended_at.isoformat()} is after now).")
+        errors.setdefault("ended_at", []).append(
+            f"The round cannot end in the future ({ended_at.isoformat()} is after now)."
+        )
     if problem := table.dealt_in_problem(request.players_dealt_in):
         errors.setdefault("players_dealt_in", []).append(problem)
     if problem := uncalled_bet_problem(pot_cents=request.pot_cents, uncalled_cents=request.uncalled_bet_cents):
@@ -198,7 +208,13 @@ def _round_rate(request: RoundRequest, *, in_effect: TableRulesInEffect) -> PotO
 
 
 def _round_post(
-    request: RoundRequest, *, in_effect: TableRulesInEffect, outcome: PotOutcome, actor: User, fingerprint: str, now: datetime
+    request: RoundRequest,
+    *,
+    in_effect: TableRulesInEffect,
+    outcome: PotOutcome,
+    actor: User,
+    fingerprint: str,
+    now: datetime,
 ) -> RoundRecorded:
     """Write the round and its drops (``rake``'s rows), then post its transfers (the ledger's), in the
     caller's transaction. A key already recorded writes nothing and answers the first round."""
@@ -224,7 +240,14 @@ def _round_post(
     )
     jackpot_ids = _jackpot_ids_of(room=room, version_id=version_id)
     drops = [
-        RoundDrop(round=round_, jackpot_id=jackpot_ids[drop.code], jackpot_code=drop.code, position=n, amount_cents=drop.amount_cents, rule=drop.rule[:300])
+        RoundDrop(
+            round=round_,
+            jackpot_id=jackpot_ids[drop.code],
+            jackpot_code=drop.code,
+            position=n,
+            amount_cents=drop.amount_cents,
+            rule=drop.rule[:300],
+        )
         for n, drop in enumerate(outcome.drops)
     ]
     one_statement = connection.vendor == "postgresql" and ONE_STATEMENT_WRITES
@@ -241,8 +264,11 @@ def _round_post(
     if outcome.rake_cents:
         postings.append(
             Posting(
-                debit_id=_account_id(drop_box_account(table=table), version_id=version_id), credit_id=source_id,
-                amount_cents=outcome.rake_cents, kind=TransferKind.RAKE, idempotency_key=f"round:{key}:rake",
+                debit_id=_account_id(drop_box_account(table=table), version_id=version_id),
+                credit_id=source_id,
+                amount_cents=outcome.rake_cents,
+                kind=TransferKind.RAKE,
+                idempotency_key=f"round:{key}:rake",
                 memo=outcome.rake_rule[:300],
             )
         )
@@ -251,9 +277,14 @@ def _round_post(
         if drop.amount_cents:
             postings.append(
                 Posting(
-                    debit_id=_account_id(jackpot_box_account(table=table, jackpot=jackpots[drop.code]), version_id=version_id),
-                    credit_id=source_id, amount_cents=drop.amount_cents, kind=TransferKind.DROP,
-                    idempotency_key=f"round:{key}:drop:{drop.code}", memo=drop.rule[:300],
+                    debit_id=_account_id(
+                        jackpot_box_account(table=table, jackpot=jackpots[drop.code]), version_id=version_id
+                    ),
+                    credit_id=source_id,
+                    amount_cents=drop.amount_cents,
+                    kind=TransferKind.DROP,
+                    idempotency_key=f"round:{key}:drop:{drop.code}",
+                    memo=drop.rule[:300],
                 )
             )
     transfers_post_within(postings=postings, actor=actor, reference=round_, posted_at=now)
@@ -303,7 +334,10 @@ def _insert_in_one_statement(round_: Round, drops: list[RoundDrop]) -> bool:
     """  # noqa: S608
     params = [
         *values,
-        [d.jackpot_id for d in drops], [d.jackpot_code for d in drops], [d.position for d in drops], [d.amount_cents for d in drops],
+        [d.jackpot_id for d in drops],
+        [d.jackpot_code for d in drops],
+        [d.position for d in drops],
+        [d.amount_cents for d in drops],
         [d.rule for d in drops],
     ]
     with connection.cursor() as cursor:

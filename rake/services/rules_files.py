@@ -73,7 +73,10 @@ def rules_load(*, text: str, actor: User, source_name: str = "") -> RulesLoaded:
                 )
         try:
             room = room_upsert(
-                code=rules.room, name=rules.room_name, timezone_name=rules.timezone, gaming_day_starts=rules.gaming_day_starts,
+                code=rules.room,
+                name=rules.room_name,
+                timezone_name=rules.timezone,
+                gaming_day_starts=rules.gaming_day_starts,
                 actor=actor,
             )
             room = PokerRoom.objects.select_for_update().get(pk=room.pk)
@@ -81,7 +84,9 @@ def rules_load(*, text: str, actor: User, source_name: str = "") -> RulesLoaded:
                 jackpot_register(room=room, code=jackpot.code, kind=jackpot.kind, name=jackpot.name)
             account_open_as(pots_account(room=room))
             for table_rule in rules.tables.values():
-                table = table_upsert(room=room, number=table_rule.number, game=table_rule.game, seats=table_rule.seats, actor=actor)
+                table = table_upsert(
+                    room=room, number=table_rule.number, game=table_rule.game, seats=table_rule.seats, actor=actor
+                )
                 _open_table_accounts(table=table, rules=rules)
         except RakeError:
             raise

@@ -143,7 +143,9 @@ def time_charge_verify(*, time_charge: TimeCharge, actor: User, pin: str) -> Tim
     with transaction.atomic():
         charge = TimeCharge.objects.select_for_update().select_related("table__room").get(pk=time_charge.pk)
         if charge.verified_at is not None:
-            raise TimeChargeAlreadyVerified(f"Time charge {charge.pk} was already verified at {charge.verified_at:%H:%M}.")
+            raise TimeChargeAlreadyVerified(
+                f"Time charge {charge.pk} was already verified at {charge.verified_at:%H:%M}."
+            )
         signature_add(document=charge, rule=TimeCharge.VERIFIER, signer=signer)
         charge.verified_at = signer.verified_at
         charge.save(update_fields=["verified_at"])

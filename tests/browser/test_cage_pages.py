@@ -10,7 +10,6 @@ from cage.models import CageVerification, Count, CountStatus, Transport
 from cage.services import boxes_sync, count_record, count_witness, notice_record, transport_create
 from casino_backoffice.staff.roles import Role
 from tests.browser.conftest import screenshot
-from tests.cage.conftest import closed_table, key, log_rounds, security  # noqa: F401
 from tests.conftest import PASSWORD, PIN
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -29,7 +28,7 @@ def _tablet(browser, live_server, person):
     return page
 
 
-def test_a_dealer_counts_a_box_on_the_number_pad(live_server, browser, closed_table, dealer) -> None:  # noqa: F811
+def test_a_dealer_counts_a_box_on_the_number_pad(live_server, browser, closed_table, dealer) -> None:
     boxes_sync(room=closed_table.room)
     page = _tablet(browser, live_server, dealer)
     page.click(".tile:has-text('Count a box')")
@@ -55,7 +54,9 @@ def test_a_dealer_counts_a_box_on_the_number_pad(live_server, browser, closed_ta
     assert page.console_errors == []
 
 
-def test_a_floorperson_witnesses_and_security_carries(live_server, browser, closed_table, dealer, floorperson, security, key) -> None:  # noqa: F811
+def test_a_floorperson_witnesses_and_security_carries(
+    live_server, browser, closed_table, dealer, floorperson, security, key
+) -> None:
     boxes_sync(room=closed_table.room)
     from cage.models import Box
 
@@ -85,12 +86,19 @@ def test_a_floorperson_witnesses_and_security_carries(live_server, browser, clos
     assert page.console_errors == []
 
 
-def test_surveillance_sees_the_counts_with_htmx_under_the_csp(live_server, browser, closed_table, dealer, make_staff, key) -> None:  # noqa: F811
+def test_surveillance_sees_the_counts_with_htmx_under_the_csp(
+    live_server, browser, closed_table, dealer, make_staff, key
+) -> None:
     boxes_sync(room=closed_table.room)
     from cage.models import Box
 
-    count_record(box=Box.objects.select_related("table", "room", "account", "jackpot").get(code="T1-drop"), counted_cents=1500,
-                 actor=dealer, pin=PIN, idempotency_key=key())
+    count_record(
+        box=Box.objects.select_related("table", "room", "account", "jackpot").get(code="T1-drop"),
+        counted_cents=1500,
+        actor=dealer,
+        pin=PIN,
+        idempotency_key=key(),
+    )
     page = _tablet(browser, live_server, make_staff(Role.SURVEILLANCE))
     page.goto(f"{live_server.url}/floor/counts/surveillance/")
     assert page.evaluate("typeof htmx") == "object"  # the polling library loaded from our own origin
@@ -99,18 +107,30 @@ def test_surveillance_sees_the_counts_with_htmx_under_the_csp(live_server, brows
     assert page.console_errors == []
 
 
-def test_a_cashier_verifies_a_container_on_the_admin_screen(live_server, browser, closed_table, dealer, floorperson, security,  # noqa: F811
-                                                           cashier, key) -> None:  # noqa: F811
+def test_a_cashier_verifies_a_container_on_the_admin_screen(
+    live_server,
+    browser,
+    closed_table,
+    dealer,
+    floorperson,
+    security,
+    cashier,
+    key,
+) -> None:
     boxes_sync(room=closed_table.room)
     from cage.models import Box
 
-    notice_record(room=closed_table.room, notified="J. Smith", method="phone", actor=floorperson, pin=PIN, idempotency_key=key())
+    notice_record(
+        room=closed_table.room, notified="J. Smith", method="phone", actor=floorperson, pin=PIN, idempotency_key=key()
+    )
     counts = []
     for code, cents in (("T1-drop", 1500), ("T1-bb", 300)):
         box = Box.objects.select_related("table", "room", "account", "jackpot").get(code=code)
         count = count_record(box=box, counted_cents=cents, actor=dealer, pin=PIN, idempotency_key=key())
         counts.append(count_witness(count=count, actor=floorperson, pin=PIN, surveillance_reference=f"CAM-{code}"))
-    transport = transport_create(room=closed_table.room, seal="S-7", counts=counts, actor=security, pin=PIN, idempotency_key=key())
+    transport = transport_create(
+        room=closed_table.room, seal="S-7", counts=counts, actor=security, pin=PIN, idempotency_key=key()
+    )
 
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()

@@ -12,7 +12,6 @@ from tests.browser.conftest import screenshot
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-
 @pytest.fixture
 def tablet(browser, live_server, client):
     """A 10-inch tablet signed in as ``tablet.sign_in(user)``; console errors (CSP refusals) collected."""

@@ -42,19 +42,31 @@ def _box(table, code: str) -> Box:
 @pytest.fixture
 def container(closed_table, dealer, floorperson, security, key) -> Transport:
     """T1-drop ($15.00, counted $14.00) and T1-bb ($3.00) counted, witnessed and sealed in S-1."""
-    notice_record(room=closed_table.room, notified="J. Smith", method="phone", actor=floorperson, pin=PIN, idempotency_key=key())
+    notice_record(
+        room=closed_table.room, notified="J. Smith", method="phone", actor=floorperson, pin=PIN, idempotency_key=key()
+    )
     counts = []
     for code, cents in (("T1-drop", 1400), ("T1-bb", 300)):
-        count = count_record(box=_box(closed_table, code), counted_cents=cents, actor=dealer, pin=PIN, idempotency_key=key())
+        count = count_record(
+            box=_box(closed_table, code), counted_cents=cents, actor=dealer, pin=PIN, idempotency_key=key()
+        )
         counts.append(count_witness(count=count, actor=floorperson, pin=PIN, surveillance_reference=f"CAM-{code}"))
-    return transport_create(room=closed_table.room, seal="S-1", counts=counts, actor=security, pin=PIN, idempotency_key=key())
+    return transport_create(
+        room=closed_table.room, seal="S-1", counts=counts, actor=security, pin=PIN, idempotency_key=key()
+    )
 
 
 @pytest.fixture
 def boxes_at_cage(closed_table, floorperson, security, key) -> Transport:
     """T1-hh ($6.00 expected) carried uncounted under S-2 and accounted for at the cage."""
-    transport = transport_create(room=closed_table.room, seal="S-2", boxes=[_box(closed_table, "T1-hh")], actor=security, pin=PIN,
-                                 idempotency_key=key())
+    transport = transport_create(
+        room=closed_table.room,
+        seal="S-2",
+        boxes=[_box(closed_table, "T1-hh")],
+        actor=security,
+        pin=PIN,
+        idempotency_key=key(),
+    )
     return transport_account(transport=transport, box_codes=["T1-hh"], actor=floorperson, pin=PIN)
 
 
@@ -62,8 +74,9 @@ def _verify_key(page: str) -> str:
     return re.search(r'name="idempotency_key" value="([^"]+)"', page).group(1)
 
 
-def test_the_arriving_transports_list_with_totals_and_the_way_to_verify(container, boxes_at_cage, cashier, finance,
-                                                                         django_assert_max_num_queries) -> None:
+def test_the_arriving_transports_list_with_totals_and_the_way_to_verify(
+    container, boxes_at_cage, cashier, finance, django_assert_max_num_queries
+) -> None:
     browser = _browser(cashier)
     with django_assert_max_num_queries(20):
         page = browser.get(reverse("admin:cage_transport_changelist")).content.decode()
@@ -71,8 +84,10 @@ def test_the_arriving_transports_list_with_totals_and_the_way_to_verify(containe
     assert "Declared <strong>$17.00</strong>" in page and "Expected when taken <strong>$24.00</strong>" in page
     assert reverse("admin:cage_transport_verify", args=[container.pk]) in page and "Verify the aggregate" in page
     assert "Count the boxes" in page
-    assert reverse("admin:cage_transport_verify", args=[container.pk]) not in _browser(finance).get(
-        reverse("admin:cage_transport_changelist")).content.decode()  # finance reads, only a cashier verifies
+    assert (
+        reverse("admin:cage_transport_verify", args=[container.pk])
+        not in _browser(finance).get(reverse("admin:cage_transport_changelist")).content.decode()
+    )  # finance reads, only a cashier verifies
 
 
 def test_a_cashier_verifies_a_container_on_one_screen_and_sees_the_variance(container, cashier) -> None:
@@ -85,7 +100,10 @@ def test_a_cashier_verifies_a_container_on_one_screen_and_sees_the_variance(cont
     assert (verification.counted_cents, verification.official_cents, verification.variance_cents) == (1690, 1700, -10)
     page = " ".join(response.content.decode().split())
     assert "Seal S-1 verified: $17.00 made official." in page
-    assert "counted <strong>$16.90</strong>, made official <strong>$17.00</strong>, variance <strong>-$0.10</strong>" in page
+    assert (
+        "counted <strong>$16.90</strong>, made official <strong>$17.00</strong>, variance <strong>-$0.10</strong>"
+        in page
+    )
     assert "Cage count against the table counts" in page and "Aggregate you counted" not in page
 
 
@@ -94,7 +112,9 @@ def test_a_cashier_counts_each_uncounted_box(boxes_at_cage, cashier) -> None:
     url = reverse("admin:cage_transport_verify", args=[boxes_at_cage.pk])
     page = browser.get(url).content.decode()
     assert "Box T1-hh" in page and "$6.00" not in page  # the cashier counts blind too
-    page = browser.post(url, {"box_T1-hh": "6.50", "pin": PIN, "idempotency_key": _verify_key(page)}, follow=True).content.decode()
+    page = browser.post(
+        url, {"box_T1-hh": "6.50", "pin": PIN, "idempotency_key": _verify_key(page)}, follow=True
+    ).content.decode()
     verification = CageVerification.objects.get()
     assert (verification.box_counts, verification.variance_cents) == ({"T1-hh": 650}, 50)
     assert "$6.00" in page and "$6.50" in page and "$0.50" in page  # expected, counted, variance
@@ -133,10 +153,20 @@ def test_variances_open_on_those_awaiting_an_explanation_and_finance_explains(co
 def test_variances_export_as_csv_and_xlsx_with_money_as_numbers(container, cashier, finance) -> None:
     cage_verify(transport=container, counted=1690, actor=cashier, pin=PIN, idempotency_key="v")
     browser = _browser(finance)
-    rows = list(csv.reader(io.StringIO(browser.get(reverse("admin:cage_variance_export", args=["csv"]), {"explanation": "all"}).content.decode())))
+    rows = list(
+        csv.reader(
+            io.StringIO(
+                browser.get(
+                    reverse("admin:cage_variance_export", args=["csv"]), {"explanation": "all"}
+                ).content.decode()
+            )
+        )
+    )
     assert rows[0][:8] == ["id", "room", "gaming_day", "kind", "box", "count", "verification", "amount"]
     assert sorted(row[7] for row in rows[1:]) == ["-0.10", "-1.00"]
-    sheet = load_workbook(io.BytesIO(browser.get(reverse("admin:cage_variance_export", args=["xlsx"]), {"explanation": "all"}).content)).active
+    sheet = load_workbook(
+        io.BytesIO(browser.get(reverse("admin:cage_variance_export", args=["xlsx"]), {"explanation": "all"}).content)
+    ).active
     amounts = sorted(float(sheet.cell(row=r, column=8).value) for r in (2, 3))
     assert amounts == [-1.0, -0.1] and sheet.cell(row=2, column=8).number_format == "$#,##0.00"
 
@@ -162,13 +192,27 @@ def test_the_custody_log_of_a_day_and_its_export(container, finance) -> None:
     day = container.gaming_day.isoformat()
     page = browser.get(reverse("admin:cage_custody_log"), {"room": "main", "day": day}).content.decode()
     assert "carried under seal S-1 to the main cage" in page and "witnessed (CAM-T1-drop)" in page
-    rows = list(csv.reader(io.StringIO(browser.get(reverse("admin:cage_custody_log"), {"room": "main", "day": day, "export": "csv"}).content.decode())))
-    assert rows[0] == ["at", "box", "step", "person", "document"] and len(rows) == 1 + 6  # two boxes: counted, witnessed, carried
+    rows = list(
+        csv.reader(
+            io.StringIO(
+                browser.get(
+                    reverse("admin:cage_custody_log"), {"room": "main", "day": day, "export": "csv"}
+                ).content.decode()
+            )
+        )
+    )
+    assert (
+        rows[0] == ["at", "box", "step", "person", "document"] and len(rows) == 1 + 6
+    )  # two boxes: counted, witnessed, carried
 
 
-def test_the_count_sheets_pdf_carries_every_signature_and_credential_number(container, cashier, finance, dealer, floorperson, security) -> None:
+def test_the_count_sheets_pdf_carries_every_signature_and_credential_number(
+    container, cashier, finance, dealer, floorperson, security
+) -> None:
     cage_verify(transport=container, counted=1700, actor=cashier, pin=PIN, idempotency_key="v")
-    response = _browser(finance).get(reverse("admin:cage_count_sheets"), {"room": "main", "day": container.gaming_day.isoformat()})
+    response = _browser(finance).get(
+        reverse("admin:cage_count_sheets"), {"room": "main", "day": container.gaming_day.isoformat()}
+    )
     assert response["Content-Type"] == "application/pdf" and response.content.startswith(b"%PDF")
     text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(response.content)).pages)
     for person in (dealer, floorperson, security, cashier):
@@ -190,9 +234,14 @@ def test_the_record_pages_are_for_the_back_office_roles(container, make_staff) -
 
 
 @pytest.mark.parametrize("name", ["transport", "variance", "count", "cageverification", "box", "countsheet"])
-def test_the_cage_lists_open_at_once(name, container, boxes_at_cage, cashier, finance, django_assert_max_num_queries) -> None:
+def test_the_cage_lists_open_at_once(
+    name, container, boxes_at_cage, cashier, finance, django_assert_max_num_queries
+) -> None:
     cage_verify(transport=container, counted=1690, actor=cashier, pin=PIN, idempotency_key="v")
     browser = _browser(finance)
     with django_assert_max_num_queries(20):
-        response = browser.get(reverse(f"admin:cage_{name}_changelist"), {"transport": {"arriving": "all"}, "variance": {"explanation": "all"}}.get(name, {}))
+        response = browser.get(
+            reverse(f"admin:cage_{name}_changelist"),
+            {"transport": {"arriving": "all"}, "variance": {"explanation": "all"}}.get(name, {}),
+        )
     assert response.status_code == 200

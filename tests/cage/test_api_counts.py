@@ -43,7 +43,9 @@ def test_the_boxes_list_shows_each_box_with_what_it_is_expected_to_hold(closed_t
     refused(api.get("/api/boxes/", {"room": "nowhere"}), 400, field="room")
 
 
-def test_the_lists_cost_a_few_queries_however_many_rows(closed_table, dealer, floorperson, compliance, django_assert_max_num_queries) -> None:
+def test_the_lists_cost_a_few_queries_however_many_rows(
+    closed_table, dealer, floorperson, compliance, django_assert_max_num_queries
+) -> None:
     _notice(floorperson)
     for code, cents in (("T1-bb", "3.00"), ("T1-hh", "6.00"), ("T1-drop", "15.00")):
         post(client_for(dealer), COUNTS, {"box": code, "counted": cents})
@@ -61,14 +63,31 @@ def test_a_floorperson_records_the_notice_to_compliance(closed_table, floorperso
     response = post(client_for(floorperson), NOTICES, {"room": "main", "notified": "J. Smith", "method": "radio"})
     assert response.status_code == 201, response.content
     data = response.json()
-    assert (data["room"], data["notified"], data["method"], data["recorded_by"]) == ("main", "J. Smith", "radio", floorperson.username)
+    assert (data["room"], data["notified"], data["method"], data["recorded_by"]) == (
+        "main",
+        "J. Smith",
+        "radio",
+        floorperson.username,
+    )
 
 
 def test_a_notice_is_refused_to_a_dealer_and_without_a_method(closed_table, dealer, floorperson) -> None:
     before = snapshot()
-    refused(post(client_for(dealer), NOTICES, {"room": "main", "notified": "J. Smith", "method": "phone"}), 403, "not_permitted")
-    refused(post(client_for(floorperson), NOTICES, {"room": "main", "notified": "J. Smith", "method": ""}), 400, field="method")
-    refused(post(client_for(floorperson), NOTICES, {"room": "main", "notified": "J. Smith", "method": "phone"}, key=None), 400, field="Idempotency-Key")
+    refused(
+        post(client_for(dealer), NOTICES, {"room": "main", "notified": "J. Smith", "method": "phone"}),
+        403,
+        "not_permitted",
+    )
+    refused(
+        post(client_for(floorperson), NOTICES, {"room": "main", "notified": "J. Smith", "method": ""}),
+        400,
+        field="method",
+    )
+    refused(
+        post(client_for(floorperson), NOTICES, {"room": "main", "notified": "J. Smith", "method": "phone"}, key=None),
+        400,
+        field="Idempotency-Key",
+    )
     assert snapshot() == before
 
 
@@ -80,22 +99,40 @@ def test_a_dealer_counts_and_a_floorperson_witnesses(closed_table, dealer, floor
     response = post(client_for(dealer), COUNTS, {"box": "T1-bb", "counted": "3.00"})
     assert response.status_code == 201, response.content
     count = response.json()
-    assert {key: count[key] for key in ("box", "room", "table", "counted", "expected", "variance", "status", "notice", "counted_by")} == {
-        "box": "T1-bb", "room": "main", "table": "T1", "counted": "3.00", "expected": "3.00", "variance": "0.00",
-        "status": "counted", "notice": notice, "counted_by": dealer.username,
+    assert {
+        key: count[key]
+        for key in ("box", "room", "table", "counted", "expected", "variance", "status", "notice", "counted_by")
+    } == {
+        "box": "T1-bb",
+        "room": "main",
+        "table": "T1",
+        "counted": "3.00",
+        "expected": "3.00",
+        "variance": "0.00",
+        "status": "counted",
+        "notice": notice,
+        "counted_by": dealer.username,
     }
     assert count["sheet"].startswith("day:")
 
     witness = client_for(floorperson)
-    response = post(witness, f"/api/counts/{count['id']}/witness/", {"surveillance_reference": "CAM-12 14:02"}, key=None)
+    response = post(
+        witness, f"/api/counts/{count['id']}/witness/", {"surveillance_reference": "CAM-12 14:02"}, key=None
+    )
     assert response.status_code == 200, response.content
     witnessed = response.json()
-    assert (witnessed["status"], witnessed["witnessed_by"], witnessed["surveillance_reference"]) == ("witnessed", floorperson.username, "CAM-12 14:02")
+    assert (witnessed["status"], witnessed["witnessed_by"], witnessed["surveillance_reference"]) == (
+        "witnessed",
+        floorperson.username,
+        "CAM-12 14:02",
+    )
     again = post(witness, f"/api/counts/{count['id']}/witness/", {"surveillance_reference": "CAM-12 14:02"}, key=None)
     assert again.status_code == 200 and again.json() == witnessed
 
     surveillance = client_for(make_staff(Role.SURVEILLANCE))
-    rows = _results(surveillance.get(COUNTS, {"status": "witnessed", "room": "main", "gaming_day": count["gaming_day"]}))
+    rows = _results(
+        surveillance.get(COUNTS, {"status": "witnessed", "room": "main", "gaming_day": count["gaming_day"]})
+    )
     assert [row["id"] for row in rows] == [count["id"]]
     assert _results(surveillance.get(COUNTS, {"status": "counted"})) == []
     refused(surveillance.get(COUNTS, {"status": "lost"}), 400, field="status")
@@ -111,7 +148,9 @@ def test_a_short_count_shows_its_variance(closed_table, dealer) -> None:
 def test_a_count_by_denomination_adds_up_or_is_refused(closed_table, dealer) -> None:
     api = client_for(dealer)
     before = snapshot()
-    refused(post(api, COUNTS, {"box": "T1-drop", "counted": "15.00", "denominations": {"5.00": 2, "1.00": 4}}), 400, "cage")
+    refused(
+        post(api, COUNTS, {"box": "T1-drop", "counted": "15.00", "denominations": {"5.00": 2, "1.00": 4}}), 400, "cage"
+    )
     assert snapshot() == before
     response = post(api, COUNTS, {"box": "T1-drop", "counted": "15.00", "denominations": {"5.00": 2, "1.00": 5}})
     assert response.status_code == 201, response.content
@@ -187,12 +226,25 @@ def test_the_witness_is_not_the_counter(closed_table, make_staff) -> None:
     own = post(client_for(both), COUNTS, {"box": "T1-drop", "counted": "15.00"}).json()
     other = post(client_for(dealer), COUNTS, {"box": "T1-hh", "counted": "6.00"}).json()
     before = snapshot()
-    refused(post(client_for(both), f"/api/counts/{own['id']}/witness/", {"surveillance_reference": "CAM-1"}, key=None),
-            400, "segregation_of_duties")
-    refused(post(client_for(dealer), f"/api/counts/{other['id']}/witness/", {"surveillance_reference": "CAM-1"}, key=None),
-            403, "not_permitted")
-    refused(post(client_for(both), f"/api/counts/{other['id']}/witness/", {"surveillance_reference": ""}, key=None),
-            400, field="surveillance_reference")
-    refused(post(client_for(both), "/api/counts/999999/witness/", {"surveillance_reference": "CAM-1"}, key=None), 404, "not_found")
+    refused(
+        post(client_for(both), f"/api/counts/{own['id']}/witness/", {"surveillance_reference": "CAM-1"}, key=None),
+        400,
+        "segregation_of_duties",
+    )
+    refused(
+        post(client_for(dealer), f"/api/counts/{other['id']}/witness/", {"surveillance_reference": "CAM-1"}, key=None),
+        403,
+        "not_permitted",
+    )
+    refused(
+        post(client_for(both), f"/api/counts/{other['id']}/witness/", {"surveillance_reference": ""}, key=None),
+        400,
+        field="surveillance_reference",
+    )
+    refused(
+        post(client_for(both), "/api/counts/999999/witness/", {"surveillance_reference": "CAM-1"}, key=None),
+        404,
+        "not_found",
+    )
     assert snapshot() == before
     assert Count.objects.filter(status=CountStatus.COUNTED).count() == 2

@@ -15,8 +15,15 @@ from tables.services import table_set_open
 
 def _listed(room) -> tuple[int, dict[str, int]]:
     with CaptureQueriesContext(connection) as queries:
-        listed = {c.box.code: (c.expected_cents, c.box.room.code, c.box.table.number, c.box.jackpot.code if c.box.jackpot else None)
-                  for c in boxes_with_expected(boxes=Box.objects.filter(room=room))}
+        listed = {
+            c.box.code: (
+                c.expected_cents,
+                c.box.room.code,
+                c.box.table.number,
+                c.box.jackpot.code if c.box.jackpot else None,
+            )
+            for c in boxes_with_expected(boxes=Box.objects.filter(room=room))
+        }
     return len(queries), {code: value[0] for code, value in listed.items()}
 
 

@@ -19,18 +19,26 @@ def _boxes(table, *codes):
     return [Box.objects.select_related("account").get(room=table.room, code=code) for code in codes]
 
 
-def test_uncounted_boxes_are_accounted_for_and_counted_at_the_cage(closed_table, security, floorperson, cashier, key) -> None:
+def test_uncounted_boxes_are_accounted_for_and_counted_at_the_cage(
+    closed_table, security, floorperson, cashier, key
+) -> None:
     drop, hh = _boxes(closed_table, "T1-drop", "T1-hh")
-    transport = transport_create(room=closed_table.room, seal="B-1", boxes=[drop, hh], actor=security, pin=PIN, idempotency_key=key())
+    transport = transport_create(
+        room=closed_table.room, seal="B-1", boxes=[drop, hh], actor=security, pin=PIN, idempotency_key=key()
+    )
     assert transport.declared_cents is None
     assert account_balance(account=drop.account) == 0
     assert account_balance(account=custody_account(room=closed_table.room)) == 1500 + 600
 
     with pytest.raises(WrongStatus, match="accounts for"):
-        cage_verify(transport=transport, counted={"T1-drop": 1500, "T1-hh": 600}, actor=cashier, pin=PIN, idempotency_key=key())
+        cage_verify(
+            transport=transport, counted={"T1-drop": 1500, "T1-hh": 600}, actor=cashier, pin=PIN, idempotency_key=key()
+        )
 
     transport_account(transport=transport, box_codes=["T1-drop", "T1-hh"], actor=floorperson, pin=PIN)
-    verification = cage_verify(transport=transport, counted={"T1-drop": 1500, "T1-hh": 600}, actor=cashier, pin=PIN, idempotency_key=key())
+    verification = cage_verify(
+        transport=transport, counted={"T1-drop": 1500, "T1-hh": 600}, actor=cashier, pin=PIN, idempotency_key=key()
+    )
     assert (verification.official_cents, verification.variance_cents) == (2100, 0)
     assert account_balance(account=revenue_account(room=closed_table.room)) == 1500
     assert Count.objects.filter(place=CountPlace.CAGE).count() == 2
@@ -41,7 +49,9 @@ def test_a_box_missing_at_the_cage_is_refused_until_a_supervisor_signs_an_except
     closed_table, security, floorperson, supervisor, cashier, key
 ) -> None:
     drop, hh = _boxes(closed_table, "T1-drop", "T1-hh")
-    transport = transport_create(room=closed_table.room, seal="B-2", boxes=[drop, hh], actor=security, pin=PIN, idempotency_key=key())
+    transport = transport_create(
+        room=closed_table.room, seal="B-2", boxes=[drop, hh], actor=security, pin=PIN, idempotency_key=key()
+    )
     with pytest.raises(BoxMissing, match="T1-hh"):
         transport_account(transport=transport, box_codes=["T1-drop"], actor=floorperson, pin=PIN)
     transport.refresh_from_db()
@@ -49,12 +59,16 @@ def test_a_box_missing_at_the_cage_is_refused_until_a_supervisor_signs_an_except
 
     with pytest.raises(ActionNotPermitted):
         missing_box_record(transport=transport, box=hh, reason="Not in the cart", actor=floorperson, pin=PIN)
-    missing_box_record(transport=transport, box=hh, reason="Not in the cart at the cage door", actor=supervisor, pin=PIN)
+    missing_box_record(
+        transport=transport, box=hh, reason="Not in the cart at the cage door", actor=supervisor, pin=PIN
+    )
     transport_account(transport=transport, box_codes=["T1-drop"], actor=floorperson, pin=PIN)
 
     with pytest.raises(CountMismatch, match="T1-drop"):
         cage_verify(transport=transport, counted={}, actor=cashier, pin=PIN, idempotency_key=key())
-    verification = cage_verify(transport=transport, counted={"T1-drop": 1500}, actor=cashier, pin=PIN, idempotency_key=key())
+    verification = cage_verify(
+        transport=transport, counted={"T1-drop": 1500}, actor=cashier, pin=PIN, idempotency_key=key()
+    )
     # The missing box counts nothing: its expected $6.00 is a variance to explain.
     assert (verification.official_cents, verification.variance_cents) == (1500, -600)
     variance = Variance.objects.get(verification=verification)
@@ -62,9 +76,13 @@ def test_a_box_missing_at_the_cage_is_refused_until_a_supervisor_signs_an_except
     assert ledger_total() == 0
 
 
-def test_a_retried_verification_answers_the_first_and_another_body_is_refused(closed_table, security, floorperson, cashier, key) -> None:
+def test_a_retried_verification_answers_the_first_and_another_body_is_refused(
+    closed_table, security, floorperson, cashier, key
+) -> None:
     (drop,) = _boxes(closed_table, "T1-drop")
-    transport = transport_create(room=closed_table.room, seal="B-3", boxes=[drop], actor=security, pin=PIN, idempotency_key=key())
+    transport = transport_create(
+        room=closed_table.room, seal="B-3", boxes=[drop], actor=security, pin=PIN, idempotency_key=key()
+    )
     transport_account(transport=transport, box_codes=["T1-drop"], actor=floorperson, pin=PIN)
     first = cage_verify(transport=transport, counted={"T1-drop": 1500}, actor=cashier, pin=PIN, idempotency_key="v-1")
     transfers = Transfer.objects.count()

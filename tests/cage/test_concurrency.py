@@ -17,14 +17,22 @@ from tests.conftest import PIN
 
 
 @pytest.mark.django_db(transaction=True)
-def test_two_concurrent_verifications_of_one_transport_post_once(closed_table, dealer, floorperson, security, make_staff, key) -> None:
+def test_two_concurrent_verifications_of_one_transport_post_once(
+    closed_table, dealer, floorperson, security, make_staff, key
+) -> None:
     boxes_sync(room=closed_table.room)
-    notice_record(room=closed_table.room, notified="J. Smith", method="radio", actor=floorperson, pin=PIN, idempotency_key=key())
+    notice_record(
+        room=closed_table.room, notified="J. Smith", method="radio", actor=floorperson, pin=PIN, idempotency_key=key()
+    )
     counts = []
     for code, cents in (("T1-bb", 300), ("T1-hh", 600), ("T1-drop", 1500)):
-        count = count_record(box=Box.objects.get(code=code), counted_cents=cents, actor=dealer, pin=PIN, idempotency_key=key())
+        count = count_record(
+            box=Box.objects.get(code=code), counted_cents=cents, actor=dealer, pin=PIN, idempotency_key=key()
+        )
         counts.append(count_witness(count=count, actor=floorperson, pin=PIN, surveillance_reference="CAM-3"))
-    transport = transport_create(room=closed_table.room, seal="C-1", counts=counts, actor=security, pin=PIN, idempotency_key=key())
+    transport = transport_create(
+        room=closed_table.room, seal="C-1", counts=counts, actor=security, pin=PIN, idempotency_key=key()
+    )
     cashiers = [make_staff(Role.CAGE_CASHIER), make_staff(Role.CAGE_CASHIER)]
     start = threading.Barrier(2)
     outcomes: list[str] = []

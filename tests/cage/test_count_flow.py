@@ -34,7 +34,9 @@ def test_a_witnessed_table_count_verified_at_the_cage_becomes_the_official_fund(
 ) -> None:
     bb = _box(closed_table, "T1-bb")
     assert account_balance(account=bb.account) == 300
-    notice_record(room=closed_table.room, notified="J. Smith", method="phone", actor=floorperson, pin=PIN, idempotency_key=key())
+    notice_record(
+        room=closed_table.room, notified="J. Smith", method="phone", actor=floorperson, pin=PIN, idempotency_key=key()
+    )
 
     count = count_record(box=bb, counted_cents=300, actor=dealer, pin=PIN, idempotency_key=key())
     assert (count.expected_cents, count.variance_cents, count.status) == (300, 0, CountStatus.COUNTED)
@@ -42,11 +44,17 @@ def test_a_witnessed_table_count_verified_at_the_cage_becomes_the_official_fund(
     assert account_balance(account=custody_account(room=closed_table.room)) == 300
 
     count_witness(count=count, actor=floorperson, pin=PIN, surveillance_reference="CAM-12 14:02")
-    transport = transport_create(room=closed_table.room, seal="S-001", counts=[count], actor=security, pin=PIN, idempotency_key=key())
+    transport = transport_create(
+        room=closed_table.room, seal="S-001", counts=[count], actor=security, pin=PIN, idempotency_key=key()
+    )
     assert (transport.declared_cents, transport.status) == (300, TransportStatus.IN_TRANSIT)
 
     verification = cage_verify(transport=transport, counted=300, actor=cashier, pin=PIN, idempotency_key=key())
-    assert (verification.official_cents, verification.variance_cents, verification.status) == (300, 0, VerificationStatus.VERIFIED)
+    assert (verification.official_cents, verification.variance_cents, verification.status) == (
+        300,
+        0,
+        VerificationStatus.VERIFIED,
+    )
     displayed = {j.name: j.amount_cents for j in displayed_jackpots(room=closed_table.room)}
     assert displayed["Bad Beat"] == 300
     assert account_balance(account=custody_account(room=closed_table.room)) == 0
@@ -69,7 +77,9 @@ def test_a_box_is_counted_once_for_its_sheet(closed_table, dealer, key) -> None:
     assert Count.objects.count() == 1
 
 
-def test_the_witness_is_not_the_counter_and_the_cashier_neither(closed_table, make_staff, dealer, security, key) -> None:
+def test_the_witness_is_not_the_counter_and_the_cashier_neither(
+    closed_table, make_staff, dealer, security, key
+) -> None:
     from casino_backoffice.staff.roles import Role
 
     drop = _box(closed_table, "T1-drop")
@@ -78,7 +88,9 @@ def test_the_witness_is_not_the_counter_and_the_cashier_neither(closed_table, ma
         count_witness(count=count, actor=dealer, pin=PIN, surveillance_reference="CAM-1")
     both = make_staff(Role.FLOORPERSON, extra_roles=[Role.CAGE_CASHIER])
     count_witness(count=count, actor=both, pin=PIN, surveillance_reference="CAM-1")
-    transport = transport_create(room=closed_table.room, seal="S-9", counts=[count], actor=security, pin=PIN, idempotency_key=key())
+    transport = transport_create(
+        room=closed_table.room, seal="S-9", counts=[count], actor=security, pin=PIN, idempotency_key=key()
+    )
     with pytest.raises(SignerNotIndependent):
         cage_verify(transport=transport, counted=1500, actor=both, pin=PIN, idempotency_key=key())
     transport.refresh_from_db()
@@ -93,7 +105,9 @@ def test_a_short_count_and_a_cage_difference_are_variances_and_the_ledger_balanc
     assert count.variance_cents == -100
     assert Variance.objects.get(count=count).amount_cents == -100
     count_witness(count=count, actor=floorperson, pin=PIN, surveillance_reference="CAM-1")
-    transport = transport_create(room=closed_table.room, seal="S-2", counts=[count], actor=security, pin=PIN, idempotency_key=key())
+    transport = transport_create(
+        room=closed_table.room, seal="S-2", counts=[count], actor=security, pin=PIN, idempotency_key=key()
+    )
     verification = cage_verify(transport=transport, counted=1390, actor=cashier, pin=PIN, idempotency_key=key())
     assert (verification.official_cents, verification.variance_cents) == (1400, -10)
     assert verification.status == VerificationStatus.VARIANCE_UNRESOLVED
@@ -103,7 +117,9 @@ def test_a_short_count_and_a_cage_difference_are_variances_and_the_ledger_balanc
     assert account_balance(account=cage_over_short_account(room=closed_table.room)) == -10
     assert account_balance(account=revenue_account(room=closed_table.room)) == 1400
     assert ledger_total() == 0
-    verification_explain(verification=verification, reason="A $10 chip fell behind the rack; found.", actor=supervisor, pin=PIN)
+    verification_explain(
+        verification=verification, reason="A $10 chip fell behind the rack; found.", actor=supervisor, pin=PIN
+    )
     verification.refresh_from_db()
     assert verification.status == VerificationStatus.VERIFIED
     with pytest.raises(WrongStatus):
@@ -114,18 +130,25 @@ def test_the_official_fund_shows_on_the_display(closed_table) -> None:
     assert Jackpot.objects.filter(room=closed_table.room).count() == 2
 
 
-def test_the_official_record_and_the_custody_log_follow_each_step(closed_table, dealer, floorperson, security, cashier, key) -> None:
+def test_the_official_record_and_the_custody_log_follow_each_step(
+    closed_table, dealer, floorperson, security, cashier, key
+) -> None:
     from cage.selectors import boxes_with_expected, custody_log, official_record
 
     drop = _box(closed_table, "T1-drop")
-    assert {c.box.code: c.expected_cents for c in boxes_with_expected(boxes=Box.objects.filter(table=closed_table))} == {
-        "T1-drop": 1500, "T1-bb": 300, "T1-hh": 600}
+    assert {
+        c.box.code: c.expected_cents for c in boxes_with_expected(boxes=Box.objects.filter(table=closed_table))
+    } == {"T1-drop": 1500, "T1-bb": 300, "T1-hh": 600}
     count = count_record(box=drop, counted_cents=1500, actor=dealer, pin=PIN, idempotency_key=key())
     count_witness(count=count, actor=floorperson, pin=PIN, surveillance_reference="CAM-7")
-    transport = transport_create(room=closed_table.room, seal="S-7", counts=[count], actor=security, pin=PIN, idempotency_key=key())
+    transport = transport_create(
+        room=closed_table.room, seal="S-7", counts=[count], actor=security, pin=PIN, idempotency_key=key()
+    )
     verification = cage_verify(transport=transport, counted=1500, actor=cashier, pin=PIN, idempotency_key=key())
     rows = official_record(room=closed_table.room)
-    assert [(r.account.code, r.gaming_day, r.official_cents) for r in rows] == [("room:main:revenue", verification.gaming_day, 1500)]
+    assert [(r.account.code, r.gaming_day, r.official_cents) for r in rows] == [
+        ("room:main:revenue", verification.gaming_day, 1500)
+    ]
     steps = [(e.box, e.step.split(" ")[0]) for e in custody_log(room=closed_table.room, day=count.gaming_day)]
     assert steps == [("T1-drop", "counted"), ("T1-drop", "witnessed"), ("T1-drop", "carried"), ("T1-drop", "verified")]
 

@@ -15,21 +15,33 @@ from tests.conftest import PIN
 
 def _verified(table, dealer, floorperson, security, cashier, key, seal: str, counted: dict[str, int]):
     boxes_sync(room=table.room)
-    notice_record(room=table.room, notified="J. Smith", method="phone", actor=floorperson, pin=PIN, idempotency_key=key())
+    notice_record(
+        room=table.room, notified="J. Smith", method="phone", actor=floorperson, pin=PIN, idempotency_key=key()
+    )
     counts = []
     for code, cents in counted.items():
-        count = count_record(box=Box.objects.get(room=table.room, code=code), counted_cents=cents, actor=dealer, pin=PIN,
-                             idempotency_key=key())
+        count = count_record(
+            box=Box.objects.get(room=table.room, code=code),
+            counted_cents=cents,
+            actor=dealer,
+            pin=PIN,
+            idempotency_key=key(),
+        )
         counts.append(count_witness(count=count, actor=floorperson, pin=PIN, surveillance_reference="CAM-1"))
-    transport = transport_create(room=table.room, seal=seal, counts=counts, actor=security, pin=PIN, idempotency_key=key())
-    return cage_verify(transport=transport, counted=sum(counted.values()), actor=cashier, pin=PIN, idempotency_key=key())
+    transport = transport_create(
+        room=table.room, seal=seal, counts=counts, actor=security, pin=PIN, idempotency_key=key()
+    )
+    return cage_verify(
+        transport=transport, counted=sum(counted.values()), actor=cashier, pin=PIN, idempotency_key=key()
+    )
 
 
 def test_the_official_record_line_by_line_adds_up_to_the_record_by_fund_and_day(
     closed_table, dealer, floorperson, security, cashier, key
 ) -> None:
-    verification = _verified(closed_table, dealer, floorperson, security, cashier, key, "S-1",
-                             {"T1-bb": 300, "T1-hh": 600, "T1-drop": 1400})
+    verification = _verified(
+        closed_table, dealer, floorperson, security, cashier, key, "S-1", {"T1-bb": 300, "T1-hh": 600, "T1-drop": 1400}
+    )
 
     rows = list(official_record_rows_iter(room=closed_table.room, chunk_size=2))
 
@@ -46,7 +58,9 @@ def test_the_official_record_line_by_line_adds_up_to_the_record_by_fund_and_day(
     assert list(official_record_rows_iter(room=closed_table.room, end=verification.gaming_day.replace(year=2000))) == []
 
 
-def test_the_official_record_export_reads_nothing_until_it_is_sent(closed_table, dealer, floorperson, security, cashier, key) -> None:
+def test_the_official_record_export_reads_nothing_until_it_is_sent(
+    closed_table, dealer, floorperson, security, cashier, key
+) -> None:
     _verified(closed_table, dealer, floorperson, security, cashier, key, "S-2", {"T1-drop": 1500})
 
     with CaptureQueriesContext(connection) as queries:

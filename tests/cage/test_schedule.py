@@ -13,7 +13,9 @@ from cage.services import schedule_run
 NY = ZoneInfo("America/New_York")
 
 
-def test_a_gaming_day_gets_one_daily_sheet_per_box_and_each_ended_period_one_per_high_hand_box(rules, open_table) -> None:
+def test_a_gaming_day_gets_one_daily_sheet_per_box_and_each_ended_period_one_per_high_hand_box(
+    rules, open_table
+) -> None:
     # T1 has a rake drop box, a Bad Beat box and a High Hand box (periods of 60 minutes from 10:00).
     run = schedule_run(at=datetime(2026, 11, 30, 12, 30, tzinfo=NY))
     assert run is not None
@@ -40,7 +42,9 @@ def test_a_run_after_downtime_creates_the_missed_sheets_and_flags_them_overdue(r
     run = schedule_run(at=datetime(2026, 11, 30, 7, 0, tzinfo=NY))
     keys = set(CountSheet.objects.filter(box__code="T1-bb").values_list("key", flat=True))
     assert keys == {"day:2026-11-28", "day:2026-11-29", "day:2026-11-30"}
-    overdue = set(CountSheet.objects.filter(box__code="T1-bb", overdue_flagged_at__isnull=False).values_list("key", flat=True))
+    overdue = set(
+        CountSheet.objects.filter(box__code="T1-bb", overdue_flagged_at__isnull=False).values_list("key", flat=True)
+    )
     assert overdue == {"day:2026-11-28", "day:2026-11-29"}
     assert run is not None and run.sheets_flagged >= 2
 
@@ -69,7 +73,9 @@ def test_a_late_count_fills_the_overdue_sheet_which_stays_flagged(rules, open_ta
     yesterday = CountSheet.objects.filter(box=drop).order_by("opens_at").first()
     assert yesterday.overdue_flagged_at is not None
     table_set_open(table=open_table, is_open=False, actor=floorperson)
-    notice_record(room=open_table.room, notified="J. Smith", method="phone", actor=floorperson, pin=PIN, idempotency_key=key())
+    notice_record(
+        room=open_table.room, notified="J. Smith", method="phone", actor=floorperson, pin=PIN, idempotency_key=key()
+    )
 
     late = count_record(box=drop, counted_cents=0, actor=dealer, pin=PIN, idempotency_key=key())
 

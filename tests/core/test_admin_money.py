@@ -35,8 +35,15 @@ def _text(page: str) -> str:
 def logged(rated_table, dealer) -> Round:
     """A $1,234.50 pot at T1: rake $5.00, bb $1.00, hh $2.00."""
     return round_record(
-        table=rated_table, ended_at=factories.recently(), players_dealt_in=9, pot_cents=123450, uncalled_bet_cents=0, flop_dealt=True,
-        voided=False, actor=dealer, idempotency_key=str(uuid.uuid4()),
+        table=rated_table,
+        ended_at=factories.recently(),
+        players_dealt_in=9,
+        pot_cents=123450,
+        uncalled_bet_cents=0,
+        flop_dealt=True,
+        voided=False,
+        actor=dealer,
+        idempotency_key=str(uuid.uuid4()),
     ).round
 
 
@@ -52,16 +59,27 @@ def test_a_round_and_a_transfer_read_as_money_not_cents(logged, finance_browser)
 def test_a_cashiers_lists_carry_totals_of_every_row_the_filters_select(logged, finance_browser) -> None:
     rounds = _text(finance_browser.get(reverse("admin:tables_round_changelist")).content.decode())
     assert "Totals of the 1 row selected by the filters: Pot $1,234.50 · Rake $5.00" in rounds
-    transfers = _text(finance_browser.get(reverse("admin:ledger_transfer_changelist"), {"kind__exact": "drop"}).content.decode())
+    transfers = _text(
+        finance_browser.get(reverse("admin:ledger_transfer_changelist"), {"kind__exact": "drop"}).content.decode()
+    )
     assert "Totals of the 2 rows selected by the filters: Amount $3.00" in transfers
     assert "Round " + str(logged.pk) in transfers  # the document in words, not a type and an id
 
 
-def test_the_accounts_list_shows_balances_in_one_query_for_the_page(logged, finance, finance_browser, django_assert_max_num_queries) -> None:
+def test_the_accounts_list_shows_balances_in_one_query_for_the_page(
+    logged, finance, finance_browser, django_assert_max_num_queries
+) -> None:
     source = Account.objects.create(code="walk:source", name="Source", kind=AccountKind.SOURCE)
     for n in range(30):
         box = Account.objects.create(code=f"walk:box:{n:02d}", name=f"Box {n}", kind=AccountKind.JACKPOT_BOX)
-        transfer_post_atomic(debit=box, credit=source, amount_cents=100 + n, kind=TransferKind.DROP, idempotency_key=f"walk-{n}", actor=finance)
+        transfer_post_atomic(
+            debit=box,
+            credit=source,
+            amount_cents=100 + n,
+            kind=TransferKind.DROP,
+            idempotency_key=f"walk-{n}",
+            actor=finance,
+        )
     with django_assert_max_num_queries(10):  # the same whatever the number of accounts: no query per row
         page = finance_browser.get(reverse("admin:ledger_account_changelist"), {"q": "walk"}).content.decode()
     text = _text(page)

@@ -39,7 +39,9 @@ def test_a_role_that_may_not_act_is_a_json_403(api) -> None:
     response = api.get("/api/revenue/")
     assert response.status_code == 403
     assert response.json()["code"] == "not_permitted"
-    assert response.json()["detail"].startswith("Only a poker room manager, a cage cashier, finance, compliance or an administrator may read")
+    assert response.json()["detail"].startswith(
+        "Only a poker room manager, a cage cashier, finance, compliance or an administrator may read"
+    )
 
 
 def test_a_crash_under_the_api_is_a_json_500(dealer, monkeypatch) -> None:
@@ -51,7 +53,10 @@ def test_a_crash_under_the_api_is_a_json_500(dealer, monkeypatch) -> None:
     client.force_login(dealer)
     response = client.get("/api/rounds/")
     assert response.status_code == 500
-    assert response.json() == {"detail": "The server failed to answer; nothing was recorded by this request.", "code": "server_error"}
+    assert response.json() == {
+        "detail": "The server failed to answer; nothing was recorded by this request.",
+        "code": "server_error",
+    }
 
 
 def test_pages_outside_the_api_keep_django_s_html_errors(client, db) -> None:

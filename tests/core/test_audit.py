@@ -30,7 +30,11 @@ def test_every_model_is_audited_or_insert_only(db) -> None:
     unaudited = []
     for model in apps.get_models():
         label = model._meta.label_lower
-        if model._meta.app_label not in OUR_APPS or label in NOT_AUDITED or label.split(".")[1].startswith("historical"):
+        if (
+            model._meta.app_label not in OUR_APPS
+            or label in NOT_AUDITED
+            or label.split(".")[1].startswith("historical")
+        ):
             continue
         if not hasattr(model, "history") and model._meta.db_table not in insert_only:
             unaudited.append(label)

@@ -29,9 +29,26 @@ def test_worker_and_beat_record_heartbeats(client, tmp_path) -> None:
         "CASINO_VAR_DIR": str(tmp_path),
     }
     worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "casino_backoffice", "worker", "-B", "--pool", "solo",
-         "--loglevel", "WARNING", "--schedule", str(tmp_path / "beat-schedule")],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "casino_backoffice",
+            "worker",
+            "-B",
+            "--pool",
+            "solo",
+            "--loglevel",
+            "WARNING",
+            "--schedule",
+            str(tmp_path / "beat-schedule"),
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     )
     try:
         deadline = time.monotonic() + 45

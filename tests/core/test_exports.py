@@ -15,19 +15,32 @@ from openpyxl import load_workbook
 from casino_backoffice.core.exports import Column, Kind, Report, csv_bytes, export_response, xlsx_bytes
 
 COLUMNS = [
-    Column("table"), Column("rounds", Kind.INTEGER), Column("rake", Kind.MONEY), Column("variance", Kind.MONEY),
-    Column("gaming_day", Kind.DATE), Column("ended_at", Kind.DATETIME), Column("voided", Kind.BOOLEAN),
+    Column("table"),
+    Column("rounds", Kind.INTEGER),
+    Column("rake", Kind.MONEY),
+    Column("variance", Kind.MONEY),
+    Column("gaming_day", Kind.DATE),
+    Column("ended_at", Kind.DATETIME),
+    Column("voided", Kind.BOOLEAN),
 ]
 ENDED = datetime(2026, 11, 30, 2, 15, tzinfo=UTC)  # 21:15 on the 29th in New York
 ROWS = [
     ["T1", 2, 123_456_789, "-0.05", date(2026, 11, 29), ENDED, False],
-    ["=HYPERLINK(\"x\")", 0, "0.10", None, "2026-11-29", None, True],
+    ['=HYPERLINK("x")', 0, "0.10", None, "2026-11-29", None, True],
 ]
 
 
 def _report(**changes) -> Report:
-    return Report(**{"columns": COLUMNS, "rows": ROWS, "title": "Rounds", "filename": "rounds",
-                     "time_zone": ZoneInfo("America/New_York"), **changes})
+    return Report(
+        **{
+            "columns": COLUMNS,
+            "rows": ROWS,
+            "title": "Rounds",
+            "filename": "rounds",
+            "time_zone": ZoneInfo("America/New_York"),
+            **changes,
+        }
+    )
 
 
 def _sheet(report: Report):
@@ -39,7 +52,7 @@ def test_csv_keeps_the_plain_format_of_the_api() -> None:
 
     assert rows[0] == ["table", "rounds", "rake", "variance", "gaming_day", "ended_at", "voided"]
     assert rows[1] == ["T1", "2", "1234567.89", "-0.05", "2026-11-29", "2026-11-30T02:15:00+00:00", "False"]
-    assert rows[2] == ["'=HYPERLINK(\"x\")", "0", "0.10", "", "2026-11-29", "", "True"]  # a formula stays text
+    assert rows[2] == ['\'=HYPERLINK("x")', "0", "0.10", "", "2026-11-29", "", "True"]  # a formula stays text
 
 
 def test_xlsx_money_is_an_exact_number_in_dollars_that_a_sum_adds() -> None:
@@ -78,14 +91,14 @@ def test_xlsx_header_is_bold_and_frozen_and_columns_fit_their_content() -> None:
     assert sheet.freeze_panes == "A2"
     widths = {letter: sheet.column_dimensions[letter].width for letter in "ABCF"}
     assert widths["C"] >= len("$1,234,567.89") and widths["F"] >= len("ended_at (America/New_York)")
-    assert widths["A"] >= len("'=HYPERLINK(\"x\")") and widths["B"] < widths["C"]
+    assert widths["A"] >= len('\'=HYPERLINK("x")') and widths["B"] < widths["C"]
 
 
 def test_xlsx_keeps_numbers_and_booleans_typed_and_formulas_as_text() -> None:
     sheet = _sheet(_report())
 
     assert [sheet["B2"].value, sheet["G2"].value, sheet["G3"].value] == [2, False, True]
-    assert sheet["A3"].value == "'=HYPERLINK(\"x\")" and sheet["A3"].data_type == "s"
+    assert sheet["A3"].value == '\'=HYPERLINK("x")' and sheet["A3"].data_type == "s"
 
 
 def test_a_download_is_named_after_the_report() -> None:

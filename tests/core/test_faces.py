@@ -164,10 +164,18 @@ def test_the_display_board_shows_each_fund_at_its_official_amount(client, open_t
     cage = account_open(code="cage:main", name="Main cage", kind=AccountKind.CAGE)
     box = account_open(code="table:main:T1:bb_box", name="T1 bb box", kind=AccountKind.JACKPOT_BOX)
     fund = account_open_as(jackpot_fund_account(jackpot=bad_beat))
-    transfer_post_atomic(debit=fund, credit=cage, amount_cents=1_234_567, kind=TransferKind.VERIFICATION,
-                         idempotency_key="v-1", actor=finance)
+    transfer_post_atomic(
+        debit=fund,
+        credit=cage,
+        amount_cents=1_234_567,
+        kind=TransferKind.VERIFICATION,
+        idempotency_key="v-1",
+        actor=finance,
+    )
     # Expected money still in a box is not yet official and is not displayed.
-    transfer_post_atomic(debit=box, credit=cage, amount_cents=999, kind=TransferKind.DROP, idempotency_key="d-1", actor=finance)
+    transfer_post_atomic(
+        debit=box, credit=cage, amount_cents=999, kind=TransferKind.DROP, idempotency_key="d-1", actor=finance
+    )
 
     panel = client.get("/display/main/panel/").content.decode()
 

@@ -70,7 +70,7 @@ def test_money_is_cleaned_to_cents_and_bad_amounts_are_explained() -> None:
 def test_money_fields_are_number_pad_targets_and_bring_its_script() -> None:
     form = PotForm()
 
-    assert 'data-number-pad' in str(form["pot"]) and 'inputmode="decimal"' in str(form["pot"])
+    assert "data-number-pad" in str(form["pot"]) and 'inputmode="decimal"' in str(form["pot"])
     assert '<script src="/static/floor/number_pad.js"></script>' in str(form.media)
 
 
@@ -113,7 +113,12 @@ def test_picked_cards_are_cleaned_to_their_codes() -> None:
 
 @pytest.mark.parametrize(
     ("picked", "message"),
-    [("As", "Pick 2 cards; 1 picked."), ("As As", "is a duplicate of card 1"), ("As Xx", "is not a rank"), ("", "Pick 2 cards.")],
+    [
+        ("As", "Pick 2 cards; 1 picked."),
+        ("As As", "is a duplicate of card 1"),
+        ("As Xx", "is not a rank"),
+        ("", "Pick 2 cards."),
+    ],
 )
 def test_a_wrong_pick_is_refused(picked: str, message: str) -> None:
     form = HandsForm({"winning": picked, "losing": "Kh Qh"})
@@ -135,5 +140,7 @@ def test_a_person_sees_the_tiles_of_the_actions_they_may_take_in_the_order_given
     assert [t.title for t in tiles_shown(tiles, user=make_staff(Role.DEALER))] == ["Tables"]
     both = make_staff(Role.FLOORPERSON, extra_roles=[Role.FINANCE])
     assert [(t.title, t.url) for t in tiles_shown(tiles, user=both)] == [
-        ("Tables", "/floor/tables/"), ("Time charges", "/floor/time-charges/"), ("Back office", "/admin/"),
+        ("Tables", "/floor/tables/"),
+        ("Time charges", "/floor/time-charges/"),
+        ("Back office", "/admin/"),
     ]

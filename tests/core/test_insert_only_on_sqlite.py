@@ -119,8 +119,18 @@ print("ROWS OK")
 """
 
 INSERT_ONLY = (
-    "ledger_transfer", "staff_signature", "tables_rulesversion", "tables_round", "jackpots_rounddrop",
-    "ledger_balancecheckpoint", "cage_box", "cage_compliancenotice", "cage_transportitem", "cage_missingbox", "cage_gamingdayclose", "cage_schedulerun",
+    "ledger_transfer",
+    "staff_signature",
+    "tables_rulesversion",
+    "tables_round",
+    "jackpots_rounddrop",
+    "ledger_balancecheckpoint",
+    "cage_box",
+    "cage_compliancenotice",
+    "cage_transportitem",
+    "cage_missingbox",
+    "cage_gamingdayclose",
+    "cage_schedulerun",
 )
 
 

@@ -22,12 +22,20 @@ _keys = itertools.count(1)
 
 def _official(*, fund: Account, source: Account, cents: int, times: int, actor) -> None:
     for _ in range(times):
-        transfer_post_atomic(debit=fund, credit=source, amount_cents=cents, kind=TransferKind.VERIFICATION,
-                      idempotency_key=f"display-{next(_keys)}", actor=actor)
+        transfer_post_atomic(
+            debit=fund,
+            credit=source,
+            amount_cents=cents,
+            kind=TransferKind.VERIFICATION,
+            idempotency_key=f"display-{next(_keys)}",
+            actor=actor,
+        )
 
 
 def _fund(jackpot: Jackpot) -> Account:
-    return account_open(code=jackpot_fund_account(jackpot=jackpot).code, name=f"{jackpot.name} fund", kind=AccountKind.FUND)
+    return account_open(
+        code=jackpot_fund_account(jackpot=jackpot).code, name=f"{jackpot.name} fund", kind=AccountKind.FUND
+    )
 
 
 def _queries(room) -> tuple[int, dict[str, int]]:
@@ -45,7 +53,10 @@ def test_the_display_state_takes_a_fixed_number_of_queries(room, finance, django
     assert amounts == {"Bad Beat": 200, "High Hand": 0}
 
     # More funds, long histories, some of them behind checkpoints.
-    for jackpot in (*Jackpot.objects.filter(room=room), jackpot_register(room=room, code="bb2", kind=JackpotKind.BAD_BEAT, name="Bad Beat 2")):
+    for jackpot in (
+        *Jackpot.objects.filter(room=room),
+        jackpot_register(room=room, code="bb2", kind=JackpotKind.BAD_BEAT, name="Bad Beat 2"),
+    ):
         _official(fund=_fund(jackpot), source=custody, cents=25, times=40, actor=finance)
     checkpoints_take(stride=30)
     _official(fund=_fund(bad_beat), source=custody, cents=1, times=3, actor=finance)

@@ -34,17 +34,23 @@ def test_shares_not_summing_to_100():
 
 def test_high_hand_minimum_below_a_full_house():
     errors = errors_of(lambda d: d["jackpots"][1].update(min_hand="flush"))
-    assert errors == ["jackpots[1] (hh): min_hand flush is below a full house; a qualifying high hand is a full house or better (§637a.16(f))"]
+    assert errors == [
+        "jackpots[1] (hh): min_hand flush is below a full house; a qualifying high hand is a full house or better (§637a.16(f))"
+    ]
 
 
 def test_money_written_as_a_float_is_refused():
     errors = errors_of(lambda d: d["jackpots"][0]["contribution"].update(amount=1.5))
-    assert errors == ['jackpots[0] (bb) contribution: amount 1.5 must be written as a string of dollars and cents, such as "5.00"']
+    assert errors == [
+        'jackpots[0] (bb) contribution: amount 1.5 must be written as a string of dollars and cents, such as "5.00"'
+    ]
 
 
 def test_high_hand_id_is_required():
     errors = errors_of(lambda d: d["jackpots"][1].update(id_required=False))
-    assert errors == ["jackpots[1] (hh): id_required must be true: valid identification is presented to collect a high hand (§637a.16(b)(7))"]
+    assert errors == [
+        "jackpots[1] (hh): id_required must be true: valid identification is presented to collect a high hand (§637a.16(b)(7))"
+    ]
 
 
 @pytest.mark.parametrize("hand", ["AKQJT", "AATTT", "AAAKQ", "AAAAA", "aaatt", 7])
@@ -81,20 +87,24 @@ def test_a_bad_beat_hand_the_evaluator_cannot_read_as_written_is_refused_naming_
     errors = errors_of(lambda d: d["jackpots"][0]["qualifier"].update(losing_hand_at_least=hand))
     assert errors == [
         "jackpots[0] (bb) qualifier: losing_hand_at_least must be a full house or four of a kind written as ranks, the set "
-        f"first, such as \"AAATT\" (aces full of tens) or \"8888A\", or straight_flush or royal_flush; got {hand!r}"
+        f'first, such as "AAATT" (aces full of tens) or "8888A", or straight_flush or royal_flush; got {hand!r}'
     ]
 
 
 @pytest.mark.parametrize("hand", ["mini_royal", "quads", "AAAKK", "one_pair", None])
 def test_a_high_hand_minimum_the_evaluator_cannot_read_is_refused_naming_item_and_rule(hand):
     errors = errors_of(lambda d: d["jackpots"][1].update(min_hand=hand))
-    assert errors == [f"jackpots[1] (hh): min_hand must be one of full_house, four_of_a_kind, straight_flush, royal_flush, got {hand!r}"]
+    assert errors == [
+        f"jackpots[1] (hh): min_hand must be one of full_house, four_of_a_kind, straight_flush, royal_flush, got {hand!r}"
+    ]
 
 
 @pytest.mark.parametrize("hand", ["pair", "two_pair", "three_of_a_kind", "straight", "high_card"])
 def test_every_category_below_a_full_house_is_refused_by_the_evaluator(hand):
     errors = errors_of(lambda d: d["jackpots"][1].update(min_hand=hand))
-    assert errors == [f"jackpots[1] (hh): min_hand {hand} is below a full house; a qualifying high hand is a full house or better (§637a.16(f))"]
+    assert errors == [
+        f"jackpots[1] (hh): min_hand {hand} is below a full house; a qualifying high hand is a full house or better (§637a.16(f))"
+    ]
 
 
 def test_a_bad_beat_without_two_players_is_refused():
@@ -129,7 +139,9 @@ def test_the_stored_qualifiers_check_hands():
     # Aces full of tens losing to quads, both hole cards playing, six players dealt in (at least 4).
     beat = bad_beat.qualifier.check(losing_hole="As Ts", winning_hole="7d 7c", board="Ad Ac Th 7s 7h", players_dealt=6)
     assert beat.qualifies
-    assert not bad_beat.qualifier.check(losing_hole="As Ts", winning_hole="7d 7c", board="Ad Ac Th 7s 7h", players_dealt=3).qualifies
+    assert not bad_beat.qualifier.check(
+        losing_hole="As Ts", winning_hole="7d 7c", board="Ad Ac Th 7s 7h", players_dealt=3
+    ).qualifies
 
     assert type(high_hand.minimum) is HighHandMinimum and high_hand.kind is JackpotKind.HIGH_HAND
     assert high_hand.minimum == HighHandMinimum("full_house", min_players_dealt=6)
@@ -164,16 +176,27 @@ def test_the_canonical_jackpots_are_the_files_values_normalized():
     rules = validate_rules(RULES)
     assert rules.canonical()["jackpots"] == [
         {
-            "code": "bb", "kind": "bad_beat", "name": "Bad Beat",
+            "code": "bb",
+            "kind": "bad_beat",
+            "name": "Bad Beat",
             "contribution": {"method": "fixed", "amount": "1.00", "min_pot": "20.00"},
             "qualifier": {"losing_hand_at_least": "AAATT", "both_hole_cards_play": True, "min_players": 4},
-            "shares": {"losing_hand": "50", "winning_hand": "25", "table_share": "25"}, "seed": "0.00",
+            "shares": {"losing_hand": "50", "winning_hand": "25", "table_share": "25"},
+            "seed": "0.00",
         },
         {
-            "code": "hh", "kind": "high_hand", "name": "High Hand",
+            "code": "hh",
+            "kind": "high_hand",
+            "name": "High Hand",
             "contribution": {"method": "percent", "rate_percent": "5", "max": "2.00", "min_pot": "30.00"},
-            "period": {"every_minutes": 60, "first_starts": "10:00"}, "min_players": 6, "min_hand": "full_house",
-            "ties": "split", "claim_within_days": 7, "id_required": True, "unclaimed": "next_period", "seed": "0.00",
+            "period": {"every_minutes": 60, "first_starts": "10:00"},
+            "min_players": 6,
+            "min_hand": "full_house",
+            "ties": "split",
+            "claim_within_days": 7,
+            "id_required": True,
+            "unclaimed": "next_period",
+            "seed": "0.00",
         },
     ]
 
@@ -185,5 +208,13 @@ def test_each_kind_of_drop_quotes_its_own_section():
     rules = validate_rules(RULES)
     bad_beat = drop_compute(jackpot=rules.jackpots["bb"], rakeable_cents=10000, remaining_cents=9500, players=9)
     high_hand = drop_compute(jackpot=rules.jackpots["hh"], rakeable_cents=3099, remaining_cents=2799, players=9)
-    assert (bad_beat.code, bad_beat.amount_cents, bad_beat.rule) == ("bb", 100, "Fixed $1.00 from pots of $20.00 or more (§637a.15(c))")
-    assert (high_hand.code, high_hand.amount_cents, high_hand.rule) == ("hh", 154, "5% of $30.99, rounded down to the cent (§637a.16(c))")
+    assert (bad_beat.code, bad_beat.amount_cents, bad_beat.rule) == (
+        "bb",
+        100,
+        "Fixed $1.00 from pots of $20.00 or more (§637a.15(c))",
+    )
+    assert (high_hand.code, high_hand.amount_cents, high_hand.rule) == (
+        "hh",
+        154,
+        "5% of $30.99, rounded down to the cent (§637a.16(c))",
+    )

@@ -27,8 +27,15 @@ def write_path(request, monkeypatch) -> str:
 
 def record(table: Table, actor, key: str, pot_cents: int = 12000) -> Round:
     return round_record(
-        table=table, ended_at=recently(), players_dealt_in=9, pot_cents=pot_cents, uncalled_bet_cents=2000,
-        flop_dealt=True, voided=False, actor=actor, idempotency_key=key,
+        table=table,
+        ended_at=recently(),
+        players_dealt_in=9,
+        pot_cents=pot_cents,
+        uncalled_bet_cents=2000,
+        flop_dealt=True,
+        voided=False,
+        actor=actor,
+        idempotency_key=key,
     ).round
 
 
@@ -44,22 +51,40 @@ def test_each_drop_points_at_the_jackpot_it_fed(write_path, rated_table, dealer)
 
 def test_a_replayed_round_answers_drops_that_point_at_their_jackpot(write_path, rated_table, dealer):
     first = round_record(
-        table=rated_table, ended_at=recently(), players_dealt_in=9, pot_cents=12000, uncalled_bet_cents=2000,
-        flop_dealt=True, voided=False, actor=dealer, idempotency_key="same",
+        table=rated_table,
+        ended_at=recently(),
+        players_dealt_in=9,
+        pot_cents=12000,
+        uncalled_bet_cents=2000,
+        flop_dealt=True,
+        voided=False,
+        actor=dealer,
+        idempotency_key="same",
     )
     again = round_record(
-        table=rated_table, ended_at=first.round.ended_at, players_dealt_in=9, pot_cents=12000, uncalled_bet_cents=2000,
-        flop_dealt=True, voided=False, actor=dealer, idempotency_key="same",
+        table=rated_table,
+        ended_at=first.round.ended_at,
+        players_dealt_in=9,
+        pot_cents=12000,
+        uncalled_bet_cents=2000,
+        flop_dealt=True,
+        voided=False,
+        actor=dealer,
+        idempotency_key="same",
     )
     assert again.replayed
-    assert [d.jackpot_id for d in again.drops] == [d.jackpot_id for d in first.drops] == list(
-        Jackpot.objects.order_by("code").values_list("pk", flat=True)
+    assert (
+        [d.jackpot_id for d in again.drops]
+        == [d.jackpot_id for d in first.drops]
+        == list(Jackpot.objects.order_by("code").values_list("pk", flat=True))
     )
 
 
 def test_two_rooms_funds_of_one_code_each_get_their_own_rooms_drops(write_path, rated_table, dealer, floorperson):
     factories.load(rules_text(room="east", name="East Poker Room"))
-    east_table = table_set_open(table=Table.objects.get(room__code="east", number="T1"), is_open=True, actor=floorperson)
+    east_table = table_set_open(
+        table=Table.objects.get(room__code="east", number="T1"), is_open=True, actor=floorperson
+    )
     record(rated_table, dealer, "main-1")
     record(east_table, dealer, "east-1", pot_cents=5000)
     for room in PokerRoom.objects.all():
@@ -107,33 +132,59 @@ def test_drops_recorded_before_the_move_point_at_their_jackpot_after_it():
         for code in ("main", "east"):  # two rooms, each with its own funds named bb and hh
             room = old.get_model("tables", "PokerRoom").objects.create(code=code, name=code)
             funds = {
-                kind_code: old.get_model("jackpots", "Jackpot").objects.create(room=room, code=kind_code, kind=kind, name=kind_code)
+                kind_code: old.get_model("jackpots", "Jackpot").objects.create(
+                    room=room, code=kind_code, kind=kind, name=kind_code
+                )
                 for kind_code, kind in (("bb", "bad_beat"), ("hh", "high_hand"))
             }
             table = old.get_model("tables", "Table").objects.create(room=room, number="T1", game="holdem", seats=10)
             version = old.get_model("tables", "RulesVersion").objects.create(
-                room=room, number=1, effective_from=ended_at - timedelta(days=1), loaded_at=ended_at - timedelta(days=1),
-                source_text="", content={}, content_sha256="0" * 64,
+                room=room,
+                number=1,
+                effective_from=ended_at - timedelta(days=1),
+                loaded_at=ended_at - timedelta(days=1),
+                source_text="",
+                content={},
+                content_sha256="0" * 64,
             )
             for n in range(2):
                 round_ = old.get_model("tables", "Round").objects.create(
-                    table=table, ended_at=ended_at, gaming_day=date(2026, 11, 30), shift="grave", game="holdem",
-                    players_dealt_in=9, pot_cents=12000, rules_version=version, rake_cents=500, rake_rule="10%",
-                    idempotency_key=f"{code}-{n}", request_sha256="0" * 64, created_by=dealer, created_at=ended_at,
+                    table=table,
+                    ended_at=ended_at,
+                    gaming_day=date(2026, 11, 30),
+                    shift="grave",
+                    game="holdem",
+                    players_dealt_in=9,
+                    pot_cents=12000,
+                    rules_version=version,
+                    rake_cents=500,
+                    rake_rule="10%",
+                    idempotency_key=f"{code}-{n}",
+                    request_sha256="0" * 64,
+                    created_by=dealer,
+                    created_at=ended_at,
                 )
                 for position, (jackpot_code, amount) in enumerate((("hh", 200), ("bb", 100 + n))):
                     drop = old.get_model("tables", "RoundDrop").objects.create(
-                        round=round_, jackpot_code=jackpot_code, position=position, amount_cents=amount, rule="Fixed",
+                        round=round_,
+                        jackpot_code=jackpot_code,
+                        position=position,
+                        amount_cents=amount,
+                        rule="Fixed",
                     )
                     expected.append((drop.pk, round_.pk, funds[jackpot_code].pk, jackpot_code, position, amount))
     finally:
         executor = MigrationExecutor(connection)
         executor.migrate(latest)
 
-    moved = RoundDrop.objects.order_by("pk").values_list("pk", "round_id", "jackpot_id", "jackpot_code", "position", "amount_cents")
+    moved = RoundDrop.objects.order_by("pk").values_list(
+        "pk", "round_id", "jackpot_id", "jackpot_code", "position", "amount_cents"
+    )
     assert list(moved) == expected
-    assert all(drop.jackpot.code == drop.jackpot_code and drop.jackpot.room_id == drop.round.table.room_id
-               for drop in RoundDrop.objects.select_related("jackpot", "round__table"))
+    assert all(
+        drop.jackpot.code == drop.jackpot_code and drop.jackpot.room_id == drop.round.table.room_id
+        for drop in RoundDrop.objects.select_related("jackpot", "round__table")
+    )
     # New drops are numbered after the moved ones.
     round_ = Round.objects.select_related("table").first()
     assert round_ is not None

@@ -35,8 +35,14 @@ def accounts(db) -> tuple[Account, Account, Account]:
 
 
 def post(debit: Account, credit: Account, cents: int, actor) -> Transfer:
-    return transfer_post_atomic(debit=debit, credit=credit, amount_cents=cents, kind=TransferKind.DROP,
-                         idempotency_key=f"cp-{next(_keys)}", actor=actor)
+    return transfer_post_atomic(
+        debit=debit,
+        credit=credit,
+        amount_cents=cents,
+        kind=TransferKind.DROP,
+        idempotency_key=f"cp-{next(_keys)}",
+        actor=actor,
+    )
 
 
 def assert_balances_match_history(*accounts: Account) -> None:
@@ -44,7 +50,11 @@ def assert_balances_match_history(*accounts: Account) -> None:
     for account in accounts:
         assert account_balance(account=account) == history[account.pk], account.code
     assert account_balances(accounts=accounts) == history
-    annotated = Account.objects.filter(pk__in=history).annotate(balance=balance_annotation(Account, "id")).values_list("pk", "balance")
+    annotated = (
+        Account.objects.filter(pk__in=history)
+        .annotate(balance=balance_annotation(Account, "id"))
+        .values_list("pk", "balance")
+    )
     assert dict(annotated) == history
 
 
@@ -97,7 +107,10 @@ def test_balances_with_checkpoints_equal_the_history_through_reversals(accounts,
     assert ledger_total() == 0
     # Each checkpoint counts the transfers it covers.
     latest = BalanceCheckpoint.objects.filter(account=box).order_by("-through_transfer_id").first()
-    assert latest.transfer_count == Transfer.objects.filter(debit=box).count() + Transfer.objects.filter(credit=box).count()
+    assert (
+        latest.transfer_count
+        == Transfer.objects.filter(debit=box).count() + Transfer.objects.filter(credit=box).count()
+    )
 
 
 def test_an_account_without_transfers_or_unknown_has_a_zero_balance(accounts) -> None:

@@ -14,13 +14,16 @@ from tests.conftest import PIN
 def test_prepare_and_approve_a_correction_in_the_admin(client, finance, make_staff) -> None:
     pots = account_open(code="source:main", name="Pots", kind=AccountKind.SOURCE)
     box = account_open(code="box", name="Box", kind=AccountKind.JACKPOT_BOX)
-    transfer = transfer_post_atomic(debit=box, credit=pots, amount_cents=500, kind=TransferKind.DROP,
-                                    idempotency_key="k", actor=finance)
+    transfer = transfer_post_atomic(
+        debit=box, credit=pots, amount_cents=500, kind=TransferKind.DROP, idempotency_key="k", actor=finance
+    )
     client.force_login(finance)
 
     page = client.get(reverse("admin:ledger_transfer_change", args=[transfer.pk]))
     assert "Reverse this transfer" in page.content.decode()
-    wrong = client.post(reverse("admin:ledger_transfer_correct", args=[transfer.pk]), {"reason": "wrong box", "pin": "9999"})
+    wrong = client.post(
+        reverse("admin:ledger_transfer_correct", args=[transfer.pk]), {"reason": "wrong box", "pin": "9999"}
+    )
     assert "Wrong PIN" in wrong.content.decode()
     assert not Correction.objects.exists()
 
@@ -40,8 +43,9 @@ def test_prepare_and_approve_a_correction_in_the_admin(client, finance, make_sta
 def test_compliance_cannot_prepare_a_correction(client, compliance, finance) -> None:
     pots = account_open(code="source:main", name="Pots", kind=AccountKind.SOURCE)
     box = account_open(code="box", name="Box", kind=AccountKind.JACKPOT_BOX)
-    transfer = transfer_post_atomic(debit=box, credit=pots, amount_cents=500, kind=TransferKind.DROP,
-                                    idempotency_key="k", actor=finance)
+    transfer = transfer_post_atomic(
+        debit=box, credit=pots, amount_cents=500, kind=TransferKind.DROP, idempotency_key="k", actor=finance
+    )
     client.force_login(compliance)
 
     response = client.post(reverse("admin:ledger_transfer_correct", args=[transfer.pk]), {"reason": "x", "pin": PIN})

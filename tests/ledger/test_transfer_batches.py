@@ -29,12 +29,23 @@ def pots(db) -> Account:
 
 @pytest.fixture
 def boxes(db) -> list[Account]:
-    return [account_open(code=f"table:main:T1:box{n}", name=f"T1 box {n}", kind=AccountKind.JACKPOT_BOX) for n in range(3)]
-
-
-def postings(pots: Account, boxes: list[Account], *, cents: tuple[int, ...] = (100, 200, 300), prefix: str = "k") -> list[Posting]:
     return [
-        Posting(debit_id=box.pk, credit_id=pots.pk, amount_cents=amount, kind=TransferKind.DROP, idempotency_key=f"{prefix}-{n}", memo=f"drop {n}")
+        account_open(code=f"table:main:T1:box{n}", name=f"T1 box {n}", kind=AccountKind.JACKPOT_BOX) for n in range(3)
+    ]
+
+
+def postings(
+    pots: Account, boxes: list[Account], *, cents: tuple[int, ...] = (100, 200, 300), prefix: str = "k"
+) -> list[Posting]:
+    return [
+        Posting(
+            debit_id=box.pk,
+            credit_id=pots.pk,
+            amount_cents=amount,
+            kind=TransferKind.DROP,
+            idempotency_key=f"{prefix}-{n}",
+            memo=f"drop {n}",
+        )
         for n, (box, amount) in enumerate(zip(boxes, cents, strict=True))
     ]
 
@@ -43,11 +54,19 @@ def test_a_batch_posts_every_transfer_in_order(pots, boxes, finance) -> None:
     posted = transfers_post_within(postings=postings(pots, boxes), actor=finance, reference=boxes[0])
 
     assert [(t.debit_id, t.amount_cents, t.idempotency_key) for t in posted] == [
-        (boxes[0].pk, 100, "k-0"), (boxes[1].pk, 200, "k-1"), (boxes[2].pk, 300, "k-2"),
+        (boxes[0].pk, 100, "k-0"),
+        (boxes[1].pk, 200, "k-1"),
+        (boxes[2].pk, 300, "k-2"),
     ]
     assert all(t.pk for t in posted)
     stored = Transfer.objects.get(idempotency_key="k-1")
-    assert (stored.pk, stored.credit, stored.memo, stored.posted_by, stored.reference) == (posted[1].pk, pots, "drop 1", finance, boxes[0])
+    assert (stored.pk, stored.credit, stored.memo, stored.posted_by, stored.reference) == (
+        posted[1].pk,
+        pots,
+        "drop 1",
+        finance,
+        boxes[0],
+    )
     assert account_balance(account=pots) == -600
     assert ledger_total() == 0
 
@@ -69,7 +88,9 @@ def test_the_same_batch_again_posts_nothing_and_answers_the_first_transfers(pots
 
 
 def test_a_key_posted_by_one_transfer_is_the_same_in_a_batch(pots, boxes, finance) -> None:
-    single = transfer_post_within(debit=boxes[1], credit=pots, amount_cents=200, kind=TransferKind.DROP, idempotency_key="k-1", actor=finance)
+    single = transfer_post_within(
+        debit=boxes[1], credit=pots, amount_cents=200, kind=TransferKind.DROP, idempotency_key="k-1", actor=finance
+    )
 
     posted = transfers_post_within(postings=postings(pots, boxes), actor=finance)
 

@@ -73,8 +73,13 @@ def test_a_transfer_needs_two_accounts(pots, finance) -> None:
 def test_the_database_refuses_a_non_positive_amount(pots, box, finance) -> None:
     with pytest.raises(IntegrityError), transaction.atomic():
         Transfer.objects.create(
-            debit=box, credit=pots, amount_cents=-5, kind=TransferKind.DROP, idempotency_key="raw",
-            posted_at="2026-11-30T12:00:00Z", posted_by=finance,
+            debit=box,
+            credit=pots,
+            amount_cents=-5,
+            kind=TransferKind.DROP,
+            idempotency_key="raw",
+            posted_at="2026-11-30T12:00:00Z",
+            posted_by=finance,
         )
     assert not Transfer.objects.exists()
 

@@ -23,21 +23,48 @@ RULES: dict[str, Any] = {
     "timezone": "America/New_York",
     "gaming_day_starts": "06:00",
     "rake_policies": [
-        {"code": "nl10", "kind": "percentage", "rate_percent": 10, "max_per_round": "5.00", "increment": "1.00",
-         "min_pot": "10.00", "no_flop_no_drop": True},
-        {"code": "lim", "kind": "incremental", "max_per_round": "4.00",
-         "levels": [{"pot": "10.00", "rake": "1.00"}, {"pot": "30.00", "rake": "2.00"}, {"pot": "60.00", "rake": "3.00"}]},
+        {
+            "code": "nl10",
+            "kind": "percentage",
+            "rate_percent": 10,
+            "max_per_round": "5.00",
+            "increment": "1.00",
+            "min_pot": "10.00",
+            "no_flop_no_drop": True,
+        },
+        {
+            "code": "lim",
+            "kind": "incremental",
+            "max_per_round": "4.00",
+            "levels": [
+                {"pot": "10.00", "rake": "1.00"},
+                {"pot": "30.00", "rake": "2.00"},
+                {"pot": "60.00", "rake": "3.00"},
+            ],
+        },
         {"code": "stud", "kind": "time_charge", "basis": "per_player", "hourly_fee": "6.00", "interval_minutes": 30},
         {"code": "flat", "kind": "time_charge", "basis": "per_table", "hourly_fee": "30.00", "interval_minutes": 20},
     ],
     "jackpots": [
-        {"code": "bb", "kind": "bad_beat", "contribution": {"method": "fixed", "amount": "1.00", "min_pot": "20.00"},
-         "qualifier": {"losing_hand_at_least": "AAATT", "both_hole_cards_play": True, "min_players": 4},
-         "shares": {"losing_hand": 50, "winning_hand": 25, "table_share": 25}, "seed": "0.00"},
-        {"code": "hh", "kind": "high_hand",
-         "contribution": {"method": "percent", "rate_percent": 5, "max": "2.00", "min_pot": "30.00"},
-         "period": {"every_minutes": 60, "first_starts": "10:00"}, "min_players": 6, "min_hand": "full_house",
-         "ties": "split", "claim_within_days": 7, "id_required": True},
+        {
+            "code": "bb",
+            "kind": "bad_beat",
+            "contribution": {"method": "fixed", "amount": "1.00", "min_pot": "20.00"},
+            "qualifier": {"losing_hand_at_least": "AAATT", "both_hole_cards_play": True, "min_players": 4},
+            "shares": {"losing_hand": 50, "winning_hand": 25, "table_share": 25},
+            "seed": "0.00",
+        },
+        {
+            "code": "hh",
+            "kind": "high_hand",
+            "contribution": {"method": "percent", "rate_percent": 5, "max": "2.00", "min_pot": "30.00"},
+            "period": {"every_minutes": 60, "first_starts": "10:00"},
+            "min_players": 6,
+            "min_hand": "full_house",
+            "ties": "split",
+            "claim_within_days": 7,
+            "id_required": True,
+        },
     ],
     "tables": [
         {"number": "T1", "game": "holdem", "seats": 10, "rake_policy": "nl10", "jackpots": ["bb", "hh"]},
@@ -56,7 +83,10 @@ def rules_text(**changes: Any) -> str:
 def rules_loader() -> User:
     """The poker room manager who loads the tests' rules files."""
     return User.objects.filter(username="rules-manager").first() or staff_create(
-        username="rules-manager", role=Role.POKER_ROOM_MANAGER, credential_number="PA-RULES-0001", password="rules-manager-pw"
+        username="rules-manager",
+        role=Role.POKER_ROOM_MANAGER,
+        credential_number="PA-RULES-0001",
+        password="rules-manager-pw",
     )
 
 

@@ -23,7 +23,12 @@ def finance_browser(finance) -> Client:
 
 
 def test_a_rules_version_shows_what_changed(finance_browser, rules):
-    rules_load(text=rules_text(rake_policies=[{**RULES["rake_policies"][0], "max_per_round": "6.00"}, *RULES["rake_policies"][1:]]), actor=rules_loader())
+    rules_load(
+        text=rules_text(
+            rake_policies=[{**RULES["rake_policies"][0], "max_per_round": "6.00"}, *RULES["rake_policies"][1:]]
+        ),
+        actor=rules_loader(),
+    )
     second = RulesVersion.objects.get(number=2)
     page = finance_browser.get(f"/admin/tables/rulesversion/{second.pk}/change/")
     assert page.status_code == 200
@@ -35,12 +40,20 @@ def test_a_rules_version_shows_what_changed(finance_browser, rules):
 
 def test_rounds_and_revenue_in_the_admin_with_exports(finance_browser, rated_table, dealer):
     round_record(
-        table=rated_table, ended_at=timezone.now() - timedelta(minutes=3), players_dealt_in=9, pot_cents=12000,
-        uncalled_bet_cents=2000, flop_dealt=True, voided=False, actor=dealer, idempotency_key=str(uuid.uuid4()),
+        table=rated_table,
+        ended_at=timezone.now() - timedelta(minutes=3),
+        players_dealt_in=9,
+        pot_cents=12000,
+        uncalled_bet_cents=2000,
+        flop_dealt=True,
+        voided=False,
+        actor=dealer,
+        idempotency_key=str(uuid.uuid4()),
     )
     assert finance_browser.get("/admin/tables/round/").status_code == 200
     exported = finance_browser.post(
-        "/admin/tables/round/", {"action": "export_csv", "_selected_action": list(Round.objects.values_list("pk", flat=True))}
+        "/admin/tables/round/",
+        {"action": "export_csv", "_selected_action": list(Round.objects.values_list("pk", flat=True))},
     )
     assert exported.status_code == 200 and b"5.00" in exported.content
     report = finance_browser.get("/admin/rake/pokerrevenue/", {"group_by": ["table"]})
@@ -51,4 +64,6 @@ def test_rounds_and_revenue_in_the_admin_with_exports(finance_browser, rated_tab
     csv = finance_browser.get("/admin/rake/pokerrevenue/", {"group_by": ["table"], "export": "csv"})
     assert csv["Content-Disposition"] == 'attachment; filename="poker-revenue-main.csv"'
     assert csv.content.decode().splitlines()[0].startswith("table,rounds,rake,time_charges")  # exports keep the keys
-    assert csv.content.decode().splitlines()[1].startswith("T1,1,5.00,0.00,0.00,5.00")  # rake, time charges, reversed, expected
+    assert (
+        csv.content.decode().splitlines()[1].startswith("T1,1,5.00,0.00,0.00,5.00")
+    )  # rake, time charges, reversed, expected

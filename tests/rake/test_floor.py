@@ -22,27 +22,36 @@ def browser_for(user) -> Client:
 
 def test_a_dealer_sees_the_rake_and_each_drop_with_its_rule(rated_table, dealer):
     page = browser_for(dealer).get(
-        "/floor/rake-calculator/", {"table": rated_table.pk, "pot": "120.00", "uncalled_bet": "20.00", "flop_dealt": "yes"}
+        "/floor/rake-calculator/",
+        {"table": rated_table.pk, "pot": "120.00", "uncalled_bet": "20.00", "flop_dealt": "yes"},
     )
     assert page.status_code == 200
     html = page.content.decode()
     assert page["Content-Security-Policy"] == POLICY
     assert "$100.00" in html  # the pot without the uncalled bet
-    assert "<td class=\"big\">Rake</td><td class=\"big\">$5.00</td>" in html
+    assert '<td class="big">Rake</td><td class="big">$5.00</td>' in html
     assert "capped at the maximum of $5.00 per round" in html
-    assert "<td class=\"big\">Bad Beat</td><td class=\"big\">$1.00</td>" in html
-    assert "<td class=\"big\">High Hand</td><td class=\"big\">$2.00</td>" in html
-    assert "<td class=\"big\">To the winner</td><td class=\"big\">$92.00</td>" in html
+    assert '<td class="big">Bad Beat</td><td class="big">$1.00</td>' in html
+    assert '<td class="big">High Hand</td><td class="big">$2.00</td>' in html
+    assert '<td class="big">To the winner</td><td class="big">$92.00</td>' in html
     assert_no_inline_script_or_style(html)  # the number pad is a static file
 
 
 def test_no_flop_no_drop_on_the_tablet(rated_table, floorperson):
-    html = browser_for(floorperson).get("/floor/rake-calculator/", {"table": rated_table.pk, "pot": "40.00", "flop_dealt": "no"}).content.decode()
+    html = (
+        browser_for(floorperson)
+        .get("/floor/rake-calculator/", {"table": rated_table.pk, "pot": "40.00", "flop_dealt": "no"})
+        .content.decode()
+    )
     assert "No rake: no flop, no drop" in html
 
 
 def test_bad_amounts_are_explained(rated_table, dealer):
-    html = browser_for(dealer).get("/floor/rake-calculator/", {"table": rated_table.pk, "pot": "10.005", "flop_dealt": "yes"}).content.decode()
+    html = (
+        browser_for(dealer)
+        .get("/floor/rake-calculator/", {"table": rated_table.pk, "pot": "10.005", "flop_dealt": "yes"})
+        .content.decode()
+    )
     assert "10.005 has a fraction of a cent" in html
 
 
@@ -56,7 +65,9 @@ def test_the_calculator_api(rated_table, dealer):
 
     api = APIClient()
     api.force_authenticate(dealer)
-    data = api.post("/api/rake-calculator/", {"table": "T1", "pot": "120.00", "uncalled_bet": "20.00"}, format="json").json()
+    data = api.post(
+        "/api/rake-calculator/", {"table": "T1", "pot": "120.00", "uncalled_bet": "20.00"}, format="json"
+    ).json()
     assert (data["rake"], data["to_winner"]) == ("5.00", "92.00")
     assert [(d["jackpot"], d["amount"]) for d in data["drops"]] == [("bb", "1.00"), ("hh", "2.00")]
 
@@ -67,9 +78,14 @@ def test_an_uncalled_bet_above_the_pot_is_refused_as_a_round_is(rated_table, dea
     message = "The uncalled bet 130.00 is larger than the pot 120.00."
     api = APIClient()
     api.force_authenticate(dealer)
-    response = api.post("/api/rake-calculator/", {"table": "T1", "pot": "120.00", "uncalled_bet": "130.00"}, format="json")
+    response = api.post(
+        "/api/rake-calculator/", {"table": "T1", "pot": "120.00", "uncalled_bet": "130.00"}, format="json"
+    )
     assert response.status_code == 400 and response.json()["uncalled_bet"] == [message]
-    page = browser_for(dealer).get("/floor/rake-calculator/", {"table": rated_table.pk, "pot": "120.00", "uncalled_bet": "130.00", "flop_dealt": "yes"})
+    page = browser_for(dealer).get(
+        "/floor/rake-calculator/",
+        {"table": rated_table.pk, "pot": "120.00", "uncalled_bet": "130.00", "flop_dealt": "yes"},
+    )
     assert message in page.content.decode()
 
 
@@ -94,15 +110,20 @@ def test_a_dealer_logs_a_round_and_sees_what_it_took_and_why(rated_table, dealer
 
     round_ = Round.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/floor/rounds/log/?recorded={round_.pk}"
-    assert (round_.pot_cents, round_.uncalled_bet_cents, round_.players_dealt_in, round_.rake_cents) == (12000, 2000, 6, 500)
+    assert (round_.pot_cents, round_.uncalled_bet_cents, round_.players_dealt_in, round_.rake_cents) == (
+        12000,
+        2000,
+        6,
+        500,
+    )
     assert (round_.created_by, round_.idempotency_key) == (dealer, key)
     html = tablet.get(response["Location"]).content.decode()
     assert f"Round {round_.pk} recorded at table T1." in html
-    assert "<td class=\"big\">Rake</td><td class=\"big\">$5.00</td>" in html
+    assert '<td class="big">Rake</td><td class="big">$5.00</td>' in html
     assert "capped at the maximum of $5.00 per round" in html  # the same words as the calculator
-    assert "<td class=\"big\">Bad Beat</td><td class=\"big\">$1.00</td>" in html
-    assert "<td class=\"big\">High Hand</td><td class=\"big\">$2.00</td>" in html
-    assert "<td class=\"big\">To the winner</td><td class=\"big\">$92.00</td>" in html
+    assert '<td class="big">Bad Beat</td><td class="big">$1.00</td>' in html
+    assert '<td class="big">High Hand</td><td class="big">$2.00</td>' in html
+    assert '<td class="big">To the winner</td><td class="big">$92.00</td>' in html
     assert _form_key(html) != key  # the next round gets a form of its own
 
 
@@ -118,14 +139,19 @@ def test_the_same_form_sent_twice_records_one_round(rated_table, dealer):
     assert Round.objects.count() == 1 and Transfer.objects.count() == transfers == 3  # rake, bb, hh
     round_ = Round.objects.get()
     assert first["Location"] == f"/floor/rounds/log/?recorded={round_.pk}"
-    assert f"Round {round_.pk} was already recorded by this form; it counts once. Log the next round below." in second.content.decode()
+    assert (
+        f"Round {round_.pk} was already recorded by this form; it counts once. Log the next round below."
+        in second.content.decode()
+    )
 
 
 def test_a_bad_pot_is_explained_and_nothing_is_recorded(rated_table, dealer):
     tablet = browser_for(dealer)
     key = _form_key(tablet.get("/floor/rounds/log/").content.decode())
 
-    response = tablet.post("/floor/rounds/log/", {**ROUND, "pot": "10.005", "table": rated_table.pk, "idempotency_key": key})
+    response = tablet.post(
+        "/floor/rounds/log/", {**ROUND, "pot": "10.005", "table": rated_table.pk, "idempotency_key": key}
+    )
 
     html = response.content.decode()
     assert response.status_code == 200
@@ -143,7 +169,10 @@ def test_a_round_the_rules_refuse_is_explained_and_nothing_is_recorded(rated_tab
 
     response = tablet.post("/floor/rounds/log/", {**ROUND, "table": closed.pk, "idempotency_key": _form_key(page)})
 
-    assert "Nothing was recorded. Table T2 is closed; a floorperson opens it before rounds are logged." in response.content.decode()
+    assert (
+        "Nothing was recorded. Table T2 is closed; a floorperson opens it before rounds are logged."
+        in response.content.decode()
+    )
     assert Round.objects.count() == 0 and Transfer.objects.count() == 0
 
 
@@ -158,5 +187,7 @@ def test_only_dealers_and_floor_staff_log_rounds(rated_table, make_staff):
 def test_a_floorperson_logs_a_round_too(rated_table, floorperson):
     tablet = browser_for(floorperson)
     key = _form_key(tablet.get("/floor/rounds/log/").content.decode())
-    assert tablet.post("/floor/rounds/log/", {**ROUND, "table": rated_table.pk, "idempotency_key": key}).status_code == 302
+    assert (
+        tablet.post("/floor/rounds/log/", {**ROUND, "table": rated_table.pk, "idempotency_key": key}).status_code == 302
+    )
     assert Round.objects.get().created_by == floorperson

@@ -21,7 +21,13 @@ HH = PARSED.jackpots["hh"]
 
 def outcome(policy=NL10, jackpots=(BB, HH), pot=12000, uncalled=0, flop=True, voided=False):
     return compute_rake_and_drops(
-        policy=policy, jackpots=jackpots, pot_cents=pot, uncalled_cents=uncalled, flop_dealt=flop, voided=voided, players=9
+        policy=policy,
+        jackpots=jackpots,
+        pot_cents=pot,
+        uncalled_cents=uncalled,
+        flop_dealt=flop,
+        voided=voided,
+        players=9,
     )
 
 
@@ -76,9 +82,18 @@ def test_incremental_takes_the_highest_level_reached():
 
 def test_incremental_never_over_the_maximum():
     rules = validate_rules(
-        {**RULES, "rake_policies": [{"code": "lim", "kind": "incremental", "max_per_round": "2.50",
-                                      "levels": [{"pot": "10.00", "rake": "1.00"}, {"pot": "50.00", "rake": "3.00"}]}],
-         "tables": [{"number": "T1", "game": "holdem", "seats": 10, "rake_policy": "lim"}]}
+        {
+            **RULES,
+            "rake_policies": [
+                {
+                    "code": "lim",
+                    "kind": "incremental",
+                    "max_per_round": "2.50",
+                    "levels": [{"pot": "10.00", "rake": "1.00"}, {"pot": "50.00", "rake": "3.00"}],
+                }
+            ],
+            "tables": [{"number": "T1", "game": "holdem", "seats": 10, "rake_policy": "lim"}],
+        }
     )
     result = outcome(policy=rules.rake_policies["lim"], pot=10000, jackpots=())
     assert result.rake_cents == 250
@@ -114,8 +129,16 @@ def test_percent_drop_rounds_down_to_the_cent_and_is_capped():
 
 def test_drops_never_take_more_than_what_remains():
     tiny = validate_rules(
-        {**RULES, "jackpots": [{**RULES["jackpots"][0], "contribution": {"method": "fixed", "amount": "5.00", "min_pot": "0.00"}},
-                               {**RULES["jackpots"][1], "contribution": {"method": "percent", "rate_percent": 100, "max": "9.00", "min_pot": "0.00"}}]}
+        {
+            **RULES,
+            "jackpots": [
+                {**RULES["jackpots"][0], "contribution": {"method": "fixed", "amount": "5.00", "min_pot": "0.00"}},
+                {
+                    **RULES["jackpots"][1],
+                    "contribution": {"method": "percent", "rate_percent": 100, "max": "9.00", "min_pot": "0.00"},
+                },
+            ],
+        }
     )
     # $6 pot with no rake policy (banked): bb takes $5, hh would take $6 but $1 remains.
     result = outcome(policy=None, jackpots=(tiny.jackpots["bb"], tiny.jackpots["hh"]), pot=600)

@@ -28,8 +28,15 @@ def played(rules, dealer, floorperson):
     at = timezone.now() - timedelta(minutes=10)
     for number, pot, uncalled in (("T1", 12000, 2000), ("T1", 2500, 0), ("T2", 3500, 0)):
         round_record(
-            table=tables[number], ended_at=at, players_dealt_in=6, pot_cents=pot, uncalled_bet_cents=uncalled,
-            flop_dealt=True, voided=False, actor=dealer, idempotency_key=str(uuid.uuid4()),
+            table=tables[number],
+            ended_at=at,
+            players_dealt_in=6,
+            pot_cents=pot,
+            uncalled_bet_cents=uncalled,
+            flop_dealt=True,
+            voided=False,
+            actor=dealer,
+            idempotency_key=str(uuid.uuid4()),
         )
     return tables
 
@@ -57,7 +64,17 @@ def finance_client(make_staff) -> APIClient:
 def test_revenue_api_json_csv_and_xlsx(played, finance_client):
     data = finance_client.get("/api/revenue/", {"group_by": "table"}).json()
     assert data["header"] == [
-        "table", "rounds", "rake", "time_charges", "reversed", "expected", "counted", "variance", "drop_bb", "drop_hh"]
+        "table",
+        "rounds",
+        "rake",
+        "time_charges",
+        "reversed",
+        "expected",
+        "counted",
+        "variance",
+        "drop_bb",
+        "drop_hh",
+    ]
     assert data["rows"] == [
         ["T1", 2, "7.00", "0.00", "0.00", "7.00", "", "", "2.00", "2.00"],
         ["T2", 1, "2.00", "0.00", "0.00", "2.00", "", "", "0.00", "1.75"],
@@ -82,7 +99,9 @@ def test_revenue_api_refuses_an_unknown_grouping(played, finance_client):
 
 
 def test_an_empty_period_still_names_its_grouping(played, finance_client):
-    data = finance_client.get("/api/revenue/", {"group_by": "table,shift", "from": "2001-01-01", "to": "2001-01-02"}).json()
+    data = finance_client.get(
+        "/api/revenue/", {"group_by": "table,shift", "from": "2001-01-01", "to": "2001-01-02"}
+    ).json()
     assert data["header"][:3] == ["table", "shift", "rounds"]
     assert data["rows"] == []
 
@@ -97,9 +116,20 @@ def _drop_box_inflow(room) -> int:
     from casino_backoffice.ledger.models import AccountKind, Transfer, TransferKind
 
     boxes = {"debit__kind": AccountKind.DROP_BOX, "debit__code__startswith": f"table:{room.code}:"}
-    into = Transfer.objects.filter(kind__in=[TransferKind.RAKE, TransferKind.TIME_CHARGE], **boxes).aggregate(t=Sum("amount_cents"))["t"] or 0
-    back = Transfer.objects.filter(kind=TransferKind.REVERSAL, reverses__kind__in=[TransferKind.RAKE, TransferKind.TIME_CHARGE],
-                                   **{f"credit__{k.removeprefix('debit__')}": v for k, v in boxes.items()}).aggregate(t=Sum("amount_cents"))["t"] or 0
+    into = (
+        Transfer.objects.filter(kind__in=[TransferKind.RAKE, TransferKind.TIME_CHARGE], **boxes).aggregate(
+            t=Sum("amount_cents")
+        )["t"]
+        or 0
+    )
+    back = (
+        Transfer.objects.filter(
+            kind=TransferKind.REVERSAL,
+            reverses__kind__in=[TransferKind.RAKE, TransferKind.TIME_CHARGE],
+            **{f"credit__{k.removeprefix('debit__')}": v for k, v in boxes.items()},
+        ).aggregate(t=Sum("amount_cents"))["t"]
+        or 0
+    )
     return into - back
 
 
@@ -112,7 +142,9 @@ def test_a_reversed_rake_shows_in_the_report_and_it_agrees_with_the_drop_box(pla
     from tests.conftest import PIN
 
     rake = Transfer.objects.filter(kind=TransferKind.RAKE, amount_cents=500).select_related("debit").get()
-    correction = correction_prepare(transfer=rake, reason="Rake taken from the wrong pot", actor=make_staff(Role.FINANCE), pin=PIN)
+    correction = correction_prepare(
+        transfer=rake, reason="Rake taken from the wrong pot", actor=make_staff(Role.FINANCE), pin=PIN
+    )
     correction_approve(correction=correction, actor=make_staff(Role.FINANCE), pin=PIN)
 
     rows = {row.keys["table"]: row for row in poker_revenue(room=room, group_by=["table"])}
@@ -134,8 +166,12 @@ def test_counted_is_what_the_cage_made_official_as_revenue(played, room, dealer,
     drop = Box.objects.select_related("table", "room", "account", "jackpot").get(room=room, code="T1-drop")
     count = count_record(box=drop, counted_cents=650, actor=dealer, pin=PIN, idempotency_key="count")
     count_witness(count=count, actor=floorperson, pin=PIN, surveillance_reference="CAM-1")
-    transport = transport_create(room=room, seal="S-1", counts=[count], actor=make_staff(Role.SECURITY), pin=PIN, idempotency_key="carry")
-    cage_verify(transport=transport, counted=650, actor=make_staff(Role.CAGE_CASHIER), pin=PIN, idempotency_key="verify")
+    transport = transport_create(
+        room=room, seal="S-1", counts=[count], actor=make_staff(Role.SECURITY), pin=PIN, idempotency_key="carry"
+    )
+    cage_verify(
+        transport=transport, counted=650, actor=make_staff(Role.CAGE_CASHIER), pin=PIN, idempotency_key="verify"
+    )
 
     rows = {row.keys["table"]: row for row in poker_revenue(room=room, group_by=["table"])}
     assert (rows["T1"].expected_cents, rows["T1"].counted_cents, rows["T1"].variance_cents) == (700, 650, -50)

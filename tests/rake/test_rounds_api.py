@@ -42,8 +42,14 @@ def client(dealer) -> APIClient:
 
 def body(**changes: Any) -> dict[str, Any]:
     return {
-        "table": "T1", "ended_at": recently().isoformat(), "players_dealt_in": 9, "pot": "120.00",
-        "uncalled_bet": "20.00", "flop_dealt": True, "voided": False, **changes,
+        "table": "T1",
+        "ended_at": recently().isoformat(),
+        "players_dealt_in": 9,
+        "pot": "120.00",
+        "uncalled_bet": "20.00",
+        "flop_dealt": True,
+        "voided": False,
+        **changes,
     }
 
 
@@ -87,7 +93,11 @@ def test_the_boxes_a_round_posts_to_are_named_as_the_rules_file_opened_them(clie
 def test_gaming_day_of_a_round_before_six_in_the_morning(client, rated_table):
     from zoneinfo import ZoneInfo
 
-    local = (timezone.now() - timedelta(days=1)).astimezone(ZoneInfo("America/New_York")).replace(hour=3, minute=0, second=0, microsecond=0)
+    local = (
+        (timezone.now() - timedelta(days=1))
+        .astimezone(ZoneInfo("America/New_York"))
+        .replace(hour=3, minute=0, second=0, microsecond=0)
+    )
     data = post(client, body(ended_at=local.isoformat())).json()
     assert data["gaming_day"] == str(local.date() - timedelta(days=1))
     assert data["shift"] == "grave"
@@ -138,12 +148,20 @@ def test_small_pot_posts_only_what_it_takes(client, rated_table):
         ({"table": "T42"}, "table", "There is no table T42."),
         ({"pot": "-1.00"}, "pot", "-1.00 is negative; the amount must be zero or more."),
         ({"pot": "1.005"}, "pot", "1.005 has a fraction of a cent; amounts are whole cents."),
-        ({"pot": 12.5}, "pot", "12.5 is not an amount; write it as a string such as \"120.00\"."),
+        ({"pot": 12.5}, "pot", '12.5 is not an amount; write it as a string such as "120.00".'),
         ({"uncalled_bet": "130.00"}, "uncalled_bet", "The uncalled bet 130.00 is larger than the pot 120.00."),
         ({"players_dealt_in": 11}, "players_dealt_in", "Table T1 seats 10; 11 players cannot be dealt in."),
         ({"players_dealt_in": 1}, "players_dealt_in", "A round of poker deals in at least 2 players."),
-        ({"ended_at": "2026-11-30T10:00:00"}, "ended_at", "Give the time with its UTC offset, such as 2026-11-30T21:15:00-05:00."),
-        ({"ended_at": "2025-06-01T12:00:00-04:00"}, "table", "No rules of room main were in effect at 2025-06-01T12:00:00-04:00; load a rules file first."),
+        (
+            {"ended_at": "2026-11-30T10:00:00"},
+            "ended_at",
+            "Give the time with its UTC offset, such as 2026-11-30T21:15:00-05:00.",
+        ),
+        (
+            {"ended_at": "2025-06-01T12:00:00-04:00"},
+            "table",
+            "No rules of room main were in effect at 2025-06-01T12:00:00-04:00; load a rules file first.",
+        ),
     ],
 )
 def test_bad_input_is_a_400_with_field_errors_and_records_nothing(client, rated_table, changes, field, message):
@@ -156,9 +174,9 @@ def test_bad_input_is_a_400_with_field_errors_and_records_nothing(client, rated_
 @pytest.mark.parametrize(
     ("pot", "message"),
     [
-        (12000, "12000 is not an amount; write it as a string such as \"120.00\"."),  # cents, sent as a number
-        (120, "120 is not an amount; write it as a string such as \"120.00\"."),
-        (120.0, "120.0 is not an amount; write it as a string such as \"120.00\"."),
+        (12000, '12000 is not an amount; write it as a string such as "120.00".'),  # cents, sent as a number
+        (120, '120 is not an amount; write it as a string such as "120.00".'),
+        (120.0, '120.0 is not an amount; write it as a string such as "120.00".'),
         (None, "This field may not be null."),
         ("100000000000000000.00", "100000000000000000.00 is more than $10,000,000.00, the most any one amount may be."),
         ("10000000.01", "10000000.01 is more than $10,000,000.00, the most any one amount may be."),
@@ -166,9 +184,18 @@ def test_bad_input_is_a_400_with_field_errors_and_records_nothing(client, rated_
         ("NaN", "'NaN' is not an amount."),
         ("Infinity", "'Infinity' is not an amount."),
         ("1E+2", "'1E+2' is not an amount; write dollars and cents with digits and a point only, such as \"120.00\"."),
-        ("-0.00", "'-0.00' is not an amount; write dollars and cents with digits and a point only, such as \"120.00\"."),
-        ("1,200.00", "'1,200.00' is not an amount; write dollars and cents with digits and a point only, such as \"120.00\"."),
-        (" 120.00", "' 120.00' is not an amount; write dollars and cents with digits and a point only, such as \"120.00\"."),
+        (
+            "-0.00",
+            "'-0.00' is not an amount; write dollars and cents with digits and a point only, such as \"120.00\".",
+        ),
+        (
+            "1,200.00",
+            "'1,200.00' is not an amount; write dollars and cents with digits and a point only, such as \"120.00\".",
+        ),
+        (
+            " 120.00",
+            "' 120.00' is not an amount; write dollars and cents with digits and a point only, such as \"120.00\".",
+        ),
     ],
 )
 def test_money_is_a_decimal_string_up_to_the_maximum_and_nothing_else(client, rated_table, pot, message):
@@ -189,13 +216,29 @@ def test_the_database_refuses_a_pot_beyond_the_maximum(rated_table):
     from django.db import IntegrityError, transaction
 
     round_ = Round.objects.create(
-        table=rated_table, ended_at=recently(), gaming_day=timezone.now().date(), shift="day", game="holdem",
-        players_dealt_in=2, pot_cents=100, rules_version=rated_table.room.rules_versions.get(), rake_cents=0,
-        rake_rule="-", idempotency_key="db", request_sha256="-", created_by=rules_loader(), created_at=timezone.now(),
+        table=rated_table,
+        ended_at=recently(),
+        gaming_day=timezone.now().date(),
+        shift="day",
+        game="holdem",
+        players_dealt_in=2,
+        pot_cents=100,
+        rules_version=rated_table.room.rules_versions.get(),
+        rake_cents=0,
+        rake_rule="-",
+        idempotency_key="db",
+        request_sha256="-",
+        created_by=rules_loader(),
+        created_at=timezone.now(),
     )
     with pytest.raises(IntegrityError, match="tables_round_pot_within_maximum"), transaction.atomic():
-        Round.objects.create(**{**{f.attname: getattr(round_, f.attname) for f in Round._meta.concrete_fields if not f.primary_key},
-                                "idempotency_key": "db-2", "pot_cents": 1_000_000_001})
+        Round.objects.create(
+            **{
+                **{f.attname: getattr(round_, f.attname) for f in Round._meta.concrete_fields if not f.primary_key},
+                "idempotency_key": "db-2",
+                "pot_cents": 1_000_000_001,
+            }
+        )
 
 
 def test_a_round_in_the_future_is_refused(client, rated_table):
@@ -240,7 +283,10 @@ def test_a_table_banked_by_the_house_logs_no_rounds(client, rated_table, floorpe
     from tables.models import Table
 
     banked = {"number": "T11", "game": "mississippi_stud", "seats": 6}
-    rules_load(text=rules_text(effective_from=recently(60).isoformat(), tables=[*RULES["tables"], banked]), actor=rules_loader())
+    rules_load(
+        text=rules_text(effective_from=recently(60).isoformat(), tables=[*RULES["tables"], banked]),
+        actor=rules_loader(),
+    )
     table_set_open(table=Table.objects.get(number="T11"), is_open=True, actor=floorperson)
     response = post(client, body(table="T11", players_dealt_in=6))
     assert response.status_code == 400

@@ -25,8 +25,15 @@ def client(dealer) -> APIClient:
 
 def item(**changes: Any) -> dict[str, Any]:
     return {
-        "table": "T1", "ended_at": recently().isoformat(), "players_dealt_in": 9, "pot": "120.00",
-        "uncalled_bet": "20.00", "flop_dealt": True, "voided": False, "idempotency_key": str(uuid.uuid4()), **changes,
+        "table": "T1",
+        "ended_at": recently().isoformat(),
+        "players_dealt_in": 9,
+        "pot": "120.00",
+        "uncalled_bet": "20.00",
+        "flop_dealt": True,
+        "voided": False,
+        "idempotency_key": str(uuid.uuid4()),
+        **changes,
     }
 
 
@@ -47,12 +54,14 @@ def test_a_batch_records_each_round_with_its_rake_and_drops(client, rated_table)
 
 def test_each_amount_of_a_batch_is_a_decimal_string_up_to_the_maximum(client, rated_table) -> None:
     response = client.post(
-        "/api/rounds/batch/", {"rounds": [item(), item(pot=12000), item(pot="100000000000000000.00", uncalled_bet="0.00")]}, format="json"
+        "/api/rounds/batch/",
+        {"rounds": [item(), item(pot=12000), item(pot="100000000000000000.00", uncalled_bet="0.00")]},
+        format="json",
     )
 
     data = response.json()
     assert [r["status"] for r in data["results"]] == [201, 400, 400]
-    assert data["results"][1]["errors"] == {"pot": ["12000 is not an amount; write it as a string such as \"120.00\"."]}
+    assert data["results"][1]["errors"] == {"pot": ['12000 is not an amount; write it as a string such as "120.00".']}
     assert "the most any one amount may be" in data["results"][2]["errors"]["pot"][0]
     assert Round.objects.count() == 1
 

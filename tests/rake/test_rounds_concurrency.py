@@ -34,8 +34,15 @@ def test_parallel_posts_with_retries_record_each_round_once(rated_table, dealer,
     assert connection.vendor == "postgresql"
     ended_at = (timezone.now() - timedelta(minutes=5)).isoformat()
     bodies = {
-        f"round-{n}": {"table": "T1", "ended_at": ended_at, "players_dealt_in": 9, "pot": f"{100 + n}.00",
-                       "uncalled_bet": "20.00", "flop_dealt": True, "voided": False}
+        f"round-{n}": {
+            "table": "T1",
+            "ended_at": ended_at,
+            "players_dealt_in": 9,
+            "pot": f"{100 + n}.00",
+            "uncalled_bet": "20.00",
+            "flop_dealt": True,
+            "voided": False,
+        }
         for n in range(ROUNDS)
     }
     jobs = [key for key in bodies for _ in range(COPIES)]
@@ -51,7 +58,11 @@ def test_parallel_posts_with_retries_record_each_round_once(rated_table, dealer,
             local.client = APIClient()
             local.client.force_authenticate(dealer)
             start.wait(timeout=30)
-        idem, body = ("conflict", conflict if key.endswith("a") else {**conflict, "pot": "998.00"}) if key.startswith("conflict") else (key, bodies[key])
+        idem, body = (
+            ("conflict", conflict if key.endswith("a") else {**conflict, "pot": "998.00"})
+            if key.startswith("conflict")
+            else (key, bodies[key])
+        )
         response = local.client.post("/api/rounds/", body, format="json", HTTP_IDEMPOTENCY_KEY=idem)
         return idem, response.status_code, response.json()
 

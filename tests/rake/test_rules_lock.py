@@ -55,16 +55,27 @@ def test_a_backdated_rules_file_waits_for_the_round_being_rated_and_is_refused(r
                 lock_room_rules(room=rated_table.room, exclusive=False)  # rating has begun
                 locked.set()
                 go.wait(timeout=30)
-                round_record(table=rated_table, ended_at=ended_at, players_dealt_in=9, pot_cents=12000,
-                             uncalled_bet_cents=0, flop_dealt=True, voided=False, actor=dealer, idempotency_key="r-1")
+                round_record(
+                    table=rated_table,
+                    ended_at=ended_at,
+                    players_dealt_in=9,
+                    pot_cents=12000,
+                    uncalled_bet_cents=0,
+                    flop_dealt=True,
+                    voided=False,
+                    actor=dealer,
+                    idempotency_key="r-1",
+                )
         finally:
             connections.close_all()
 
     def load_backdated_rules() -> None:
         locked.wait(timeout=30)
         try:
-            rules_load(text=rules_text(effective_from=(ended_at - timedelta(minutes=1)).isoformat(),
-                                       name="Renamed room"), actor=rules_loader())
+            rules_load(
+                text=rules_text(effective_from=(ended_at - timedelta(minutes=1)).isoformat(), name="Renamed room"),
+                actor=rules_loader(),
+            )
             outcome["result"] = "loaded"
         except RulesFileInvalid as error:
             outcome["result"] = str(error)

@@ -32,12 +32,17 @@ def test_the_example_is_valid_and_canonical_round_trips():
 
 
 def test_yaml_and_json_give_the_same_rules():
-    assert validate_rules(parse_text(rules_text())).canonical_json() == validate_rules(parse_text(json.dumps(RULES))).canonical_json()
+    assert (
+        validate_rules(parse_text(rules_text())).canonical_json()
+        == validate_rules(parse_text(json.dumps(RULES))).canonical_json()
+    )
 
 
 def test_percentage_over_ten_percent():
     errors = errors_of(lambda d: d["rake_policies"][0].update(rate_percent=12))
-    assert errors == ["rake_policies[0] (nl10): rate_percent 12 is over the 10% a percentage rake may take (§637a.17(b)(1))"]
+    assert errors == [
+        "rake_policies[0] (nl10): rate_percent 12 is over the 10% a percentage rake may take (§637a.17(b)(1))"
+    ]
 
 
 def test_time_charge_interval_other_than_20_or_30():
@@ -64,7 +69,9 @@ def test_unknown_policy_and_jackpot_codes():
 
 def test_money_with_a_fraction_of_a_cent():
     errors = errors_of(lambda d: d["rake_policies"][0].update(max_per_round="5.001"))
-    assert errors == ["rake_policies[0] (nl10): max_per_round '5.001': 5.001 has a fraction of a cent; amounts are whole cents."]
+    assert errors == [
+        "rake_policies[0] (nl10): max_per_round '5.001': 5.001 has a fraction of a cent; amounts are whole cents."
+    ]
 
 
 def test_every_error_is_reported_at_once():
@@ -78,17 +85,26 @@ def test_every_error_is_reported_at_once():
 
     errors = errors_of(mutate)
     assert len(errors) == 6
-    assert errors[0] == "unknown key 'surprise' (known: controls, effective_from, gaming_day_starts, jackpots, name, rake_policies, room, shifts, tables, timezone)"
+    assert (
+        errors[0]
+        == "unknown key 'surprise' (known: controls, effective_from, gaming_day_starts, jackpots, name, rake_policies, room, shifts, tables, timezone)"
+    )
 
 
 def test_house_banked_games_take_no_rake():
-    errors = errors_of(lambda d: d["tables"].append({"number": "T11", "game": "mississippi_stud", "seats": 6, "rake_policy": "nl10"}))
-    assert errors == ["tables[4] (T11): Mississippi Stud is banked by the house: it takes no rake and pays no poker jackpot, so it has no rake_policy or jackpots"]
+    errors = errors_of(
+        lambda d: d["tables"].append({"number": "T11", "game": "mississippi_stud", "seats": 6, "rake_policy": "nl10"})
+    )
+    assert errors == [
+        "tables[4] (T11): Mississippi Stud is banked by the house: it takes no rake and pays no poker jackpot, so it has no rake_policy or jackpots"
+    ]
 
 
 def test_incremental_levels_must_go_up():
     errors = errors_of(lambda d: d["rake_policies"][1]["levels"].append({"pot": "20.00", "rake": "4.00"}))
-    assert errors == ["rake_policies[1] (lim) levels[3]: levels must go up: each pot above the last, each rake at least the last"]
+    assert errors == [
+        "rake_policies[1] (lim) levels[3]: levels must go up: each pot above the last, each rake at least the last"
+    ]
 
 
 def test_effective_from_needs_an_offset_and_times_need_quotes():

@@ -80,7 +80,13 @@ def test_the_dealer_cannot_verify_and_the_assessor_cannot_either(client, stud, d
         time_charge_verify(time_charge=TimeCharge.objects.get(pk=data["id"]), actor=dealer, pin=PIN)
     by_supervisor = APIClient()
     by_supervisor.force_authenticate(supervisor)
-    own = assess(by_supervisor, key="tc-2", table="T7", interval_starts_at=interval_start(30, back=2).isoformat(), players_seated=4)
+    own = assess(
+        by_supervisor,
+        key="tc-2",
+        table="T7",
+        interval_starts_at=interval_start(30, back=2).isoformat(),
+        players_seated=4,
+    )
     with pytest.raises(SignerNotIndependent):
         time_charge_verify(time_charge=TimeCharge.objects.get(pk=own.json()["id"]), actor=supervisor, pin=PIN)
     assert Transfer.objects.count() == 0
@@ -143,7 +149,10 @@ def test_a_pin_with_a_letter_is_refused_before_it_counts_as_a_wrong_pin(client, 
 
     refused = tablet.post(f"/floor/time-charges/{data['id']}/verify/", {"pin": "24a8"}, follow=True)
 
-    assert "A signing PIN is 4 to 8 digits. Nothing was checked; it does not count as a wrong PIN." in refused.content.decode()
+    assert (
+        "A signing PIN is 4 to 8 digits. Nothing was checked; it does not count as a wrong PIN."
+        in refused.content.decode()
+    )
     floorperson.refresh_from_db()
     assert floorperson.failed_pin_attempts == 0
     assert TimeCharge.objects.get(pk=data["id"]).verified_at is None and Transfer.objects.count() == 0

@@ -116,7 +116,9 @@ def test_every_action_has_its_roles_and_every_route_is_mapped() -> None:
     assert set(ACTION_ROLES) == set(Action)
     assert all(ACTION_ROLES[action] for action in Action)
     routes = dict(_routes())
-    assert set(routes) == {name for name, _ in ROUTES}, "a route is missing from ROUTES (or ROUTES names one that is gone)"
+    assert set(routes) == {name for name, _ in ROUTES}, (
+        "a route is missing from ROUTES (or ROUTES names one that is gone)"
+    )
     for name, view in routes.items():
         view_class = getattr(view, "cls", None)  # DRF: every method it answers is in ROUTES, as it declares
         if view_class is None:
@@ -125,7 +127,10 @@ def test_every_action_has_its_roles_and_every_route_is_mapped() -> None:
         assert methods == {method for n, method in ROUTES if n == name}, name
         for method in methods:
             declared = getattr(view_class, "required_actions", {}).get(method)
-            assert declared == (ROUTES[name, method] if isinstance(ROUTES[name, method], Action) else None), (name, method)
+            assert declared == (ROUTES[name, method] if isinstance(ROUTES[name, method], Action) else None), (
+                name,
+                method,
+            )
 
 
 def test_whoever_loads_rules_may_change_rooms_and_tables() -> None:
@@ -166,14 +171,26 @@ def floor_state(rules, dealer, floorperson) -> dict[str, int]:
 
 
 def _url(name: str, state: dict[str, int]) -> str:
-    kwargs = {"floor:table-open-close": {"table_id": state["table"]}, "floor:time-charge-verify": {"charge_id": state["charge"]},
-              "api-time-charge-verify": {"pk": state["charge"]},
-              # The cage's documents need not exist: a role is refused before the document is looked up.
-              **{route: {"pk": 1} for route in ("api-count-witness", "api-transport-account", "api-transport-missing-boxes",
-                                                "api-cage-verification-explain", "api-variance-explain")},
-              # No count or transport in this state: a page that may act says there is none.
-              "floor:cage-witness-sign": {"count_id": 1}, "floor:cage-account": {"transport_id": 1},
-              "floor:cage-missing-box": {"transport_id": 1}}.get(name, {})
+    kwargs = {
+        "floor:table-open-close": {"table_id": state["table"]},
+        "floor:time-charge-verify": {"charge_id": state["charge"]},
+        "api-time-charge-verify": {"pk": state["charge"]},
+        # The cage's documents need not exist: a role is refused before the document is looked up.
+        **{
+            route: {"pk": 1}
+            for route in (
+                "api-count-witness",
+                "api-transport-account",
+                "api-transport-missing-boxes",
+                "api-cage-verification-explain",
+                "api-variance-explain",
+            )
+        },
+        # No count or transport in this state: a page that may act says there is none.
+        "floor:cage-witness-sign": {"count_id": 1},
+        "floor:cage-account": {"transport_id": 1},
+        "floor:cage-missing-box": {"transport_id": 1},
+    }.get(name, {})
     return reverse(name, kwargs=kwargs)
 
 
@@ -250,15 +267,27 @@ def service_state(floor_state, make_staff, finance) -> dict[str, Any]:
     box = Account.objects.create(code="box:walk", name="Box", kind=AccountKind.JACKPOT_BOX)
     pots = Account.objects.create(code="pots:walk", name="Pots", kind=AccountKind.SOURCE)
     transfers = [
-        transfer_post_atomic(debit=box, credit=pots, amount_cents=cents, kind=TransferKind.DROP, idempotency_key=f"walk-{cents}", actor=finance)
+        transfer_post_atomic(
+            debit=box,
+            credit=pots,
+            amount_cents=cents,
+            kind=TransferKind.DROP,
+            idempotency_key=f"walk-{cents}",
+            actor=finance,
+        )
         for cents in (100, 200)
     ]
     correction = correction_prepare(transfer=transfers[1], reason="wrong box", actor=finance, pin=PIN)
     locked = make_staff(Role.DEALER)
     User.objects.filter(pk=locked.pk).update(failed_pin_attempts=5, signing_locked_at=factories.recently())
-    return {"t1": Table.objects.get(number="T1"), "t7": Table.objects.get(number="T7"),
-            "charge": TimeCharge.objects.get(pk=floor_state["charge"]), "transfer": transfers[0],
-            "correction": correction, "locked": locked}
+    return {
+        "t1": Table.objects.get(number="T1"),
+        "t7": Table.objects.get(number="T7"),
+        "charge": TimeCharge.objects.get(pk=floor_state["charge"]),
+        "transfer": transfers[0],
+        "correction": correction,
+        "locked": locked,
+    }
 
 
 def _service_calls() -> dict[str, tuple[Action, Callable[[User, dict[str, Any]], Any]]]:
@@ -268,36 +297,77 @@ def _service_calls() -> dict[str, tuple[Action, Callable[[User, dict[str, Any]],
     from tables.services import room_upsert, table_upsert
 
     def round_(state: dict[str, Any]) -> dict[str, Any]:
-        return {"table": state["t1"], "ended_at": factories.recently(), "players_dealt_in": 9, "pot_cents": 12000,
-                "uncalled_bet_cents": 0, "flop_dealt": True, "voided": False, "idempotency_key": "service"}
+        return {
+            "table": state["t1"],
+            "ended_at": factories.recently(),
+            "players_dealt_in": 9,
+            "pot_cents": 12000,
+            "uncalled_bet_cents": 0,
+            "flop_dealt": True,
+            "voided": False,
+            "idempotency_key": "service",
+        }
 
     return {
         "round_record": (Action.ROUND_RECORD, lambda actor, state: round_record(actor=actor, **round_(state))),
         "rounds_record_batch": (
-            Action.ROUND_RECORD, lambda actor, state: rounds_record_batch(rounds=[RoundRequest(**round_(state))], actor=actor)
+            Action.ROUND_RECORD,
+            lambda actor, state: rounds_record_batch(rounds=[RoundRequest(**round_(state))], actor=actor),
         ),
-        "time_charge_assess": (Action.TIME_CHARGE_ASSESS, lambda actor, state: time_charge_assess(
-            table=state["t7"], interval_starts_at=interval_start(30, back=2), players_seated=4, actor=actor, idempotency_key="service",
-        )),
+        "time_charge_assess": (
+            Action.TIME_CHARGE_ASSESS,
+            lambda actor, state: time_charge_assess(
+                table=state["t7"],
+                interval_starts_at=interval_start(30, back=2),
+                players_seated=4,
+                actor=actor,
+                idempotency_key="service",
+            ),
+        ),
         "time_charge_verify": (
-            Action.TIME_CHARGE_VERIFY, lambda actor, state: time_charge_verify(time_charge=state["charge"], actor=actor, pin=PIN)
+            Action.TIME_CHARGE_VERIFY,
+            lambda actor, state: time_charge_verify(time_charge=state["charge"], actor=actor, pin=PIN),
         ),
-        "table_set_open": (Action.TABLE_OPEN_CLOSE, lambda actor, state: table_set_open(table=state["t1"], is_open=False, actor=actor)),
+        "table_set_open": (
+            Action.TABLE_OPEN_CLOSE,
+            lambda actor, state: table_set_open(table=state["t1"], is_open=False, actor=actor),
+        ),
         "table_upsert": (
-            Action.TABLE_UPSERT, lambda actor, state: table_upsert(room=state["t1"].room, number="T1", game="holdem", seats=9, actor=actor)
+            Action.TABLE_UPSERT,
+            lambda actor, state: table_upsert(room=state["t1"].room, number="T1", game="holdem", seats=9, actor=actor),
         ),
-        "room_upsert": (Action.ROOM_UPSERT, lambda actor, state: room_upsert(
-            code="main", name="Renamed", timezone_name="America/New_York", gaming_day_starts=time(6), actor=actor,
-        )),
-        "rules_load": (Action.RULES_LOAD, lambda actor, state: rules_load(text=factories.rules_text(name="Renamed"), actor=actor)),
-        "correction_prepare": (Action.CORRECTION_PREPARE, lambda actor, state: correction_prepare(
-            transfer=state["transfer"], reason="wrong box", actor=actor, pin=PIN,
-        )),
+        "room_upsert": (
+            Action.ROOM_UPSERT,
+            lambda actor, state: room_upsert(
+                code="main",
+                name="Renamed",
+                timezone_name="America/New_York",
+                gaming_day_starts=time(6),
+                actor=actor,
+            ),
+        ),
+        "rules_load": (
+            Action.RULES_LOAD,
+            lambda actor, state: rules_load(text=factories.rules_text(name="Renamed"), actor=actor),
+        ),
+        "correction_prepare": (
+            Action.CORRECTION_PREPARE,
+            lambda actor, state: correction_prepare(
+                transfer=state["transfer"],
+                reason="wrong box",
+                actor=actor,
+                pin=PIN,
+            ),
+        ),
         "correction_approve": (
-            Action.CORRECTION_APPROVE, lambda actor, state: correction_approve(correction=state["correction"], actor=actor, pin=PIN)
+            Action.CORRECTION_APPROVE,
+            lambda actor, state: correction_approve(correction=state["correction"], actor=actor, pin=PIN),
         ),
         "pin_set": (Action.PIN_SET, lambda actor, state: pin_set(user=actor, pin="97531", actor=actor)),
-        "signing_unlock": (Action.SIGNING_UNLOCK, lambda actor, state: signing_unlock(user=state["locked"], actor=actor)),
+        "signing_unlock": (
+            Action.SIGNING_UNLOCK,
+            lambda actor, state: signing_unlock(user=state["locked"], actor=actor),
+        ),
         **_cage_service_calls(),
     }
 
@@ -311,26 +381,68 @@ def _cage_service_calls() -> dict[str, tuple[Action, Callable[[User, dict[str, A
         return state["t1"].room
 
     return {
-        "notice_record": (Action.NOTICE_RECORD, lambda actor, state: services.notice_record(
-            room=room(state), notified="J. Smith", method="phone", actor=actor, pin=PIN, idempotency_key="service")),
-        "count_record": (Action.COUNT_RECORD, lambda actor, state: services.count_record(
-            box=Box(room=room(state), table=state["t1"]), counted_cents=100, actor=actor, pin=PIN, idempotency_key="service")),
-        "count_witness": (Action.COUNT_WITNESS, lambda actor, state: services.count_witness(
-            count=Count(), actor=actor, pin=PIN, surveillance_reference="CAM-1")),
-        "transport_create": (Action.TRANSPORT_CREATE, lambda actor, state: services.transport_create(
-            room=room(state), seal="S-1", boxes=[Box()], actor=actor, pin=PIN, idempotency_key="service")),
-        "transport_account": (Action.TRANSPORT_ACCOUNT, lambda actor, state: services.transport_account(
-            transport=Transport(), box_codes=["T1-drop"], actor=actor, pin=PIN)),
-        "missing_box_record": (Action.MISSING_BOX_RECORD, lambda actor, state: services.missing_box_record(
-            transport=Transport(), box=Box(), reason="gone", actor=actor, pin=PIN)),
-        "cage_verify": (Action.CAGE_VERIFY, lambda actor, state: services.cage_verify(
-            transport=Transport(), counted=100, actor=actor, pin=PIN, idempotency_key="service")),
-        "variance_explain": (Action.VARIANCE_EXPLAIN, lambda actor, state: services.variance_explain(
-            variance=Variance(), reason="found", actor=actor, pin=PIN)),
-        "verification_explain": (Action.VARIANCE_EXPLAIN, lambda actor, state: services.verification_explain(
-            verification=CageVerification(), reason="found", actor=actor, pin=PIN)),
-        "gaming_day_close": (Action.GAMING_DAY_CLOSE, lambda actor, state: services.gaming_day_close(
-            room=room(state), day=timezone.localdate(), actor=actor, pin=PIN)),
+        "notice_record": (
+            Action.NOTICE_RECORD,
+            lambda actor, state: services.notice_record(
+                room=room(state), notified="J. Smith", method="phone", actor=actor, pin=PIN, idempotency_key="service"
+            ),
+        ),
+        "count_record": (
+            Action.COUNT_RECORD,
+            lambda actor, state: services.count_record(
+                box=Box(room=room(state), table=state["t1"]),
+                counted_cents=100,
+                actor=actor,
+                pin=PIN,
+                idempotency_key="service",
+            ),
+        ),
+        "count_witness": (
+            Action.COUNT_WITNESS,
+            lambda actor, state: services.count_witness(
+                count=Count(), actor=actor, pin=PIN, surveillance_reference="CAM-1"
+            ),
+        ),
+        "transport_create": (
+            Action.TRANSPORT_CREATE,
+            lambda actor, state: services.transport_create(
+                room=room(state), seal="S-1", boxes=[Box()], actor=actor, pin=PIN, idempotency_key="service"
+            ),
+        ),
+        "transport_account": (
+            Action.TRANSPORT_ACCOUNT,
+            lambda actor, state: services.transport_account(
+                transport=Transport(), box_codes=["T1-drop"], actor=actor, pin=PIN
+            ),
+        ),
+        "missing_box_record": (
+            Action.MISSING_BOX_RECORD,
+            lambda actor, state: services.missing_box_record(
+                transport=Transport(), box=Box(), reason="gone", actor=actor, pin=PIN
+            ),
+        ),
+        "cage_verify": (
+            Action.CAGE_VERIFY,
+            lambda actor, state: services.cage_verify(
+                transport=Transport(), counted=100, actor=actor, pin=PIN, idempotency_key="service"
+            ),
+        ),
+        "variance_explain": (
+            Action.VARIANCE_EXPLAIN,
+            lambda actor, state: services.variance_explain(variance=Variance(), reason="found", actor=actor, pin=PIN),
+        ),
+        "verification_explain": (
+            Action.VARIANCE_EXPLAIN,
+            lambda actor, state: services.verification_explain(
+                verification=CageVerification(), reason="found", actor=actor, pin=PIN
+            ),
+        ),
+        "gaming_day_close": (
+            Action.GAMING_DAY_CLOSE,
+            lambda actor, state: services.gaming_day_close(
+                room=room(state), day=timezone.localdate(), actor=actor, pin=PIN
+            ),
+        ),
     }
 
 
@@ -342,15 +454,21 @@ def _snapshot() -> tuple:
     return (
         list(Table.objects.order_by("pk").values_list("number", "game", "seats", "is_open")),
         list(PokerRoom.objects.values_list("name", "timezone")),
-        RulesVersion.objects.count(), Round.objects.count(), TimeCharge.objects.count(),
+        RulesVersion.objects.count(),
+        Round.objects.count(),
+        TimeCharge.objects.count(),
         list(TimeCharge.objects.values_list("verified_at", flat=True)),
-        Transfer.objects.count(), Correction.objects.count(), Signature.objects.count(),
+        Transfer.objects.count(),
+        Correction.objects.count(),
+        Signature.objects.count(),
         list(User.objects.order_by("pk").values_list("pin_hash", "failed_pin_attempts", "signing_locked_at")),
     )
 
 
 @pytest.mark.parametrize("service", list(_service_calls()))
-def test_every_service_refuses_each_role_the_table_does_not_name_and_changes_nothing(service, service_state, make_staff) -> None:
+def test_every_service_refuses_each_role_the_table_does_not_name_and_changes_nothing(
+    service, service_state, make_staff
+) -> None:
     action, call = _service_calls()[service]
     refused = [make_staff(role) for role in Role if role not in ACTION_ROLES[action]]
     if not refused:  # every role may (set their own PIN): someone without a role may not
@@ -365,8 +483,16 @@ def test_every_service_refuses_each_role_the_table_does_not_name_and_changes_not
 
 
 def test_the_services_walked_are_every_action_a_service_takes() -> None:
-    reads = {Action.RAKE_CALCULATE, Action.RULES_VERSIONS_READ, Action.REVENUE_READ, Action.STAFF_MANAGE, Action.BACK_OFFICE_USE,
-             Action.COUNTS_TO_RECORD_READ, Action.CAGE_RECORD_READ, Action.VARIANCE_READ}
+    reads = {
+        Action.RAKE_CALCULATE,
+        Action.RULES_VERSIONS_READ,
+        Action.REVENUE_READ,
+        Action.STAFF_MANAGE,
+        Action.BACK_OFFICE_USE,
+        Action.COUNTS_TO_RECORD_READ,
+        Action.CAGE_RECORD_READ,
+        Action.VARIANCE_READ,
+    }
     assert {action for action, _ in _service_calls().values()} | reads == set(Action)
 
 

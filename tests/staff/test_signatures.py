@@ -87,12 +87,17 @@ def test_a_right_pin_resets_the_count_of_wrong_ones(transfer, finance) -> None:
 
 
 def test_only_an_administrator_unlocks(finance, floorperson) -> None:
-    with pytest.raises(ActionNotPermitted, match=r"^Only an administrator may unlock a person's signing; .* is a floorperson\.$"):
+    with pytest.raises(
+        ActionNotPermitted, match=r"^Only an administrator may unlock a person's signing; .* is a floorperson\.$"
+    ):
         signing_unlock(user=finance, actor=floorperson)
 
 
 def test_a_signer_of_the_wrong_role_is_refused_with_who_may_named(transfer, floorperson) -> None:
-    with pytest.raises(ActionNotPermitted, match=r"Only finance or an administrator may prepare the reversal of a transfer; .* is a floorperson"):
+    with pytest.raises(
+        ActionNotPermitted,
+        match=r"Only finance or an administrator may prepare the reversal of a transfer; .* is a floorperson",
+    ):
         correction_prepare(transfer=transfer, reason="wrong box", actor=floorperson, pin=PIN)
     assert not Correction.objects.exists()
 
@@ -112,7 +117,10 @@ def test_signature_add_still_refuses_a_role_its_rule_does_not_name(transfer, fin
     from casino_backoffice.staff.services import pin_check, signature_add
 
     correction = correction_prepare(transfer=transfer, reason="wrong box", actor=finance, pin=PIN)
-    with pytest.raises(SignerRoleNotAllowed, match=r"approver by finance, administrator.*floorperson"), transaction.atomic():
+    with (
+        pytest.raises(SignerRoleNotAllowed, match=r"approver by finance, administrator.*floorperson"),
+        transaction.atomic(),
+    ):
         signature_add(document=correction, rule=Correction.APPROVER, signer=pin_check(user=floorperson, pin=PIN))
     assert correction.signatures().count() == 1
 
@@ -121,7 +129,9 @@ def test_signing_rules_take_their_roles_from_the_table_of_actions() -> None:
     from casino_backoffice.staff.permissions import ACTION_ROLES, Action
 
     assert Correction.PREPARER.action == Action.CORRECTION_PREPARE
-    assert set(Correction.PREPARER.roles) == ACTION_ROLES[Action.CORRECTION_PREPARE] == {Role.FINANCE, Role.ADMINISTRATOR}
+    assert (
+        set(Correction.PREPARER.roles) == ACTION_ROLES[Action.CORRECTION_PREPARE] == {Role.FINANCE, Role.ADMINISTRATOR}
+    )
     assert Correction.PREPARER.roles == (Role.FINANCE, Role.ADMINISTRATOR)  # the order roles are declared in
 
 

@@ -87,8 +87,12 @@ def test_create_staff_command(db, capsys) -> None:
 def test_create_staff_command_refuses_a_duplicate_credential(floorperson) -> None:
     with pytest.raises(CommandError, match="already belongs"):
         call_command(
-            "create_staff", "other", role="dealer", credential_number=floorperson.credential_number,
-            password=PASSWORD, interactive=False,
+            "create_staff",
+            "other",
+            role="dealer",
+            credential_number=floorperson.credential_number,
+            password=PASSWORD,
+            interactive=False,
         )
 
 

@@ -18,7 +18,13 @@ def manager_client(client, manager):
 
 
 def _room(**changes):
-    return {"code": "second", "name": "Second Room", "timezone": "America/New_York", "gaming_day_starts": "06:00", **changes}
+    return {
+        "code": "second",
+        "name": "Second Room",
+        "timezone": "America/New_York",
+        "gaming_day_starts": "06:00",
+        **changes,
+    }
 
 
 def test_a_room_with_an_unknown_time_zone_is_a_form_error_and_nothing_is_saved(manager_client) -> None:
@@ -37,15 +43,24 @@ def test_a_room_is_added_and_changed_through_the_service(manager_client, manager
     change = reverse("admin:tables_pokerroom_change", args=[room.pk])
     response = manager_client.post(change, _room(code="renamed", timezone="Europe/Nowhere"))
     assert "not a time zone" in response.content.decode()
-    assert manager_client.post(change, _room(code="renamed", name="Room Two", timezone="America/Chicago")).status_code == 302
+    assert (
+        manager_client.post(change, _room(code="renamed", name="Room Two", timezone="America/Chicago")).status_code
+        == 302
+    )
 
     room.refresh_from_db()
-    assert (room.code, room.name, room.timezone) == ("second", "Room Two", "America/Chicago")  # the code names it: set once
+    assert (room.code, room.name, room.timezone) == (
+        "second",
+        "Room Two",
+        "America/Chicago",
+    )  # the code names it: set once
     assert room.history.latest().history_user == manager
 
 
 def test_a_table_over_its_seat_limit_is_a_form_error(manager_client, room) -> None:
-    response = manager_client.post(reverse("admin:tables_table_add"), {"room": room.pk, "number": "T8", "game": "crazy_4_poker", "seats": 7})
+    response = manager_client.post(
+        reverse("admin:tables_table_add"), {"room": room.pk, "number": "T8", "game": "crazy_4_poker", "seats": 7}
+    )
 
     assert response.status_code == 200
     assert "seats 7 is over Crazy 4 Poker&#x27;s limit of 6 (§657a.2(a))" in response.content.decode()
@@ -53,7 +68,10 @@ def test_a_table_over_its_seat_limit_is_a_form_error(manager_client, room) -> No
 
 
 def test_a_table_is_added_and_changed_through_the_service_and_opens_only_on_the_floor(manager_client, room) -> None:
-    response = manager_client.post(reverse("admin:tables_table_add"), {"room": room.pk, "number": "T8", "game": "holdem", "seats": 9, "is_open": "on"})
+    response = manager_client.post(
+        reverse("admin:tables_table_add"),
+        {"room": room.pk, "number": "T8", "game": "holdem", "seats": 9, "is_open": "on"},
+    )
     assert response.status_code == 302
     table = Table.objects.get(number="T8")
     assert (table.game, table.seats, table.is_open) == ("holdem", 9, False)
@@ -76,6 +94,8 @@ def test_who_may_not_change_rooms_and_tables_reads_them(client, make_staff, open
     client.force_login(make_staff(role))
     assert client.get(reverse("admin:tables_table_change", args=[open_table.pk])).status_code == 200  # read-only
     assert client.get(reverse("admin:tables_table_add")).status_code == 403
-    response = client.post(reverse("admin:tables_pokerroom_change", args=[open_table.room_id]), _room(code="main", name="Taken"))
+    response = client.post(
+        reverse("admin:tables_pokerroom_change", args=[open_table.room_id]), _room(code="main", name="Taken")
+    )
     assert response.status_code == 403
     assert PokerRoom.objects.get().name == "Main Poker Room"

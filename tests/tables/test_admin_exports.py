@@ -16,13 +16,22 @@ from tables.models import Round
 def test_the_rounds_export_to_xlsx_with_money_as_numbers_and_times_in_the_rooms_zone(rated_table, dealer, finance):
     ended_at = datetime(2026, 11, 30, 2, 15, tzinfo=UTC)  # 21:15 on the 29th in New York, the room's zone
     round_record(
-        table=rated_table, ended_at=ended_at, players_dealt_in=9, pot_cents=12000, uncalled_bet_cents=2000,
-        flop_dealt=True, voided=False, actor=dealer, idempotency_key=str(uuid.uuid4()),
+        table=rated_table,
+        ended_at=ended_at,
+        players_dealt_in=9,
+        pot_cents=12000,
+        uncalled_bet_cents=2000,
+        flop_dealt=True,
+        voided=False,
+        actor=dealer,
+        idempotency_key=str(uuid.uuid4()),
     )
     browser = Client()
     browser.force_login(finance)
 
-    exported = browser.post("/admin/tables/round/", {"action": "export_xlsx", "_selected_action": [Round.objects.get().pk]})
+    exported = browser.post(
+        "/admin/tables/round/", {"action": "export_xlsx", "_selected_action": [Round.objects.get().pk]}
+    )
 
     assert exported["Content-Disposition"] == 'attachment; filename="rounds.xlsx"'
     sheet = load_workbook(io.BytesIO(exported.content)).active

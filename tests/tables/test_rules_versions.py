@@ -41,8 +41,10 @@ def test_an_identical_file_changes_nothing(db):
 
 def test_a_changed_file_is_a_new_version_and_both_are_kept(db):
     load()
-    changed = rules_text(effective_from="2026-06-01T06:00:00-04:00", rake_policies=[
-        {**RULES["rake_policies"][0], "max_per_round": "6.00"}, *RULES["rake_policies"][1:]])
+    changed = rules_text(
+        effective_from="2026-06-01T06:00:00-04:00",
+        rake_policies=[{**RULES["rake_policies"][0], "max_per_round": "6.00"}, *RULES["rake_policies"][1:]],
+    )
     second = rules_load(text=changed, actor=rules_loader())
     assert second.created and second.version.number == 2
     assert list(RulesVersion.objects.order_by("number").values_list("number", flat=True)) == [1, 2]
@@ -50,13 +52,30 @@ def test_a_changed_file_is_a_new_version_and_both_are_kept(db):
 
 def test_an_invalid_file_changes_nothing(db):
     load()
-    before = (RulesVersion.objects.count(), Table.objects.count(), Account.objects.count(), PokerRoom.objects.get().name)
-    bad = rules_text(name="Renamed", tables=[{"number": "T1", "game": "holdem", "seats": 12, "rake_policy": "nl10"},
-                                               {"number": "T99", "game": "holdem", "seats": 9, "rake_policy": "nl10"}])
+    before = (
+        RulesVersion.objects.count(),
+        Table.objects.count(),
+        Account.objects.count(),
+        PokerRoom.objects.get().name,
+    )
+    bad = rules_text(
+        name="Renamed",
+        tables=[
+            {"number": "T1", "game": "holdem", "seats": 12, "rake_policy": "nl10"},
+            {"number": "T99", "game": "holdem", "seats": 9, "rake_policy": "nl10"},
+        ],
+    )
     with pytest.raises(RulesFileInvalid) as caught:
         rules_load(text=bad, actor=rules_loader())
-    assert caught.value.errors == ["tables[0] (T1): seats 12 is over Texas Hold'em's limit of 10 (58 Pa. Code §637a.10)"]
-    assert (RulesVersion.objects.count(), Table.objects.count(), Account.objects.count(), PokerRoom.objects.get().name) == before
+    assert caught.value.errors == [
+        "tables[0] (T1): seats 12 is over Texas Hold'em's limit of 10 (58 Pa. Code §637a.10)"
+    ]
+    assert (
+        RulesVersion.objects.count(),
+        Table.objects.count(),
+        Account.objects.count(),
+        PokerRoom.objects.get().name,
+    ) == before
 
 
 def test_versions_are_never_updated(db):
@@ -95,4 +114,3 @@ def test_loading_rules_needs_a_named_person_who_may(db, tmp_path, finance, deale
         with pytest.raises(ActionNotPermitted):
             rules_load(text=rules_text(), actor=person)
     assert not RulesVersion.objects.exists() and not PokerRoom.objects.exists()
-

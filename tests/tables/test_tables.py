@@ -14,15 +14,25 @@ from tables.selectors import gaming_day, gaming_day_bounds
 from tables.services import room_upsert, table_set_open, table_upsert
 
 
-@pytest.mark.parametrize(("game", "limit"), [(Game.OMAHA_HIGH, 10), (Game.DRAW_LOW, 8), (Game.FIVE_CARD_STUD, 8),
-                                             (Game.MISSISSIPPI_STUD, 6), (Game.CRAZY_4_POKER, 6)])
+@pytest.mark.parametrize(
+    ("game", "limit"),
+    [
+        (Game.OMAHA_HIGH, 10),
+        (Game.DRAW_LOW, 8),
+        (Game.FIVE_CARD_STUD, 8),
+        (Game.MISSISSIPPI_STUD, 6),
+        (Game.CRAZY_4_POKER, 6),
+    ],
+)
 def test_seat_limits_from_the_regulations(game, limit) -> None:
     assert MAX_SEATS[game] == limit
 
 
 @pytest.mark.parametrize("game", list(Game))
 def test_a_table_over_its_seat_limit_is_refused(room, manager, game) -> None:
-    with pytest.raises(SeatLimitExceeded, match=f"Table X: seats {MAX_SEATS[game] + 1} is over .*'s limit of {MAX_SEATS[game]} "):
+    with pytest.raises(
+        SeatLimitExceeded, match=f"Table X: seats {MAX_SEATS[game] + 1} is over .*'s limit of {MAX_SEATS[game]} "
+    ):
         table_upsert(room=room, number="X", game=game, seats=MAX_SEATS[game] + 1, actor=manager)
     assert not Table.objects.exists()
     assert table_upsert(room=room, number="X", game=game, seats=MAX_SEATS[game], actor=manager).seats == MAX_SEATS[game]

@@ -32,5 +32,7 @@ class Command(BaseCommand):
         if run is None:
             self.stdout.write("Nothing to do: the schedule already ran at or after that moment.")
         else:
-            self.stdout.write(f"Schedule ran at {run.at.isoformat()}: {run.sheets_created} count sheets created, "
-                              f"{run.sheets_flagged} flagged overdue.")
+            self.stdout.write(
+                f"Schedule ran at {run.at.isoformat()}: {run.sheets_created} count sheets created, "
+                f"{run.sheets_flagged} flagged overdue."
+            )

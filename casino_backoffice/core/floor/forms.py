@@ -61,7 +61,13 @@ class MoneyInput(forms.TextInput):
 
     def __init__(self, attrs: dict[str, Any] | None = None) -> None:
         super().__init__(
-            attrs={"inputmode": "decimal", "autocomplete": "off", "placeholder": "0.00", "data-number-pad": "", **(attrs or {})}
+            attrs={
+                "inputmode": "decimal",
+                "autocomplete": "off",
+                "placeholder": "0.00",
+                "data-number-pad": "",
+                **(attrs or {}),
+            }
         )
 
     class Media:
@@ -164,5 +170,7 @@ class CardsField(forms.Field):
         except InvalidCards as error:
             raise ValidationError(str(error), code="invalid") from None
         if len(cards) != self.count:
-            raise ValidationError(f"Pick {self.count} card{'s' if self.count != 1 else ''}; {len(cards)} picked.", code="count")
+            raise ValidationError(
+                f"Pick {self.count} card{'s' if self.count != 1 else ''}; {len(cards)} picked.", code="count"
+            )
         return tuple(str(card) for card in cards)

@@ -6,5 +6,7 @@ from ..permissions import Action
 
 TILES = (
     Tile("My signing PIN", "Set or change the PIN you sign with.", "floor:pin"),
-    Tile("Back office", "Counts, verifications, payouts, reports (admin).", "admin:index", action=Action.BACK_OFFICE_USE),
+    Tile(
+        "Back office", "Counts, verifications, payouts, reports (admin).", "admin:index", action=Action.BACK_OFFICE_USE
+    ),
 )

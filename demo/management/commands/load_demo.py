@@ -67,30 +67,62 @@ def play_a_demo_day(pins: dict[str, str]) -> None:
 
     staff = {user.username: user for user in User.objects.filter(username__in=pins)}
     floor, dealer = staff["floor"], staff["dealer"]
-    tables = [table_set_open(table=table, is_open=True, actor=floor)
-              for table in Table.objects.filter(room__code="main", number__in=["T1", "T2", "T3"]).select_related("room")]
+    tables = [
+        table_set_open(table=table, is_open=True, actor=floor)
+        for table in Table.objects.filter(room__code="main", number__in=["T1", "T2", "T3"]).select_related("room")
+    ]
     start = timezone.now() - timedelta(minutes=90)
     for n in range(60):
         table = tables[n % 3]
-        round_record(table=table, ended_at=start + timedelta(minutes=n), players_dealt_in=6 + n % 4,
-                     pot_cents=4_000 + 1_750 * (n % 9), uncalled_bet_cents=0 if n % 5 else 500, flop_dealt=n % 7 != 0,
-                     voided=False, actor=dealer, idempotency_key=f"demo-round-{n}")
+        round_record(
+            table=table,
+            ended_at=start + timedelta(minutes=n),
+            players_dealt_in=6 + n % 4,
+            pot_cents=4_000 + 1_750 * (n % 9),
+            uncalled_bet_cents=0 if n % 5 else 500,
+            flop_dealt=n % 7 != 0,
+            voided=False,
+            actor=dealer,
+            idempotency_key=f"demo-round-{n}",
+        )
     t1 = table_set_open(table=tables[0], is_open=False, actor=floor)
     room = t1.room
     boxes_sync(room=room)
-    notice_record(room=room, notified="Casino compliance (demo)", method="phone", actor=floor, pin=pins["floor"],
-                  idempotency_key="demo-notice")
+    notice_record(
+        room=room,
+        notified="Casino compliance (demo)",
+        method="phone",
+        actor=floor,
+        pin=pins["floor"],
+        idempotency_key="demo-notice",
+    )
     counts = []
     from cage.selectors import boxes_with_expected
 
     for content in boxes_with_expected(boxes=Box.objects.filter(table=t1)):
-        count = count_record(box=content.box, counted_cents=content.expected_cents, actor=dealer, pin=pins["dealer"],
-                             idempotency_key=f"demo-count-{content.box.code}")
+        count = count_record(
+            box=content.box,
+            counted_cents=content.expected_cents,
+            actor=dealer,
+            pin=pins["dealer"],
+            idempotency_key=f"demo-count-{content.box.code}",
+        )
         counts.append(count_witness(count=count, actor=floor, pin=pins["floor"], surveillance_reference="DEMO-CAM-1"))
-    container = transport_create(room=room, seal="DEMO-SEAL-1", counts=counts, actor=staff["security"],
-                                 pin=pins["security"], idempotency_key="demo-transport")
-    cage_verify(transport=container, counted=sum(count.counted_cents for count in counts), actor=staff["cashier"],
-                pin=pins["cashier"], idempotency_key="demo-verification")
+    container = transport_create(
+        room=room,
+        seal="DEMO-SEAL-1",
+        counts=counts,
+        actor=staff["security"],
+        pin=pins["security"],
+        idempotency_key="demo-transport",
+    )
+    cage_verify(
+        transport=container,
+        counted=sum(count.counted_cents for count in counts),
+        actor=staff["cashier"],
+        pin=pins["cashier"],
+        idempotency_key="demo-verification",
+    )
 
 
 class Command(BaseCommand):
@@ -116,7 +148,9 @@ class Command(BaseCommand):
             load_rooms_and_tables()
         if {username for username, _, _ in created} == {username for username, *_ in DEMO_STAFF}:
             play_a_demo_day({username: pin for username, _, pin in created})
-            self.stdout.write("A demo gaming day was played: rounds at T1-T3; T1 closed, counted and verified at the cage.")
+            self.stdout.write(
+                "A demo gaming day was played: rounds at T1-T3; T1 closed, counted and verified at the cage."
+            )
         if created:
             self.stdout.write(self.style.SUCCESS("Demo staff created. Signing PINs are shown once, now:"))
             for username, role, pin in created:

@@ -22,7 +22,11 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", help="the rules file, YAML or JSON")
         parser.add_argument(
-            "--by", "--user", dest="by", required=True, metavar="USERNAME",
+            "--by",
+            "--user",
+            dest="by",
+            required=True,
+            metavar="USERNAME",
             help=f"the member of staff who loads the file ({roles_in_words(ACTION_ROLES[Action.RULES_LOAD])}), recorded with it",
         )
 
@@ -48,4 +52,6 @@ class Command(BaseCommand):
                 )
             )
         else:
-            self.stdout.write(f"{path.name} is identical to version {version.number} of room {version.room.code}; nothing changed.")
+            self.stdout.write(
+                f"{path.name} is identical to version {version.number} of room {version.room.code}; nothing changed."
+            )

@@ -32,9 +32,17 @@ def log_rounds(dealer):
 
     def log(table: Table, n: int, pot_cents: int = 12000) -> None:
         for _ in range(n):
-            round_record(table=table, ended_at=factories.recently(), players_dealt_in=9, pot_cents=pot_cents,
-                         uncalled_bet_cents=0, flop_dealt=True, voided=False, actor=dealer,
-                         idempotency_key=f"round-{next(_keys)}")
+            round_record(
+                table=table,
+                ended_at=factories.recently(),
+                players_dealt_in=9,
+                pot_cents=pot_cents,
+                uncalled_bet_cents=0,
+                flop_dealt=True,
+                voided=False,
+                actor=dealer,
+                idempotency_key=f"round-{next(_keys)}",
+            )
 
     return log
 
