@@ -28,12 +28,18 @@ class BoxContent:
     expected_cents: int
 
 
+def boxes_expected_queryset(*, boxes: QuerySet[Box]) -> QuerySet[Box]:
+    """The boxes, each annotated with ``expected_cents``: what logged rounds and verified time
+    charges put in since its last count (its ledger balance: a count or a transport empties it into
+    custody). One query, whose cost does not grow with the boxes' histories (``ledger.checkpoints``);
+    a queryset, so a paginated list computes only its page and ``values()`` reads it without models."""
+    return boxes.select_related("room", "table", "jackpot").annotate(expected_cents=balance_annotation(Box))
+
+
 def boxes_with_expected(*, boxes: QuerySet[Box]) -> list[BoxContent]:
-    """Each box with its expected content: what logged rounds and verified time charges put in since
-    its last count (its ledger balance: a count or a transport empties it into custody). One query,
-    whose cost does not grow with the boxes' histories (``ledger.checkpoints``)."""
-    rows = boxes.select_related("room", "table", "jackpot").annotate(expected=balance_annotation(Box))
-    return [BoxContent(box=box, expected_cents=int(box.expected)) for box in rows]
+    """Each box with its expected content (``boxes_expected_queryset``)."""
+    rows = boxes_expected_queryset(boxes=boxes)
+    return [BoxContent(box=box, expected_cents=int(box.expected_cents)) for box in rows]  # type: ignore[attr-defined]
 
 
 def jackpot_expected_in_boxes(*, jackpots: list[Jackpot]) -> dict[int, int]:

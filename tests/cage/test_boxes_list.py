@@ -7,7 +7,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from cage.models import Box
-from cage.selectors import boxes_with_expected
+from cage.selectors import boxes_expected_queryset, boxes_with_expected
 from cage.services import boxes_sync
 from casino_backoffice.ledger.checkpoints import checkpoints_take
 from tables.services import table_set_open
@@ -43,3 +43,22 @@ def test_the_boxes_list_takes_one_query(rated_table, log_rounds, floorperson) ->
 
     assert expected == {"T1-bb": 900, "T1-drop": 4500, "T1-hh": 1800, **others}
     assert few == many == 1
+
+
+def test_the_boxes_queryset_reads_a_page_and_plain_fields(rated_table, log_rounds, django_assert_num_queries) -> None:
+    boxes_sync(room=rated_table.room)
+    log_rounds(rated_table, 2)
+    boxes = boxes_expected_queryset(boxes=Box.objects.filter(room=rated_table.room))
+
+    with django_assert_num_queries(1):
+        page = list(
+            boxes.order_by("code").values_list(
+                "code", "room__code", "table__number", "kind", "jackpot__code", "expected_cents"
+            )[:3]
+        )
+
+    assert page == [
+        ("T1-bb", "main", "T1", "jackpot", "bb", 200),
+        ("T1-drop", "main", "T1", "rake", None, 1000),
+        ("T1-hh", "main", "T1", "jackpot", "hh", 400),
+    ]

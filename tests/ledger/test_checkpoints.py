@@ -12,6 +12,7 @@ from django.db import DatabaseError, connection, connections, transaction
 
 from casino_backoffice.ledger import checkpoints
 from casino_backoffice.ledger.checkpoints import (
+    CHECKPOINT_STRIDE,
     balance_annotation,
     balance_from_history,
     checkpoints_take,
@@ -193,3 +194,21 @@ def test_no_checkpoint_passes_a_transfer_of_a_transaction_still_open(finance, mo
 
     assert account_balance(account=box) == balance_from_history(account=box) == 146
     assert BalanceCheckpoint.objects.get(account=box).transfer_count == 3  # the one posted meanwhile is after it
+
+
+def test_the_beat_takes_checkpoints_every_minute(accounts, finance, settings) -> None:
+    from casino_backoffice.ledger.tasks import checkpoints_tick
+
+    pots, box, _ = accounts
+    for _ in range(CHECKPOINT_STRIDE):
+        post(box, pots, 1, finance)
+    entry = settings.CELERY_BEAT_SCHEDULE["balance-checkpoints"]
+    assert (entry["task"], entry["schedule"]) == (checkpoints_tick.name, 60.0)
+
+    checkpoints_tick()
+    checkpoints_tick()  # a second run finds nothing new
+
+    assert {(c.account, c.balance_cents) for c in BalanceCheckpoint.objects.all()} == {
+        (box, CHECKPOINT_STRIDE),
+        (pots, -CHECKPOINT_STRIDE),
+    }
