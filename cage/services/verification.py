@@ -14,13 +14,15 @@ account, and a variance to explain.
 
 from __future__ import annotations
 
-from datetime import date
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from casino_backoffice.core.idempotency import document_replay, request_fingerprint
-from casino_backoffice.ledger.models import TransferKind
+from casino_backoffice.ledger.models import Account, TransferKind
 from casino_backoffice.money import format_cents
 from casino_backoffice.staff.exceptions import SignerNotIndependent
 from casino_backoffice.staff.models import User
@@ -38,6 +40,7 @@ from ..models import (
     CountStatus,
     GamingDayClose,
     Transport,
+    TransportItem,
     TransportKind,
     TransportStatus,
     Variance,
@@ -92,162 +95,20 @@ def cage_verify(
                 request_sha256=fingerprint,
                 status=VerificationStatus.VERIFIED,
             )
-            custody = custody_account(room=room)
-            threshold = variance_threshold_cents(room=room, at=now)
-            variances: list[Variance] = []
+            step = _Verifying(
+                verification=verification,
+                transport=transport,
+                items=items,
+                actor=actor,
+                signer=signer,
+                now=now,
+                custody=custody_account(room=room),
+                threshold_cents=variance_threshold_cents(room=room, at=now),
+            )
             if transport.kind == TransportKind.TABLE_COUNTS:
-                if transport.status != TransportStatus.IN_TRANSIT:
-                    raise WrongStatus(f"Seal {transport.seal} is {transport.get_status_display().lower()}.")
-                if isinstance(counted, dict):
-                    raise CageError(
-                        f"Seal {transport.seal} holds table counts: give the aggregate you counted, one amount."
-                    )
-                people = {item.count.counted_by_id for item in items if item.count} | {
-                    item.count.witnessed_by_id for item in items if item.count
-                }
-                if actor.pk in people:
-                    raise SignerNotIndependent(
-                        f"{actor} counted or witnessed a count in seal {transport.seal} and cannot verify it (§637a.15(e))."
-                    )
-                declared = sum(item.count.counted_cents for item in items if item.count)
-                verification.counted_cents, verification.official_cents = counted, declared
-                verification.variance_cents = counted - declared
-                verification.save(force_insert=True)
-                signature_add(document=verification, rule=CageVerification.CASHIER, signer=signer)
-                for item in items:
-                    assert item.count is not None
-                    move(
-                        source=custody,
-                        destination=official_account(box=item.box),
-                        amount_cents=item.count.counted_cents,
-                        kind=TransferKind.VERIFICATION,
-                        key=f"verification:{verification.pk}:{item.box.code}",
-                        actor=actor,
-                        reference=verification,
-                        memo=f"{item.box.code} made official (count {item.count.pk}, seal {transport.seal})",
-                    )
-                if verification.variance_cents:
-                    variances.append(
-                        Variance(
-                            room=room,
-                            gaming_day=verification.gaming_day,
-                            kind=VarianceKind.CAGE_VS_TABLE,
-                            verification=verification,
-                            amount_cents=verification.variance_cents,
-                            threshold_cents=threshold,
-                            needs_explanation=abs(verification.variance_cents) > threshold,
-                            cashier=actor,
-                            found_at=now,
-                        )
-                    )
-                    move(
-                        source=variance_account(room=room),
-                        destination=cage_over_short_account(room=room),
-                        amount_cents=verification.variance_cents,
-                        kind=TransferKind.VARIANCE,
-                        key=f"verification:{verification.pk}:over_short",
-                        actor=actor,
-                        reference=verification,
-                        memo=f"Seal {transport.seal}: the cage counted {format_cents(counted)}, the tables {format_cents(declared)}",
-                    )
-                for item in items:  # saved one by one so the audit trail records each step
-                    assert item.count is not None
-                    item.count.status = CountStatus.VERIFIED
-                    item.count.save(update_fields=["status"])
+                variances = _verify_container(step, counted=counted)
             else:
-                if transport.status != TransportStatus.ACCOUNTED:
-                    raise WrongStatus(
-                        f"Seal {transport.seal} is {transport.get_status_display().lower()}: a floorperson or above accounts for "
-                        "its boxes at the cage before they are counted (§637a.15(d)(2))."
-                    )
-                if not isinstance(counted, dict):
-                    raise CageError(
-                        f"Seal {transport.seal} holds uncounted boxes: give what you counted in each, by box code."
-                    )
-                excused = set(transport.missing_boxes.values_list("box__code", flat=True))
-                carried = {item.box.code for item in items}
-                unknown = sorted(set(counted) - carried)
-                if unknown:
-                    raise CageError(f"Boxes {', '.join(unknown)} were not carried under seal {transport.seal}.")
-                absent = sorted(carried - excused - set(counted))
-                if absent:
-                    raise CountMismatch(
-                        f"Give the count of every box carried under seal {transport.seal}: {', '.join(absent)} missing."
-                    )
-                verification.box_counts = {code: counted.get(code, 0) for code in sorted(carried)}
-                verification.counted_cents = sum(verification.box_counts.values())
-                verification.official_cents = verification.counted_cents
-                verification.variance_cents = verification.counted_cents - sum(item.expected_cents for item in items)
-                verification.save(force_insert=True)
-                signature_add(document=verification, rule=CageVerification.CASHIER, signer=signer)
-                for item in items:
-                    cents = verification.box_counts[item.box.code]
-                    sheet = (
-                        CountSheet.objects.select_for_update(of=("self",))
-                        .filter(box=item.box, count__isnull=True, opens_at__lte=now)
-                        .order_by("opens_at")
-                        .first()
-                    )
-                    count = Count.objects.create(
-                        box=item.box,
-                        sheet=sheet,
-                        place=CountPlace.CAGE,
-                        gaming_day=sheet.gaming_day if sheet else transport.gaming_day,
-                        counted_cents=cents,
-                        expected_cents=item.expected_cents,
-                        counted_by=actor,
-                        counted_at=now,
-                        status=CountStatus.VERIFIED,
-                        idempotency_key=f"verification:{verification.pk}:{item.box.code}",
-                        request_sha256=fingerprint,
-                    )
-                    move(
-                        source=variance_account(room=room),
-                        destination=custody,
-                        amount_cents=max(count.variance_cents, 0),
-                        kind=TransferKind.VARIANCE,
-                        key=f"verification:{verification.pk}:{item.box.code}:over",
-                        actor=actor,
-                        reference=verification,
-                        memo=f"{item.box.code}: counted {format_cents(cents)}, expected {format_cents(item.expected_cents)}",
-                    )
-                    move(
-                        source=custody,
-                        destination=official_account(box=item.box),
-                        amount_cents=cents,
-                        kind=TransferKind.VERIFICATION,
-                        key=f"verification:{verification.pk}:{item.box.code}",
-                        actor=actor,
-                        reference=verification,
-                        memo=f"{item.box.code} counted at the cage (seal {transport.seal})",
-                    )
-                    move(
-                        source=custody,
-                        destination=variance_account(room=room),
-                        amount_cents=max(-count.variance_cents, 0),
-                        kind=TransferKind.VARIANCE,
-                        key=f"verification:{verification.pk}:{item.box.code}:short",
-                        actor=actor,
-                        reference=verification,
-                        memo=f"{item.box.code}: counted {format_cents(cents)}, expected {format_cents(item.expected_cents)}",
-                    )
-                    if count.variance_cents:
-                        variances.append(
-                            Variance(
-                                room=room,
-                                gaming_day=count.gaming_day,
-                                kind=VarianceKind.CAGE_COUNT,
-                                box=item.box,
-                                count=count,
-                                verification=verification,
-                                amount_cents=count.variance_cents,
-                                threshold_cents=threshold,
-                                needs_explanation=abs(count.variance_cents) > threshold,
-                                counted_by=actor,
-                                cashier=actor,
-                                found_at=now,
-                            )
-                        )
+                variances = _verify_boxes(step, counted=counted, fingerprint=fingerprint)
             Variance.objects.bulk_create(variances)
             if any(variance.needs_explanation for variance in variances):
                 verification.status = VerificationStatus.VARIANCE_UNRESOLVED
@@ -260,6 +121,192 @@ def cage_verify(
             raise
         return replayed
     return verification
+
+
+@dataclass(frozen=True)
+class _Verifying:
+    """One verification under way, inside ``cage_verify``'s transaction, the transport locked."""
+
+    verification: CageVerification
+    transport: Transport
+    items: list[TransportItem]
+    actor: User
+    signer: VerifiedSigner
+    now: datetime
+    custody: Account
+    threshold_cents: int
+
+    def move(
+        self, *, source: Account, destination: Account, amount_cents: int, kind: TransferKind, key: str, memo: str
+    ) -> None:
+        move(
+            source=source,
+            destination=destination,
+            amount_cents=amount_cents,
+            kind=kind,
+            key=f"verification:{self.verification.pk}:{key}",
+            actor=self.actor,
+            reference=self.verification,
+            memo=memo,
+        )
+
+    def variance(self, *, kind: VarianceKind, amount_cents: int, gaming_day: date, **more: Any) -> Variance:
+        return Variance(
+            room=self.transport.room,
+            gaming_day=gaming_day,
+            kind=kind,
+            verification=self.verification,
+            amount_cents=amount_cents,
+            threshold_cents=self.threshold_cents,
+            needs_explanation=abs(amount_cents) > self.threshold_cents,
+            cashier=self.actor,
+            found_at=self.now,
+            **more,
+        )
+
+
+def _verify_container(step: _Verifying, *, counted: int | dict[str, int]) -> list[Variance]:
+    """A container of table counts: the cashier verifies its aggregate (§637a.15(e)). Each fund gets
+    the table count both signers attested; a difference is the cage's over/short (module docstring)."""
+    transport, verification, items, room = step.transport, step.verification, step.items, step.transport.room
+    if transport.status != TransportStatus.IN_TRANSIT:
+        raise WrongStatus(f"Seal {transport.seal} is {transport.get_status_display().lower()}.")
+    if isinstance(counted, dict):
+        raise CageError(f"Seal {transport.seal} holds table counts: give the aggregate you counted, one amount.")
+    counts = [item.count for item in items if item.count is not None]
+    if step.actor.pk in {count.counted_by_id for count in counts} | {count.witnessed_by_id for count in counts}:
+        raise SignerNotIndependent(
+            f"{step.actor} counted or witnessed a count in seal {transport.seal} and cannot verify it (§637a.15(e))."
+        )
+    declared = sum(count.counted_cents for count in counts)
+    verification.counted_cents, verification.official_cents = counted, declared
+    verification.variance_cents = counted - declared
+    verification.save(force_insert=True)
+    signature_add(document=verification, rule=CageVerification.CASHIER, signer=step.signer)
+    variances = []
+    for item in items:
+        assert item.count is not None
+        step.move(
+            source=step.custody,
+            destination=official_account(box=item.box),
+            amount_cents=item.count.counted_cents,
+            kind=TransferKind.VERIFICATION,
+            key=item.box.code,
+            memo=f"{item.box.code} made official (count {item.count.pk}, seal {transport.seal})",
+        )
+        item.count.status = CountStatus.VERIFIED  # saved one by one so the audit trail records each step
+        item.count.save(update_fields=["status"])
+    if verification.variance_cents:
+        variances.append(
+            step.variance(
+                kind=VarianceKind.CAGE_VS_TABLE,
+                amount_cents=verification.variance_cents,
+                gaming_day=verification.gaming_day,
+            )
+        )
+        step.move(
+            source=variance_account(room=room),
+            destination=cage_over_short_account(room=room),
+            amount_cents=verification.variance_cents,
+            kind=TransferKind.VARIANCE,
+            key="over_short",
+            memo=f"Seal {transport.seal}: the cage counted {format_cents(counted)}, the tables {format_cents(declared)}",
+        )
+    return variances
+
+
+def _verify_boxes(step: _Verifying, *, counted: int | dict[str, int], fingerprint: str) -> list[Variance]:
+    """Uncounted boxes, accounted for at the cage: the cashier counts each (§637a.15(d)(2), (e)); a box
+    excused as missing counts zero. Each box's count fills its open count sheet."""
+    transport, verification, items, room, now = (
+        step.transport,
+        step.verification,
+        step.items,
+        step.transport.room,
+        step.now,
+    )
+    if transport.status != TransportStatus.ACCOUNTED:
+        raise WrongStatus(
+            f"Seal {transport.seal} is {transport.get_status_display().lower()}: a floorperson or above accounts for "
+            "its boxes at the cage before they are counted (§637a.15(d)(2))."
+        )
+    if not isinstance(counted, dict):
+        raise CageError(f"Seal {transport.seal} holds uncounted boxes: give what you counted in each, by box code.")
+    excused = set(transport.missing_boxes.values_list("box__code", flat=True))
+    carried = {item.box.code for item in items}
+    unknown = sorted(set(counted) - carried)
+    if unknown:
+        raise CageError(f"Boxes {', '.join(unknown)} were not carried under seal {transport.seal}.")
+    absent = sorted(carried - excused - set(counted))
+    if absent:
+        raise CountMismatch(
+            f"Give the count of every box carried under seal {transport.seal}: {', '.join(absent)} missing."
+        )
+    verification.box_counts = {code: counted.get(code, 0) for code in sorted(carried)}
+    verification.counted_cents = verification.official_cents = sum(verification.box_counts.values())
+    verification.variance_cents = verification.counted_cents - sum(item.expected_cents for item in items)
+    verification.save(force_insert=True)
+    signature_add(document=verification, rule=CageVerification.CASHIER, signer=step.signer)
+    variances = []
+    for item in items:
+        cents = verification.box_counts[item.box.code]
+        sheet = (
+            CountSheet.objects.select_for_update(of=("self",))
+            .filter(box=item.box, count__isnull=True, opens_at__lte=now)
+            .order_by("opens_at")
+            .first()
+        )
+        count = Count.objects.create(
+            box=item.box,
+            sheet=sheet,
+            place=CountPlace.CAGE,
+            gaming_day=sheet.gaming_day if sheet else transport.gaming_day,
+            counted_cents=cents,
+            expected_cents=item.expected_cents,
+            counted_by=step.actor,
+            counted_at=now,
+            status=CountStatus.VERIFIED,
+            idempotency_key=f"verification:{verification.pk}:{item.box.code}",
+            request_sha256=fingerprint,
+        )
+        memo = f"{item.box.code}: counted {format_cents(cents)}, expected {format_cents(item.expected_cents)}"
+        # Over: the variance account gives what custody lacks; short: custody gives back what is missing.
+        step.move(
+            source=variance_account(room=room),
+            destination=step.custody,
+            amount_cents=max(count.variance_cents, 0),
+            kind=TransferKind.VARIANCE,
+            key=f"{item.box.code}:over",
+            memo=memo,
+        )
+        step.move(
+            source=step.custody,
+            destination=official_account(box=item.box),
+            amount_cents=cents,
+            kind=TransferKind.VERIFICATION,
+            key=item.box.code,
+            memo=f"{item.box.code} counted at the cage (seal {transport.seal})",
+        )
+        step.move(
+            source=step.custody,
+            destination=variance_account(room=room),
+            amount_cents=max(-count.variance_cents, 0),
+            kind=TransferKind.VARIANCE,
+            key=f"{item.box.code}:short",
+            memo=memo,
+        )
+        if count.variance_cents:
+            variances.append(
+                step.variance(
+                    kind=VarianceKind.CAGE_COUNT,
+                    amount_cents=count.variance_cents,
+                    gaming_day=count.gaming_day,
+                    box=item.box,
+                    count=count,
+                    counted_by=step.actor,
+                )
+            )
+    return variances
 
 
 def variance_explain(*, variance: Variance, reason: str, actor: User, pin: str) -> Variance:
