@@ -12,11 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.contrib.contenttypes.fields import GenericRelation
 from django.db import models
 from django.db.models import Q
 from simple_history.models import HistoricalRecords
 
+from casino_backoffice.ledger.models import ReferencingTransfers
 from casino_backoffice.money import format_cents
 from casino_backoffice.staff.permissions import Action
 from casino_backoffice.staff.signing import SignableDocument, SigningRule
@@ -343,12 +343,7 @@ class CageVerification(SignableDocument):
     idempotency_key = models.CharField(max_length=200, unique=True)
     request_sha256 = models.CharField(max_length=64)
     # The ledger transfers it posted (they reference it): the official record reads them joined to it.
-    transfers = GenericRelation(
-        "ledger.Transfer",
-        content_type_field="reference_type",
-        object_id_field="reference_id",
-        related_query_name="cage_verification",
-    )
+    transfers = ReferencingTransfers(related_query_name="cage_verification")
 
     history = HistoricalRecords()
 

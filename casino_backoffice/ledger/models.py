@@ -14,10 +14,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.contrib.contenttypes.fields import GenericForeignKey
+from django.contrib.contenttypes.fields import GenericForeignKey, GenericRelation
 from django.contrib.contenttypes.models import ContentType
-from django.db import models
-from django.db.models import F, Q
+from django.db import DEFAULT_DB_ALIAS, models
+from django.db.models import F, ProtectedError, Q
 from simple_history.models import HistoricalRecords
 
 from casino_backoffice.money import format_cents
@@ -118,6 +118,34 @@ class Transfer(models.Model):
             "reference_type": self.reference_type_id,
             "reference_id": self.reference_id,
         }
+
+
+class ReferencingTransfers(GenericRelation):
+    """On a document's model, the transfers that reference it, for reads that join the two
+    (``Transfer.objects.filter(<related_query_name>__room=...)``). Money posted stays posted: deleting
+    a document that transfers reference is refused, as PROTECT refuses (a plain GenericRelation
+    would delete the transfers with it)."""
+
+    def __init__(self, *, related_query_name: str) -> None:
+        super().__init__(
+            "ledger.Transfer",
+            content_type_field="reference_type",
+            object_id_field="reference_id",
+            related_query_name=related_query_name,
+        )
+
+    def deconstruct(self) -> Any:
+        name, path, _, _ = super().deconstruct()
+        return name, path, [], {"related_query_name": self.remote_field.related_query_name}
+
+    def bulk_related_objects(self, objs: Any, using: str = DEFAULT_DB_ALIAS) -> Any:
+        referencing = super().bulk_related_objects(objs, using)
+        first = list(referencing[:10])
+        if first:
+            raise ProtectedError(
+                f"Ledger transfers reference this {self.model._meta.verbose_name}; it is never deleted.", set(first)
+            )
+        return referencing.none()
 
 
 class Correction(SignableDocument):

@@ -15,8 +15,9 @@ from .models import Account, Transfer
 
 
 def account_balance(*, account: Account, as_of: datetime | None = None) -> int:
-    """Cents in ``account``: what was debited to it less what was credited from it. Now: its latest
-    checkpoint and the transfers after it (one query, flat in the length of the history)."""
+    """Cents in ``account``: what was debited to it less what was credited from it. Without
+    ``as_of``, its latest checkpoint plus the transfers after it: one query whose cost does not grow
+    with the account's history (``checkpoints``)."""
     if as_of is None:
         return balances_of(account_ids=[account.pk]).get(account.pk, 0)
     transfers = Transfer.objects.filter(Q(debit=account) | Q(credit=account), posted_at__lte=as_of)

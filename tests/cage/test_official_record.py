@@ -3,13 +3,16 @@ export, streamed from a server-side cursor."""
 
 from __future__ import annotations
 
-from django.db import connection
+import pytest
+from django.db import connection, transaction
+from django.db.models import ProtectedError
 from django.test.utils import CaptureQueriesContext
 
-from cage.models import Box
+from cage.models import Box, CageVerification
 from cage.selectors import OFFICIAL_RECORD_COLUMNS, official_record, official_record_rows_iter
 from cage.services import boxes_sync, cage_verify, count_record, count_witness, notice_record, transport_create
 from casino_backoffice.core.exports import csv_chunks
+from casino_backoffice.ledger.models import Transfer, TransferKind
 from tests.conftest import PIN
 
 
@@ -72,3 +75,18 @@ def test_the_official_record_export_reads_nothing_until_it_is_sent(
     header, line = text.splitlines()
     assert header.startswith("gaming_day,account,fund,official,verification,seal,cashier")
     assert ",room:main:revenue," in line and ",15.00," in line
+
+
+def test_a_verification_whose_transfers_are_posted_is_never_deleted(
+    closed_table, dealer, floorperson, security, cashier, key
+) -> None:
+    verification = _verified(closed_table, dealer, floorperson, security, cashier, key, "S-3", {"T1-drop": 1500})
+    posted = Transfer.objects.filter(kind=TransferKind.VERIFICATION).count()
+
+    with pytest.raises(ProtectedError, match="never deleted"), transaction.atomic():
+        verification.delete()
+
+    assert CageVerification.objects.filter(pk=verification.pk).exists()
+    assert Transfer.objects.filter(kind=TransferKind.VERIFICATION).count() == posted == 1
+    field = CageVerification._meta.get_field("transfers")
+    assert field.clone().remote_field.related_query_name == "cage_verification"
