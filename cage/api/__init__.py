@@ -12,7 +12,7 @@ from django.urls import path
 
 from .boxes import BoxList, JackpotList
 from .counts import CountListCreate, CountWitness, NoticeCreate
-from .records import OfficialRecord
+from .records import OfficialRecord, OfficialRecordLines
 from .transports import MissingBoxCreate, TransportAccount, TransportCreate
 from .verifications import (
     CageVerificationCreate,
@@ -37,4 +37,5 @@ urlpatterns = [
     path("variances/<int:pk>/explain/", VarianceExplain.as_view(), name="api-variance-explain"),
     path("gaming-days/close/", GamingDayCloseCreate.as_view(), name="api-gaming-day-close"),
     path("official-record/", OfficialRecord.as_view(), name="api-official-record"),
+    path("official-record/lines.csv", OfficialRecordLines.as_view(), name="api-official-record-lines"),
 ]

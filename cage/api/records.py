@@ -6,20 +6,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from django.http import StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, serializers
 from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from casino_backoffice.core import exports
-from casino_backoffice.core.exports import XLSX_TYPE, Column, Kind
+from casino_backoffice.core.exports import XLSX_TYPE, Column, Kind, csv_streaming_response
 from casino_backoffice.staff.permissions import Action
 from jackpots.accounts import jackpot_fund_account
 from jackpots.models import Jackpot
 
-from ..selectors import official_record
+from ..selectors import OFFICIAL_RECORD_COLUMNS, official_record, official_record_rows_iter
 from .common import RESTRICTED_LIST_ERRORS, day_param, money, room_required
 
 REVENUE_FUND = "revenue"
@@ -112,3 +114,31 @@ class OfficialRecord(generics.ListAPIView):
         response = super().handle_exception(exc)
         self.request.accepted_renderer, self.request.accepted_media_type = JSONRenderer(), JSONRenderer.media_type
         return response
+
+
+class OfficialRecordLines(APIView):
+    """Every transfer that made money official (``room``, ``from``, ``to``), one line each with its
+    verification, seal, cashier and credential: the finance department's record line by line, as a
+    CSV written while it is sent (flat memory however many years it covers)."""
+
+    required_actions = {"GET": Action.CAGE_RECORD_READ}
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("room", OpenApiTypes.STR, description="Room code (default: the only room)"),
+            OpenApiParameter("from", OpenApiTypes.DATE, description="First gaming day"),
+            OpenApiParameter("to", OpenApiTypes.DATE, description="Last gaming day"),
+        ],
+        responses={
+            (200, "text/csv"): OpenApiResponse(
+                OpenApiTypes.STR, description="Columns " + ", ".join(c.key for c in OFFICIAL_RECORD_COLUMNS) + "."
+            ),
+            **{(status, "application/json"): response for status, response in RESTRICTED_LIST_ERRORS.items()},
+        },
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> StreamingHttpResponse:
+        room = room_required(request.query_params.get("room"))
+        rows = official_record_rows_iter(room=room, start=day_param(request, "from"), end=day_param(request, "to"))
+        return csv_streaming_response(
+            columns=OFFICIAL_RECORD_COLUMNS, rows=rows, filename=f"official-record-lines-{room.code}"
+        )

@@ -172,3 +172,28 @@ def test_a_variance_within_the_rooms_threshold_needs_no_explanation(room, log_ro
     # $6.00 of High Hand drops expected: $3.00 short needs an explanation.
     large = count_record(box=_box(t1, "T1-hh"), counted_cents=300, actor=dealer, pin=PIN, idempotency_key=key())
     assert Variance.objects.get(count=large).needs_explanation is True
+
+
+def test_the_official_record_lines_stream_as_csv(
+    closed_table, dealer, floorperson, security, cashier, finance, key
+) -> None:
+    from django.test import Client
+
+    drop = _box(closed_table, "T1-drop")
+    count = count_record(box=drop, counted_cents=1500, actor=dealer, pin=PIN, idempotency_key=key())
+    count_witness(count=count, actor=floorperson, pin=PIN, surveillance_reference="CAM-8")
+    transport = transport_create(
+        room=closed_table.room, seal="S-8", counts=[count], actor=security, pin=PIN, idempotency_key=key()
+    )
+    verification = cage_verify(transport=transport, counted=1500, actor=cashier, pin=PIN, idempotency_key=key())
+    browser = Client()
+    browser.force_login(finance)
+
+    response = browser.get("/api/official-record/lines.csv?room=main")
+
+    assert response.status_code == 200 and response.streaming
+    lines = b"".join(response.streaming_content).decode().splitlines()
+    assert lines[0].startswith("gaming_day,account,fund,official,verification,seal,cashier")
+    assert len(lines) == 2 and f",15.00,{verification.pk},S-8," in lines[1] and cashier.credential_number in lines[1]
+    browser.force_login(dealer)
+    assert browser.get("/api/official-record/lines.csv?room=main").json()["code"] == "not_permitted"

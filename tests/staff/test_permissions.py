@@ -67,6 +67,7 @@ ROUTES: dict[tuple[str, str], Action | str] = {
     ("api-variance-explain", "POST"): Action.VARIANCE_EXPLAIN,
     ("api-gaming-day-close", "POST"): Action.GAMING_DAY_CLOSE,
     ("api-official-record", "GET"): Action.CAGE_RECORD_READ,
+    ("api-official-record-lines", "GET"): Action.CAGE_RECORD_READ,
     ("floor:login", "GET"): PUBLIC,
     ("floor:logout", "POST"): PUBLIC,
     ("floor:home", "GET"): SIGNED_IN,
