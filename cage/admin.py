@@ -26,7 +26,7 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
-from casino_backoffice.core.admin import ReadOnlyAdmin
+from casino_backoffice.core.admin import ReadOnlyAdmin, ReadOnlyInline
 from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.core.exports import export_response, pdf_response
 from casino_backoffice.core.floor.forms import MoneyField, PinSignatureField
@@ -244,17 +244,9 @@ class ArrivingFilter(_DefaultFilter):
         return queryset
 
 
-class TransportItemInline(admin.TabularInline):
+class TransportItemInline(ReadOnlyInline):
     model = TransportItem
     fields = readonly_fields = ("box", "count", "table_count", "expected")
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[TransportItem]:
         return super().get_queryset(request).select_related("box", "count")
@@ -268,17 +260,9 @@ class TransportItemInline(admin.TabularInline):
         return display_cents(item.expected_cents)
 
 
-class MissingBoxInline(admin.TabularInline):
+class MissingBoxInline(ReadOnlyInline):
     model = MissingBox
     fields = readonly_fields = ("box", "reason", "recorded_by", "recorded_at")
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 class VerifyForm(forms.Form):

@@ -1,7 +1,6 @@
 from django.contrib import admin
-from django.http import HttpRequest
 
-from casino_backoffice.core.admin import ReadOnlyAdmin
+from casino_backoffice.core.admin import ReadOnlyAdmin, ReadOnlyInline
 from casino_backoffice.money import display_cents
 from tables.admin import RoundAdmin
 from tables.models import Round
@@ -18,15 +17,10 @@ class JackpotAdmin(ReadOnlyAdmin):
     list_select_related = ["room"]
 
 
-class RoundDropInline(admin.TabularInline):
+class RoundDropInline(ReadOnlyInline):
     model = RoundDrop
     readonly_fields = ("jackpot_code", "amount", "rule")
     fields = readonly_fields
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
 
     @admin.display(description="Amount")
     def amount(self, drop: RoundDrop) -> str:

@@ -1,3 +1,4 @@
+from casino_backoffice.core import idempotency
 from casino_backoffice.core.exceptions import Conflict, DomainError
 
 
@@ -32,10 +33,8 @@ class InvalidRound(RakeError):
         self.field_errors = field_errors
 
 
-class IdempotencyKeyReused(Conflict):
-    """The same Idempotency-Key was posted before with another body: nothing was recorded."""
-
-    code = "idempotency_key_reused"
+# The same Idempotency-Key posted before with another body: the kernel's refusal, one for every app.
+IdempotencyKeyReused = idempotency.IdempotencyKeyReused
 
 
 class TimeChargeAlreadyAssessed(Conflict):

@@ -124,6 +124,20 @@ class ReadOnlyAdmin(MoneyAdmin, TotalsAdmin):
         return False
 
 
+class ReadOnlyInline(admin.TabularInline):
+    """The rows of a document shown under it (a transport's boxes, a round's drops): read, never
+    added, changed or deleted here."""
+
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
 @admin.register(Heartbeat)
 class HeartbeatAdmin(ReadOnlyAdmin):
     list_display = ["source", "beat_at", "hostname"]

@@ -6,17 +6,15 @@ rate (the rake and the drops those rules take) and post (the round, its drops an
 
 from __future__ import annotations
 
-import hashlib
-import json
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from casino_backoffice.core.exceptions import DomainError
+from casino_backoffice.core.idempotency import document_replay, request_fingerprint
 from casino_backoffice.ledger.models import TransferKind
 from casino_backoffice.ledger.services import Posting, transfers_post_within
 from casino_backoffice.staff.models import User
@@ -27,9 +25,8 @@ from tables.models import Round, Table
 from tables.selectors import gaming_day
 
 from ..compute import PotOutcome, compute_rake_and_drops, uncalled_bet_problem
-from ..exceptions import IdempotencyKeyReused, InvalidRound, RulesNotInEffect
+from ..exceptions import InvalidRound, RulesNotInEffect
 from ..locks import lock_room_rules
-from ..models import TimeCharge
 from ..selectors import RoomVersions, TableRulesInEffect, table_rules_in_effect
 from .accounts import _account_id, _jackpot_ids_of, drop_box_account, pots_account
 
@@ -41,24 +38,6 @@ class RoundRecorded:
     round: Round
     drops: tuple[RoundDrop, ...]
     replayed: bool
-
-
-def _fingerprint(values: dict[str, Any]) -> str:
-    canonical = json.dumps(values, sort_keys=True, separators=(",", ":"), default=str)
-    return hashlib.sha256(canonical.encode()).hexdigest()
-
-
-def _replay(*, model: type[Round] | type[TimeCharge], idempotency_key: str, fingerprint: str) -> Any | None:
-    """The row first recorded under this key, when the body is the same; 409 when it is not."""
-    existing = model.objects.filter(idempotency_key=idempotency_key).first()
-    if existing is None:
-        return None
-    if existing.request_sha256 != fingerprint:
-        raise IdempotencyKeyReused(
-            f"The Idempotency-Key {idempotency_key!r} was used for another request "
-            f"({model._meta.verbose_name} {existing.pk}); nothing was recorded. Use a new key for a new {model._meta.verbose_name}."
-        )
-    return existing
 
 
 @dataclass(frozen=True)
@@ -142,7 +121,7 @@ def _round_record(request: RoundRequest, *, actor: User, versions: RoomVersions 
     (``replayed``); with another request it is refused (``IdempotencyKeyReused``). Parallel posts of
     one key meet at the unique key: the loser reads the winner's round.
     """
-    fingerprint = _fingerprint(
+    fingerprint = request_fingerprint(
         {
             "table": request.table.pk,
             "ended_at": request.ended_at.astimezone(ZoneInfo("UTC")).isoformat(),
@@ -158,7 +137,7 @@ def _round_record(request: RoundRequest, *, actor: User, versions: RoomVersions 
         in_effect = _round_validate(request, now=now, versions=versions)
     except InvalidRound:
         # A retry of a round recorded before the table closed still answers the first result.
-        existing = _replay(model=Round, idempotency_key=request.idempotency_key, fingerprint=fingerprint)
+        existing = document_replay(model=Round, idempotency_key=request.idempotency_key, fingerprint=fingerprint)
         if existing is None:
             raise
         return RoundRecorded(round=existing, drops=tuple(existing.drops.all()), replayed=True)
@@ -253,7 +232,7 @@ def _round_post(
     one_statement = connection.vendor == "postgresql" and ONE_STATEMENT_WRITES
     recorded = _insert_in_one_statement(round_, drops) if one_statement else _insert_with_orm(round_, drops)
     if not recorded:
-        existing = _replay(model=Round, idempotency_key=request.idempotency_key, fingerprint=fingerprint)
+        existing = document_replay(model=Round, idempotency_key=request.idempotency_key, fingerprint=fingerprint)
         assert existing is not None  # the key was there, and rounds are never deleted
         return RoundRecorded(round=existing, drops=tuple(existing.drops.all()), replayed=True)
     # Each amount above zero moves from the room's pots into a box: expected money (docs/architecture.md, Official

@@ -8,6 +8,7 @@ from zoneinfo import ZoneInfo
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from casino_backoffice.core.idempotency import document_replay, request_fingerprint
 from casino_backoffice.ledger.models import TransferKind
 from casino_backoffice.ledger.services import account_open_as, transfer_post_within
 from casino_backoffice.staff.models import User
@@ -22,7 +23,6 @@ from ..models import TimeCharge, TimeChargeBasis
 from ..rules import RakeKind
 from ..selectors import table_rules_in_effect
 from .accounts import drop_box_account, pots_account
-from .rounds import _fingerprint, _replay
 
 # --- Time charges ---------------------------------------------------------------------------------
 
@@ -45,7 +45,7 @@ def time_charge_assess(
     verifies it (``time_charge_verify``). Returns the charge and whether it was a replay.
     """
     action_require(actor=actor, action=Action.TIME_CHARGE_ASSESS)
-    fingerprint = _fingerprint(
+    fingerprint = request_fingerprint(
         {
             "table": table.pk,
             "interval_starts_at": interval_starts_at.astimezone(ZoneInfo("UTC")).isoformat(),
@@ -90,7 +90,7 @@ def time_charge_assess(
         else:
             players_seated = None
     if errors:
-        existing = _replay(model=TimeCharge, idempotency_key=idempotency_key, fingerprint=fingerprint)
+        existing = document_replay(model=TimeCharge, idempotency_key=idempotency_key, fingerprint=fingerprint)
         if existing is not None:
             return existing, True
         raise InvalidRound(errors)
@@ -118,7 +118,7 @@ def time_charge_assess(
                 assessed_at=now,
             )
     except IntegrityError:
-        existing = _replay(model=TimeCharge, idempotency_key=idempotency_key, fingerprint=fingerprint)
+        existing = document_replay(model=TimeCharge, idempotency_key=idempotency_key, fingerprint=fingerprint)
         if existing is not None:
             return existing, True
         other = TimeCharge.objects.filter(table=table, interval_starts_at=interval_starts_at).first()

@@ -60,6 +60,7 @@ def play_a_demo_day(pins: dict[str, str]) -> None:
     from django.utils import timezone
 
     from cage.models import Box
+    from cage.selectors import boxes_with_expected
     from cage.services import boxes_sync, cage_verify, count_record, count_witness, notice_record, transport_create
     from rake.services import round_record
     from tables.models import Table
@@ -97,8 +98,6 @@ def play_a_demo_day(pins: dict[str, str]) -> None:
         idempotency_key="demo-notice",
     )
     counts = []
-    from cage.selectors import boxes_with_expected
-
     for content in boxes_with_expected(boxes=Box.objects.filter(table=t1)):
         count = count_record(
             box=content.box,
