@@ -26,7 +26,7 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
-from casino_backoffice.core.admin import ReadOnlyAdmin, ReadOnlyInline
+from casino_backoffice.core.admin import ReadOnlyAdmin, ReadOnlyInline, export_links
 from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.core.exports import export_response, pdf_response
 from casino_backoffice.core.floor.forms import MoneyField, PinSignatureField
@@ -534,11 +534,7 @@ class CageVerificationAdmin(_CageAdmin):
             else []
         )
         balances = account_balances(accounts=funds)
-        query = request.GET.copy()
-        links = {}
-        for extension in ("csv", "xlsx"):
-            query["export"] = extension
-            links[extension] = "?" + query.urlencode()
+        links = export_links(request)
         context = {
             **self.admin_site.each_context(request),
             "title": "Official record",
@@ -567,11 +563,7 @@ class CageVerificationAdmin(_CageAdmin):
         events = custody_log(room=room, day=day) if room else []
         if room is not None and (extension := request.GET.get("export")) in ("csv", "xlsx"):
             return export_response(custody_log_report(room=room, day=day, events=events), extension)
-        query = request.GET.copy()
-        links = {}
-        for extension in ("csv", "xlsx"):
-            query["export"] = extension
-            links[extension] = "?" + query.urlencode()
+        links = export_links(request)
         context = {
             **self.admin_site.each_context(request),
             "title": "Custody log",

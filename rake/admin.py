@@ -10,7 +10,7 @@ from django.contrib import admin
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 
-from casino_backoffice.core.admin import ReadOnlyAdmin
+from casino_backoffice.core.admin import ReadOnlyAdmin, export_links
 from casino_backoffice.core.exports import Column, Kind, Report, export_response
 from casino_backoffice.money import display_cents, parse_cents
 from casino_backoffice.staff.permissions import Action, may
@@ -113,11 +113,7 @@ class PokerRevenueAdmin(admin.ModelAdmin):
                 time_zone=ZoneInfo(room.timezone),
             )
             return export_response(report, export)
-        query = request.GET.copy()
-        links = {}
-        for extension in ("csv", "xlsx"):
-            query["export"] = extension
-            links[extension] = "?" + query.urlencode()
+        links = export_links(request)
         context = {
             **self.admin_site.each_context(request),
             "title": "Poker revenue",

@@ -124,6 +124,16 @@ class ReadOnlyAdmin(MoneyAdmin, TotalsAdmin):
         return False
 
 
+def export_links(request: HttpRequest) -> dict[str, str]:
+    """The page's own address asking for each export (``?...&export=csv``, ``xlsx``), its filters kept."""
+    links = {}
+    for extension in ("csv", "xlsx"):
+        query = request.GET.copy()
+        query["export"] = extension
+        links[extension] = "?" + query.urlencode()
+    return links
+
+
 class ReadOnlyInline(admin.TabularInline):
     """The rows of a document shown under it (a transport's boxes, a round's drops): read, never
     added, changed or deleted here."""
