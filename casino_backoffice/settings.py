@@ -16,6 +16,8 @@ from pathlib import Path
 
 import dj_database_url
 
+from casino_backoffice.money import parse_cents
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("CASINO_VAR_DIR", BASE_DIR / "var"))
 VAR_DIR.mkdir(parents=True, exist_ok=True)
@@ -159,6 +161,11 @@ X_FRAME_OPTIONS = "DENY"
 # --- Signing -------------------------------------------------------------------------------------
 # Wrong PINs in a row before a person's signing is locked until an administrator unlocks it.
 SIGNING_MAX_FAILED_PINS = 5
+
+# --- Jackpot payouts -----------------------------------------------------------------------------
+# A share of a jackpot payout at or above this amount (in cents) is flagged for tax documentation when
+# it is paid; the room's accounting sets it (TAX_REPORTING_THRESHOLD, dollars, default 1200.00).
+TAX_REPORTING_THRESHOLD_CENTS = parse_cents(os.environ.get("TAX_REPORTING_THRESHOLD", "1200.00"))
 
 # --- Reports ---------------------------------------------------------------------------------------
 # The poker revenue report (rake, below the cage) reads what the cage made official as revenue through

@@ -38,3 +38,12 @@ def jackpot_fund_account(*, jackpot: Jackpot) -> AccountSpec:
     return AccountSpec(
         code=f"jackpot:{jackpot.room.code}:{jackpot.code}:fund", name=f"{jackpot.name} fund", kind=AccountKind.FUND
     )
+
+
+def jackpot_paid_account(*, jackpot: Jackpot) -> AccountSpec:
+    """What a fund paid to patrons, share by share (§637a.15(g)): ``jackpot:main:bb:paid``, "Bad Beat paid to patrons"."""
+    return AccountSpec(
+        code=f"jackpot:{jackpot.room.code}:{jackpot.code}:paid",
+        name=f"{jackpot.name} paid to patrons",
+        kind=AccountKind.PAYOUT,
+    )

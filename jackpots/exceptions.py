@@ -9,3 +9,77 @@ class JackpotKindChanged(JackpotError):
     """A code names one fund for ever: a Bad Beat code cannot become a High Hand."""
 
     code = "jackpot_kind_changed"
+
+
+class NotFound(JackpotError):
+    """No document of that id (a 404 with a code, like every other API error)."""
+
+    code = "not_found"
+    status = 404
+
+
+class BadBeatNotOffered(JackpotError):
+    """The fund is not a Bad Beat offered at that table by the rules in effect (§637a.15(b), (i))."""
+
+    code = "bad_beat_not_offered"
+
+
+class ClaimInvalid(JackpotError):
+    """A claim that cannot be recorded as evidence: cards that don't exist or repeat, seats that
+    don't fit the table, a round of another table, players that don't add up."""
+
+    code = "claim_invalid"
+
+
+class ClaimDoesNotQualify(JackpotError):
+    """The evaluator says the hands do not meet the posted qualifier: the claim is kept, never verified."""
+
+    code = "claim_does_not_qualify"
+
+
+class WrongClaimStatus(JackpotError):
+    """The claim is not at the step the action needs (verify a claimed one, distribute a verified one)."""
+
+    code = "wrong_status"
+    status = 409
+
+
+class AlreadyDecided(WrongClaimStatus):
+    code = "already_decided"
+
+
+class AlreadyDistributed(WrongClaimStatus):
+    code = "already_distributed"
+
+
+class ShareAlreadyPaid(JackpotError):
+    code = "share_already_paid"
+    status = 409
+
+
+class AboveOfficialBalance(JackpotError):
+    """A payout or transfer would take more than the fund's official balance less what it owes:
+    the fund never goes below zero."""
+
+    code = "above_official_balance"
+    status = 409
+
+
+class DisplayError(JackpotError):
+    code = "display_refused"
+
+
+class AlreadyWitnessed(JackpotError):
+    code = "already_witnessed"
+    status = 409
+
+
+class FundTransferRefused(JackpotError):
+    """A discontinued fund's money goes only to patrons or to another Bad Beat (§637a.15(i))."""
+
+    code = "fund_transfer_refused"
+
+
+class AlreadyApproved(JackpotError):
+    code = "already_approved"
+    status = 409

@@ -1,21 +1,195 @@
-"""Reads for the display board and reports of jackpots."""
+"""Reads about jackpot funds: the rules in effect for a fund, each fund's position (official,
+owed, available, displayed, pending) and the display board."""
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
+from typing import Any
 from zoneinfo import ZoneInfo
 
+from django.db.models import F, OuterRef, Subquery, Sum
 from django.utils import timezone
 
+from casino_backoffice.core.checker import Checker
 from casino_backoffice.ledger.models import Account
 from casino_backoffice.ledger.selectors import account_balances
 from casino_backoffice.money import display_cents
-from tables.models import PokerRoom
-from tables.selectors import gaming_day
+from tables.models import PokerRoom, RulesVersion, Table
+from tables.selectors import gaming_day, rules_version_in_effect
 
 from .accounts import jackpot_fund_account
-from .models import Jackpot
+from .exceptions import BadBeatNotOffered
+from .models import (
+    BadBeatClaim,
+    BadBeatDecision,
+    BadBeatShare,
+    ClaimStatus,
+    DecisionOutcome,
+    DisplayAdjustment,
+    Jackpot,
+    JackpotKind,
+)
+from .rules import BadBeatRule, JackpotRule, jackpot_rule_parse
+
+# --- The rules in effect for a fund ---------------------------------------------------------------
+
+_rules: dict[tuple[int, str], JackpotRule | None] = {}
+_rules_lock = threading.Lock()
+
+
+def jackpot_rule_of_version(*, version: RulesVersion, code: str) -> JackpotRule | None:
+    """A fund's posted rules in a rules version (None when the version does not name it), read from
+    the version's canonical content by the jackpots' own parser; cached (versions never change)."""
+    key = (version.pk, code)
+    if key not in _rules:
+        item = next((item for item in version.content.get("jackpots", []) if item.get("code") == code), None)
+        parsed = jackpot_rule_parse(Checker(), f"jackpots ({code})", item) if item is not None else None
+        with _rules_lock:
+            _rules[key] = parsed[0] if parsed is not None else None
+    return _rules[key]
+
+
+def tables_listing(*, version: RulesVersion, code: str) -> dict[str, str]:
+    """The tables of a rules version that list fund ``code``: {table number: game}."""
+    return {
+        entry["number"]: entry["game"]
+        for entry in version.content.get("tables", [])
+        if code in (entry.get("jackpots") or [])
+    }
+
+
+@dataclass(frozen=True)
+class BadBeatAtTable:
+    """A Bad Beat as the rules in effect offer it at a table: the version, the fund's rules, the game."""
+
+    version: RulesVersion
+    rule: BadBeatRule
+    game: str
+
+
+def bad_beat_at_table(*, jackpot: Jackpot, table: Table, at: datetime) -> BadBeatAtTable:
+    """The posted Bad Beat rules of ``jackpot`` at ``table`` at ``at`` (§637a.15(b)), or
+    ``BadBeatNotOffered`` saying why not: no rules in effect, not a Bad Beat, the table does not
+    offer it, or no hand of it is one the evaluator checks at the table's game."""
+    if jackpot.kind != JackpotKind.BAD_BEAT:
+        raise BadBeatNotOffered(f"Jackpot {jackpot.code} is a {jackpot.get_kind_display()} fund, not a Bad Beat.")
+    if table.room_id != jackpot.room_id:
+        raise BadBeatNotOffered(f"Table {table.number} is not in the room of jackpot {jackpot.code}.")
+    version = rules_version_in_effect(room=table.room, at=at)
+    if version is None:
+        raise BadBeatNotOffered(f"No rules of room {table.room.code} were in effect at {at.isoformat()}.")
+    rule = jackpot_rule_of_version(version=version, code=jackpot.code)
+    listing = tables_listing(version=version, code=jackpot.code)
+    if not isinstance(rule, BadBeatRule) or table.number not in listing:
+        raise BadBeatNotOffered(
+            f"Table {table.number} did not offer the {jackpot.name} ({jackpot.code}) under rules version "
+            f"{version.number} in effect at {at.isoformat()}."
+        )
+    game = listing[table.number]
+    if not rule.hands_for(game):
+        raise BadBeatNotOffered(f"No Bad Beat hand of {jackpot.code} applies to {game} at table {table.number}.")
+    return BadBeatAtTable(version=version, rule=rule, game=game)
+
+
+def jackpot_collecting(*, jackpot: Jackpot, at: datetime) -> bool:
+    """Whether a table collects for the fund under the rules in effect at ``at`` (§637a.15(c), (i))."""
+    version = rules_version_in_effect(room=jackpot.room, at=at)
+    return version is not None and bool(tables_listing(version=version, code=jackpot.code))
+
+
+# --- Each fund's position -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FundPosition:
+    """Where a fund stands.
+
+    ``official_cents``: the fund's balance in the ledger, what cage verifications made official less
+    what was paid and transferred (§637a.15(e)). ``owed_cents``: what verified claims still owe from
+    it (verified, not yet paid). ``available_cents``: the difference, the current payout amount the
+    display must show (§637a.15(h)(1)). ``displayed_cents``: what the latest display adjustment set
+    (None: never adjusted). ``pending``: a claim was verified after the latest adjustment
+    (§637a.15(f)(1): 'pending adjustment due to a Bad Beat payout').
+    """
+
+    jackpot: Jackpot
+    official_cents: int
+    owed_cents: int
+    displayed_cents: int | None
+    pending: bool
+
+    @property
+    def available_cents(self) -> int:
+        return self.official_cents - self.owed_cents
+
+    @property
+    def display_matches(self) -> bool:
+        """§637a.15(h)(2): the amount the finance department keeps corresponds to the amount displayed."""
+        return self.displayed_cents == self.available_cents
+
+
+def _by_jackpot(rows: Iterable[dict[str, Any]], field: str) -> dict[int, Any]:
+    return {row["jackpot"]: row[field] for row in rows}
+
+
+def fund_positions(*, jackpots: Iterable[Jackpot]) -> dict[int, FundPosition]:
+    """The position of each fund, in a fixed number of queries however many funds."""
+    funds = list(jackpots)
+    ids = [jackpot.pk for jackpot in funds]
+    codes = {jackpot.pk: jackpot_fund_account(jackpot=jackpot).code for jackpot in funds}
+    accounts = {account.code: account for account in Account.objects.filter(code__in=codes.values())}
+    balances = account_balances(accounts=accounts.values())
+    open_claims = {"claim__jackpot__in": ids, "claim__status__in": (ClaimStatus.VERIFIED, ClaimStatus.DISTRIBUTED)}
+    committed = _by_jackpot(
+        BadBeatDecision.objects.filter(outcome=DecisionOutcome.VERIFIED, **open_claims)
+        .values(jackpot=F("claim__jackpot"))
+        .annotate(total=Sum("payout_cents")),
+        "total",
+    )
+    paid = _by_jackpot(
+        BadBeatShare.objects.filter(
+            distribution__claim__jackpot__in=ids,
+            distribution__claim__status=ClaimStatus.DISTRIBUTED,
+            payment__isnull=False,
+        )
+        .values(jackpot=F("distribution__claim__jackpot"))
+        .annotate(total=Sum("amount_cents")),
+        "total",
+    )
+    latest = DisplayAdjustment.objects.filter(jackpot=OuterRef("pk")).order_by("-adjusted_at", "-id")
+    verified = BadBeatDecision.objects.filter(claim__jackpot=OuterRef("pk"), outcome=DecisionOutcome.VERIFIED).order_by(
+        "-decided_at"
+    )
+    display = {
+        row["pk"]: row
+        for row in Jackpot.objects.filter(pk__in=ids)
+        .annotate(
+            displayed=Subquery(latest.values("amount_cents")[:1]),
+            adjusted_at=Subquery(latest.values("adjusted_at")[:1]),
+            verified_at=Subquery(verified.values("decided_at")[:1]),
+        )
+        .values("pk", "displayed", "adjusted_at", "verified_at")
+    }
+    positions = {}
+    for jackpot in funds:
+        account = accounts.get(codes[jackpot.pk])
+        row = display[jackpot.pk]
+        verified_at, adjusted_at = row["verified_at"], row["adjusted_at"]
+        positions[jackpot.pk] = FundPosition(
+            jackpot=jackpot,
+            official_cents=balances[account.pk] if account is not None else 0,
+            owed_cents=(committed.get(jackpot.pk) or 0) - (paid.get(jackpot.pk) or 0),
+            displayed_cents=row["displayed"],
+            pending=verified_at is not None and (adjusted_at is None or verified_at > adjusted_at),
+        )
+    return positions
+
+
+def fund_position(*, jackpot: Jackpot) -> FundPosition:
+    return fund_positions(jackpots=[jackpot])[jackpot.pk]
 
 
 def jackpot_ids_by_code(*, room: PokerRoom) -> dict[str, int]:
@@ -36,21 +210,27 @@ class DisplayedJackpot:
 
 
 def displayed_jackpots(*, room: PokerRoom) -> tuple[DisplayedJackpot, ...]:
-    """Each fund of the room at its official amount: the balance cage verifications posted to the
-    fund (§637a.15(b) and (h)(2): the amount displayed is the one the finance department keeps; §637a.16(g)), never
-    the expected money still in the boxes."""
+    """Each fund of the room as players see it.
+
+    A Bad Beat shows only what its latest display adjustment set (§637a.15(h)(1): a finance employee
+    adjusts the displayed amount; nothing else moves it), with 'pending adjustment' from the
+    verification of a claim until the next adjustment (§637a.15(f)(1)). A High Hand shows the
+    official balance cage verifications posted to its fund (§637a.16(g)), never the expected money
+    still in the boxes.
+    """
     jackpots = list(Jackpot.objects.filter(room=room).select_related("room").order_by("kind", "code"))
-    codes = {jackpot.pk: jackpot_fund_account(jackpot=jackpot).code for jackpot in jackpots}
-    accounts = {account.code: account for account in Account.objects.filter(code__in=codes.values())}
-    balances = account_balances(accounts=accounts.values())
-    return tuple(
-        DisplayedJackpot(
-            name=jackpot.name,
-            kind=jackpot.get_kind_display(),
-            amount_cents=balances[accounts[codes[jackpot.pk]].pk] if codes[jackpot.pk] in accounts else 0,
+    positions = fund_positions(jackpots=jackpots)
+    shown = []
+    for jackpot in jackpots:
+        position = positions[jackpot.pk]
+        if jackpot.kind == JackpotKind.BAD_BEAT:
+            amount, pending = position.displayed_cents or 0, position.pending
+        else:
+            amount, pending = position.official_cents, False
+        shown.append(
+            DisplayedJackpot(name=jackpot.name, kind=jackpot.get_kind_display(), amount_cents=amount, pending=pending)
         )
-        for jackpot in jackpots
-    )
+    return tuple(shown)
 
 
 @dataclass(frozen=True)
@@ -76,4 +256,38 @@ def display_state(*, room: PokerRoom) -> DisplayState:
         open_tables=sum(tables),
         total_tables=len(tables),
         jackpots=displayed_jackpots(room=room),
+    )
+
+
+# --- The Bad Beat queues --------------------------------------------------------------------------
+
+
+def payouts_to_deliver(*, room: PokerRoom) -> list[BadBeatClaim]:
+    """The verified Bad Beats of a room not yet paid in full, oldest first: the queue of security and
+    finance (§637a.15(f)(2): 'Notify a representative from the security department or finance
+    department to deliver to the Poker table the applicable amount'). A claim still awaiting its
+    distribution is listed too, so that who delivers sees it coming."""
+    return list(
+        BadBeatClaim.objects.filter(room=room, status__in=(ClaimStatus.VERIFIED, ClaimStatus.DISTRIBUTED))
+        .select_related("jackpot", "table", "decision", "distribution")
+        .prefetch_related("distribution__shares__payment")
+        .order_by("opened_at", "pk")
+    )
+
+
+def claims_to_decide(*, room: PokerRoom) -> list[BadBeatClaim]:
+    """The claims of a room awaiting the shift supervisor, oldest first."""
+    return list(
+        BadBeatClaim.objects.filter(room=room, status=ClaimStatus.CLAIMED)
+        .select_related("jackpot", "table", "opened_by")
+        .order_by("opened_at", "pk")
+    )
+
+
+def adjustments_to_witness(*, room: PokerRoom) -> list[DisplayAdjustment]:
+    """Display adjustments of a room that no floorperson or above has signed as witness yet."""
+    return list(
+        DisplayAdjustment.objects.filter(room=room, witnessed_by__isnull=True)
+        .select_related("jackpot", "adjusted_by")
+        .order_by("adjusted_at", "pk")
     )

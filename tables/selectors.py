@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 from django.utils import timezone
 
-from .models import PokerRoom
+from .models import PokerRoom, RulesVersion
 
 
 def gaming_day(*, room: PokerRoom, at: datetime) -> date:
@@ -30,3 +30,9 @@ def gaming_day_bounds(*, room: PokerRoom, day: date) -> tuple[datetime, datetime
     start = datetime.combine(day, room.gaming_day_starts, tzinfo=zone)
     end = datetime.combine(day + timedelta(days=1), room.gaming_day_starts, tzinfo=zone)
     return start, end
+
+
+def rules_version_in_effect(*, room: PokerRoom, at: datetime) -> RulesVersion | None:
+    """The version of a room's rules in effect at ``at``: the latest ``effective_from`` not after it,
+    the later loaded when two share a moment (``RulesVersion``)."""
+    return RulesVersion.objects.filter(room=room, effective_from__lte=at).order_by("-effective_from", "-number").first()

@@ -52,6 +52,15 @@ class Action(models.TextChoices):
     CAGE_RECORD_READ = "cage_record_read", "Read the official record, the variances and the custody log"
     VARIANCE_READ = "variance_read", "Read the variances"
     COUNTS_TO_RECORD_READ = "counts_to_record_read", "See the table counts to record"
+    BAD_BEAT_CLAIM = "bad_beat_claim", "Open a Bad Beat claim at a table"
+    BAD_BEAT_VERIFY = "bad_beat_verify", "Verify or deny a Bad Beat hand"
+    BAD_BEAT_DISTRIBUTE = "bad_beat_distribute", "Prepare a Bad Beat payout distribution"
+    BAD_BEAT_PAY = "bad_beat_pay", "Pay a share of a Bad Beat payout to a patron"
+    BAD_BEAT_READ = "bad_beat_read", "Read Bad Beat claims, distributions and the payouts to deliver"
+    DISPLAY_ADJUST = "display_adjust", "Adjust a displayed jackpot amount"
+    DISPLAY_WITNESS = "display_witness", "Witness the adjustment of a displayed jackpot amount"
+    FUND_TRANSFER_PREPARE = "fund_transfer_prepare", "Prepare the transfer of a discontinued Bad Beat fund"
+    FUND_TRANSFER_APPROVE = "fund_transfer_approve", "Approve the transfer of a discontinued Bad Beat fund"
 
 
 EVERY_ROLE = frozenset(Role)
@@ -99,6 +108,23 @@ ACTION_ROLES: dict[Action, frozenset[Role]] = {
     # administrator approves it (docs/architecture.md, The ledger).
     Action.CORRECTION_PREPARE: FINANCE_OR_ADMINISTRATOR,
     Action.CORRECTION_APPROVE: FINANCE_OR_ADMINISTRATOR,
+    # Bad Beat (§637a.15(f)-(i)). A floorperson or above opens a claim at the table; "the Poker shift
+    # supervisor shall verify each Bad Beat Poker hand" (f): the regulation names that role, so a poker
+    # room manager does not act for one (a room whose controls let a manager stand in gives that person
+    # the shift supervisor role as well). Finance prepares the distribution (g); security or finance
+    # delivers a share to the table (f)(2), or a cage cashier pays it at the cage (g). A finance
+    # employee adjusts the display in the presence of a floorperson or above (h)(1). A discontinued
+    # fund moves to another Bad Beat by a transfer finance prepares and another finance person or an
+    # administrator approves (i).
+    Action.BAD_BEAT_CLAIM: FLOORPERSON_OR_ABOVE,
+    Action.BAD_BEAT_VERIFY: frozenset({Role.SHIFT_SUPERVISOR}),
+    Action.BAD_BEAT_DISTRIBUTE: frozenset({Role.FINANCE}),
+    Action.BAD_BEAT_PAY: frozenset({Role.SECURITY, Role.FINANCE, Role.CAGE_CASHIER}),
+    Action.BAD_BEAT_READ: FLOORPERSON_OR_ABOVE | ADMIN_ROLES | {Role.SECURITY},
+    Action.DISPLAY_ADJUST: frozenset({Role.FINANCE}),
+    Action.DISPLAY_WITNESS: FLOORPERSON_OR_ABOVE,
+    Action.FUND_TRANSFER_PREPARE: frozenset({Role.FINANCE}),
+    Action.FUND_TRANSFER_APPROVE: FINANCE_OR_ADMINISTRATOR,
     Action.PIN_SET: EVERY_ROLE,
     Action.SIGNING_UNLOCK: frozenset({Role.ADMINISTRATOR}),
     Action.STAFF_MANAGE: frozenset({Role.ADMINISTRATOR}),

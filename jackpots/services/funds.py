@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from tables.models import PokerRoom
 
-from .exceptions import JackpotKindChanged
-from .models import Jackpot, JackpotKind
+from ..exceptions import JackpotKindChanged
+from ..models import Jackpot, JackpotKind
 
 
 def jackpot_register(*, room: PokerRoom, code: str, kind: JackpotKind, name: str) -> Jackpot:

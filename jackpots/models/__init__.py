@@ -1,0 +1,41 @@
+"""The jackpot funds of each room, what pots drop into them, and the documents that pay them out.
+
+``funds``: the funds and each round's drops. ``bad_beat``: claims, their verification, distributions,
+shares and payments (§637a.15(f)-(g)). ``display``: adjustments of the displayed amount and the
+flags of a day without one (§637a.15(h)), and the transfer of a discontinued fund (§637a.15(i)).
+"""
+
+from .bad_beat import (
+    BadBeatClaim,
+    BadBeatDecision,
+    BadBeatDistribution,
+    BadBeatPayment,
+    BadBeatShare,
+    ClaimStatus,
+    DecisionOutcome,
+    PaymentPlace,
+    PayoutMethod,
+    ShareName,
+)
+from .display import DisplayAdjustment, DisplayOverdue, FundTransfer, FundTransferStatus
+from .funds import Jackpot, JackpotKind, RoundDrop
+
+__all__ = [
+    "BadBeatClaim",
+    "BadBeatDecision",
+    "BadBeatDistribution",
+    "BadBeatPayment",
+    "BadBeatShare",
+    "ClaimStatus",
+    "DecisionOutcome",
+    "DisplayAdjustment",
+    "DisplayOverdue",
+    "FundTransfer",
+    "FundTransferStatus",
+    "Jackpot",
+    "JackpotKind",
+    "PaymentPlace",
+    "PayoutMethod",
+    "RoundDrop",
+    "ShareName",
+]

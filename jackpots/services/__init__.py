@@ -1,0 +1,33 @@
+"""Every write about jackpot funds. Contributions are posted by ``rake`` with each round (rake owns
+what leaves a pot); the Bad Beat's claims, decisions, distributions and payments, the display
+adjustments and the transfer of a discontinued fund are here."""
+
+from .claims import SeatedHand, SeatedPlayer, claim_deny, claim_evaluate, claim_open, claim_verify
+from .display import (
+    display_adjust,
+    display_overdue_flag,
+    display_witness,
+    fund_transfer_approve,
+    fund_transfer_prepare,
+)
+from .funds import jackpot_register
+from .payouts import LEFTOVER_RULE, distribution_prepare, distribution_split, share_pay
+
+__all__ = [
+    "LEFTOVER_RULE",
+    "SeatedHand",
+    "SeatedPlayer",
+    "claim_deny",
+    "claim_evaluate",
+    "claim_open",
+    "claim_verify",
+    "display_adjust",
+    "display_overdue_flag",
+    "display_witness",
+    "distribution_prepare",
+    "distribution_split",
+    "fund_transfer_approve",
+    "fund_transfer_prepare",
+    "jackpot_register",
+    "share_pay",
+]
