@@ -1,0 +1,79 @@
+"""Fixtures of the Bad Beat tests: a fund with official money, and a claim that qualifies at T1."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from casino_backoffice.ledger.models import AccountKind, TransferKind
+from casino_backoffice.ledger.services import AccountSpec, account_open_as, transfer_post_atomic
+from casino_backoffice.staff.models import User
+from jackpots.accounts import jackpot_fund_account
+from jackpots.models import BadBeatClaim, Jackpot
+from jackpots.services import SeatedHand, SeatedPlayer, claim_open
+from tables.models import Table
+from tests.conftest import PIN
+
+_keys = itertools.count(1)
+
+# Aces full of kings with both hole cards, beaten by four sevens, six players dealt in: a Bad Beat
+# under the tests' rules (AAATT or better, both hole cards play, at least 4 players).
+QUALIFYING: dict[str, Any] = {
+    "players_dealt_in": 6,
+    "board": "Ad Ac Kc 7s 7h",
+    "losing": SeatedHand(seat=3, name="Ann Loser", hole="As Ks"),
+    "winning": SeatedHand(seat=7, name="Walt Winner", hole="7d 7c"),
+    "others": [
+        SeatedPlayer(seat=1, name="Pat One"),
+        SeatedPlayer(seat=2, name="Sam Two"),
+        SeatedPlayer(seat=5, name="Lee Five"),
+        SeatedPlayer(seat=9, name="Kim Nine"),
+    ],
+    "surveillance_reference": "CAM-12 21:14:05",
+}
+
+
+def fund_official(jackpot: Jackpot, cents: int, actor: User) -> None:
+    """Put ``cents`` into the fund's official balance as a cage verification would (the cage's own
+    tests and the end-to-end test go through the real counts)."""
+    source = account_open_as(AccountSpec(code="test:cage", name="Test cage", kind=AccountKind.CAGE))
+    transfer_post_atomic(
+        debit=account_open_as(jackpot_fund_account(jackpot=jackpot)),
+        credit=source,
+        amount_cents=cents,
+        kind=TransferKind.VERIFICATION,
+        idempotency_key=f"test-official-{next(_keys)}",
+        actor=actor,
+    )
+
+
+@pytest.fixture
+def bad_beat(rated_table: Table) -> Jackpot:
+    """The room's Bad Beat fund ``bb`` (offered at T1)."""
+    return Jackpot.objects.get(room=rated_table.room, code="bb")
+
+
+@pytest.fixture
+def make_claim(rated_table: Table, bad_beat: Jackpot, floorperson: User) -> Callable[..., BadBeatClaim]:
+    """``make_claim(**changes)``: a claim at T1 opened by the floorperson, qualifying unless changed."""
+
+    def make(**changes: Any) -> BadBeatClaim:
+        values = {**QUALIFYING, **changes}
+        values.setdefault("actor", floorperson)
+        return claim_open(
+            jackpot=values.pop("jackpot", bad_beat),
+            table=values.pop("table", rated_table),
+            pin=values.pop("pin", PIN),
+            idempotency_key=values.pop("idempotency_key", f"claim-{next(_keys)}"),
+            **values,
+        )
+
+    return make
+
+
+@pytest.fixture
+def new_key() -> Callable[[], str]:
+    return lambda: f"bb-key-{next(_keys)}"

@@ -1,0 +1,97 @@
+"""Twenty people paying the same share at once pay it once; the fund never goes below zero.
+
+Real parallel connections on PostgreSQL: every thread has its own database connection and its own
+Idempotency-Key (two tablets, two clicks), and all start together.
+"""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from django.db import connection
+
+from casino_backoffice.ledger.models import Transfer, TransferKind
+from casino_backoffice.ledger.selectors import ledger_total
+from casino_backoffice.staff.roles import Role
+from jackpots.exceptions import ShareAlreadyPaid
+from jackpots.models import BadBeatPayment
+from jackpots.selectors import fund_position
+from jackpots.services import claim_verify, distribution_prepare, share_pay
+from tests.conftest import PIN
+from tests.jackpots.bad_beat import fund_official
+
+ATTEMPTS = 20
+
+
+@pytest.mark.django_db(transaction=True)
+def test_twenty_concurrent_payments_of_one_share_pay_it_once(make_claim, bad_beat, supervisor, finance, make_staff):
+    assert connection.vendor == "postgresql"
+    fund_official(bad_beat, 10_000, finance)
+    claim = make_claim()
+    claim_verify(claim=claim, actor=supervisor, pin=PIN)
+    share = distribution_prepare(claim=claim, actor=finance, pin=PIN, idempotency_key="dist").shares.get(position=1)
+    payers = [make_staff(Role.SECURITY if n % 2 else Role.CAGE_CASHIER) for n in range(ATTEMPTS)]
+    start = threading.Barrier(ATTEMPTS)
+
+    def pay(n: int) -> str:
+        try:
+            start.wait(timeout=30)
+            share_pay(
+                share=share, id_type="License", id_number="PA-1", actor=payers[n], pin=PIN, idempotency_key=f"pay-{n}"
+            )
+            return "paid"
+        except ShareAlreadyPaid:
+            return "refused"
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(ATTEMPTS) as pool:
+        outcomes = list(pool.map(pay, range(ATTEMPTS)))
+
+    assert outcomes.count("paid") == 1
+    assert outcomes.count("refused") == ATTEMPTS - 1
+    assert BadBeatPayment.objects.count() == 1
+    assert Transfer.objects.filter(kind=TransferKind.PAYOUT).count() == 1
+    position = fund_position(jackpot=bad_beat)
+    assert (position.official_cents, position.owed_cents) == (5_000, 5_000)
+    assert ledger_total() == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_payments_of_every_share_leave_the_fund_at_zero(
+    make_claim, bad_beat, supervisor, finance, make_staff
+):
+    fund_official(bad_beat, 10_001, finance)
+    claim = make_claim()
+    claim_verify(claim=claim, actor=supervisor, pin=PIN)
+    shares = list(distribution_prepare(claim=claim, actor=finance, pin=PIN, idempotency_key="d").shares.all())
+    payers = [make_staff(Role.CAGE_CASHIER) for _ in range(len(shares) * 3)]
+    start = threading.Barrier(len(payers))
+
+    def pay(n: int) -> str:
+        try:
+            start.wait(timeout=30)
+            share_pay(
+                share=shares[n % len(shares)],
+                id_type="L",
+                id_number="1",
+                actor=payers[n],
+                pin=PIN,
+                idempotency_key=f"k{n}",
+            )
+            return "paid"
+        except ShareAlreadyPaid:
+            return "refused"
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(len(payers)) as pool:
+        outcomes = list(pool.map(pay, range(len(payers))))
+
+    assert outcomes.count("paid") == len(shares)
+    position = fund_position(jackpot=bad_beat)
+    assert (position.official_cents, position.owed_cents) == (0, 0)
+    claim.refresh_from_db()
+    assert claim.status == "paid"

@@ -1,0 +1,452 @@
+"""A Bad Beat from the claim to the payment of each share (§637a.15(f)-(g)), service by service."""
+
+from __future__ import annotations
+
+import pytest
+
+from casino_backoffice.ledger.models import Account, Transfer, TransferKind
+from casino_backoffice.ledger.selectors import account_balance
+from casino_backoffice.staff.exceptions import ActionNotPermitted, SignerNotIndependent, WrongPin
+from casino_backoffice.staff.models import Signature
+from casino_backoffice.staff.roles import Role
+from jackpots.accounts import jackpot_fund_account, jackpot_paid_account
+from jackpots.exceptions import (
+    AboveOfficialBalance,
+    AlreadyDecided,
+    AlreadyDistributed,
+    ClaimDoesNotQualify,
+    ClaimInvalid,
+    JackpotError,
+    ShareAlreadyPaid,
+    WrongClaimStatus,
+)
+from jackpots.models import (
+    BadBeatClaim,
+    BadBeatDecision,
+    BadBeatDistribution,
+    BadBeatPayment,
+    BadBeatShare,
+    ClaimStatus,
+    DecisionOutcome,
+    PaymentPlace,
+)
+from jackpots.selectors import fund_position
+from jackpots.services import (
+    SeatedHand,
+    SeatedPlayer,
+    claim_deny,
+    claim_verify,
+    distribution_prepare,
+    distribution_split,
+    share_pay,
+)
+from tests.conftest import PIN
+from tests.jackpots.bad_beat import fund_official
+
+
+def _fund_cents(jackpot) -> int:
+    return account_balance(account=Account.objects.get(code=jackpot_fund_account(jackpot=jackpot).code))
+
+
+def _counts() -> tuple[int, ...]:
+    return (
+        BadBeatClaim.objects.count(),
+        BadBeatDecision.objects.count(),
+        BadBeatDistribution.objects.count(),
+        BadBeatPayment.objects.count(),
+        Transfer.objects.count(),
+        Signature.objects.count(),
+    )
+
+
+# --- The claim --------------------------------------------------------------------------------------
+
+
+def test_a_qualifying_claim_is_recorded_with_the_evaluators_verdict_in_words(make_claim, floorperson) -> None:
+    claim = make_claim()
+
+    assert claim.status == ClaimStatus.CLAIMED
+    assert claim.qualifies is True
+    assert claim.hand_code == "bad_beat"
+    assert claim.losing_hand == "Full house, aces full of kings"
+    assert claim.winning_hand == "Four of a kind, sevens"
+    assert claim.reasons == [
+        "Losing hand Full house, aces full of kings (both hole cards play) meets the minimum: Full house, aces full of tens",
+        "Winning hand Four of a kind, sevens beats Full house, aces full of kings",
+        "6 players dealt in (at least 4)",
+    ]
+    assert claim.others == [
+        {"seat": 1, "name": "Pat One"},
+        {"seat": 2, "name": "Sam Two"},
+        {"seat": 5, "name": "Lee Five"},
+        {"seat": 9, "name": "Kim Nine"},
+    ]
+    (signature,) = claim.signatures()
+    assert (signature.purpose, signature.signer, signature.credential_number) == (
+        "opener",
+        floorperson,
+        floorperson.credential_number,
+    )
+
+
+def test_a_claim_that_does_not_qualify_is_kept_as_evidence_and_cannot_be_verified(make_claim, supervisor) -> None:
+    # Kings full of aces is below aces full of tens.
+    claim = make_claim(
+        board="Kd Kc Ac 7s 7h",
+        losing=SeatedHand(seat=3, name="Ann Loser", hole="Ks As"),
+    )
+    assert claim.qualifies is False
+    assert claim.reasons[0] == (
+        "Losing hand Full house, kings full of aces (both hole cards play) is below the minimum: "
+        "Full house, aces full of tens"
+    )
+    before = _counts()
+
+    with pytest.raises(ClaimDoesNotQualify, match="does not qualify: Losing hand Full house, kings full of aces"):
+        claim_verify(claim=claim, actor=supervisor, pin=PIN)
+
+    assert _counts() == before
+    claim.refresh_from_db()
+    assert claim.status == ClaimStatus.CLAIMED
+
+
+def test_the_winning_hand_must_beat_the_losing_hand(make_claim) -> None:
+    claim = make_claim(winning=SeatedHand(seat=7, name="Walt Winner", hole="2d 3c"))
+    assert claim.qualifies is False
+    assert "the qualifying hand did not lose" in claim.reasons[1]
+
+
+def test_too_few_players_dealt_in_does_not_qualify(make_claim) -> None:
+    claim = make_claim(players_dealt_in=3, others=[SeatedPlayer(seat=1, name="Pat One")])
+    assert claim.qualifies is False
+    assert claim.reasons[-1] == "Only 3 players dealt in; at least 4 are required"
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"board": "Ad Ac Kc 7s 7x"}, "the board"),
+        ({"board": "Ad Ac Kc 7s"}, "the board is 5 cards, not 4"),
+        ({"winning": SeatedHand(seat=7, name="Walt Winner", hole="As 7c")}, "A card is in two places"),
+        ({"losing": SeatedHand(seat=7, name="Ann Loser", hole="As Ks")}, "Seat 7 is given twice"),
+        ({"losing": SeatedHand(seat=11, name="Ann Loser", hole="As Ks")}, "Table T1 has seats 1 to 10"),
+        ({"others": [SeatedPlayer(seat=1, name="Pat One")]}, "list every other player dealt in"),
+        ({"winning": SeatedHand(seat=7, name=" ", hole="7d 7c")}, "Give the name of the player in seat 7"),
+    ],
+)
+def test_a_claim_with_impossible_cards_or_seats_is_refused_and_nothing_is_recorded(
+    make_claim, floorperson, changes, message
+) -> None:
+    before = _counts()
+
+    with pytest.raises(ClaimInvalid, match=message):
+        make_claim(**changes)
+
+    assert _counts() == before
+    floorperson.refresh_from_db()
+    assert floorperson.failed_pin_attempts == 0
+
+
+def test_only_a_floorperson_or_above_opens_a_claim_and_a_wrong_role_counts_no_pin(make_claim, dealer) -> None:
+    before = _counts()
+
+    with pytest.raises(ActionNotPermitted):
+        make_claim(actor=dealer, pin="0000")
+
+    assert _counts() == before
+    dealer.refresh_from_db()
+    assert dealer.failed_pin_attempts == 0
+
+
+def test_a_retried_claim_records_once(make_claim) -> None:
+    first = make_claim(idempotency_key="claim-retry")
+    again = make_claim(idempotency_key="claim-retry")
+    assert again.pk == first.pk
+    assert BadBeatClaim.objects.count() == 1
+
+
+# --- Verification and denial ----------------------------------------------------------------------
+
+
+def test_the_shift_supervisor_verifies_and_the_payout_is_fixed_from_the_official_balance(
+    make_claim, bad_beat, supervisor, finance
+) -> None:
+    fund_official(bad_beat, 100_001, finance)
+    claim = make_claim()
+
+    decision = claim_verify(claim=claim, actor=supervisor, pin=PIN)
+
+    assert (decision.outcome, decision.official_cents, decision.available_cents, decision.payout_cents) == (
+        DecisionOutcome.VERIFIED,
+        100_001,
+        100_001,
+        100_001,
+    )
+    claim.refresh_from_db()
+    assert claim.status == ClaimStatus.VERIFIED
+    position = fund_position(jackpot=bad_beat)
+    assert (position.official_cents, position.owed_cents, position.available_cents, position.pending) == (
+        100_001,
+        100_001,
+        0,
+        True,
+    )
+
+
+def test_the_opener_cannot_verify_their_own_claim(make_claim, supervisor) -> None:
+    claim = make_claim(actor=supervisor)
+    before = _counts()
+
+    with pytest.raises(SignerNotIndependent, match="opened claim"):
+        claim_verify(claim=claim, actor=supervisor, pin=PIN)
+
+    assert _counts() == before
+
+
+@pytest.mark.parametrize("role", [Role.FLOORPERSON, Role.POKER_ROOM_MANAGER, Role.FINANCE])
+def test_only_the_shift_supervisor_verifies(make_claim, make_staff, role) -> None:
+    claim = make_claim()
+    with pytest.raises(ActionNotPermitted):
+        claim_verify(claim=claim, actor=make_staff(role), pin=PIN)
+
+
+def test_a_wrong_pin_verifies_nothing(make_claim, supervisor) -> None:
+    claim = make_claim()
+    before = _counts()
+    with pytest.raises(WrongPin):
+        claim_verify(claim=claim, actor=supervisor, pin="9999")
+    assert _counts() == before
+
+
+def test_a_denied_claim_keeps_its_evidence_and_its_reason(make_claim, supervisor) -> None:
+    claim = make_claim()
+
+    decision = claim_deny(
+        claim=claim, reason="Seat 7 exposed a card before the river; see CAM-12.", actor=supervisor, pin=PIN
+    )
+
+    claim.refresh_from_db()
+    assert claim.status == ClaimStatus.DENIED
+    assert decision.reason == "Seat 7 exposed a card before the river; see CAM-12."
+    assert claim.surveillance_reference == "CAM-12 21:14:05"
+    assert claim.board == "Ad Ac Kc 7s 7h"
+    with pytest.raises(AlreadyDecided):
+        claim_verify(claim=claim, actor=supervisor, pin=PIN)
+
+
+def test_a_denial_needs_a_reason(make_claim, supervisor) -> None:
+    claim = make_claim()
+    before = _counts()
+    with pytest.raises(JackpotError, match="Say why"):
+        claim_deny(claim=claim, reason="  ", actor=supervisor, pin=PIN)
+    assert _counts() == before
+
+
+def test_a_second_verification_is_refused(make_claim, bad_beat, supervisor, make_staff, finance) -> None:
+    fund_official(bad_beat, 5_000, finance)
+    claim = make_claim()
+    claim_verify(claim=claim, actor=supervisor, pin=PIN)
+    with pytest.raises(AlreadyDecided):
+        claim_verify(claim=claim, actor=make_staff(Role.SHIFT_SUPERVISOR), pin=PIN)
+    assert BadBeatDecision.objects.count() == 1
+
+
+def test_a_second_claim_verified_pays_from_what_the_first_left(make_claim, bad_beat, supervisor, finance) -> None:
+    fund_official(bad_beat, 10_000, finance)
+    first = claim_verify(claim=make_claim(), actor=supervisor, pin=PIN)
+    second = claim_verify(claim=make_claim(), actor=supervisor, pin=PIN)
+    assert (first.payout_cents, second.payout_cents, second.owed_cents) == (10_000, 0, 10_000)
+
+
+# --- Distribution ---------------------------------------------------------------------------------
+
+
+def test_the_split_adds_up_to_the_cent_and_the_odd_cents_follow_the_stated_rule() -> None:
+    lines = distribution_split(
+        total_cents=100_003,
+        shares_bp={"losing_hand": 5000, "winning_hand": 2500, "table_share": 2500},
+        losing=(3, "Ann"),
+        winning=(7, "Walt"),
+        others=[(9, "Kim"), (1, "Pat"), (5, "Lee")],
+    )
+    assert [(line.share, line.seat, line.amount_cents) for line in lines] == [
+        ("losing_hand", 3, 50_003),  # 50,001 + the 2 cents the percentages left
+        ("winning_hand", 7, 25_000),
+        ("table_share", 1, 8_334),  # 25,000 / 3: the lowest seat takes the odd cent
+        ("table_share", 5, 8_333),
+        ("table_share", 9, 8_333),
+    ]
+    assert sum(line.amount_cents for line in lines) == 100_003
+
+
+def test_finance_prepares_the_distribution_by_the_posted_shares(
+    make_claim, bad_beat, supervisor, finance, settings
+) -> None:
+    settings.TAX_REPORTING_THRESHOLD_CENTS = 50_000
+    fund_official(bad_beat, 100_001, finance)
+    claim = make_claim()
+    claim_verify(claim=claim, actor=supervisor, pin=PIN)
+
+    distribution = distribution_prepare(claim=claim, actor=finance, pin=PIN, idempotency_key="dist-1")
+
+    shares = list(distribution.shares.order_by("position"))
+    assert distribution.total_cents == 100_001
+    assert [(s.share, s.seat, s.name, s.amount_cents, s.tax_reportable) for s in shares] == [
+        ("losing_hand", 3, "Ann Loser", 50_001, True),
+        ("winning_hand", 7, "Walt Winner", 25_000, False),
+        ("table_share", 1, "Pat One", 6_250, False),
+        ("table_share", 2, "Sam Two", 6_250, False),
+        ("table_share", 5, "Lee Five", 6_250, False),
+        ("table_share", 9, "Kim Nine", 6_250, False),
+    ]
+    assert sum(s.amount_cents for s in shares) == distribution.total_cents
+    claim.refresh_from_db()
+    assert claim.status == ClaimStatus.DISTRIBUTED
+    # A distribution moves no money: the shares are paid one by one.
+    assert _fund_cents(bad_beat) == 100_001
+
+
+def test_an_unverified_claim_is_not_distributed(make_claim, finance) -> None:
+    claim = make_claim()
+    before = _counts()
+    with pytest.raises(WrongClaimStatus, match="claimed, awaiting the shift supervisor"):
+        distribution_prepare(claim=claim, actor=finance, pin=PIN, idempotency_key="dist-x")
+    assert _counts() == before
+
+
+def test_a_second_distribution_is_refused(make_claim, bad_beat, supervisor, finance) -> None:
+    fund_official(bad_beat, 4_000, finance)
+    claim = make_claim()
+    claim_verify(claim=claim, actor=supervisor, pin=PIN)
+    distribution_prepare(claim=claim, actor=finance, pin=PIN, idempotency_key="dist-a")
+
+    with pytest.raises(AlreadyDistributed):
+        distribution_prepare(claim=claim, actor=finance, pin=PIN, idempotency_key="dist-b")
+    replay = distribution_prepare(claim=claim, actor=finance, pin=PIN, idempotency_key="dist-a")
+    assert BadBeatDistribution.objects.count() == 1 and replay.claim_id == claim.pk
+
+
+def test_a_distribution_above_the_official_balance_is_refused(make_claim, bad_beat, supervisor, finance) -> None:
+    fund_official(bad_beat, 4_000, finance)
+    claim = make_claim()
+    claim_verify(claim=claim, actor=supervisor, pin=PIN)
+    # The official balance falls after the verification (a correction of the cage's posting).
+    fund = Account.objects.get(code=jackpot_fund_account(jackpot=bad_beat).code)
+    from casino_backoffice.ledger.services import transfer_post_atomic
+
+    transfer_post_atomic(
+        debit=Account.objects.get(code="test:cage"),
+        credit=fund,
+        amount_cents=1_000,
+        kind=TransferKind.REVERSAL,
+        idempotency_key="test-reversal",
+        actor=finance,
+    )
+    before = _counts()
+
+    with pytest.raises(AboveOfficialBalance, match="more than the fund holds"):
+        distribution_prepare(claim=claim, actor=finance, pin=PIN, idempotency_key="dist-over")
+
+    assert _counts() == before
+
+
+# --- Payment --------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def distributed(make_claim, bad_beat, supervisor, finance):
+    fund_official(bad_beat, 10_000, finance)
+    claim = make_claim()
+    claim_verify(claim=claim, actor=supervisor, pin=PIN)
+    return distribution_prepare(claim=claim, actor=finance, pin=PIN, idempotency_key="dist-pay")
+
+
+def test_security_delivers_a_share_at_the_table_with_one_transfer_from_the_fund(
+    distributed, bad_beat, security
+) -> None:
+    share = distributed.shares.get(position=1)
+
+    payment = share_pay(
+        share=share, id_type="Driver's license", id_number="PA-123", actor=security, pin=PIN, idempotency_key="pay-1"
+    )
+
+    assert (payment.place, payment.patron_name, payment.id_number) == (PaymentPlace.TABLE, "Ann Loser", "PA-123")
+    (transfer,) = Transfer.objects.filter(kind=TransferKind.PAYOUT)
+    assert transfer.amount_cents == 5_000
+    assert transfer.reference == payment
+    assert transfer.debit.code == jackpot_paid_account(jackpot=bad_beat).code
+    assert _fund_cents(bad_beat) == 5_000
+    assert fund_position(jackpot=bad_beat).owed_cents == 5_000
+
+
+def test_a_share_is_paid_once_and_a_retry_answers_the_first_payment(distributed, security, cashier) -> None:
+    share = distributed.shares.get(position=2)
+    first = share_pay(share=share, id_type="Passport", id_number="X1", actor=security, pin=PIN, idempotency_key="pay-2")
+    transfers = Transfer.objects.count()
+
+    again = share_pay(share=share, id_type="Passport", id_number="X1", actor=security, pin=PIN, idempotency_key="pay-2")
+    with pytest.raises(ShareAlreadyPaid, match="was paid already"):
+        share_pay(share=share, id_type="Passport", id_number="X1", actor=cashier, pin=PIN, idempotency_key="pay-3")
+
+    assert again.pk == first.pk
+    assert Transfer.objects.count() == transfers
+    assert BadBeatPayment.objects.count() == 1
+
+
+def test_the_claim_is_paid_when_every_share_is(distributed, cashier) -> None:
+    for share in distributed.shares.all():
+        share_pay(
+            share=share,
+            id_type="License",
+            id_number=f"L{share.pk}",
+            actor=cashier,
+            pin=PIN,
+            idempotency_key=f"p{share.pk}",
+        )
+    distributed.claim.refresh_from_db()
+    assert distributed.claim.status == ClaimStatus.PAID
+    assert BadBeatPayment.objects.filter(place=PaymentPlace.CAGE).count() == distributed.shares.count()
+
+
+def test_a_payment_needs_the_patrons_identification(distributed, security) -> None:
+    before = _counts()
+    with pytest.raises(JackpotError, match="identification"):
+        share_pay(
+            share=distributed.shares.first(),
+            id_type="",
+            id_number="1",
+            actor=security,
+            pin=PIN,
+            idempotency_key="pay-id",
+        )
+    assert _counts() == before
+
+
+@pytest.mark.parametrize(("role", "place"), [(Role.SECURITY, "cage"), (Role.CAGE_CASHIER, "table")])
+def test_security_pays_at_the_table_and_the_cashier_at_the_cage(distributed, make_staff, role, place) -> None:
+    before = _counts()
+    with pytest.raises(JackpotError, match="pays at the"):
+        share_pay(
+            share=distributed.shares.first(),
+            id_type="License",
+            id_number="1",
+            actor=make_staff(role),
+            pin=PIN,
+            idempotency_key="pay-place",
+            place=place,
+        )
+    assert _counts() == before
+
+
+@pytest.mark.parametrize("role", [Role.FLOORPERSON, Role.SHIFT_SUPERVISOR, Role.DEALER, Role.COMPLIANCE])
+def test_only_security_finance_or_a_cashier_pays(distributed, make_staff, role) -> None:
+    with pytest.raises(ActionNotPermitted):
+        share_pay(
+            share=distributed.shares.first(),
+            id_type="L",
+            id_number="1",
+            actor=make_staff(role),
+            pin=PIN,
+            idempotency_key="pay-role",
+        )
+    assert not BadBeatShare.objects.filter(payment__isnull=False).exists()
