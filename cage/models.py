@@ -476,6 +476,9 @@ class ScheduleRun(models.Model):
     ran_at = models.DateTimeField()
     sheets_created = models.PositiveIntegerField(default=0)
     sheets_flagged = models.PositiveIntegerField(default=0)
+    displays_flagged = models.PositiveIntegerField(
+        default=0, help_text="Bad Beat displays not adjusted on a gaming day that ended (§637a.15(h))."
+    )
 
     class Meta:
         ordering = ["-at"]

@@ -9,6 +9,8 @@ changes nothing.
   gaming day, due by the end of that gaming day. Rake drop boxes get the same daily sheet.
 - Every High Hand box is counted 'at the end of each qualifying period' (§637a.16(d)): one sheet per
   box and ended period, due ``HIGH_HAND_COUNT_GRACE`` after the period ends.
+- Every Bad Beat display is adjusted 'no less than once a day' (§637a.15(h)): a gaming day that ended
+  without an adjustment of a fund's display is flagged (``jackpots.services.display_overdue_flag``).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from django.utils import timezone
 
 from jackpots.models import JackpotKind
 from jackpots.rules import HighHandRule
+from jackpots.services import display_overdue_flag
 from rake.selectors import RoomVersions
 from tables.models import PokerRoom
 from tables.selectors import gaming_day, gaming_day_bounds
@@ -137,9 +140,10 @@ def schedule_run(*, at: datetime | None = None) -> ScheduleRun | None:
         # from now on, not a backlog of periods from before the schedule existed. A later run catches up
         # on what it missed (up to CATCH_UP_LIMIT), and those sheets are flagged overdue at once.
         after = max(latest or at - HIGH_HAND_COUNT_GRACE, at - CATCH_UP_LIMIT)
-        created = 0
+        created = displays = 0
         for room in PokerRoom.objects.all():
             created += sheets_create(boxes=boxes_sync(room=room), after=after, until=at)
+            displays += len(display_overdue_flag(room=room, at=at))
         flagged = 0
         for sheet in CountSheet.objects.filter(due_by__lt=at, count__isnull=True, overdue_flagged_at__isnull=True):
             sheet.overdue_flagged_at = at  # saved one by one so the audit trail records the flag
@@ -148,7 +152,11 @@ def schedule_run(*, at: datetime | None = None) -> ScheduleRun | None:
         try:
             with transaction.atomic():
                 return ScheduleRun.objects.create(
-                    at=at, ran_at=timezone.now(), sheets_created=created, sheets_flagged=flagged
+                    at=at,
+                    ran_at=timezone.now(),
+                    sheets_created=created,
+                    sheets_flagged=flagged,
+                    displays_flagged=displays,
                 )
         except IntegrityError:
             return None

@@ -20,7 +20,7 @@ from casino_backoffice.ledger.models import Transfer
 from casino_backoffice.ledger.selectors import account_balance, ledger_total
 from casino_backoffice.staff.exceptions import ActionNotPermitted, SignerNotIndependent
 from jackpots.models import Jackpot
-from jackpots.selectors import displayed_jackpots
+from jackpots.selectors import displayed_jackpots, fund_position
 from tests.conftest import PIN
 
 
@@ -55,8 +55,11 @@ def test_a_witnessed_table_count_verified_at_the_cage_becomes_the_official_fund(
         0,
         VerificationStatus.VERIFIED,
     )
+    fund = fund_position(jackpot=bb.jackpot)
+    assert (fund.official_cents, fund.displayed_cents, fund.display_matches) == (300, None, False)
+    # The display shows the new amount once finance adjusts it (§637a.15(h)); the High Hand shows its fund.
     displayed = {j.name: j.amount_cents for j in displayed_jackpots(room=closed_table.room)}
-    assert displayed["Bad Beat"] == 300
+    assert displayed["Bad Beat"] == 0
     assert account_balance(account=custody_account(room=closed_table.room)) == 0
     assert ledger_total() == 0
 
