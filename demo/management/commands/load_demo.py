@@ -122,6 +122,88 @@ def play_a_demo_day(pins: dict[str, str]) -> None:
         pin=pins["cashier"],
         idempotency_key="demo-verification",
     )
+    play_a_demo_bad_beat(staff, pins)
+
+
+def play_a_demo_bad_beat(staff: dict[str, User], pins: dict[str, str]) -> None:
+    """The Bad Beat of the demo day (§637a.15(f)-(h)), through the same services as the tablets: finance
+    adjusts the display to the fund's new official amount in the floorperson's presence; a Bad Beat at
+    T2 is claimed, verified, distributed, and its two hands paid at the table, the table shares still in
+    the queue of security and finance; the display is adjusted again. A second claim that does not
+    qualify is denied and kept as evidence."""
+    from jackpots.models import Jackpot
+    from jackpots.services import (
+        SeatedHand,
+        SeatedPlayer,
+        claim_deny,
+        claim_open,
+        claim_verify,
+        display_adjust,
+        display_witness,
+        distribution_prepare,
+        share_pay,
+    )
+    from tables.models import Table
+
+    floor, finance = staff["floor"], staff["finance"]
+    bad_beat = Jackpot.objects.get(room__code="main", code="bb")
+    t2 = Table.objects.select_related("room").get(room__code="main", number="T2")
+
+    def adjust(key: str) -> None:
+        adjustment = display_adjust(jackpot=bad_beat, actor=finance, pin=pins["finance"], idempotency_key=key)
+        display_witness(adjustment=adjustment, actor=floor, pin=pins["floor"])
+
+    adjust("demo-display-1")
+    others = [
+        SeatedPlayer(1, "Pat Ortiz"),
+        SeatedPlayer(2, "Sam Lee"),
+        SeatedPlayer(5, "Lou Kim"),
+        SeatedPlayer(9, "Max Fox"),
+    ]
+    claim = claim_open(
+        jackpot=bad_beat,
+        table=t2,
+        players_dealt_in=6,
+        board="Ad Ac Kc 7s 7h",
+        losing=SeatedHand(3, "Ann Rivera", "As Ks"),
+        winning=SeatedHand(7, "Walt Chen", "7d 7c"),
+        others=others,
+        surveillance_reference="DEMO-CAM-2",
+        actor=floor,
+        pin=pins["floor"],
+        idempotency_key="demo-claim-1",
+    )
+    claim_verify(claim=claim, actor=staff["supervisor"], pin=pins["supervisor"])
+    adjust("demo-display-2")
+    distribution = distribution_prepare(claim=claim, actor=finance, pin=pins["finance"], idempotency_key="demo-dist-1")
+    for share in distribution.shares.order_by("position")[:2]:
+        share_pay(
+            share=share,
+            id_type="Driver's license",
+            id_number=f"PA-DEMO-{share.seat:03d}",
+            actor=staff["security"],
+            pin=pins["security"],
+            idempotency_key=f"demo-pay-{share.pk}",
+        )
+    disputed = claim_open(
+        jackpot=bad_beat,
+        table=t2,
+        players_dealt_in=6,
+        board="Kd Kc Ac 7s 7h",
+        losing=SeatedHand(3, "Ann Rivera", "Ks As"),
+        winning=SeatedHand(7, "Walt Chen", "7d 7c"),
+        others=others,
+        surveillance_reference="DEMO-CAM-2",
+        actor=floor,
+        pin=pins["floor"],
+        idempotency_key="demo-claim-2",
+    )
+    claim_deny(
+        claim=disputed,
+        reason="Kings full of aces is below the posted aces full of tens.",
+        actor=staff["supervisor"],
+        pin=pins["supervisor"],
+    )
 
 
 class Command(BaseCommand):
@@ -148,7 +230,8 @@ class Command(BaseCommand):
         if {username for username, _, _ in created} == {username for username, *_ in DEMO_STAFF}:
             play_a_demo_day({username: pin for username, _, pin in created})
             self.stdout.write(
-                "A demo gaming day was played: rounds at T1-T3; T1 closed, counted and verified at the cage."
+                "A demo gaming day was played: rounds at T1-T3; T1 closed, counted and verified at the cage; "
+                "a Bad Beat at T2 verified, distributed and partly paid; the display adjusted."
             )
         if created:
             self.stdout.write(self.style.SUCCESS("Demo staff created. Signing PINs are shown once, now:"))
