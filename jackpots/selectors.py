@@ -7,10 +7,9 @@ import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any
 from zoneinfo import ZoneInfo
 
-from django.db.models import F, OuterRef, Subquery, Sum
+from django.db.models import OuterRef, Subquery, Sum
 from django.utils import timezone
 
 from casino_backoffice.core.checker import Checker
@@ -131,10 +130,6 @@ class FundPosition:
         return self.displayed_cents == self.available_cents
 
 
-def _by_jackpot(rows: Iterable[dict[str, Any]], field: str) -> dict[int, Any]:
-    return {row["jackpot"]: row[field] for row in rows}
-
-
 def fund_positions(*, jackpots: Iterable[Jackpot]) -> dict[int, FundPosition]:
     """The position of each fund, in a fixed number of queries however many funds."""
     funds = list(jackpots)
@@ -142,36 +137,40 @@ def fund_positions(*, jackpots: Iterable[Jackpot]) -> dict[int, FundPosition]:
     codes = {jackpot.pk: jackpot_fund_account(jackpot=jackpot).code for jackpot in funds}
     accounts = {account.code: account for account in Account.objects.filter(code__in=codes.values())}
     balances = account_balances(accounts=accounts.values())
-    open_claims = {"claim__jackpot__in": ids, "claim__status__in": (ClaimStatus.VERIFIED, ClaimStatus.DISTRIBUTED)}
-    committed = _by_jackpot(
-        BadBeatDecision.objects.filter(outcome=DecisionOutcome.VERIFIED, **open_claims)
-        .values(jackpot=F("claim__jackpot"))
-        .annotate(total=Sum("payout_cents")),
-        "total",
+    open_claims = {"claim__status__in": (ClaimStatus.VERIFIED, ClaimStatus.DISTRIBUTED)}
+    committed = (
+        BadBeatDecision.objects.filter(claim__jackpot=OuterRef("pk"), outcome=DecisionOutcome.VERIFIED, **open_claims)
+        .values("claim__jackpot")
+        .annotate(total=Sum("payout_cents"))
+        .values("total")
     )
-    paid = _by_jackpot(
+    paid = (
         BadBeatShare.objects.filter(
-            distribution__claim__jackpot__in=ids,
+            distribution__claim__jackpot=OuterRef("pk"),
             distribution__claim__status=ClaimStatus.DISTRIBUTED,
             payment__isnull=False,
         )
-        .values(jackpot=F("distribution__claim__jackpot"))
-        .annotate(total=Sum("amount_cents")),
-        "total",
+        .values("distribution__claim__jackpot")
+        .annotate(total=Sum("amount_cents"))
+        .values("total")
     )
     latest = DisplayAdjustment.objects.filter(jackpot=OuterRef("pk")).order_by("-adjusted_at", "-id")
     verified = BadBeatDecision.objects.filter(claim__jackpot=OuterRef("pk"), outcome=DecisionOutcome.VERIFIED).order_by(
         "-decided_at"
     )
+    # One query for every fund: what verified claims committed and what was paid of it, the latest
+    # adjustment and the latest verification.
     display = {
         row["pk"]: row
         for row in Jackpot.objects.filter(pk__in=ids)
         .annotate(
+            committed=Subquery(committed),
+            paid=Subquery(paid),
             displayed=Subquery(latest.values("amount_cents")[:1]),
             adjusted_at=Subquery(latest.values("adjusted_at")[:1]),
             verified_at=Subquery(verified.values("decided_at")[:1]),
         )
-        .values("pk", "displayed", "adjusted_at", "verified_at")
+        .values("pk", "committed", "paid", "displayed", "adjusted_at", "verified_at")
     }
     positions = {}
     for jackpot in funds:
@@ -181,7 +180,7 @@ def fund_positions(*, jackpots: Iterable[Jackpot]) -> dict[int, FundPosition]:
         positions[jackpot.pk] = FundPosition(
             jackpot=jackpot,
             official_cents=balances[account.pk] if account is not None else 0,
-            owed_cents=(committed.get(jackpot.pk) or 0) - (paid.get(jackpot.pk) or 0),
+            owed_cents=(row["committed"] or 0) - (row["paid"] or 0),
             displayed_cents=row["displayed"],
             pending=verified_at is not None and (adjusted_at is None or verified_at > adjusted_at),
         )

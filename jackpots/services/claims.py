@@ -285,6 +285,7 @@ def claim_verify(*, claim: BadBeatClaim, actor: User, pin: str) -> BadBeatDecisi
     percentage (rounded down: what is left stays in the fund).
     """
     action_require(actor=actor, action=Action.BAD_BEAT_VERIFY)
+    claim = BadBeatClaim.objects.get(pk=claim.pk)  # as it stands now
     _undecided(claim)
     _not_the_opener(claim, actor)
     if not claim.qualifies:
@@ -327,6 +328,7 @@ def claim_deny(*, claim: BadBeatClaim, reason: str, actor: User, pin: str) -> Ba
     reason = (reason or "").strip()
     if not reason:
         raise JackpotError("Say why the claim is denied: the reason is kept with its evidence.", code="reason_required")
+    claim = BadBeatClaim.objects.get(pk=claim.pk)  # as it stands now
     _undecided(claim)
     _not_the_opener(claim, actor)
     signer = pin_check(user=actor, pin=pin)

@@ -77,8 +77,11 @@ def distribution_split(
     ...  "winning_hand": 2500, "table_share": 2500}, losing=(3, "A"), winning=(7, "B"), others=[(2, "C"), (1, "D")])]
     [501, 250, 125, 125]
     """
-    names = list(shares_bp)
-    parts = {name: percent_floor(total_cents, bp) for name, bp in shares_bp.items()}
+    unknown = set(shares_bp) - set(ShareName.values)
+    if unknown:
+        raise JackpotError(f"The posted share {sorted(unknown)[0]!r} names no player of the hand.")
+    names = [name for name in ShareName.values if name in shares_bp]  # losing, winning, then the table
+    parts: dict[str, int] = {name: percent_floor(total_cents, bp) for name, bp in shares_bp.items()}
     leftover = total_cents - sum(parts.values())
     parts["losing_hand" if "losing_hand" in parts else names[0]] += leftover
     lines: list[ShareLine] = []
@@ -87,14 +90,12 @@ def distribution_split(
             lines.append(ShareLine(ShareName.LOSING_HAND, losing[0], losing[1], parts[name]))
         elif name == ShareName.WINNING_HAND:
             lines.append(ShareLine(ShareName.WINNING_HAND, winning[0], winning[1], parts[name]))
-        elif name == ShareName.TABLE_SHARE:
+        else:
             seated = sorted(others)
             if not seated:
                 raise JackpotError("The posted rules give a table share, and no other player was dealt in.")
             for (seat, player), amount in zip(seated, split_evenly(parts[name], len(seated)), strict=True):
                 lines.append(ShareLine(ShareName.TABLE_SHARE, seat, player, amount))
-        else:
-            raise JackpotError(f"The posted share {name!r} names no player of the hand.")
     return [line for line in lines if line.amount_cents > 0]
 
 
@@ -116,6 +117,7 @@ def distribution_prepare(
     replayed = document_replay(model=BadBeatDistribution, idempotency_key=idempotency_key, fingerprint=fingerprint)
     if replayed is not None:
         return replayed
+    claim = BadBeatClaim.objects.select_related("decision").get(pk=claim.pk)  # as it stands now
     _distributable(claim)
     signer = pin_check(user=actor, pin=pin)
     try:

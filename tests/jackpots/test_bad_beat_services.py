@@ -69,10 +69,10 @@ def test_a_qualifying_claim_is_recorded_with_the_evaluators_verdict_in_words(mak
     assert claim.qualifies is True
     assert claim.hand_code == "bad_beat"
     assert claim.losing_hand == "Full house, aces full of kings"
-    assert claim.winning_hand == "Four of a kind, sevens"
+    assert claim.winning_hand == "Four of a kind, sevens, ace kicker"
     assert claim.reasons == [
         "Losing hand Full house, aces full of kings (both hole cards play) meets the minimum: Full house, aces full of tens",
-        "Winning hand Four of a kind, sevens beats Full house, aces full of kings",
+        "Winning hand Four of a kind, sevens, ace kicker beats Full house, aces full of kings",
         "6 players dealt in (at least 4)",
     ]
     assert claim.others == [
@@ -125,8 +125,8 @@ def test_too_few_players_dealt_in_does_not_qualify(make_claim) -> None:
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
-        ({"board": "Ad Ac Kc 7s 7x"}, "the board"),
-        ({"board": "Ad Ac Kc 7s"}, "the board is 5 cards, not 4"),
+        ({"board": "Ad Ac Kc 7s 7x"}, "The board: card 5 .7x.: .x. is not a suit"),
+        ({"board": "Ad Ac Kc 7s"}, "The board is 5 cards, not 4"),
         ({"winning": SeatedHand(seat=7, name="Walt Winner", hole="As 7c")}, "A card is in two places"),
         ({"losing": SeatedHand(seat=7, name="Ann Loser", hole="As Ks")}, "Seat 7 is given twice"),
         ({"losing": SeatedHand(seat=11, name="Ann Loser", hole="As Ks")}, "Table T1 has seats 1 to 10"),
