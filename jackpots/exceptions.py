@@ -11,13 +11,6 @@ class JackpotKindChanged(JackpotError):
     code = "jackpot_kind_changed"
 
 
-class NotFound(JackpotError):
-    """No document of that id (a 404 with a code, like every other API error)."""
-
-    code = "not_found"
-    status = 404
-
-
 class BadBeatNotOffered(JackpotError):
     """The fund is not a Bad Beat offered at that table by the rules in effect (§637a.15(b), (i))."""
 

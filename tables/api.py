@@ -1,9 +1,47 @@
+"""``/api/rooms/`` and ``/api/tables/``, and what every app's API shares about rooms: a room named
+in a body or a query, and a time as the room's clock reads it."""
+
 from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
 
 from django.urls import path
 from rest_framework import generics, serializers
+from rest_framework.exceptions import ValidationError
 
 from .models import PokerRoom, Table
+
+# --- Rooms named in a body or a query, and their clocks -------------------------------------------
+
+
+def room_named(code: str | None, *, field: str = "room") -> PokerRoom | None:
+    """The room of that code, None when no code is given; a 400 naming ``field`` when unknown."""
+    if not code:
+        return None
+    room = PokerRoom.objects.filter(code=code).first()
+    if room is None:
+        raise ValidationError({field: [f"There is no room {code}."]})
+    return room
+
+
+def room_required(code: str | None, *, field: str = "room") -> PokerRoom:
+    """The room of that code, or the only room when none is given and there is one."""
+    room = room_named(code, field=field)
+    if room is not None:
+        return room
+    rooms = list(PokerRoom.objects.all()[:2])
+    if len(rooms) != 1:
+        raise ValidationError({field: ["Say which room (its code, such as main)."]})
+    return rooms[0]
+
+
+def local(at: datetime | None, room: PokerRoom) -> str | None:
+    """An aware datetime in the room's time zone, ISO-8601 with its offset."""
+    return None if at is None else at.astimezone(ZoneInfo(room.timezone)).isoformat()
+
+
+# --- The rooms and the tables ---------------------------------------------------------------------
 
 
 class TableSerializer(serializers.ModelSerializer):

@@ -16,16 +16,17 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from casino_backoffice.core.api_common import LIST_ERRORS, money
 from casino_backoffice.ledger.models import Account
 from casino_backoffice.ledger.selectors import account_balances
 from jackpots.accounts import jackpot_fund_account
 from jackpots.models import Jackpot
+from tables.api import room_named
 from tables.models import PokerRoom
 
 from ..models import Box, BoxKind
 from ..selectors import boxes_with_expected, jackpot_expected_in_boxes
 from ..services import boxes_sync
-from .common import LIST_ERRORS, money, room_named
 
 
 class BoxOutput(serializers.Serializer):

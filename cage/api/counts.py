@@ -18,31 +18,28 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino_backoffice.core.api import MoneyField
-from casino_backoffice.staff.auth import acting_user
-from casino_backoffice.staff.models import User
-from casino_backoffice.staff.permissions import Action
-from rake.api.common import AwareDateTimeField
-
-from ..models import ComplianceNotice, Count, CountStatus
-from ..services import count_record, count_witness, notice_record
-from .common import (
+from casino_backoffice.core.api_common import (
     IDEMPOTENCY_HEADER,
     LIST_ERRORS,
     PIN_CODES,
     ROLE_CODES,
-    boxes_named,
-    day_param,
     document_or_404,
     document_post,
     errors,
     keyed,
-    local,
     money,
     person,
-    room_named,
-    room_required,
     valid,
 )
+from casino_backoffice.staff.auth import acting_user
+from casino_backoffice.staff.models import User
+from casino_backoffice.staff.permissions import Action
+from rake.api.common import AwareDateTimeField
+from tables.api import local, room_named, room_required
+
+from ..models import ComplianceNotice, Count, CountStatus
+from ..services import count_record, count_witness, notice_record
+from .common import boxes_named, day_param
 
 # --- The notice to compliance ---------------------------------------------------------------------
 

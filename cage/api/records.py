@@ -16,13 +16,15 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino_backoffice.core import exports
+from casino_backoffice.core.api_common import RESTRICTED_LIST_ERRORS, money
 from casino_backoffice.core.exports import XLSX_TYPE, Column, Kind, csv_streaming_response
 from casino_backoffice.staff.permissions import Action
 from jackpots.accounts import jackpot_fund_account
 from jackpots.models import Jackpot
+from tables.api import room_required
 
 from ..selectors import OFFICIAL_RECORD_COLUMNS, official_record, official_record_rows_iter
-from .common import RESTRICTED_LIST_ERRORS, day_param, money, room_required
+from .common import day_param
 
 REVENUE_FUND = "revenue"
 _KINDS = {"gaming_day": Kind.DATE, "official": Kind.MONEY}

@@ -16,27 +16,26 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino_backoffice.staff.auth import acting_user
-from casino_backoffice.staff.models import User
-from casino_backoffice.staff.permissions import Action
-
-from ..models import Count, MissingBox, Transport, TransportKind, TransportStatus
-from ..services import missing_box_record, transport_account, transport_create
-from .common import (
+from casino_backoffice.core.api_common import (
     IDEMPOTENCY_HEADER,
     PIN_CODES,
     ROLE_CODES,
-    boxes_named,
     document_or_404,
     document_post,
     errors,
     keyed,
-    local,
     money,
     person,
-    room_named,
     valid,
 )
+from casino_backoffice.staff.auth import acting_user
+from casino_backoffice.staff.models import User
+from casino_backoffice.staff.permissions import Action
+from tables.api import local, room_named
+
+from ..models import Count, MissingBox, Transport, TransportKind, TransportStatus
+from ..services import missing_box_record, transport_account, transport_create
+from .common import boxes_named
 
 
 class TransportInput(serializers.Serializer):

@@ -17,32 +17,28 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino_backoffice.staff.auth import acting_user
-from casino_backoffice.staff.models import User
-from casino_backoffice.staff.permissions import Action
-
-from ..models import CageVerification, GamingDayClose, Variance, VarianceKind, VerificationStatus
-from ..selectors import unresolved_filter
-from ..services import cage_verify, gaming_day_close, variance_explain, verification_explain
-from .common import (
+from casino_backoffice.core.api_common import (
     IDEMPOTENCY_HEADER,
     PIN_CODES,
     RESTRICTED_LIST_ERRORS,
     ROLE_CODES,
-    CountedField,
-    day_param,
     document_or_404,
     document_post,
     errors,
     keyed,
-    local,
     money,
     person,
-    room_named,
-    room_required,
-    transport_named,
     valid,
 )
+from casino_backoffice.staff.auth import acting_user
+from casino_backoffice.staff.models import User
+from casino_backoffice.staff.permissions import Action
+from tables.api import local, room_named, room_required
+
+from ..models import CageVerification, GamingDayClose, Variance, VarianceKind, VerificationStatus
+from ..selectors import unresolved_filter
+from ..services import cage_verify, gaming_day_close, variance_explain, verification_explain
+from .common import CountedField, day_param, transport_named
 
 # --- Cage verifications ---------------------------------------------------------------------------
 

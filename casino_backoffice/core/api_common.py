@@ -1,0 +1,168 @@
+"""What the document APIs of every app share: the Idempotency-Key, the errors as the schema states
+them, a document looked up by the id in its path, how people and money read, and the POST routine
+of a signed document.
+
+The cage's API and the Bad Beat's API are written with these; rooms named in a body are looked up
+by ``tables.api`` (the kernel knows no rooms).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+from django.db import models
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
+from rest_framework import serializers, status
+from rest_framework.exceptions import ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from casino_backoffice.money import format_cents
+from casino_backoffice.staff.auth import acting_user
+from casino_backoffice.staff.models import User
+
+from .exceptions import DomainError
+
+IDEMPOTENCY_HEADER = OpenApiParameter(
+    "Idempotency-Key",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=True,
+    description="A new key per document (up to 120 characters). The same key with the same body answers the first "
+    "result again, with the header `Idempotent-Replayed: true`, and records nothing; with another body it is a 409 "
+    "`idempotency_key_reused`.",
+)
+REPLAYED_HEADER = "Idempotent-Replayed"
+_MAX_KEY = 120
+D = TypeVar("D", bound=models.Model)
+
+
+def idempotency_key(request: Request) -> str:
+    """The request's Idempotency-Key; a 400 when it is missing or too long."""
+    key = (request.headers.get("Idempotency-Key") or "").strip()
+    if not key:
+        raise ValidationError(
+            {"Idempotency-Key": ["This header is required: a new key per document, reused only to retry it."]}
+        )
+    if len(key) > _MAX_KEY:
+        raise ValidationError({"Idempotency-Key": [f"The key is at most {_MAX_KEY} characters."]})
+    return key
+
+
+# --- Errors, as the schema states them ------------------------------------------------------------
+
+
+class ErrorOutput(serializers.Serializer):
+    detail = serializers.CharField(
+        help_text="What was refused and why, in words for the person at the table or the cage."
+    )
+    code = serializers.CharField(help_text="The refused rule, for programs (listed with each status).")
+
+
+_STATUS_MEANING = {
+    400: "Nothing recorded. Field errors (`{field: [message]}`), or a refused rule (`{detail, code}`)",
+    403: "Nothing recorded. `{detail, code}`",
+    404: 'Nothing recorded: there is no such document. `{detail, code: "not_found"}`',
+    409: "Nothing recorded. `{detail, code}`",
+}
+
+
+def errors(**codes: Iterable[str]) -> dict[int, OpenApiResponse]:
+    """The error responses of a write for its schema: ``errors(e400=["wrong_pin"], e409=[...])``,
+    each with the codes it may answer."""
+    responses: dict[int, OpenApiResponse] = {}
+    for name, listed in codes.items():
+        number = int(name.removeprefix("e"))
+        words = ", ".join(f"`{code}`" for code in listed)
+        description = f"{_STATUS_MEANING[number]}{f'; code one of {words}' if words else ''}."
+        responses[number] = OpenApiResponse(
+            response=OpenApiTypes.OBJECT if number == 400 else ErrorOutput, description=description
+        )
+    return responses
+
+
+# The errors of a list: a malformed filter, and for the restricted ones a role that may not read.
+LIST_ERRORS = {
+    400: OpenApiResponse(
+        response=OpenApiTypes.OBJECT,
+        description="A filter is malformed or names an unknown room: `{field: [message]}`.",
+    )
+}
+RESTRICTED_LIST_ERRORS = {
+    **LIST_ERRORS,
+    403: OpenApiResponse(
+        response=ErrorOutput, description='The role may not read it: `{detail, code: "not_permitted"}`.'
+    ),
+}
+
+
+class NotFound(DomainError):
+    """No document of that id (a 404 with a code, like every other API error)."""
+
+    code = "not_found"
+    status = 404
+
+
+def document_or_404(queryset: models.QuerySet[D], pk: int, name: str) -> D:
+    found = queryset.filter(pk=pk).first()
+    if found is None:
+        raise NotFound(f"There is no {name} {pk}.")
+    return found
+
+
+# Codes any signed write may answer: a role that may not act (403 ``not_permitted``), a PIN that is
+# wrong, missing or locked (``staff.exceptions``).
+PIN_CODES = ("wrong_pin", "no_pin", "invalid_pin")
+ROLE_CODES = ("not_permitted", "signing_locked")
+
+
+# --- People and money -----------------------------------------------------------------------------
+
+
+def money(cents: int | None) -> str | None:
+    return None if cents is None else format_cents(cents)
+
+
+def person(user: User | None) -> str | None:
+    """A person as the API names them: their username."""
+    return None if user is None else user.username
+
+
+# --- Writes ---------------------------------------------------------------------------------------
+
+
+def valid(input_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
+    serializer = input_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+def document_post(
+    request: Request,
+    *,
+    input_class: type[serializers.Serializer],
+    existing: Callable[[dict[str, Any], str], bool],
+    create: Callable[..., dict[str, Any]],
+    answer_status: int = status.HTTP_201_CREATED,
+) -> Response:
+    """The POST routine of a document: the Idempotency-Key, the shape of the body, then
+    ``create(values=, actor=, idempotency_key=)`` (which calls the service and answers the document's
+    data); ``answer_status`` (201), with ``Idempotent-Replayed: true`` when ``existing(values, key)``
+    said the document was recorded before this request. A refusal raises (``{detail, code}`` from the
+    one handler)."""
+    key = idempotency_key(request)
+    values = valid(input_class, request.data)
+    replayed = existing(values, key)
+    data = create(values=values, actor=acting_user(request), idempotency_key=key)
+    response = Response(data, status=answer_status)
+    if replayed:
+        response[REPLAYED_HEADER] = "true"
+    return response
+
+
+def keyed(model: type[models.Model]) -> Callable[[dict[str, Any], str], bool]:
+    """Whether a document of ``model`` was recorded under the key (the service answers it again, or
+    refuses another body with a 409)."""
+    return lambda values, key: model._default_manager.filter(idempotency_key=key).exists()
