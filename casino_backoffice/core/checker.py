@@ -8,7 +8,7 @@ reported at once.
 from __future__ import annotations
 
 import re
-from datetime import time
+from datetime import date, datetime, time
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -90,6 +90,19 @@ class Checker:
         except ValueError:
             self.error(where, f"{name} {value!r} is not a time of day")
             return None
+
+    def day(self, where: str, name: str, value: Any) -> date | None:
+        """A calendar date written "2025-12-01" (YAML may read it unquoted as a date)."""
+        if isinstance(value, date) and not isinstance(value, datetime):
+            return value
+        if isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+            try:
+                return date.fromisoformat(value)
+            except ValueError:
+                self.error(where, f"{name} {value!r} is not a date of the calendar")
+                return None
+        self.error(where, f'{name} must be a date written as "2025-12-01", got {value!r}')
+        return None
 
     def code(self, where: str, name: str, value: Any) -> str | None:
         if not isinstance(value, str) or not re.fullmatch(r"[a-z0-9][a-z0-9_-]{0,29}", value):
