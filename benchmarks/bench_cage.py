@@ -167,8 +167,22 @@ def _rules_text(*, room: str, name: str, tables: list[str], effective_from: date
                     "kind": "bad_beat",
                     "name": "Bad Beat",
                     "contribution": {"method": "fixed", "amount": "1.00", "min_pot": "20.00"},
-                    "qualifier": {"losing_hand_at_least": "AAATT", "both_hole_cards_play": True, "min_players": 4},
-                    "shares": {"losing_hand": 50, "winning_hand": 25, "table_share": 25},
+                    "reserve_percent": 0,
+                    "discontinuation": {"approved_on": "2025-12-01", "reference": "PGCB approval 2025-117"},
+                    "hands": [
+                        {
+                            "code": "bad_beat",
+                            "name": "Bad Beat",
+                            "games": ["holdem"],
+                            "payout_percent": 100,
+                            "qualifier": {
+                                "losing_hand_at_least": "AAATT",
+                                "both_hole_cards_play": True,
+                                "min_players": 4,
+                            },
+                            "shares": {"losing_hand": 50, "winning_hand": 25, "table_share": 25},
+                        }
+                    ],
                     "seed": "0.00",
                 },
                 {

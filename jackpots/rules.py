@@ -2,11 +2,13 @@
 
 A room's rules file (``rake.rules.validate_rules``) has a ``jackpots`` section; each item is read
 here by ``jackpot_rule_parse`` with the file's ``Checker``, so its errors read like every other
-("jackpots[0] (bb): shares sum to 90%, not 100%") and are reported with them. The result is a
-``BadBeatRule`` (§637a.15(b)) or a ``HighHandRule`` (§637a.16(b)): the contribution, and the
-qualifying hands as the evaluator's own ``BadBeatQualifier`` and ``HighHandMinimum``, so a hand the
-evaluator cannot read never reaches a posted rule. ``rule.canonical()`` is the item as a rules
-version stores it; reading it again gives an equal rule.
+("jackpots[0] (bb) hands[0] (bad_beat): shares sum to 90%, not 100%") and are reported with them.
+The result is a ``BadBeatRule`` (§637a.15(b)) or a ``HighHandRule`` (§637a.16(b)): the
+contribution, and the qualifying hands as the evaluator's own ``BadBeatQualifier`` and
+``HighHandMinimum``, so a hand the evaluator cannot read never reaches a posted rule. A Bad Beat
+fund pays one or more Bad Beat hands (§637a.15(a)), each a ``BadBeatHand`` with its games, its
+qualifier, the part of the fund it pays and its shares. ``rule.canonical()`` is the item as a rules
+version stores it, every key written; reading it again gives an equal rule.
 
 ``drop_compute`` is the contribution of one pot (§637a.15(c), §637a.16(c)); ``rake.compute`` asks
 it for each jackpot of a table, after the rake.
@@ -15,17 +17,32 @@ it for each jackpot of a table, after the rake.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from datetime import time
+from datetime import date, time
 from typing import Any, ClassVar
 
-from casino_backoffice.core.checker import Checker
+from casino_backoffice.core.checker import Checker, label
 from casino_backoffice.money import display_cents, display_percent, format_cents, format_percent, percent_floor
 from casino_backoffice.poker import BadBeatQualifier, HandCategory, HighHandMinimum
 from casino_backoffice.poker.qualifiers import InvalidQualifier, hand_minimum, hand_ranks
 from casino_backoffice.poker.tables import HIGH_ORDER
-from tables.games import MIN_SEATS
+from tables.games import MIN_SEATS, Game
 
 from .models import JackpotKind
+
+# The games whose hands the evaluator checks for a Bad Beat (board and hole cards): Hold'em, and
+# Omaha high and high-low, where the high hand uses exactly two hole cards (§637a.12(k)).
+BAD_BEAT_GAMES: tuple[str, ...] = (Game.HOLDEM.value, Game.OMAHA_HIGH.value, Game.OMAHA_HIGH_LOW.value)
+# How the evaluator's ``BadBeatQualifier`` names each of those games.
+_EVALUATOR_GAME = {Game.HOLDEM.value: "holdem", Game.OMAHA_HIGH.value: "omaha", Game.OMAHA_HIGH_LOW.value: "omaha"}
+
+# Who shares a Bad Beat hand's payout (§637a.15(b)(3) "Qualifying Bad Beat requirements and payouts").
+SHARE_NAMES: tuple[str, ...] = ("losing_hand", "winning_hand", "table_share")
+
+# What a contribution's minimum pot and percentage are measured on: the pot without the uncalled
+# final bet, less the rake ("After the dealer has extracted the rake", §637a.15(c), §637a.16(c)), or,
+# only where the posted method says so, before the rake.
+CONTRIBUTION_BASES: tuple[str, ...] = ("after_rake", "before_rake")
+_BASE_WORDS = {"after_rake": "after the rake", "before_rake": "before the rake"}
 
 # --- The rules ------------------------------------------------------------------------------------
 
@@ -40,14 +57,21 @@ class Contribution:
     amount_cents: int | None = None
     rate_bp: int | None = None
     max_cents: int | None = None
+    # What the minimum pot and the percentage are measured on (``CONTRIBUTION_BASES``): the pot
+    # without the uncalled bet less the rake, or before the rake where the posted method says so.
+    base: str = "after_rake"
+    # No drop when the table's percentage rake took none because no flop was dealt.
+    no_flop_no_drop: bool = True
 
     def canonical(self) -> dict[str, Any]:
+        how = {"base": self.base, "no_flop_no_drop": self.no_flop_no_drop}
         if self.method == "fixed":
             assert self.amount_cents is not None
             return {
                 "method": "fixed",
                 "amount": format_cents(self.amount_cents),
                 "min_pot": format_cents(self.min_pot_cents),
+                **how,
             }
         assert self.rate_bp is not None and self.max_cents is not None
         return {
@@ -55,6 +79,7 @@ class Contribution:
             "rate_percent": format_percent(self.rate_bp),
             "max": format_cents(self.max_cents),
             "min_pot": format_cents(self.min_pot_cents),
+            **how,
         }
 
 
@@ -80,31 +105,81 @@ class JackpotRule:
         }
 
 
-@dataclass(frozen=True, kw_only=True)
-class BadBeatRule(JackpotRule):
-    """A Bad Beat (§637a.15(b)): the qualifying hands (b)(3), checked by ``qualifier``, and the share
-    of the payout to each of the losing hand, the winning hand and the table (b)(4).
+@dataclass(frozen=True)
+class Discontinuation:
+    """§637a.15(i): the Executive Director's approval of the room's procedures for discontinuing the
+    Bad Beat ("A Bad Beat payout may not be offered at a Poker table until ... the Executive Director
+    has approved procedures for discontinuing any Bad Beat payout")."""
 
-    ``qualifier`` is for Hold'em; at an Omaha table the same rule is checked with
-    ``dataclasses.replace(rule.qualifier, game="omaha")``.
-    """
+    approved_on: date
+    reference: str  # non-empty, e.g. "PGCB letter 2025-117"
 
-    kind: ClassVar[JackpotKind] = JackpotKind.BAD_BEAT
-    drop_section: ClassVar[str] = "§637a.15(c)"
+    def canonical(self) -> dict[str, Any]:
+        return {"approved_on": self.approved_on.isoformat(), "reference": self.reference}
 
-    qualifier: BadBeatQualifier
-    shares_bp: dict[str, int]  # each share (losing_hand, winning_hand, table_share ...) in basis points; 100% in all
+
+@dataclass(frozen=True)
+class BadBeatHand:
+    """One Bad Beat hand of a fund (§637a.15(a) "one or more Bad Beat hands"; (b)(3) its qualifying
+    requirements and payout): the games it is paid at, its qualifier, the part of the fund's payable
+    balance it pays and how that divides between the losing hand, the winning hand and the table."""
+
+    code: str  # slug, unique within the jackpot
+    name: str  # e.g. "Bad Beat", "Mini Bad Beat"
+    games: tuple[str, ...]  # non-empty subset of BAD_BEAT_GAMES, as listed
+    qualifier: BadBeatQualifier  # built with game="holdem"; see ``qualifier_for``
+    payout_bp: int  # the part of the fund's payable balance this hand pays, 1..10000 bp
+    shares_bp: dict[str, int]  # keys only from SHARE_NAMES, each > 0, 10000 bp in all
+
+    def qualifier_for(self, game: str) -> BadBeatQualifier:
+        """The qualifier as the evaluator checks it at a table of ``game``: as written at Hold'em; at
+        Omaha high and high-low with ``game="omaha"``, the hand using exactly two hole cards
+        (§637a.12(k)). A game the hand is not paid at is a ``ValueError``."""
+        if game not in self.games:
+            raise ValueError(f"Bad Beat hand {self.code} is not paid at {game} (its games: {', '.join(self.games)})")
+        if _EVALUATOR_GAME[str(game)] == "omaha":
+            return replace(self.qualifier, game="omaha")
+        return self.qualifier
 
     def canonical(self) -> dict[str, Any]:
         assert isinstance(self.qualifier.losing_hand_at_least, str)
         return {
-            **super().canonical(),
+            "code": self.code,
+            "name": self.name,
+            "games": list(self.games),
+            "payout_percent": format_percent(self.payout_bp),
             "qualifier": {
                 "losing_hand_at_least": self.qualifier.losing_hand_at_least,
                 "both_hole_cards_play": self.qualifier.both_hole_cards_play,
                 "min_players": self.qualifier.min_players_dealt,
             },
-            "shares": {name: format_percent(bp) for name, bp in self.shares_bp.items()},
+            "shares": {name: format_percent(self.shares_bp[name]) for name in SHARE_NAMES if name in self.shares_bp},
+        }
+
+
+@dataclass(frozen=True, kw_only=True)
+class BadBeatRule(JackpotRule):
+    """A Bad Beat (§637a.15(b)): a fund paying one or more Bad Beat hands ((a), (b)(3)), the part of
+    the fund's balance kept back for the next jackpot (``reserve_bp``), and the Executive Director's
+    approval of the procedures for discontinuing it, without which no table may offer it (§637a.15(i))."""
+
+    kind: ClassVar[JackpotKind] = JackpotKind.BAD_BEAT
+    drop_section: ClassVar[str] = "§637a.15(c)"
+
+    hands: tuple[BadBeatHand, ...]  # non-empty, codes unique, in file order
+    reserve_bp: int = 0  # 0 to under 10000 bp: the part of the fund's balance kept back for the next jackpot
+    discontinuation: Discontinuation | None = None
+
+    def hands_for(self, game: str) -> tuple[BadBeatHand, ...]:
+        """The hands paid at a table of ``game``, in file order (none at a game the evaluator cannot check)."""
+        return tuple(hand for hand in self.hands if game in hand.games)
+
+    def canonical(self) -> dict[str, Any]:
+        return {
+            **super().canonical(),
+            "reserve_percent": format_percent(self.reserve_bp),
+            "discontinuation": self.discontinuation.canonical() if self.discontinuation else None,
+            "hands": [hand.canonical() for hand in self.hands],
             "seed": format_cents(self.seed_cents),
         }
 
@@ -171,23 +246,144 @@ def jackpot_rule_parse(check: Checker, where: str, item: dict[str, Any]) -> tupl
 _COMMON_KEYS = {"code", "kind", "contribution"}
 
 
+# Keys a Bad Beat wrote for its one hand before a fund could pay several; now each hand's own.
+_MOVED_TO_HANDS = ("qualifier", "shares")
+
+
 def _bad_beat(check: Checker, where: str, item: dict[str, Any]) -> BadBeatRule | None:
-    if not check.keys(where, item, _COMMON_KEYS | {"qualifier", "shares"}, {"seed", "name"}):
+    moved = [key for key in _MOVED_TO_HANDS if key in item]
+    required = _COMMON_KEYS | (set() if moved else {"hands"})
+    optional = {"seed", "name", "reserve_percent", "discontinuation", "hands", *_MOVED_TO_HANDS}
+    if not check.keys(where, item, required, optional):
         return None
+    for key in moved:
+        check.error(
+            where,
+            f"{key} is written under hands now, for each Bad Beat hand (§637a.15(b)(3)): "
+            "hands: [{code: bad_beat, name: Bad Beat, games: [holdem], payout_percent: 100, qualifier: {...}, shares: {...}}]",
+        )
     contribution = _contribution(check, where, item.get("contribution"))
-    qualifier = _bad_beat_qualifier(check, f"{where} qualifier", item.get("qualifier"))
-    shares = _shares(check, where, item.get("shares"))
+    hands = _bad_beat_hands(check, where, item.get("hands")) if "hands" in item else None
+    reserve = check.percent_bp(where, "reserve_percent", item.get("reserve_percent", 0))
+    if reserve is not None and reserve >= 10_000:
+        check.error(
+            where,
+            f"reserve_percent {item.get('reserve_percent')} must be under 100: the part of the fund's balance kept "
+            "back for the next jackpot, such as 10",
+        )
+        reserve = None
+    discontinuation = None
+    if item.get("discontinuation") is not None:
+        discontinuation = _discontinuation(check, f"{where} discontinuation", item["discontinuation"])
     seed = check.money(where, "seed", item.get("seed", "0.00"))
-    if contribution is None or qualifier is None or shares is None or seed is None:
+    if (
+        moved
+        or contribution is None
+        or hands is None
+        or reserve is None
+        or (discontinuation is None and item.get("discontinuation") is not None)
+        or seed is None
+    ):
         return None
     return BadBeatRule(
         code=item["code"],
         name=str(item.get("name", "Bad Beat")),
         contribution=contribution,
         seed_cents=seed,
-        qualifier=qualifier,
-        shares_bp=shares,
+        hands=hands,
+        reserve_bp=reserve,
+        discontinuation=discontinuation,
     )
+
+
+def _discontinuation(check: Checker, where: str, item: Any) -> Discontinuation | None:
+    """The Executive Director's approval of the procedures for discontinuing the Bad Beat (§637a.15(i))."""
+    if not check.keys(where, item, {"approved_on", "reference"}, set()):
+        return None
+    # A missing key is reported once, by ``check.keys``.
+    approved_on = check.day(where, "approved_on", item["approved_on"]) if "approved_on" in item else None
+    reference = item.get("reference")
+    if "reference" in item and (not isinstance(reference, str) or not reference.strip()):
+        check.error(
+            where,
+            f'reference must name the Executive Director\'s approval, such as "PGCB letter 2025-117", got {reference!r}',
+        )
+    if approved_on is None or not isinstance(reference, str) or not reference.strip():
+        return None
+    return Discontinuation(approved_on=approved_on, reference=reference.strip())
+
+
+def _bad_beat_hands(check: Checker, where: str, items: Any) -> tuple[BadBeatHand, ...] | None:
+    """The fund's Bad Beat hands (§637a.15(a) "one or more Bad Beat hands"), in file order."""
+    if not isinstance(items, list) or not items:
+        check.error(
+            where,
+            "hands must list one or more Bad Beat hands (§637a.15(a)), each "
+            "{code, name, games, payout_percent, qualifier, shares}",
+        )
+        return None
+    hands: list[BadBeatHand] = []
+    ok = True
+    for n, item in enumerate(items):
+        hand_where = f"{where} {label('hands', n, item, 'code')}"
+        hand = _bad_beat_hand(check, hand_where, item)
+        if hand is None:
+            ok = False
+        elif any(earlier.code == hand.code for earlier in hands):
+            check.error(hand_where, f"code {hand.code} is used by an earlier hand of this jackpot")
+            ok = False
+        else:
+            hands.append(hand)
+    return tuple(hands) if ok else None
+
+
+def _bad_beat_hand(check: Checker, where: str, item: Any) -> BadBeatHand | None:
+    """One Bad Beat hand: its qualifying requirements and payout (§637a.15(b)(3))."""
+    if not check.keys(where, item, {"code", "name", "games", "qualifier", "shares"}, {"payout_percent"}):
+        return None
+    # A missing key is reported once, by ``check.keys``; every key present is read.
+    code = check.code(where, "code", item["code"]) if "code" in item else None
+    name = item.get("name")
+    if "name" in item and (not isinstance(name, str) or not name.strip()):
+        check.error(where, f'name must be the hand\'s posted name, such as "Bad Beat" or "Mini Bad Beat", got {name!r}')
+    if not isinstance(name, str) or not name.strip():
+        name = None
+    games = _bad_beat_games(check, where, item["games"]) if "games" in item else None
+    qualifier = _bad_beat_qualifier(check, f"{where} qualifier", item["qualifier"]) if "qualifier" in item else None
+    payout = check.percent_bp(where, "payout_percent", item.get("payout_percent", 100))
+    if payout is not None and not 0 < payout <= 10_000:
+        check.error(
+            where,
+            f"payout_percent {item.get('payout_percent')} must be more than 0 and at most 100: the part of the fund's "
+            "payable balance this hand pays, such as 100",
+        )
+        payout = None
+    shares = _shares(check, where, item["shares"]) if "shares" in item else None
+    if code is None or name is None or games is None or qualifier is None or payout is None or shares is None:
+        return None
+    return BadBeatHand(
+        code=code, name=name.strip(), games=games, qualifier=qualifier, payout_bp=payout, shares_bp=shares
+    )
+
+
+def _bad_beat_games(check: Checker, where: str, games: Any) -> tuple[str, ...] | None:
+    """The games a Bad Beat hand is paid at: only those whose hands the evaluator checks."""
+    known = ", ".join(BAD_BEAT_GAMES)
+    if not isinstance(games, list) or not games:
+        check.error(where, f"games must list the games this hand is paid at, from {known}")
+        return None
+    ok = True
+    for game in games:
+        if game not in BAD_BEAT_GAMES:
+            check.error(
+                where,
+                f"games: the evaluator checks Bad Beat hands of {known} only; {game!r} is not one of them",
+            )
+            ok = False
+    if ok and len(set(games)) != len(games):
+        check.error(where, "games: a game is listed twice")
+        ok = False
+    return tuple(games) if ok else None
 
 
 def _high_hand(check: Checker, where: str, item: dict[str, Any]) -> HighHandRule | None:
@@ -244,16 +440,20 @@ def _contribution(check: Checker, where: str, item: Any) -> Contribution | None:
         check.error(where, "must be a mapping with method, amount or rate_percent, and min_pot")
         return None
     method = item.get("method")
+    how = {"base", "no_flop_no_drop"}
     if method == "fixed":
-        if not check.keys(where, item, {"method", "amount", "min_pot"}, set()):
+        if not check.keys(where, item, {"method", "amount", "min_pot"}, how):
             return None
         amount = check.money(where, "amount", item.get("amount"), positive=True)
         min_pot = check.money(where, "min_pot", item.get("min_pot"))
-        if amount is None or min_pot is None:
+        base, no_flop_no_drop = _contribution_base(check, where, item)
+        if amount is None or min_pot is None or base is None or no_flop_no_drop is None:
             return None
-        return Contribution(method="fixed", amount_cents=amount, min_pot_cents=min_pot)
+        return Contribution(
+            method="fixed", amount_cents=amount, min_pot_cents=min_pot, base=base, no_flop_no_drop=no_flop_no_drop
+        )
     if method == "percent":
-        if not check.keys(where, item, {"method", "rate_percent", "max", "min_pot"}, set()):
+        if not check.keys(where, item, {"method", "rate_percent", "max", "min_pot"}, how):
             return None
         rate = check.percent_bp(where, "rate_percent", item.get("rate_percent"))
         if rate is not None and not 0 < rate <= 10_000:
@@ -261,23 +461,63 @@ def _contribution(check: Checker, where: str, item: Any) -> Contribution | None:
             rate = None
         maximum = check.money(where, "max", item.get("max"), positive=True)
         min_pot = check.money(where, "min_pot", item.get("min_pot"))
-        if rate is None or maximum is None or min_pot is None:
+        base, no_flop_no_drop = _contribution_base(check, where, item)
+        if rate is None or maximum is None or min_pot is None or base is None or no_flop_no_drop is None:
             return None
-        return Contribution(method="percent", rate_bp=rate, max_cents=maximum, min_pot_cents=min_pot)
+        return Contribution(
+            method="percent",
+            rate_bp=rate,
+            max_cents=maximum,
+            min_pot_cents=min_pot,
+            base=base,
+            no_flop_no_drop=no_flop_no_drop,
+        )
     check.error(where, f"method must be fixed or percent (§637a.15(b)(1)), got {method!r}")
     return None
 
 
+def _contribution_base(check: Checker, where: str, item: dict[str, Any]) -> tuple[str | None, bool | None]:
+    """What the minimum pot and the percentage are measured on, and whether "no flop, no drop" stops
+    the drop too. The contribution is determined "After the dealer has extracted the rake"
+    (§637a.15(c), §637a.16(c)): ``after_rake`` unless the posted method says ``before_rake``."""
+    base = item.get("base", "after_rake")
+    if base not in CONTRIBUTION_BASES:
+        check.error(
+            where,
+            f"base must be after_rake (the pot less the rake, §637a.15(c)) or before_rake, got {base!r}",
+        )
+        base = None
+    no_flop_no_drop = check.boolean(where, "no_flop_no_drop", item.get("no_flop_no_drop", True))
+    return base, no_flop_no_drop
+
+
 def _shares(check: Checker, where: str, shares: Any) -> dict[str, int] | None:
+    """How a Bad Beat hand's payout divides (§637a.15(b)(3)): percent to each of losing_hand,
+    winning_hand and table_share that is paid, 100% in all."""
     if not isinstance(shares, dict) or not shares:
-        check.error(where, "shares must map each share (losing_hand, winning_hand, table_share ...) to a percent")
+        check.error(
+            where,
+            "shares must map each of losing_hand, winning_hand and table_share that is paid to a percent, "
+            "such as {losing_hand: 50, winning_hand: 25, table_share: 25}",
+        )
         return None
     found: dict[str, int] = {}
+    ok = True
     for name, value in shares.items():
+        if name not in SHARE_NAMES:
+            check.error(where, f"unknown share {name!r}: shares may be losing_hand, winning_hand and table_share")
+            ok = False
+            continue
         bp = check.percent_bp(where, f"shares.{name}", value)
+        if bp == 0:
+            check.error(where, f"shares.{name} must be more than 0; leave out a share that is not paid")
+            bp = None
         if bp is None:
-            return None
-        found[str(name)] = bp
+            ok = False
+            continue
+        found[name] = bp
+    if not ok:
+        return None
     total = sum(found.values())
     if total != 10_000:
         check.error(where, f"shares sum to {format_percent(total)}%, not 100%")
@@ -304,7 +544,7 @@ def _bad_beat_hand_written(hand: Any) -> bool:
 
 
 def _bad_beat_qualifier(check: Checker, where: str, qualifier: Any) -> BadBeatQualifier | None:
-    """The posted qualifying hands of a Bad Beat (§637a.15(b)(3)) as the evaluator checks them."""
+    """The posted qualifying hands of a Bad Beat (§637a.15(b)(3)) as the evaluator checks them, at Hold'em."""
     if not check.keys(where, qualifier, {"losing_hand_at_least"}, {"both_hole_cards_play", "min_players"}):
         return None
     hand = qualifier.get("losing_hand_at_least")
@@ -316,7 +556,15 @@ def _bad_beat_qualifier(check: Checker, where: str, qualifier: Any) -> BadBeatQu
             f'"AAATT" (aces full of tens) or "8888A", or straight_flush or royal_flush; got {hand!r}',
         )
     both = check.boolean(where, "both_hole_cards_play", qualifier.get("both_hole_cards_play", False))
-    players = check.integer(where, "min_players", qualifier.get("min_players", MIN_SEATS), minimum=MIN_SEATS)
+    players: int | None = None
+    if "min_players" not in qualifier:
+        check.error(
+            where,
+            "min_players is missing: the posted requirements state the fewest players dealt in that a Bad Beat "
+            "needs, such as min_players: 4 (§637a.15(b)(3)); it has no default",
+        )
+    else:
+        players = check.integer(where, "min_players", qualifier["min_players"], minimum=MIN_SEATS)
     if not written or both is None or players is None:
         return None
     try:
@@ -378,41 +626,57 @@ class Drop:
     rule: str
 
 
-def drop_compute(*, jackpot: JackpotRule, rakeable_cents: int, remaining_cents: int, players: int) -> Drop:
-    """One jackpot's contribution, determined after the rake (§637a.15(c), §637a.16(c)).
+def drop_compute(
+    *,
+    jackpot: JackpotRule,
+    rakeable_cents: int,
+    rake_cents: int,
+    remaining_cents: int,
+    players: int,
+    no_flop_no_drop_applied: bool,
+) -> Drop:
+    """One jackpot's contribution from one pot: "After the dealer has extracted the rake, the amount
+    from each pot to be contributed ... shall be determined" (§637a.15(c), §637a.16(c)).
 
-    ``rakeable_cents`` is the pot without the uncalled final bet: it decides the minimum pot and is
-    what a percent is taken of. ``remaining_cents`` is what the rake and the drops before this one
-    left: a drop never takes more. ``players`` (dealt in) changes no contribution today; the
-    qualifiers use it.
+    ``rakeable_cents`` is the pot without the uncalled final bet and ``rake_cents`` the rake taken
+    from it. The contribution's ``base`` says what its minimum pot and percentage are measured on:
+    ``after_rake``, the pot less the rake, or ``before_rake``, the pot as raked.
+    ``no_flop_no_drop_applied`` is whether the table's percentage rake took nothing because no flop
+    was dealt; a contribution with ``no_flop_no_drop`` then takes nothing either. ``remaining_cents``
+    is what the rake and the drops before this one left: a drop never takes more. ``players`` (dealt
+    in) changes no contribution today; the qualifiers use it.
     """
     section = jackpot.drop_section
     contribution = jackpot.contribution
-    pot = display_cents(rakeable_cents)
-    if rakeable_cents < contribution.min_pot_cents:
+    if no_flop_no_drop_applied and contribution.no_flop_no_drop:
+        return Drop(jackpot.code, 0, f"No drop: no flop, no drop ({section})")
+    base_cents = rakeable_cents - rake_cents if contribution.base == "after_rake" else rakeable_cents
+    measured = f"{display_cents(base_cents)} {_BASE_WORDS[contribution.base]}"
+    if base_cents < contribution.min_pot_cents:
         return Drop(
             jackpot.code,
             0,
-            f"No drop: the pot {pot} is under the minimum pot of {display_cents(contribution.min_pot_cents)} ({section})",
+            f"No drop: the pot {measured} is under the minimum pot of {display_cents(contribution.min_pot_cents)} ({section})",
         )
     if contribution.method == "fixed":
         assert contribution.amount_cents is not None
         amount, rule = (
             contribution.amount_cents,
-            f"Fixed {display_cents(contribution.amount_cents)} from pots of {display_cents(contribution.min_pot_cents)} or more ({section})",
+            f"Fixed {display_cents(contribution.amount_cents)} from pots of {display_cents(contribution.min_pot_cents)} "
+            f"or more {_BASE_WORDS[contribution.base]} ({section})",
         )
     else:
         assert contribution.rate_bp is not None and contribution.max_cents is not None
-        raw = percent_floor(rakeable_cents, contribution.rate_bp)
+        raw = percent_floor(base_cents, contribution.rate_bp)
         if raw > contribution.max_cents:
             amount, rule = (
                 contribution.max_cents,
-                f"{display_percent(contribution.rate_bp)} of {pot} is {display_cents(raw)}, capped at {display_cents(contribution.max_cents)} ({section})",
+                f"{display_percent(contribution.rate_bp)} of {measured} is {display_cents(raw)}, capped at {display_cents(contribution.max_cents)} ({section})",
             )
         else:
             amount, rule = (
                 raw,
-                f"{display_percent(contribution.rate_bp)} of {pot}, rounded down to the cent ({section})",
+                f"{display_percent(contribution.rate_bp)} of {measured}, rounded down to the cent ({section})",
             )
     if amount > remaining_cents:
         return Drop(jackpot.code, remaining_cents, f"{rule}; only {display_cents(remaining_cents)} remained in the pot")

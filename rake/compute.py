@@ -39,6 +39,12 @@ def uncalled_bet_problem(*, pot_cents: int, uncalled_cents: int) -> str | None:
     return None
 
 
+def no_flop_no_drop_applies(*, policy: RakePolicy | None, flop_dealt: bool) -> bool:
+    """Whether the table's rake policy takes nothing because no flop was dealt: a percentage policy
+    with ``no_flop_no_drop`` (a posted house rule) at a round without a flop."""
+    return policy is not None and policy.kind == RakeKind.PERCENTAGE and policy.no_flop_no_drop and not flop_dealt
+
+
 def compute_rake(*, policy: RakePolicy | None, rakeable_cents: int, flop_dealt: bool) -> tuple[int, str]:
     """The rake of one pot (§637a.17(b)(1)-(2)), on the pot without the uncalled final bet (§637a.17(d))."""
     pot = display_cents(rakeable_cents)
@@ -50,7 +56,7 @@ def compute_rake(*, policy: RakePolicy | None, rakeable_cents: int, flop_dealt: 
     maximum = display_cents(policy.max_per_round_cents)
     if policy.kind == RakeKind.PERCENTAGE:
         assert policy.rate_bp is not None
-        if policy.no_flop_no_drop and not flop_dealt:
+        if no_flop_no_drop_applies(policy=policy, flop_dealt=flop_dealt):
             return 0, f"No rake: no flop, no drop (policy {policy.code})"
         if rakeable_cents < policy.min_pot_cents:
             return (
@@ -104,7 +110,10 @@ def compute_rake_and_drops(
     - A voided round (§637a.18(i): "the round of play shall be voided, all value chips ... in the pot
       shall be returned") takes no rake and no drop.
     - "After the dealer has extracted the rake, the amount from each pot to be contributed ... shall be
-      determined" (§637a.15(c), §637a.16(c)); a drop never takes more than remains.
+      determined" (§637a.15(c), §637a.16(c)): each drop is measured on the pot without the uncalled
+      bet less the rake (or before the rake where its posted method says so), takes nothing when
+      the percentage rake's "no flop, no drop" held and its own ``no_flop_no_drop`` says so, and
+      never takes more than remains.
 
     ``players`` does not change any amount today (qualifiers use it, not contributions); it is passed
     to ``jackpots.rules.drop_compute`` so that a contribution rule that does can be added there.
@@ -118,10 +127,18 @@ def compute_rake_and_drops(
         rule = "No rake and no drop: the round was voided and the pot returned (§637a.18(i))"
         return PotOutcome(rakeable, 0, rule, tuple(Drop(j.code, 0, rule) for j in jackpots))
     rake, rake_rule = compute_rake(policy=policy, rakeable_cents=rakeable, flop_dealt=flop_dealt)
+    no_flop = no_flop_no_drop_applies(policy=policy, flop_dealt=flop_dealt)
     remaining = rakeable - rake
     drops = []
     for jackpot in jackpots:
-        drop = drop_compute(jackpot=jackpot, rakeable_cents=rakeable, remaining_cents=remaining, players=players)
+        drop = drop_compute(
+            jackpot=jackpot,
+            rakeable_cents=rakeable,
+            rake_cents=rake,
+            remaining_cents=remaining,
+            players=players,
+            no_flop_no_drop_applied=no_flop,
+        )
         remaining -= drop.amount_cents
         drops.append(drop)
     return PotOutcome(rakeable, rake, rake_rule, tuple(drops))

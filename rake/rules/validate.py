@@ -11,7 +11,7 @@ import yaml
 
 from casino_backoffice.core.checker import Checker, label, listed
 from casino_backoffice.money import format_cents
-from jackpots.rules import jackpot_rule_parse
+from jackpots.rules import BAD_BEAT_GAMES, BadBeatRule, JackpotRule, jackpot_rule_parse
 from tables.games import HOUSE_BANKED, Game, seat_limit_problem
 from tables.time_zones import time_zone_problem
 
@@ -133,6 +133,35 @@ def _controls(check: Checker, raw: Any) -> tuple[dict[str, int], dict[str, str]]
     return {"variance_threshold": threshold}, {"variance_threshold": format_cents(threshold)}
 
 
+def _bad_beat_offered(check: Checker, where: str, jackpot: JackpotRule, game: Game) -> bool:
+    """Whether a table of ``game`` may offer ``jackpot``: a Bad Beat needs the Executive Director's
+    approval of the procedures for discontinuing it (§637a.15(i)) and a hand the evaluator checks at
+    the table's game. Any other jackpot may; a fund no table lists needs neither."""
+    if not isinstance(jackpot, BadBeatRule):
+        return True
+    ok = True
+    if jackpot.discontinuation is None:
+        check.error(
+            where,
+            f"jackpot {jackpot.code}: a Bad Beat may not be offered at a table until the Executive Director has approved "
+            "procedures for discontinuing it (§637a.15(i)); record discontinuation: {approved_on, reference}",
+        )
+        ok = False
+    if not jackpot.hands_for(game):
+        instead = (
+            f"add {game.value} to the games of a hand of {jackpot.code}, or leave {jackpot.code} off this table"
+            if game.value in BAD_BEAT_GAMES
+            else f"leave {jackpot.code} off this table"
+        )
+        check.error(
+            where,
+            f"the evaluator checks Bad Beat hands of {', '.join(BAD_BEAT_GAMES)}; no hand of {jackpot.code} "
+            f"applies to {game.value}: {instead}",
+        )
+        ok = False
+    return ok
+
+
 def validate_rules(data: Any) -> Rules:
     """Every rule of the file checked at once; ``RulesInvalid`` lists every error found."""
     check = Checker()
@@ -217,6 +246,10 @@ def validate_rules(data: Any) -> Rules:
         if len(set(map(str, table_jackpots))) != len(table_jackpots):
             check.error(where, "a jackpot is listed twice")
             ok = False
+        if game is not None:
+            for code in table_jackpots:
+                if code in jackpots and not _bad_beat_offered(check, where, jackpots[code], game):
+                    ok = False
         if ok and number and game is not None and seats is not None:
             tables[number] = TableRule(number, game, seats, policy_code, tuple(table_jackpots))
             entry: dict[str, Any] = {"number": number, "game": game.value, "seats": seats}

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import copy
 import json
+from dataclasses import replace
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -12,9 +14,10 @@ import pytest
 from casino_backoffice.poker import BadBeatQualifier, HighHandMinimum, best_high
 from casino_backoffice.poker.qualifiers import hand_minimum
 from jackpots.models import JackpotKind
-from jackpots.rules import BadBeatRule, HighHandRule, drop_compute
+from jackpots.rules import BadBeatHand, BadBeatRule, Discontinuation, HighHandRule, drop_compute
 from rake.rules import RulesInvalid, parse_text, validate_rules
-from tests.rake.factories import RULES
+from tables.games import Game
+from tests.rake.factories import RULES, rules_text
 
 DEMO = Path(__file__).resolve().parents[2] / "demo" / "rules.yaml"
 
@@ -27,9 +30,17 @@ def errors_of(mutate: Any) -> list[str]:
     return caught.value.errors
 
 
+def bad_beat_hand(data: dict[str, Any], n: int = 0) -> dict[str, Any]:
+    """The ``n``th Bad Beat hand of bb in a rules file."""
+    return data["jackpots"][0]["hands"][n]
+
+
+BB_HAND = "jackpots[0] (bb) hands[0] (bad_beat)"
+
+
 def test_shares_not_summing_to_100():
-    errors = errors_of(lambda d: d["jackpots"][0]["shares"].update(table_share=15))
-    assert errors == ["jackpots[0] (bb): shares sum to 90%, not 100%"]
+    errors = errors_of(lambda d: bad_beat_hand(d)["shares"].update(table_share=15))
+    assert errors == [f"{BB_HAND}: shares sum to 90%, not 100%"]
 
 
 def test_high_hand_minimum_below_a_full_house():
@@ -55,15 +66,16 @@ def test_high_hand_id_is_required():
 
 @pytest.mark.parametrize("hand", ["AKQJT", "AATTT", "AAAKQ", "AAAAA", "aaatt", 7])
 def test_bad_beat_minimum_is_a_full_house_or_better(hand):
-    errors = errors_of(lambda d: d["jackpots"][0]["qualifier"].update(losing_hand_at_least=hand))
+    errors = errors_of(lambda d: bad_beat_hand(d)["qualifier"].update(losing_hand_at_least=hand))
     assert len(errors) == 1 and "must be a full house or four of a kind" in errors[0]
 
 
 @pytest.mark.parametrize("hand", ["AAATT", "22233", "8888A", "straight_flush"])
 def test_bad_beat_minimums_accepted(hand):
     data = copy.deepcopy(RULES)
-    data["jackpots"][0]["qualifier"]["losing_hand_at_least"] = hand
-    assert validate_rules(data).jackpots["bb"].qualifier.losing_hand_at_least == hand
+    bad_beat_hand(data)["qualifier"]["losing_hand_at_least"] = hand
+    rule = validate_rules(data).jackpots["bb"]
+    assert isinstance(rule, BadBeatRule) and rule.hands[0].qualifier.losing_hand_at_least == hand
 
 
 # --- The evaluator reads every qualifier a rules file posts ---------------------------------------
@@ -84,9 +96,9 @@ def test_bad_beat_minimums_accepted(hand):
     ],
 )
 def test_a_bad_beat_hand_the_evaluator_cannot_read_as_written_is_refused_naming_item_and_rule(hand):
-    errors = errors_of(lambda d: d["jackpots"][0]["qualifier"].update(losing_hand_at_least=hand))
+    errors = errors_of(lambda d: bad_beat_hand(d)["qualifier"].update(losing_hand_at_least=hand))
     assert errors == [
-        "jackpots[0] (bb) qualifier: losing_hand_at_least must be a full house or four of a kind written as ranks, the set "
+        f"{BB_HAND} qualifier: losing_hand_at_least must be a full house or four of a kind written as ranks, the set "
         f'first, such as "AAATT" (aces full of tens) or "8888A", or straight_flush or royal_flush; got {hand!r}'
     ]
 
@@ -108,8 +120,8 @@ def test_every_category_below_a_full_house_is_refused_by_the_evaluator(hand):
 
 
 def test_a_bad_beat_without_two_players_is_refused():
-    errors = errors_of(lambda d: d["jackpots"][0]["qualifier"].update(min_players=1))
-    assert errors == ["jackpots[0] (bb) qualifier: min_players must be at least 2, got 1"]
+    errors = errors_of(lambda d: bad_beat_hand(d)["qualifier"].update(min_players=1))
+    assert errors == [f"{BB_HAND} qualifier: min_players must be at least 2, got 1"]
 
 
 @pytest.mark.parametrize(
@@ -124,12 +136,13 @@ def test_a_bad_beat_without_two_players_is_refused():
 )
 def test_the_stored_bad_beat_qualifier_is_the_evaluators(hand, words):
     data = copy.deepcopy(RULES)
-    data["jackpots"][0]["qualifier"]["losing_hand_at_least"] = hand
+    bad_beat_hand(data)["qualifier"]["losing_hand_at_least"] = hand
     rule = validate_rules(data).jackpots["bb"]
     assert isinstance(rule, BadBeatRule) and rule.kind is JackpotKind.BAD_BEAT
-    assert type(rule.qualifier) is BadBeatQualifier
-    assert rule.qualifier == BadBeatQualifier(hand, both_hole_cards_play=True, min_players_dealt=4)
-    assert str(rule.qualifier.minimum) == words == str(hand_minimum(hand))
+    qualifier = rule.hands[0].qualifier
+    assert type(qualifier) is BadBeatQualifier
+    assert qualifier == BadBeatQualifier(hand, both_hole_cards_play=True, min_players_dealt=4)
+    assert str(qualifier.minimum) == words == str(hand_minimum(hand))
 
 
 def test_the_stored_qualifiers_check_hands():
@@ -137,9 +150,10 @@ def test_the_stored_qualifiers_check_hands():
     bad_beat, high_hand = rules.jackpots["bb"], rules.jackpots["hh"]
     assert isinstance(bad_beat, BadBeatRule) and isinstance(high_hand, HighHandRule)
     # Aces full of tens losing to quads, both hole cards playing, six players dealt in (at least 4).
-    beat = bad_beat.qualifier.check(losing_hole="As Ts", winning_hole="7d 7c", board="Ad Ac Th 7s 7h", players_dealt=6)
+    qualifier = bad_beat.hands[0].qualifier
+    beat = qualifier.check(losing_hole="As Ts", winning_hole="7d 7c", board="Ad Ac Th 7s 7h", players_dealt=6)
     assert beat.qualifies
-    assert not bad_beat.qualifier.check(
+    assert not qualifier.check(
         losing_hole="As Ts", winning_hole="7d 7c", board="Ad Ac Th 7s 7h", players_dealt=3
     ).qualifies
 
@@ -168,7 +182,9 @@ def test_the_canonical_form_reads_back_as_equal_rules(source):
     rules = validate_rules(RULES if source == "factories" else parse_text(DEMO.read_text()))
     again = validate_rules(json.loads(rules.canonical_json()))
     assert again == rules
-    assert again.jackpots == rules.jackpots and again.jackpots["bb"].qualifier == rules.jackpots["bb"].qualifier
+    bad_beat, read_again = rules.jackpots["bb"], again.jackpots["bb"]
+    assert isinstance(bad_beat, BadBeatRule) and isinstance(read_again, BadBeatRule)
+    assert again.jackpots == rules.jackpots and read_again.hands == bad_beat.hands
     assert again.canonical_json() == rules.canonical_json()
 
 
@@ -179,16 +195,39 @@ def test_the_canonical_jackpots_are_the_files_values_normalized():
             "code": "bb",
             "kind": "bad_beat",
             "name": "Bad Beat",
-            "contribution": {"method": "fixed", "amount": "1.00", "min_pot": "20.00"},
-            "qualifier": {"losing_hand_at_least": "AAATT", "both_hole_cards_play": True, "min_players": 4},
-            "shares": {"losing_hand": "50", "winning_hand": "25", "table_share": "25"},
+            "contribution": {
+                "method": "fixed",
+                "amount": "1.00",
+                "min_pot": "20.00",
+                "base": "after_rake",
+                "no_flop_no_drop": True,
+            },
+            "reserve_percent": "0",
+            "discontinuation": {"approved_on": "2025-12-01", "reference": "PGCB approval 2025-117"},
+            "hands": [
+                {
+                    "code": "bad_beat",
+                    "name": "Bad Beat",
+                    "games": ["holdem"],
+                    "payout_percent": "100",
+                    "qualifier": {"losing_hand_at_least": "AAATT", "both_hole_cards_play": True, "min_players": 4},
+                    "shares": {"losing_hand": "50", "winning_hand": "25", "table_share": "25"},
+                }
+            ],
             "seed": "0.00",
         },
         {
             "code": "hh",
             "kind": "high_hand",
             "name": "High Hand",
-            "contribution": {"method": "percent", "rate_percent": "5", "max": "2.00", "min_pot": "30.00"},
+            "contribution": {
+                "method": "percent",
+                "rate_percent": "5",
+                "max": "2.00",
+                "min_pot": "30.00",
+                "base": "after_rake",
+                "no_flop_no_drop": True,
+            },
             "period": {"every_minutes": 60, "first_starts": "10:00"},
             "min_players": 6,
             "min_hand": "full_house",
@@ -206,15 +245,434 @@ def test_the_canonical_jackpots_are_the_files_values_normalized():
 
 def test_each_kind_of_drop_quotes_its_own_section():
     rules = validate_rules(RULES)
-    bad_beat = drop_compute(jackpot=rules.jackpots["bb"], rakeable_cents=10000, remaining_cents=9500, players=9)
-    high_hand = drop_compute(jackpot=rules.jackpots["hh"], rakeable_cents=3099, remaining_cents=2799, players=9)
+    # A $100 pot raked $5: $95 after the rake for bb; a $33.99 pot raked $3: $30.99 after the rake for hh.
+    bad_beat = drop_compute(
+        jackpot=rules.jackpots["bb"],
+        rakeable_cents=10000,
+        rake_cents=500,
+        remaining_cents=9500,
+        players=9,
+        no_flop_no_drop_applied=False,
+    )
+    high_hand = drop_compute(
+        jackpot=rules.jackpots["hh"],
+        rakeable_cents=3399,
+        rake_cents=300,
+        remaining_cents=2999,
+        players=9,
+        no_flop_no_drop_applied=False,
+    )
     assert (bad_beat.code, bad_beat.amount_cents, bad_beat.rule) == (
         "bb",
         100,
-        "Fixed $1.00 from pots of $20.00 or more (§637a.15(c))",
+        "Fixed $1.00 from pots of $20.00 or more after the rake (§637a.15(c))",
     )
     assert (high_hand.code, high_hand.amount_cents, high_hand.rule) == (
         "hh",
         154,
-        "5% of $30.99, rounded down to the cent (§637a.16(c))",
+        "5% of $30.99 after the rake, rounded down to the cent (§637a.16(c))",
     )
+
+
+# --- Bad Beat hands: one or more a fund (§637a.15(a)), each with its requirements and payout (b)(3) ---
+
+MINI = {
+    "code": "mini",
+    "name": "Mini Bad Beat",
+    "games": ["omaha_high", "holdem"],
+    "payout_percent": 10,
+    "qualifier": {"losing_hand_at_least": "22233", "min_players": 6},
+    "shares": {"losing_hand": 60, "winning_hand": 40},
+}
+
+
+def test_a_fund_pays_one_or_more_hands_in_file_order():
+    data = copy.deepcopy(RULES)
+    data["jackpots"][0]["hands"].append(copy.deepcopy(MINI))
+    rule = validate_rules(data).jackpots["bb"]
+    assert isinstance(rule, BadBeatRule)
+    assert [hand.code for hand in rule.hands] == ["bad_beat", "mini"]
+    mini = rule.hands[1]
+    assert mini == BadBeatHand(
+        code="mini",
+        name="Mini Bad Beat",
+        games=("omaha_high", "holdem"),
+        qualifier=BadBeatQualifier("22233", both_hole_cards_play=False, min_players_dealt=6),
+        payout_bp=1000,
+        shares_bp={"losing_hand": 6000, "winning_hand": 4000},
+    )
+    assert rule.hands[0].payout_bp == 10_000 and rule.hands[0].shares_bp == {
+        "losing_hand": 5000,
+        "winning_hand": 2500,
+        "table_share": 2500,
+    }
+
+
+def test_payout_percent_defaults_to_the_whole_payable_balance():
+    data = copy.deepcopy(RULES)
+    del bad_beat_hand(data)["payout_percent"]
+    rule = validate_rules(data).jackpots["bb"]
+    assert isinstance(rule, BadBeatRule) and rule.hands[0].payout_bp == 10_000
+    assert rule.canonical()["hands"][0]["payout_percent"] == "100"
+
+
+def test_hands_for_a_game_are_the_hands_paid_there_in_file_order():
+    data = copy.deepcopy(RULES)
+    data["jackpots"][0]["hands"].append(copy.deepcopy(MINI))
+    data["jackpots"][0]["hands"].append({**copy.deepcopy(MINI), "code": "hilo", "games": ["omaha_high_low"]})
+    rule = validate_rules(data).jackpots["bb"]
+    assert isinstance(rule, BadBeatRule)
+    assert [hand.code for hand in rule.hands_for("holdem")] == ["bad_beat", "mini"]
+    assert [hand.code for hand in rule.hands_for(Game.HOLDEM)] == ["bad_beat", "mini"]
+    assert [hand.code for hand in rule.hands_for("omaha_high")] == ["mini"]
+    assert [hand.code for hand in rule.hands_for("omaha_high_low")] == ["hilo"]
+    assert rule.hands_for("seven_card_stud") == ()
+
+
+def test_the_qualifier_for_holdem_is_the_one_written():
+    rule = validate_rules(RULES).jackpots["bb"]
+    assert isinstance(rule, BadBeatRule)
+    bad_beat = rule.hands[0]
+    assert bad_beat.qualifier_for("holdem") is bad_beat.qualifier
+    assert bad_beat.qualifier.game == "holdem"
+
+
+def test_the_qualifier_for_omaha_uses_exactly_two_hole_cards():
+    data = copy.deepcopy(RULES)
+    bad_beat_hand(data)["games"] = ["holdem", "omaha_high", "omaha_high_low"]
+    rule = validate_rules(data).jackpots["bb"]
+    assert isinstance(rule, BadBeatRule)
+    hand = rule.hands[0]
+    for game in ("omaha_high", "omaha_high_low"):
+        omaha = hand.qualifier_for(game)
+        assert omaha == replace(hand.qualifier, game="omaha")
+        # Aces full of tens with two hole cards (As Ts) and three of the board, losing to quad sevens.
+        beat = omaha.check(
+            losing_hole="As Ts 2c 3d", winning_hole="7d 7c Kc Kd", board="Ah Ad Th 7s 7h", players_dealt=6
+        )
+        assert beat.qualifies and str(beat.hand) == "Full house, aces full of tens"
+        # One ace in the hand: the board's aces and tens would make aces full with one hole card, but
+        # an Omaha hand uses exactly two, so the losing hand is three aces.
+        below = omaha.check(
+            losing_hole="As 2c 3d 4h", winning_hole="9s 9d 5c 6c", board="Ah Ad Th Ts 9c", players_dealt=6
+        )
+        assert not below.qualifies
+        assert below.reasons[0] == (
+            "Losing hand Three of a kind, aces, ten-four kickers (two hole cards play) is below the minimum: "
+            "Full house, aces full of tens"
+        )
+
+
+def test_no_qualifier_for_a_game_the_hand_is_not_paid_at():
+    rule = validate_rules(RULES).jackpots["bb"]
+    assert isinstance(rule, BadBeatRule)
+    with pytest.raises(ValueError, match="Bad Beat hand bad_beat is not paid at omaha_high"):
+        rule.hands[0].qualifier_for("omaha_high")
+
+
+def test_hands_are_required():
+    errors = errors_of(lambda d: d["jackpots"][0].pop("hands"))
+    assert errors == ["jackpots[0] (bb): hands is missing"]
+
+
+@pytest.mark.parametrize("hands", [[], {}, "bad_beat"])
+def test_hands_list_at_least_one_hand(hands):
+    errors = errors_of(lambda d: d["jackpots"][0].update(hands=hands))
+    assert errors == [
+        "jackpots[0] (bb): hands must list one or more Bad Beat hands (§637a.15(a)), each "
+        "{code, name, games, payout_percent, qualifier, shares}"
+    ]
+
+
+def test_the_old_single_qualifier_and_shares_are_written_under_hands():
+    def mutate(d: dict[str, Any]) -> None:
+        old = d["jackpots"][0].pop("hands")[0]
+        d["jackpots"][0].update(qualifier=old["qualifier"], shares=old["shares"])
+
+    errors = errors_of(mutate)
+    moved = (
+        "is written under hands now, for each Bad Beat hand (§637a.15(b)(3)): hands: [{code: bad_beat, name: "
+        "Bad Beat, games: [holdem], payout_percent: 100, qualifier: {...}, shares: {...}}]"
+    )
+    assert errors == [f"jackpots[0] (bb): qualifier {moved}", f"jackpots[0] (bb): shares {moved}"]
+
+
+def test_a_hand_has_only_known_keys():
+    errors = errors_of(lambda d: bad_beat_hand(d).update(payout="1.00"))
+    assert errors == [f"{BB_HAND}: unknown key 'payout' (known: code, games, name, payout_percent, qualifier, shares)"]
+
+
+@pytest.mark.parametrize("key", ["code", "name", "games", "qualifier", "shares"])
+def test_a_hand_states_each_required_key(key):
+    errors = errors_of(lambda d: bad_beat_hand(d).pop(key))
+    where = BB_HAND if key != "code" else "jackpots[0] (bb) hands[0]"
+    assert errors == [f"{where}: {key} is missing"]
+
+
+def test_a_hand_is_a_mapping():
+    errors = errors_of(lambda d: d["jackpots"][0]["hands"].append("mini"))
+    assert errors == ["jackpots[0] (bb) hands[1]: expected a mapping of keys, got str"]
+
+
+def test_hand_codes_are_slugs():
+    errors = errors_of(lambda d: bad_beat_hand(d).update(code="Bad Beat"))
+    assert errors == [
+        "jackpots[0] (bb) hands[0] (Bad Beat): code must be a short code of lower-case letters, digits, - and _, "
+        "got 'Bad Beat'"
+    ]
+
+
+def test_hand_codes_are_unique_within_the_jackpot():
+    errors = errors_of(lambda d: d["jackpots"][0]["hands"].append({**copy.deepcopy(MINI), "code": "bad_beat"}))
+    assert errors == ["jackpots[0] (bb) hands[1] (bad_beat): code bad_beat is used by an earlier hand of this jackpot"]
+
+
+@pytest.mark.parametrize("name", ["", "  ", None, 7])
+def test_a_hand_has_a_posted_name(name):
+    errors = errors_of(lambda d: bad_beat_hand(d).update(name=name))
+    assert errors == [
+        f'{BB_HAND}: name must be the hand\'s posted name, such as "Bad Beat" or "Mini Bad Beat", got {name!r}'
+    ]
+
+
+@pytest.mark.parametrize("games", [[], None, "holdem"])
+def test_a_hand_lists_its_games(games):
+    errors = errors_of(lambda d: bad_beat_hand(d).update(games=games))
+    assert errors == [
+        f"{BB_HAND}: games must list the games this hand is paid at, from holdem, omaha_high, omaha_high_low"
+    ]
+
+
+@pytest.mark.parametrize("game", ["seven_card_stud", "draw_high", "omaha", "mississippi_stud"])
+def test_a_hand_of_a_game_the_evaluator_cannot_check_is_refused(game):
+    errors = errors_of(lambda d: bad_beat_hand(d).update(games=["holdem", game]))
+    assert errors == [
+        f"{BB_HAND}: games: the evaluator checks Bad Beat hands of holdem, omaha_high, omaha_high_low only; "
+        f"{game!r} is not one of them"
+    ]
+
+
+def test_a_game_is_listed_once():
+    errors = errors_of(lambda d: bad_beat_hand(d).update(games=["holdem", "holdem"]))
+    assert errors == [f"{BB_HAND}: games: a game is listed twice"]
+
+
+@pytest.mark.parametrize("percent", [0, 101, "0.00"])
+def test_payout_percent_is_more_than_0_and_at_most_100(percent):
+    errors = errors_of(lambda d: bad_beat_hand(d).update(payout_percent=percent))
+    assert errors == [
+        f"{BB_HAND}: payout_percent {percent} must be more than 0 and at most 100: the part of the fund's payable "
+        "balance this hand pays, such as 100"
+    ]
+
+
+def test_payout_percent_is_a_percent():
+    errors = errors_of(lambda d: bad_beat_hand(d).update(payout_percent="all"))
+    assert errors == [f"{BB_HAND}: payout_percent 'all' is not a number of percent"]
+
+
+def test_an_unknown_share_is_refused():
+    errors = errors_of(lambda d: bad_beat_hand(d).update(shares={"losing_hand": 50, "dealer": 50}))
+    assert errors == [f"{BB_HAND}: unknown share 'dealer': shares may be losing_hand, winning_hand and table_share"]
+
+
+def test_a_share_of_nothing_is_left_out():
+    errors = errors_of(lambda d: bad_beat_hand(d)["shares"].update(losing_hand=75, table_share=0))
+    assert errors == [f"{BB_HAND}: shares.table_share must be more than 0; leave out a share that is not paid"]
+
+
+@pytest.mark.parametrize("shares", [{}, None, [50, 50]])
+def test_shares_map_names_to_percents(shares):
+    errors = errors_of(lambda d: bad_beat_hand(d).update(shares=shares))
+    assert errors == [
+        f"{BB_HAND}: shares must map each of losing_hand, winning_hand and table_share that is paid to a percent, "
+        "such as {losing_hand: 50, winning_hand: 25, table_share: 25}"
+    ]
+
+
+def test_a_qualifiers_min_players_has_no_default():
+    errors = errors_of(lambda d: bad_beat_hand(d)["qualifier"].pop("min_players"))
+    assert errors == [
+        f"{BB_HAND} qualifier: min_players is missing: the posted requirements state the fewest players dealt in "
+        "that a Bad Beat needs, such as min_players: 4 (§637a.15(b)(3)); it has no default"
+    ]
+
+
+# --- The reserve and the approval of discontinuation (§637a.15(i)) --------------------------------
+
+
+def test_reserve_percent_defaults_to_nothing_kept_back():
+    data = copy.deepcopy(RULES)
+    del data["jackpots"][0]["reserve_percent"]
+    rule = validate_rules(data).jackpots["bb"]
+    assert isinstance(rule, BadBeatRule) and rule.reserve_bp == 0
+
+
+def test_reserve_percent_keeps_back_part_of_the_fund():
+    data = copy.deepcopy(RULES)
+    data["jackpots"][0]["reserve_percent"] = 12.5
+    rule = validate_rules(data).jackpots["bb"]
+    assert isinstance(rule, BadBeatRule) and rule.reserve_bp == 1250
+    assert rule.canonical()["reserve_percent"] == "12.5"
+
+
+@pytest.mark.parametrize("percent", [100, 150])
+def test_reserve_percent_is_under_100(percent):
+    errors = errors_of(lambda d: d["jackpots"][0].update(reserve_percent=percent))
+    assert errors == [
+        f"jackpots[0] (bb): reserve_percent {percent} must be under 100: the part of the fund's balance kept back "
+        "for the next jackpot, such as 10"
+    ]
+
+
+def test_reserve_percent_is_not_negative():
+    errors = errors_of(lambda d: d["jackpots"][0].update(reserve_percent=-5))
+    assert errors == ["jackpots[0] (bb): reserve_percent -5 must be zero or more"]
+
+
+def test_the_discontinuation_approval_is_recorded():
+    rule = validate_rules(RULES).jackpots["bb"]
+    assert isinstance(rule, BadBeatRule)
+    assert rule.discontinuation == Discontinuation(approved_on=date(2025, 12, 1), reference="PGCB approval 2025-117")
+
+
+def test_an_unquoted_approval_date_is_read_as_the_same_date():
+    text = rules_text().replace("approved_on: '2025-12-01'", "approved_on: 2025-12-01")
+    assert "approved_on: 2025-12-01" in text
+    rule = validate_rules(parse_text(text)).jackpots["bb"]
+    assert isinstance(rule, BadBeatRule) and rule.discontinuation is not None
+    assert rule.discontinuation.approved_on == date(2025, 12, 1)
+    assert rule.canonical()["discontinuation"]["approved_on"] == "2025-12-01"
+
+
+@pytest.mark.parametrize("approved_on", ["01/12/2025", "2025-12", 20251201, None])
+def test_the_approval_date_is_a_date(approved_on):
+    errors = errors_of(lambda d: d["jackpots"][0]["discontinuation"].update(approved_on=approved_on))
+    assert errors == [
+        f'jackpots[0] (bb) discontinuation: approved_on must be a date written as "2025-12-01", got {approved_on!r}'
+    ]
+
+
+def test_the_approval_date_is_a_day_of_the_calendar():
+    errors = errors_of(lambda d: d["jackpots"][0]["discontinuation"].update(approved_on="2025-02-30"))
+    assert errors == ["jackpots[0] (bb) discontinuation: approved_on '2025-02-30' is not a date of the calendar"]
+
+
+@pytest.mark.parametrize("reference", ["", "   ", None, 117])
+def test_the_approval_names_its_reference(reference):
+    errors = errors_of(lambda d: d["jackpots"][0]["discontinuation"].update(reference=reference))
+    assert errors == [
+        "jackpots[0] (bb) discontinuation: reference must name the Executive Director's approval, such as "
+        f'"PGCB letter 2025-117", got {reference!r}'
+    ]
+
+
+def test_the_approval_has_a_date_and_a_reference_only():
+    def mutate(d: dict[str, Any]) -> None:
+        d["jackpots"][0]["discontinuation"] = {"approved_on": "2025-12-01", "by": "PGCB"}
+
+    assert errors_of(mutate) == [
+        "jackpots[0] (bb) discontinuation: reference is missing",
+        "jackpots[0] (bb) discontinuation: unknown key 'by' (known: approved_on, reference)",
+    ]
+
+
+def test_the_approval_is_a_mapping():
+    errors = errors_of(lambda d: d["jackpots"][0].update(discontinuation="PGCB approval 2025-117"))
+    assert errors == ["jackpots[0] (bb) discontinuation: expected a mapping of keys, got str"]
+
+
+def test_a_fund_no_table_lists_needs_no_approval():
+    def mutate(d: dict[str, Any]) -> None:
+        del d["jackpots"][0]["discontinuation"]
+        d["tables"][0]["jackpots"] = ["hh"]
+
+    data = copy.deepcopy(RULES)
+    mutate(data)
+    rule = validate_rules(data).jackpots["bb"]
+    assert isinstance(rule, BadBeatRule) and rule.discontinuation is None
+    assert rule.canonical()["discontinuation"] is None
+
+
+# --- The contribution: its base and "no flop, no drop" (§637a.15(c), §637a.16(c)) -------------------
+
+
+@pytest.mark.parametrize("n", [0, 1])
+def test_a_contribution_is_measured_after_the_rake_and_stops_with_no_flop_by_default(n):
+    contribution = validate_rules(RULES).jackpots[RULES["jackpots"][n]["code"]].contribution
+    assert (contribution.base, contribution.no_flop_no_drop) == ("after_rake", True)
+
+
+@pytest.mark.parametrize("n", [0, 1])
+def test_each_kind_of_jackpot_may_post_a_contribution_before_the_rake_that_drops_without_a_flop(n):
+    data = copy.deepcopy(RULES)
+    data["jackpots"][n]["contribution"].update(base="before_rake", no_flop_no_drop=False)
+    rule = validate_rules(data).jackpots[data["jackpots"][n]["code"]]
+    assert (rule.contribution.base, rule.contribution.no_flop_no_drop) == ("before_rake", False)
+    assert rule.canonical()["contribution"]["base"] == "before_rake"
+    assert rule.canonical()["contribution"]["no_flop_no_drop"] is False
+
+
+@pytest.mark.parametrize("n", [0, 1])
+def test_the_base_is_after_or_before_the_rake(n):
+    errors = errors_of(lambda d: d["jackpots"][n]["contribution"].update(base="pot"))
+    code = RULES["jackpots"][n]["code"]
+    assert errors == [
+        f"jackpots[{n}] ({code}) contribution: base must be after_rake (the pot less the rake, §637a.15(c)) or "
+        "before_rake, got 'pot'"
+    ]
+
+
+@pytest.mark.parametrize("n", [0, 1])
+def test_no_flop_no_drop_is_true_or_false(n):
+    errors = errors_of(lambda d: d["jackpots"][n]["contribution"].update(no_flop_no_drop="yes"))
+    code = RULES["jackpots"][n]["code"]
+    assert errors == [f"jackpots[{n}] ({code}) contribution: no_flop_no_drop must be true or false, got 'yes'"]
+
+
+def test_a_contribution_has_only_known_keys():
+    errors = errors_of(lambda d: d["jackpots"][1]["contribution"].update(rake="after"))
+    assert errors == [
+        "jackpots[1] (hh) contribution: unknown key 'rake' (known: base, max, method, min_pot, no_flop_no_drop, "
+        "rate_percent)"
+    ]
+
+
+# --- The canonical form of every key ----------------------------------------------------------------
+
+
+def test_every_key_round_trips_through_the_canonical_form():
+    data = copy.deepcopy(RULES)
+    bad_beat = data["jackpots"][0]
+    bad_beat["contribution"] = {
+        "method": "percent",
+        "rate_percent": 2.5,
+        "max": "1.00",
+        "min_pot": "15.00",
+        "base": "before_rake",
+        "no_flop_no_drop": False,
+    }
+    bad_beat["reserve_percent"] = 10
+    bad_beat["hands"].append(copy.deepcopy(MINI))
+    rules = validate_rules(data)
+    canonical = rules.canonical()["jackpots"][0]
+    assert canonical["contribution"] == {
+        "method": "percent",
+        "rate_percent": "2.5",
+        "max": "1.00",
+        "min_pot": "15.00",
+        "base": "before_rake",
+        "no_flop_no_drop": False,
+    }
+    assert canonical["reserve_percent"] == "10"
+    assert canonical["hands"][1] == {
+        "code": "mini",
+        "name": "Mini Bad Beat",
+        "games": ["omaha_high", "holdem"],
+        "payout_percent": "10",
+        "qualifier": {"losing_hand_at_least": "22233", "both_hole_cards_play": False, "min_players": 6},
+        "shares": {"losing_hand": "60", "winning_hand": "40"},
+    }
+    again = validate_rules(json.loads(rules.canonical_json()))
+    assert again.jackpots["bb"] == rules.jackpots["bb"]
+    assert again.canonical_json() == rules.canonical_json()

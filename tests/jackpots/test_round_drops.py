@@ -111,7 +111,7 @@ def test_the_round_admin_shows_its_drops(rated_table, dealer, finance):
     page = browser.get(f"/admin/tables/round/{round_.pk}/change/")
     assert page.status_code == 200
     text = page.content.decode()
-    assert "Fixed $1.00 from pots of $20.00 or more (§637a.15(c))" in text and "$2.00" in text
+    assert "Fixed $1.00 from pots of $20.00 or more after the rake (§637a.15(c))" in text and "$2.00" in text
 
 
 # --- The migration that moved the drops -----------------------------------------------------------

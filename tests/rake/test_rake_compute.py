@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import copy
+from typing import Any
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -19,6 +22,14 @@ BB = PARSED.jackpots["bb"]
 HH = PARSED.jackpots["hh"]
 
 
+def jackpot(code: str, **contribution: Any):
+    """Jackpot ``code`` of the factories' file with its contribution changed, read as a file is."""
+    data = copy.deepcopy(RULES)
+    item = next(item for item in data["jackpots"] if item["code"] == code)
+    item["contribution"].update(contribution)
+    return validate_rules(data).jackpots[code]
+
+
 def outcome(policy=NL10, jackpots=(BB, HH), pot=12000, uncalled=0, flop=True, voided=False):
     return compute_rake_and_drops(
         policy=policy,
@@ -32,13 +43,14 @@ def outcome(policy=NL10, jackpots=(BB, HH), pot=12000, uncalled=0, flop=True, vo
 
 
 def test_the_issue_example_rakes_the_pot_without_the_uncalled_bet():
-    # $120 pot with a $20 uncalled bet: $100 rakeable; 10% = $10 capped at $5; bb $1 (pot >= $20);
-    # hh 5% of $100 = $5 capped at $2 (pot >= $30).
+    # $120 pot with a $20 uncalled bet: $100 rakeable; 10% = $10 capped at $5; $95 after the rake:
+    # bb $1 ($95 >= $20); hh 5% of $95 = $4.75 capped at $2 ($95 >= $30).
     result = outcome(pot=12000, uncalled=2000)
     assert result.rakeable_cents == 10000
     assert result.rake_cents == 500
     assert "capped at the maximum of $5.00" in result.rake_rule
     assert [(d.code, d.amount_cents) for d in result.drops] == [("bb", 100), ("hh", 200)]
+    assert result.drops[1].rule == "5% of $95.00 after the rake is $4.75, capped at $2.00 (§637a.16(c))"
     assert result.to_winner_cents == 10000 - 500 - 100 - 200
 
 
@@ -114,17 +126,112 @@ def test_voided_round_takes_no_rake_and_no_drops():
     assert "§637a.18" in result.rake_rule
 
 
-def test_fixed_drop_needs_the_minimum_pot():
-    assert outcome(pot=1999, jackpots=(BB,)).drops[0].amount_cents == 0
-    assert outcome(pot=2000, jackpots=(BB,)).drops[0].amount_cents == 100
+def test_fixed_drop_needs_the_minimum_pot_after_the_rake():
+    # $22.00: 10% is $2.20, $2 in $1 chips; $20.00 after the rake reaches bb's $20 minimum pot.
+    # $21.99: $2 rake; $19.99 after the rake does not, though $21.99 before it would.
+    under = outcome(pot=2199, jackpots=(BB,))
+    assert (under.rake_cents, under.drops[0].amount_cents) == (200, 0)
+    assert under.drops[0].rule == (
+        "No drop: the pot $19.99 after the rake is under the minimum pot of $20.00 (§637a.15(c))"
+    )
+    at = outcome(pot=2200, jackpots=(BB,))
+    assert (at.rake_cents, at.drops[0].amount_cents) == (200, 100)
+    assert at.drops[0].rule == "Fixed $1.00 from pots of $20.00 or more after the rake (§637a.15(c))"
+
+
+def test_fixed_drop_before_the_rake_needs_the_minimum_pot_before_the_rake():
+    before = jackpot("bb", base="before_rake")
+    assert outcome(pot=1999, jackpots=(before,)).drops[0].rule == (
+        "No drop: the pot $19.99 before the rake is under the minimum pot of $20.00 (§637a.15(c))"
+    )
+    at = outcome(pot=2000, jackpots=(before,))
+    assert (at.rake_cents, at.drops[0].amount_cents) == (200, 100)
+    assert at.drops[0].rule == "Fixed $1.00 from pots of $20.00 or more before the rake (§637a.15(c))"
+
+
+def test_percent_drop_is_taken_of_the_pot_after_the_rake():
+    # $37.70: 10% is $3.77, $3 in $1 chips; $34.70 after the rake: 5% = $1.735 -> $1.73.
+    result = outcome(pot=3770, jackpots=(HH,))
+    assert (result.rake_cents, result.drops[0].amount_cents) == (300, 173)
+    assert result.drops[0].rule == "5% of $34.70 after the rake, rounded down to the cent (§637a.16(c))"
+    assert result.to_winner_cents == 3770 - 300 - 173
+
+
+def test_percent_drop_before_the_rake_only_where_the_method_says_so():
+    # The same $37.70 pot: 5% of $37.70 = $1.885 -> $1.88.
+    result = outcome(pot=3770, jackpots=(jackpot("hh", base="before_rake"),))
+    assert (result.rake_cents, result.drops[0].amount_cents) == (300, 188)
+    assert result.drops[0].rule == "5% of $37.70 before the rake, rounded down to the cent (§637a.16(c))"
+
+
+def test_the_minimum_pot_of_a_percent_drop_is_measured_on_its_base():
+    # $32.50: $3 rake; $29.50 after the rake is under hh's $30 minimum pot, $32.50 before it is not.
+    after = outcome(pot=3250, jackpots=(HH,))
+    assert (after.rake_cents, after.drops[0].amount_cents) == (300, 0)
+    assert (
+        after.drops[0].rule == "No drop: the pot $29.50 after the rake is under the minimum pot of $30.00 (§637a.16(c))"
+    )
+    before = outcome(pot=3250, jackpots=(jackpot("hh", base="before_rake"),))
+    assert before.drops[0].amount_cents == 162  # 5% of $32.50 = $1.625 -> $1.62
 
 
 def test_percent_drop_rounds_down_to_the_cent_and_is_capped():
-    # 5% of $30.99 = $1.5495 -> $1.54; 5% of $100 = $5 -> capped $2.
+    # No rake policy (banked): the pot after the rake is the pot. 5% of $30.99 = $1.5495 -> $1.54;
+    # 5% of $100 = $5 -> capped $2.
     assert outcome(pot=3099, jackpots=(HH,), policy=None).drops[0].amount_cents == 154
     capped = outcome(pot=10000, jackpots=(HH,), policy=None).drops[0]
     assert capped.amount_cents == 200
-    assert "capped at $2.00" in capped.rule
+    assert capped.rule == "5% of $100.00 after the rake is $5.00, capped at $2.00 (§637a.16(c))"
+
+
+def test_no_flop_no_drop_stops_the_drops_too():
+    result = outcome(pot=5000, flop=False)
+    assert result.rake_cents == 0
+    assert [(d.code, d.amount_cents, d.rule) for d in result.drops] == [
+        ("bb", 0, "No drop: no flop, no drop (§637a.15(c))"),
+        ("hh", 0, "No drop: no flop, no drop (§637a.16(c))"),
+    ]
+    assert result.to_winner_cents == 5000
+
+
+def test_a_jackpot_without_no_flop_no_drop_drops_when_the_rake_does_not():
+    # No flop: no rake, $50 after the rake; bb (no_flop_no_drop false) takes $1, hh (the default) nothing.
+    result = outcome(pot=5000, flop=False, jackpots=(jackpot("bb", no_flop_no_drop=False), HH))
+    assert result.rake_cents == 0
+    assert [(d.code, d.amount_cents) for d in result.drops] == [("bb", 100), ("hh", 0)]
+    assert result.drops[0].rule == "Fixed $1.00 from pots of $20.00 or more after the rake (§637a.15(c))"
+    hh = outcome(pot=5000, flop=False, jackpots=(jackpot("hh", no_flop_no_drop=False),)).drops[0]
+    assert (hh.amount_cents, hh.rule) == (200, "5% of $50.00 after the rake is $2.50, capped at $2.00 (§637a.16(c))")
+
+
+def test_no_flop_no_drop_is_the_percentage_rakes_rule_only():
+    # An incremental rake has no "no flop, no drop": $50, no flop, $2 rake, $48 after it: bb $1, hh 5% = $2.40 -> $2.
+    incremental = outcome(policy=LIM, pot=5000, flop=False)
+    assert incremental.rake_cents == 200
+    assert [d.amount_cents for d in incremental.drops] == [100, 200]
+    # Nor does a time charge, nor a flop dealt at a no-flop-no-drop table.
+    assert [d.amount_cents for d in outcome(policy=STUD, pot=5000, flop=False).drops] == [100, 200]
+    assert [d.amount_cents for d in outcome(pot=5000, flop=True).drops] == [100, 200]
+
+
+@pytest.mark.parametrize(
+    ("pot", "uncalled", "flop", "rake", "drops", "to_winner", "before_rake_hh"),
+    [
+        (4500, 500, True, 400, [100, 180], 3320, 200),
+        (3250, 0, True, 300, [100, 0], 2850, 162),
+        (12000, 2000, True, 500, [100, 200], 9200, 200),
+        (5000, 0, False, 0, [0, 0], 5000, 0),
+    ],
+)
+def test_the_worked_example_of_the_rules_documentation(pot, uncalled, flop, rake, drops, to_winner, before_rake_hh):
+    result = outcome(pot=pot, uncalled=uncalled, flop=flop)
+    assert (result.rake_cents, [d.amount_cents for d in result.drops], result.to_winner_cents) == (
+        rake,
+        drops,
+        to_winner,
+    )
+    before = outcome(pot=pot, uncalled=uncalled, flop=flop, jackpots=(jackpot("hh", base="before_rake"),))
+    assert before.drops[0].amount_cents == before_rake_hh
 
 
 def test_drops_never_take_more_than_what_remains():

@@ -21,7 +21,8 @@ from tables.services import table_set_open
 
 @pytest.fixture
 def played(rules, dealer, floorperson):
-    """T1 (nl10): $120/$20 uncalled -> $5 rake, bb $1, hh $2; $25 -> $2, bb $1. T2 (lim): $35 -> $2, hh $0."""
+    """T1 (nl10): $120/$20 uncalled -> $5 rake, bb $1, hh $2 (5% of $95 after the rake, capped); $25 -> $2,
+    bb $1 ($23 after the rake), hh none ($23 is under $30). T2 (lim): $35 -> $2, hh 5% of $33 after the rake = $1.65."""
     tables = {}
     for number in ("T1", "T2"):
         tables[number] = table_set_open(table=Table.objects.get(number=number), is_open=True, actor=floorperson)
@@ -44,7 +45,7 @@ def played(rules, dealer, floorperson):
 def test_revenue_by_table(played, room):
     rows = {row.keys["table"]: row for row in poker_revenue(room=room, group_by=["table"])}
     assert (rows["T1"].rounds, rows["T1"].rake_cents, rows["T1"].drops_cents) == (2, 700, {"bb": 200, "hh": 200})
-    assert (rows["T2"].rounds, rows["T2"].rake_cents, rows["T2"].drops_cents) == (1, 200, {"hh": 175})
+    assert (rows["T2"].rounds, rows["T2"].rake_cents, rows["T2"].drops_cents) == (1, 200, {"hh": 165})
     assert rows["T1"].expected_cents == 700 and rows["T1"].counted_cents is None
 
 
@@ -77,7 +78,7 @@ def test_revenue_api_json_csv_and_xlsx(played, finance_client):
     ]
     assert data["rows"] == [
         ["T1", 2, "7.00", "0.00", "0.00", "7.00", "", "", "2.00", "2.00"],
-        ["T2", 1, "2.00", "0.00", "0.00", "2.00", "", "", "0.00", "1.75"],
+        ["T2", 1, "2.00", "0.00", "0.00", "2.00", "", "", "0.00", "1.65"],
     ]
     response = finance_client.get("/api/revenue/", {"group_by": "table", "format": "csv"})
     assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
@@ -88,7 +89,7 @@ def test_revenue_api_json_csv_and_xlsx(played, finance_client):
     assert response.status_code == 200
     sheet = load_workbook(io.BytesIO(response.content)).active
     assert [cell.value for cell in sheet[2]][:3] == ["T1", 2, 7]  # money is a number a SUM adds
-    assert sheet["C2"].number_format == "$#,##0.00" and sheet["J3"].value == 1.75
+    assert sheet["C2"].number_format == "$#,##0.00" and sheet["J3"].value == 1.65
     assert sheet["A1"].font.b
 
 

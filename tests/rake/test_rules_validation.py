@@ -79,7 +79,7 @@ def test_every_error_is_reported_at_once():
         d["rake_policies"][0]["rate_percent"] = 11
         d["rake_policies"][2]["interval_minutes"] = 45
         d["tables"][0]["seats"] = 11
-        d["jackpots"][0]["shares"]["losing_hand"] = 40
+        d["jackpots"][0]["hands"][0]["shares"]["losing_hand"] = 40
         d["jackpots"][1]["min_hand"] = "two_pair"
         d["surprise"] = 1
 
@@ -137,3 +137,53 @@ def test_shifts_default_to_three_eight_hour_spans_from_the_gaming_day():
     assert rules.shift_at(time(6)) == "day"
     assert rules.shift_at(time(23, 30)) == "grave"
     assert rules.shift_at(time(15)) == "swing"
+
+
+# --- A table offering a Bad Beat (§637a.15(i); the evaluator's games) -------------------------------
+
+
+def test_a_bad_beat_at_a_stud_table_is_refused():
+    errors = errors_of(lambda d: d["tables"][2].update(jackpots=["bb"]))
+    assert errors == [
+        "tables[2] (T7): the evaluator checks Bad Beat hands of holdem, omaha_high, omaha_high_low; no hand of bb "
+        "applies to seven_card_stud: leave bb off this table"
+    ]
+
+
+def test_a_bad_beat_at_an_omaha_table_needs_a_hand_of_omaha():
+    omaha = {"number": "T5", "game": "omaha_high", "seats": 10, "rake_policy": "nl10", "jackpots": ["bb"]}
+    errors = errors_of(lambda d: d["tables"].append(omaha))
+    assert errors == [
+        "tables[4] (T5): the evaluator checks Bad Beat hands of holdem, omaha_high, omaha_high_low; no hand of bb "
+        "applies to omaha_high: add omaha_high to the games of a hand of bb, or leave bb off this table"
+    ]
+
+    data = copy.deepcopy(RULES)
+    data["tables"].append(omaha)
+    data["jackpots"][0]["hands"][0]["games"] = ["holdem", "omaha_high"]
+    assert validate_rules(data).tables["T5"].jackpots == ("bb",)
+
+
+def test_a_bad_beat_is_not_offered_before_its_discontinuation_is_approved():
+    errors = errors_of(lambda d: d["jackpots"][0].pop("discontinuation"))
+    assert errors == [
+        "tables[0] (T1): jackpot bb: a Bad Beat may not be offered at a table until the Executive Director has "
+        "approved procedures for discontinuing it (§637a.15(i)); record discontinuation: {approved_on, reference}"
+    ]
+
+
+def test_a_bad_beat_no_table_offers_needs_neither_approval_nor_a_hand_of_its_games():
+    def mutate(d: dict) -> None:
+        d["jackpots"][0].pop("discontinuation")
+        d["jackpots"][0]["hands"][0]["games"] = ["omaha_high_low"]
+        d["tables"][0]["jackpots"] = ["hh"]
+
+    data = copy.deepcopy(RULES)
+    mutate(data)
+    rules = validate_rules(data)
+    assert "bb" in rules.jackpots and all("bb" not in table.jackpots for table in rules.tables.values())
+
+
+def test_a_high_hand_is_offered_at_any_poker_table():
+    rules = validate_rules({**RULES, "tables": [{**RULES["tables"][2], "jackpots": ["hh"]}]})
+    assert rules.tables["T7"].jackpots == ("hh",)
