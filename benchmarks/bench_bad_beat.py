@@ -99,10 +99,11 @@ def main() -> None:
     from rake.services import rules_load
     from tables.models import Table
 
+    password = "bench-only-password"  # noqa: S105 - a throwaway database
     staff = {
         role: staff_create(
-            username=role.value, role=role, credential_number=f"PA-B-{n:03d}", password="bench-only-password", pin=PIN
-        )  # noqa: S106
+            username=role.value, role=role, credential_number=f"PA-B-{n:03d}", password=password, pin=PIN
+        )
         for n, role in enumerate(Role)
     }
     rules_load(text=(ROOT / "demo" / "rules.yaml").read_text(), actor=staff[Role.POKER_ROOM_MANAGER])
