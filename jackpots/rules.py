@@ -167,7 +167,7 @@ class BadBeatRule(JackpotRule):
     drop_section: ClassVar[str] = "§637a.15(c)"
 
     hands: tuple[BadBeatHand, ...]  # non-empty, codes unique, in file order
-    reserve_bp: int = 0  # 0 to under 10000: kept back from each payout for the next jackpot
+    reserve_bp: int = 0  # 0 to under 10000 bp: the part of the fund's balance kept back for the next jackpot
     discontinuation: Discontinuation | None = None
 
     def hands_for(self, game: str) -> tuple[BadBeatHand, ...]:
