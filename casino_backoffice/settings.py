@@ -190,6 +190,8 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    # One name for a choice set that two fields of the Bad Beat API use (a share, and a paid share's name).
+    "ENUM_NAME_OVERRIDES": {"BadBeatShareEnum": "jackpots.models.ShareName.choices"},
 }
 
 # --- Celery --------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 """What every API shares: the one DRF exception handler, JSON answers for what Django answers
-itself under /api/, and the one money field.
+itself under /api/, the one money field and whole numbers written as JSON numbers.
 
 Domain errors become 400/403/409 with the rule's message: ``{detail, code}``; a role that may not
 act is a 403 with the code ``not_permitted`` (``staff.exceptions.ActionNotPermitted``).
@@ -102,3 +102,13 @@ class MoneyField(serializers.Field):
 
     def to_representation(self, value: int) -> str:
         return format_cents(value)
+
+
+class WholeNumberField(serializers.IntegerField):
+    """A JSON integer (a seat, a count of players, an id): a string, a fraction or a boolean is refused
+    (400), as a number is for money, so that a table system's mistake is never read as something else."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        return int(super().to_internal_value(data))

@@ -68,6 +68,17 @@ ROUTES: dict[tuple[str, str], Action | str] = {
     ("api-gaming-day-close", "POST"): Action.GAMING_DAY_CLOSE,
     ("api-official-record", "GET"): Action.CAGE_RECORD_READ,
     ("api-official-record-lines", "GET"): Action.CAGE_RECORD_READ,
+    ("api-bad-beat-claims", "GET"): Action.BAD_BEAT_READ,
+    ("api-bad-beat-claims", "POST"): Action.BAD_BEAT_CLAIM,
+    ("api-bad-beat-claim", "GET"): Action.BAD_BEAT_READ,
+    ("api-bad-beat-claim-verify", "POST"): Action.BAD_BEAT_VERIFY,
+    ("api-bad-beat-claim-deny", "POST"): Action.BAD_BEAT_VERIFY,
+    ("api-bad-beat-claim-distribution", "POST"): Action.BAD_BEAT_DISTRIBUTE,
+    ("api-bad-beat-share-pay", "POST"): Action.BAD_BEAT_PAY,
+    ("api-display-adjustments", "POST"): Action.DISPLAY_ADJUST,
+    ("api-display-adjustment-witness", "POST"): Action.DISPLAY_WITNESS,
+    ("api-fund-transfers", "POST"): Action.FUND_TRANSFER_PREPARE,
+    ("api-fund-transfer-approve", "POST"): Action.FUND_TRANSFER_APPROVE,
     ("floor:login", "GET"): PUBLIC,
     ("floor:logout", "POST"): PUBLIC,
     ("floor:home", "GET"): SIGNED_IN,
@@ -176,7 +187,8 @@ def _url(name: str, state: dict[str, int]) -> str:
         "floor:table-open-close": {"table_id": state["table"]},
         "floor:time-charge-verify": {"charge_id": state["charge"]},
         "api-time-charge-verify": {"pk": state["charge"]},
-        # The cage's documents need not exist: a role is refused before the document is looked up.
+        # The cage's and the Bad Beat's documents need not exist: a role is refused before the document
+        # is looked up.
         **{
             route: {"pk": 1}
             for route in (
@@ -185,6 +197,13 @@ def _url(name: str, state: dict[str, int]) -> str:
                 "api-transport-missing-boxes",
                 "api-cage-verification-explain",
                 "api-variance-explain",
+                "api-bad-beat-claim",
+                "api-bad-beat-claim-verify",
+                "api-bad-beat-claim-deny",
+                "api-bad-beat-claim-distribution",
+                "api-bad-beat-share-pay",
+                "api-display-adjustment-witness",
+                "api-fund-transfer-approve",
             )
         },
         # No count or transport in this state: a page that may act says there is none.
