@@ -1,5 +1,5 @@
-"""``/api/boxes/`` and ``/api/jackpots/``: what each box is expected to hold, and each fund's official
-balance beside the expected money still in its boxes.
+"""``/api/boxes/`` and ``/api/jackpots/``: what each box is expected to hold, and each fund's position
+(official, owed, available, displayed) beside the expected money still in its boxes.
 
 The jackpots list lives here, in the cage, because the official balance is what the cage made
 official and the expected money is in the cage's boxes (``jackpots`` may not import ``cage``).
@@ -17,10 +17,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from casino_backoffice.core.api_common import LIST_ERRORS, money
-from casino_backoffice.ledger.models import Account
-from casino_backoffice.ledger.selectors import account_balances
-from jackpots.accounts import jackpot_fund_account
 from jackpots.models import Jackpot
+from jackpots.selectors import FundPosition, fund_positions
 from tables.api import room_named
 from tables.models import PokerRoom
 
@@ -108,7 +106,28 @@ class JackpotOutput(serializers.Serializer):
     name = serializers.CharField()
     official = serializers.CharField(
         help_text='The fund\'s official balance, as "12.34": what cage verifications made official, less what was paid '
-        "(§637a.15(e), §637a.16(e)); the amount the display shows."
+        "and transferred (§637a.15(e), §637a.16(e))."
+    )
+    owed = serializers.CharField(
+        help_text="What verified Bad Beat claims still owe from the fund: verified, not yet paid (§637a.15(f))."
+    )
+    available = serializers.CharField(
+        help_text="Official less owed: the finance record, the current payout amount a Bad Beat display must show "
+        "(§637a.15(h)(1))."
+    )
+    displayed = serializers.CharField(
+        allow_null=True,
+        help_text='What the display shows, as set by the latest display adjustment, as "12.34"; null when never '
+        "adjusted. Adjustments (POST /api/display-adjustments/) are for Bad Beat funds: a High Hand's display shows "
+        "its official balance and is not adjusted, so its `displayed` stays null.",
+    )
+    pending = serializers.BooleanField(
+        help_text="A claim was verified since the latest adjustment: the display shows 'pending adjustment' "
+        "(§637a.15(f)(1)) until finance adjusts it. Always false for a High Hand."
+    )
+    display_matches = serializers.BooleanField(
+        help_text="`displayed` equals `available`: the amount finance keeps corresponds to the amount displayed "
+        "(§637a.15(h)(2)). False for a fund never adjusted (a High Hand)."
     )
     expected_in_boxes = serializers.CharField(
         help_text="Money logged rounds put in the fund's boxes, not yet counted and verified."
@@ -116,7 +135,8 @@ class JackpotOutput(serializers.Serializer):
 
 
 class JackpotList(generics.ListAPIView):
-    """Each jackpot fund: its official balance and the expected money still in its boxes (filter: ``room``)."""
+    """Each jackpot fund: its official balance, what verified claims owe from it, what its display shows
+    and whether that matches, and the expected money still in its boxes (filter: ``room``)."""
 
     serializer_class = JackpotOutput
 
@@ -130,20 +150,25 @@ class JackpotList(generics.ListAPIView):
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         page = self.paginate_queryset(self.get_queryset())
         assert page is not None  # every list is paginated (REST_FRAMEWORK settings)
-        codes = {jackpot.pk: jackpot_fund_account(jackpot=jackpot).code for jackpot in page}
-        accounts = {account.code: account.pk for account in Account.objects.filter(code__in=codes.values())}
-        balances = account_balances(accounts=[Account(pk=pk) for pk in accounts.values()])
+        positions = fund_positions(jackpots=page)
         expected = jackpot_expected_in_boxes(jackpots=page)
         return self.get_paginated_response(
-            [
-                {
-                    "code": jackpot.code,
-                    "room": jackpot.room.code,
-                    "kind": jackpot.kind,
-                    "name": jackpot.name,
-                    "official": money(balances.get(accounts.get(codes[jackpot.pk], 0), 0)),
-                    "expected_in_boxes": money(expected[jackpot.pk]),
-                }
-                for jackpot in page
-            ]
+            [_jackpot_data(positions[jackpot.pk], expected[jackpot.pk]) for jackpot in page]
         )
+
+
+def _jackpot_data(position: FundPosition, expected_cents: int) -> dict[str, Any]:
+    jackpot = position.jackpot
+    return {
+        "code": jackpot.code,
+        "room": jackpot.room.code,
+        "kind": jackpot.kind,
+        "name": jackpot.name,
+        "official": money(position.official_cents),
+        "owed": money(position.owed_cents),
+        "available": money(position.available_cents),
+        "displayed": money(position.displayed_cents),
+        "pending": position.pending,
+        "display_matches": position.display_matches,
+        "expected_in_boxes": money(expected_cents),
+    }
