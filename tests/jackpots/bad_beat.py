@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.utils import timezone
 
-from casino_backoffice.ledger.models import AccountKind, TransferKind
+from casino_backoffice.ledger.models import Account, AccountKind, TransferKind
 from casino_backoffice.ledger.services import AccountSpec, account_open_as, transfer_post_atomic
 from casino_backoffice.staff.models import User
 from jackpots.accounts import jackpot_fund_account
@@ -16,6 +18,7 @@ from jackpots.models import BadBeatClaim, Jackpot
 from jackpots.services import SeatedHand, SeatedPlayer, claim_open
 from tables.models import Table
 from tests.conftest import PIN
+from tests.rake import factories
 
 _keys = itertools.count(1)
 
@@ -46,6 +49,36 @@ def fund_official(jackpot: Jackpot, cents: int, actor: User) -> None:
         amount_cents=cents,
         kind=TransferKind.VERIFICATION,
         idempotency_key=f"test-official-{next(_keys)}",
+        actor=actor,
+    )
+
+
+def discontinue_bb_for_bb2() -> None:
+    """A new rules version, in effect a minute ago: bb stops collecting; bb2 is the Bad Beat offered at T1 now."""
+    rules = factories.RULES
+    bb = next(item for item in rules["jackpots"] if item["code"] == "bb")
+    bb2 = {**bb, "code": "bb2", "name": "New Bad Beat"}
+    tables = [
+        {**table, "jackpots": ["bb2" if code == "bb" else code for code in table["jackpots"]]}
+        for table in rules["tables"]
+    ]
+    factories.load(
+        factories.rules_text(
+            effective_from=(timezone.now() - timedelta(minutes=1)).isoformat(),
+            jackpots=[*rules["jackpots"], bb2],
+            tables=tables,
+        )
+    )
+
+
+def fund_reversed(jackpot: Jackpot, cents: int, actor: User) -> None:
+    """Take ``cents`` back out of the fund's official balance, as a correction of the cage's posting would."""
+    transfer_post_atomic(
+        debit=Account.objects.get(code="test:cage"),
+        credit=Account.objects.get(code=jackpot_fund_account(jackpot=jackpot).code),
+        amount_cents=cents,
+        kind=TransferKind.REVERSAL,
+        idempotency_key=f"test-reversal-{next(_keys)}",
         actor=actor,
     )
 

@@ -41,7 +41,7 @@ from jackpots.services import (
     share_pay,
 )
 from tests.conftest import PIN
-from tests.jackpots.bad_beat import fund_official
+from tests.jackpots.bad_beat import fund_official, fund_reversed
 
 
 def _fund_cents(jackpot) -> int:
@@ -330,18 +330,7 @@ def test_a_distribution_above_the_official_balance_is_refused(make_claim, bad_be
     fund_official(bad_beat, 4_000, finance)
     claim = make_claim()
     claim_verify(claim=claim, actor=supervisor, pin=PIN)
-    # The official balance falls after the verification (a correction of the cage's posting).
-    fund = Account.objects.get(code=jackpot_fund_account(jackpot=bad_beat).code)
-    from casino_backoffice.ledger.services import transfer_post_atomic
-
-    transfer_post_atomic(
-        debit=Account.objects.get(code="test:cage"),
-        credit=fund,
-        amount_cents=1_000,
-        kind=TransferKind.REVERSAL,
-        idempotency_key="test-reversal",
-        actor=finance,
-    )
+    fund_reversed(bad_beat, 1_000, finance)  # the official balance falls after the verification
     before = _counts()
 
     with pytest.raises(AboveOfficialBalance, match="more than the fund holds"):

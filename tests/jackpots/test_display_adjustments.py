@@ -30,8 +30,7 @@ from jackpots.services import (
 )
 from tables.selectors import gaming_day
 from tests.conftest import PIN
-from tests.jackpots.bad_beat import fund_official
-from tests.rake import factories
+from tests.jackpots.bad_beat import discontinue_bb_for_bb2, fund_official
 
 
 def _shown(room, name: str):
@@ -123,27 +122,9 @@ def _day(jackpot, at):
 # --- Discontinuation (§637a.15(i)) ----------------------------------------------------------------
 
 
-def _discontinue_bb_for_bb2() -> None:
-    """A new rules version: bb stops collecting; bb2 is the Bad Beat offered at T1 now."""
-    rules = factories.RULES
-    bb = next(item for item in rules["jackpots"] if item["code"] == "bb")
-    bb2 = {**bb, "code": "bb2", "name": "New Bad Beat"}
-    tables = [
-        {**table, "jackpots": ["bb2" if code == "bb" else code for code in table["jackpots"]]}
-        for table in rules["tables"]
-    ]
-    factories.load(
-        factories.rules_text(
-            effective_from=(timezone.now() - timedelta(minutes=1)).isoformat(),
-            jackpots=[*rules["jackpots"], bb2],
-            tables=tables,
-        )
-    )
-
-
 def test_a_discontinued_fund_moves_to_another_bad_beat_with_two_signatures(bad_beat, finance, make_staff) -> None:
     fund_official(bad_beat, 30_000, finance)
-    _discontinue_bb_for_bb2()
+    discontinue_bb_for_bb2()
     bb2 = Jackpot.objects.get(room=bad_beat.room, code="bb2")
 
     prepared = fund_transfer_prepare(
@@ -171,7 +152,7 @@ def test_a_discontinued_fund_moves_to_another_bad_beat_with_two_signatures(bad_b
 
 def test_a_fund_still_collecting_is_not_transferred(bad_beat, finance) -> None:
     fund_official(bad_beat, 30_000, finance)
-    _discontinue_bb_for_bb2()
+    discontinue_bb_for_bb2()
     bb2 = Jackpot.objects.get(room=bad_beat.room, code="bb2")
     with pytest.raises(FundTransferRefused, match="still collects at tables T1"):
         fund_transfer_prepare(
@@ -182,7 +163,7 @@ def test_a_fund_still_collecting_is_not_transferred(bad_beat, finance) -> None:
 
 def test_a_bad_beat_fund_never_goes_to_a_high_hand_nor_above_what_it_holds(bad_beat, finance) -> None:
     fund_official(bad_beat, 30_000, finance)
-    _discontinue_bb_for_bb2()
+    discontinue_bb_for_bb2()
     high_hand = Jackpot.objects.get(room=bad_beat.room, code="hh")
     bb2 = Jackpot.objects.get(room=bad_beat.room, code="bb2")
     signatures = Signature.objects.count()
