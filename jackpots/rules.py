@@ -276,6 +276,13 @@ def _bad_beat(check: Checker, where: str, item: dict[str, Any]) -> BadBeatRule |
     if item.get("discontinuation") is not None:
         discontinuation = _discontinuation(check, f"{where} discontinuation", item["discontinuation"])
     seed = check.money(where, "seed", item.get("seed", "0.00"))
+    if seed:
+        check.error(
+            where,
+            f"seed must be 0.00: a Bad Beat is paid from 'a separate fund created from pot contributions' "
+            f"(§637a.15(a)), so the house adds nothing to it (got {format_cents(seed)})",
+        )
+        seed = None
     if (
         moved
         or contribution is None
