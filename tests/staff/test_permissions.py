@@ -93,6 +93,20 @@ ROUTES: dict[tuple[str, str], Action | str] = {
     ("floor:cage-arrivals", "GET"): Action.TRANSPORT_ACCOUNT,
     ("floor:cage-account", "POST"): Action.TRANSPORT_ACCOUNT,
     ("floor:cage-missing-box", "POST"): Action.MISSING_BOX_RECORD,
+    ("floor:bad-beat-claim", "GET"): Action.BAD_BEAT_CLAIM,
+    ("floor:bad-beat-claim", "POST"): Action.BAD_BEAT_CLAIM,
+    ("floor:bad-beat-claims", "GET"): Action.BAD_BEAT_READ,
+    ("floor:bad-beat-claim-detail", "GET"): Action.BAD_BEAT_READ,
+    ("floor:bad-beat-decide", "GET"): Action.BAD_BEAT_VERIFY,
+    ("floor:bad-beat-verify", "POST"): Action.BAD_BEAT_VERIFY,
+    ("floor:bad-beat-deny", "POST"): Action.BAD_BEAT_VERIFY,
+    ("floor:bad-beat-payouts", "GET"): Action.BAD_BEAT_PAY,
+    ("floor:bad-beat-pay", "POST"): Action.BAD_BEAT_PAY,
+    ("floor:bad-beat-witness", "GET"): Action.DISPLAY_WITNESS,
+    ("floor:bad-beat-witness-sign", "POST"): Action.DISPLAY_WITNESS,
+    ("floor:bad-beat-funds", "GET"): Action.DISPLAY_ADJUST,
+    ("floor:bad-beat-adjust", "POST"): Action.DISPLAY_ADJUST,
+    ("floor:bad-beat-distribute", "POST"): Action.BAD_BEAT_DISTRIBUTE,
 }
 HANDLERS = ("get", "post", "put", "patch", "delete")
 
@@ -163,12 +177,26 @@ def test_a_refusal_names_the_action_and_who_may(dealer) -> None:
 
 @pytest.fixture
 def floor_state(rules, dealer, floorperson) -> dict[str, int]:
-    """An open time-charge table with a charge to verify, and a closed table to open."""
+    """An open time-charge table with a charge to verify, a closed table to open, and a Bad Beat claim
+    to read (claimed at T1, which offers the Bad Beat whether open or not)."""
+    from jackpots.models import Jackpot
+    from jackpots.services import claim_open
+    from tests.jackpots.bad_beat import QUALIFYING
+
     stud = table_set_open(table=Table.objects.get(number="T7"), is_open=True, actor=floorperson)
     charge, _ = time_charge_assess(
         table=stud, interval_starts_at=interval_start(30), players_seated=4, actor=dealer, idempotency_key="walk"
     )
-    return {"table": Table.objects.get(number="T1").pk, "charge": charge.pk}
+    t1 = Table.objects.select_related("room").get(number="T1")
+    claim = claim_open(
+        jackpot=Jackpot.objects.get(room=t1.room, code="bb"),
+        table=t1,
+        actor=floorperson,
+        pin=PIN,
+        idempotency_key="walk",
+        **QUALIFYING,
+    )
+    return {"table": t1.pk, "charge": charge.pk, "claim": claim.pk}
 
 
 def _url(name: str, state: dict[str, int]) -> str:
@@ -191,6 +219,14 @@ def _url(name: str, state: dict[str, int]) -> str:
         "floor:cage-witness-sign": {"count_id": 1},
         "floor:cage-account": {"transport_id": 1},
         "floor:cage-missing-box": {"transport_id": 1},
+        "floor:bad-beat-claim-detail": {"claim_id": state["claim"]},
+        # No document 0: a page that may act says there is none.
+        "floor:bad-beat-verify": {"claim_id": 0},
+        "floor:bad-beat-deny": {"claim_id": 0},
+        "floor:bad-beat-pay": {"share_id": 0},
+        "floor:bad-beat-witness-sign": {"adjustment_id": 0},
+        "floor:bad-beat-adjust": {"jackpot_id": 0},
+        "floor:bad-beat-distribute": {"claim_id": 0},
     }.get(name, {})
     return reverse(name, kwargs=kwargs)
 
@@ -206,6 +242,13 @@ _FLOOR_POSTS: dict[str, dict[str, str]] = {
     "floor:cage-custody": {"carry": "boxes", "boxes-seal": "S-1", "boxes-pin": PIN},
     "floor:cage-account": {"pin": PIN},
     "floor:cage-missing-box": {"reason": "gone", "pin": PIN},
+    "floor:bad-beat-claim": {"board": "Ad Ac Kc 7s 7h", "pin": PIN},
+    "floor:bad-beat-verify": {"pin": PIN},
+    "floor:bad-beat-deny": {"reason": "Below the posted hand.", "pin": PIN},
+    "floor:bad-beat-pay": {"id_type": "Passport", "id_number": "X1", "pin": PIN},
+    "floor:bad-beat-witness-sign": {"pin": PIN},
+    "floor:bad-beat-adjust": {"pin": PIN},
+    "floor:bad-beat-distribute": {"method": "cash", "pin": PIN},
 }
 
 
@@ -370,6 +413,7 @@ def _service_calls() -> dict[str, tuple[Action, Callable[[User, dict[str, Any]],
             lambda actor, state: signing_unlock(user=state["locked"], actor=actor),
         ),
         **_cage_service_calls(),
+        **_bad_beat_service_calls(),
     }
 
 
@@ -447,6 +491,68 @@ def _cage_service_calls() -> dict[str, tuple[Action, Callable[[User, dict[str, A
     }
 
 
+def _bad_beat_service_calls() -> dict[str, tuple[Action, Callable[[User, dict[str, Any]], Any]]]:
+    """The Bad Beat's services refuse before they read anything: the documents they are handed need not exist."""
+    from jackpots import services
+    from jackpots.models import BadBeatClaim, BadBeatShare, DisplayAdjustment, FundTransfer, Jackpot
+    from tests.jackpots.bad_beat import QUALIFYING
+
+    return {
+        "claim_open": (
+            Action.BAD_BEAT_CLAIM,
+            lambda actor, state: services.claim_open(
+                jackpot=Jackpot(), table=state["t1"], actor=actor, pin=PIN, idempotency_key="service", **QUALIFYING
+            ),
+        ),
+        "claim_verify": (
+            Action.BAD_BEAT_VERIFY,
+            lambda actor, state: services.claim_verify(claim=BadBeatClaim(), actor=actor, pin=PIN),
+        ),
+        "claim_deny": (
+            Action.BAD_BEAT_VERIFY,
+            lambda actor, state: services.claim_deny(claim=BadBeatClaim(), reason="below", actor=actor, pin=PIN),
+        ),
+        "distribution_prepare": (
+            Action.BAD_BEAT_DISTRIBUTE,
+            lambda actor, state: services.distribution_prepare(
+                claim=BadBeatClaim(), actor=actor, pin=PIN, idempotency_key="service"
+            ),
+        ),
+        "share_pay": (
+            Action.BAD_BEAT_PAY,
+            lambda actor, state: services.share_pay(
+                share=BadBeatShare(), id_type="Passport", id_number="X1", actor=actor, pin=PIN, idempotency_key="s"
+            ),
+        ),
+        "display_adjust": (
+            Action.DISPLAY_ADJUST,
+            lambda actor, state: services.display_adjust(
+                jackpot=Jackpot(), actor=actor, pin=PIN, idempotency_key="service"
+            ),
+        ),
+        "display_witness": (
+            Action.DISPLAY_WITNESS,
+            lambda actor, state: services.display_witness(adjustment=DisplayAdjustment(), actor=actor, pin=PIN),
+        ),
+        "fund_transfer_prepare": (
+            Action.FUND_TRANSFER_PREPARE,
+            lambda actor, state: services.fund_transfer_prepare(
+                source=Jackpot(),
+                destination=Jackpot(),
+                amount_cents=100,
+                reason="discontinued",
+                actor=actor,
+                pin=PIN,
+                idempotency_key="service",
+            ),
+        ),
+        "fund_transfer_approve": (
+            Action.FUND_TRANSFER_APPROVE,
+            lambda actor, state: services.fund_transfer_approve(transfer=FundTransfer(), actor=actor, pin=PIN),
+        ),
+    }
+
+
 def _snapshot() -> tuple:
     from casino_backoffice.ledger.models import Correction, Transfer
     from casino_backoffice.staff.models import Signature
@@ -493,6 +599,7 @@ def test_the_services_walked_are_every_action_a_service_takes() -> None:
         Action.COUNTS_TO_RECORD_READ,
         Action.CAGE_RECORD_READ,
         Action.VARIANCE_READ,
+        Action.BAD_BEAT_READ,
     }
     assert {action for action, _ in _service_calls().values()} | reads == set(Action)
 
