@@ -129,6 +129,29 @@ class SeatedCards:
     words: str
 
 
+# How the evaluator words a condition of the posted qualifier that a hand does not meet
+# (``casino_backoffice.poker.qualifiers.BadBeatQualifier.check``): the minimum, the loss, the players.
+_NOT_MET = ("is below the minimum", "the qualifying hand did not lose", "are required")
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One condition of the posted qualifier as the evaluator worded it, and whether the hand met it."""
+
+    words: str
+    met: bool | None  # None: not known from the words
+
+
+def conditions_of(claim: BadBeatClaim) -> list[Condition]:
+    """The evaluator's reasons, each marked met or not, so that the page says which condition fails. A
+    claim that does not qualify whose reasons name no unmet condition in the words above is shown
+    unmarked rather than marked wrongly."""
+    conditions = [Condition(reason, not any(words in reason for words in _NOT_MET)) for reason in claim.reasons]
+    if not claim.qualifies and all(condition.met for condition in conditions):
+        return [Condition(condition.words, None) for condition in conditions]
+    return conditions
+
+
 @dataclass(frozen=True)
 class ClaimView:
     """A claim's evidence as every Bad Beat page shows it."""
@@ -139,6 +162,7 @@ class ClaimView:
     winning: SeatedCards
     round: Round | None
     game: str
+    conditions: list[Condition]
 
 
 def claim_view(claim: BadBeatClaim, rounds: dict[int, Round] | None = None) -> ClaimView:
@@ -150,6 +174,7 @@ def claim_view(claim: BadBeatClaim, rounds: dict[int, Round] | None = None) -> C
         winning=SeatedCards(claim.winning_seat, claim.winning_name, card_faces(claim.winning_hole), claim.winning_hand),
         round=round_,
         game=Game(claim.game).label if claim.game in Game.values else claim.game,
+        conditions=conditions_of(claim),
     )
 
 
@@ -281,11 +306,15 @@ def claim_page(request: HttpRequest) -> HttpResponse:
         messages.info(request, f"Claim {claim.pk} was already recorded by this form; it counts once.")
     else:
         verdict = "qualifies" if claim.qualifies else "does not qualify"
-        messages.success(
-            request,
+        said = (
             f"Claim {claim.pk} at table {claim.table.number} recorded and signed: it {verdict}. "
-            "The poker shift supervisor decides it now.",
+            "The poker shift supervisor decides it now."
         )
+        # Recorded either way; a claim that does not qualify is said in the colour of a warning.
+        if claim.qualifies:
+            messages.success(request, said)
+        else:
+            messages.warning(request, said)
     return redirect("floor:bad-beat-claim-detail", claim_id=claim.pk)
 
 

@@ -235,10 +235,12 @@ def test_a_claim_that_does_not_qualify_is_recorded_and_says_which_condition_fail
     claim = BadBeatClaim.objects.get()
     assert claim.qualifies is False and claim.losing_hole == "Ks As"
     assert "it does not qualify" in page and "Does not qualify as Bad Beat" in page
+    # Each condition of the posted qualifier marked: the minimum is not met, the loss and the players are.
     assert (
-        "Losing hand Full house, kings full of aces (both hole cards play) is below the minimum: "
-        "Full house, aces full of tens" in page
+        "<strong>Not met:</strong> Losing hand Full house, kings full of aces (both hole cards play) is below the "
+        "minimum: Full house, aces full of tens" in page
     )
+    assert page.count('<li class="not-met">') == 1 and page.count('<li class="met">') == 2
 
 
 def test_a_refused_claim_shows_the_services_words_keeps_the_input_and_records_nothing(
