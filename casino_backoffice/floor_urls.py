@@ -23,4 +23,5 @@ urlpatterns = [
     path("", include("tables.floor.urls")),
     path("", include("rake.floor.urls")),
     path("", include("cage.floor.urls")),
+    path("", include("jackpots.floor.urls")),
 ]

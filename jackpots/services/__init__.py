@@ -11,7 +11,7 @@ from .display import (
     fund_transfer_prepare,
 )
 from .funds import jackpot_register
-from .payouts import LEFTOVER_RULE, distribution_prepare, distribution_split, share_pay
+from .payouts import LEFTOVER_RULE, distribution_prepare, distribution_split, payment_places, share_pay
 
 __all__ = [
     "LEFTOVER_RULE",
@@ -29,5 +29,6 @@ __all__ = [
     "fund_transfer_approve",
     "fund_transfer_prepare",
     "jackpot_register",
+    "payment_places",
     "share_pay",
 ]

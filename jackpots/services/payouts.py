@@ -200,8 +200,13 @@ _PLACES: dict[Role, frozenset[str]] = {
 }
 
 
+def payment_places(actor: User) -> frozenset[str]:
+    """Where ``actor`` pays a share: at the table, at the cage, or either (finance)."""
+    return frozenset().union(*(_PLACES.get(role, frozenset()) for role in actor.roles))
+
+
 def _place_for(actor: User, place: str | None) -> str:
-    allowed = frozenset().union(*(_PLACES.get(role, frozenset()) for role in actor.roles))
+    allowed = payment_places(actor)
     if place is None:
         if len(allowed) == 1:
             return next(iter(allowed))

@@ -152,7 +152,11 @@ def test_nobody_adds_a_transfer_in_the_admin(client, administrator) -> None:
     assert client.get(reverse("admin:ledger_transfer_add")).status_code == 403
 
 
-def test_the_display_board_shows_each_bad_beat_at_its_adjusted_amount(client, open_table, finance) -> None:
+def test_the_display_board_shows_a_bad_beat_as_finance_adjusted_it_and_nothing_not_official(
+    client, open_table, finance
+) -> None:
+    """A Bad Beat shows only what finance's latest display adjustment set (§637a.15(h)(1)); money still
+    in a box is not official and is shown nowhere."""
     from casino_backoffice.ledger.models import AccountKind, TransferKind
     from casino_backoffice.ledger.services import account_open, account_open_as, transfer_post_atomic
     from jackpots.accounts import jackpot_fund_account
@@ -179,12 +183,11 @@ def test_the_display_board_shows_each_bad_beat_at_its_adjusted_amount(client, op
         debit=box, credit=cage, amount_cents=999, kind=TransferKind.DROP, idempotency_key="d-1", actor=finance
     )
 
-    # Official money is not displayed until finance adjusts the display (§637a.15(h)).
-    assert "$12,345.67" not in client.get("/display/main/panel/").content.decode()
-    display_adjust(jackpot=bad_beat, actor=finance, pin=PIN, idempotency_key="adjust-1")
-
+    before = client.get("/display/main/panel/").content.decode()
+    display_adjust(jackpot=bad_beat, actor=finance, pin=PIN, idempotency_key="display-faces")
     panel = client.get("/display/main/panel/").content.decode()
 
+    assert "Bad Beat" in before and "$12,345.67" not in before  # official, not yet set on the display
     assert "Bad Beat" in panel and "$12,345.67" in panel
     assert "High Hand" in panel and "$0.00" in panel
     assert "$9.99" not in panel and "Coming soon" not in panel

@@ -114,6 +114,15 @@ assert display_overdue_flag(room=room, at=timezone.now())
 from casino_backoffice.ledger.checkpoints import checkpoints_take
 assert checkpoints_take(stride=1) > 0
 
+# The Bad Beat's documents: the demo day decided, distributed and paid a Bad Beat; a gaming day ends
+# without a display adjustment and is flagged.
+from datetime import timedelta
+from jackpots.models import BadBeatDecision, BadBeatDistribution, BadBeatPayment, BadBeatShare
+from jackpots.services import display_overdue_flag
+assert BadBeatDecision.objects.exists() and BadBeatDistribution.objects.exists()
+assert BadBeatShare.objects.exists() and BadBeatPayment.objects.exists()
+assert display_overdue_flag(room=room, at=timezone.now() + timedelta(days=2))
+
 # The ORM meets the triggers too.
 for change in (lambda: Transfer.objects.update(memo="changed"), lambda: RoundDrop.objects.all().delete()):
     try:

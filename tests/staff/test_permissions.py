@@ -104,6 +104,20 @@ ROUTES: dict[tuple[str, str], Action | str] = {
     ("floor:cage-arrivals", "GET"): Action.TRANSPORT_ACCOUNT,
     ("floor:cage-account", "POST"): Action.TRANSPORT_ACCOUNT,
     ("floor:cage-missing-box", "POST"): Action.MISSING_BOX_RECORD,
+    ("floor:bad-beat-claim", "GET"): Action.BAD_BEAT_CLAIM,
+    ("floor:bad-beat-claim", "POST"): Action.BAD_BEAT_CLAIM,
+    ("floor:bad-beat-claims", "GET"): Action.BAD_BEAT_READ,
+    ("floor:bad-beat-claim-detail", "GET"): Action.BAD_BEAT_READ,
+    ("floor:bad-beat-decide", "GET"): Action.BAD_BEAT_VERIFY,
+    ("floor:bad-beat-verify", "POST"): Action.BAD_BEAT_VERIFY,
+    ("floor:bad-beat-deny", "POST"): Action.BAD_BEAT_VERIFY,
+    ("floor:bad-beat-payouts", "GET"): Action.BAD_BEAT_PAY,
+    ("floor:bad-beat-pay", "POST"): Action.BAD_BEAT_PAY,
+    ("floor:bad-beat-witness", "GET"): Action.DISPLAY_WITNESS,
+    ("floor:bad-beat-witness-sign", "POST"): Action.DISPLAY_WITNESS,
+    ("floor:bad-beat-funds", "GET"): Action.DISPLAY_ADJUST,
+    ("floor:bad-beat-adjust", "POST"): Action.DISPLAY_ADJUST,
+    ("floor:bad-beat-distribute", "POST"): Action.BAD_BEAT_DISTRIBUTE,
 }
 HANDLERS = ("get", "post", "put", "patch", "delete")
 
@@ -174,12 +188,26 @@ def test_a_refusal_names_the_action_and_who_may(dealer) -> None:
 
 @pytest.fixture
 def floor_state(rules, dealer, floorperson) -> dict[str, int]:
-    """An open time-charge table with a charge to verify, and a closed table to open."""
+    """An open time-charge table with a charge to verify, a closed table to open, and a Bad Beat claim
+    to read (claimed at T1, which offers the Bad Beat whether open or not)."""
+    from jackpots.models import Jackpot
+    from jackpots.services import claim_open
+    from tests.jackpots.bad_beat import QUALIFYING
+
     stud = table_set_open(table=Table.objects.get(number="T7"), is_open=True, actor=floorperson)
     charge, _ = time_charge_assess(
         table=stud, interval_starts_at=interval_start(30), players_seated=4, actor=dealer, idempotency_key="walk"
     )
-    return {"table": Table.objects.get(number="T1").pk, "charge": charge.pk}
+    t1 = Table.objects.select_related("room").get(number="T1")
+    claim = claim_open(
+        jackpot=Jackpot.objects.get(room=t1.room, code="bb"),
+        table=t1,
+        actor=floorperson,
+        pin=PIN,
+        idempotency_key="walk",
+        **QUALIFYING,
+    )
+    return {"table": t1.pk, "charge": charge.pk, "claim": claim.pk}
 
 
 def _url(name: str, state: dict[str, int]) -> str:
@@ -210,6 +238,14 @@ def _url(name: str, state: dict[str, int]) -> str:
         "floor:cage-witness-sign": {"count_id": 1},
         "floor:cage-account": {"transport_id": 1},
         "floor:cage-missing-box": {"transport_id": 1},
+        "floor:bad-beat-claim-detail": {"claim_id": state["claim"]},
+        # No document 0: a page that may act says there is none.
+        "floor:bad-beat-verify": {"claim_id": 0},
+        "floor:bad-beat-deny": {"claim_id": 0},
+        "floor:bad-beat-pay": {"share_id": 0},
+        "floor:bad-beat-witness-sign": {"adjustment_id": 0},
+        "floor:bad-beat-adjust": {"jackpot_id": 0},
+        "floor:bad-beat-distribute": {"claim_id": 0},
     }.get(name, {})
     return reverse(name, kwargs=kwargs)
 
@@ -225,6 +261,13 @@ _FLOOR_POSTS: dict[str, dict[str, str]] = {
     "floor:cage-custody": {"carry": "boxes", "boxes-seal": "S-1", "boxes-pin": PIN},
     "floor:cage-account": {"pin": PIN},
     "floor:cage-missing-box": {"reason": "gone", "pin": PIN},
+    "floor:bad-beat-claim": {"board": "Ad Ac Kc 7s 7h", "pin": PIN},
+    "floor:bad-beat-verify": {"pin": PIN},
+    "floor:bad-beat-deny": {"reason": "Below the posted hand.", "pin": PIN},
+    "floor:bad-beat-pay": {"id_type": "Passport", "id_number": "X1", "pin": PIN},
+    "floor:bad-beat-witness-sign": {"pin": PIN},
+    "floor:bad-beat-adjust": {"pin": PIN},
+    "floor:bad-beat-distribute": {"method": "cash", "pin": PIN},
 }
 
 

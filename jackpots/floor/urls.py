@@ -1,0 +1,23 @@
+"""Tablet pages of the Bad Beat, included by the tablet site's root (``casino_backoffice/floor_urls.py``)."""
+
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("bad-beat/claim/", views.claim_page, name="bad-beat-claim"),
+    path("bad-beat/claims/", views.claims_list, name="bad-beat-claims"),
+    path("bad-beat/claims/<int:claim_id>/", views.claim_detail, name="bad-beat-claim-detail"),
+    path("bad-beat/decide/", views.decide_page, name="bad-beat-decide"),
+    path("bad-beat/decide/<int:claim_id>/verify/", views.claim_verify_page, name="bad-beat-verify"),
+    path("bad-beat/decide/<int:claim_id>/deny/", views.claim_deny_page, name="bad-beat-deny"),
+    path("bad-beat/payouts/", views.payouts_page, name="bad-beat-payouts"),
+    path("bad-beat/payouts/shares/<int:share_id>/pay/", views.share_pay_page, name="bad-beat-pay"),
+    path("bad-beat/display/witness/", views.witness_page, name="bad-beat-witness"),
+    path("bad-beat/display/<int:adjustment_id>/witness/", views.witness_sign, name="bad-beat-witness-sign"),
+    path("bad-beat/funds/", views.funds_page, name="bad-beat-funds"),
+    path("bad-beat/funds/<int:jackpot_id>/adjust/", views.display_adjust_page, name="bad-beat-adjust"),
+    path(
+        "bad-beat/funds/claims/<int:claim_id>/distribute/", views.distribution_prepare_page, name="bad-beat-distribute"
+    ),
+]
