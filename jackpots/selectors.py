@@ -258,6 +258,11 @@ def display_state(*, room: PokerRoom) -> DisplayState:
     )
 
 
+def local_time(at: datetime, zone: str) -> str:
+    """A moment as the room's clock reads it, for a refusal or a notice: '2026-11-30 21:14 EST'."""
+    return at.astimezone(ZoneInfo(zone)).strftime("%Y-%m-%d %H:%M %Z")
+
+
 # --- The Bad Beat queues --------------------------------------------------------------------------
 
 
@@ -265,9 +270,11 @@ def payouts_to_deliver(*, room: PokerRoom) -> list[BadBeatClaim]:
     """The verified Bad Beats of a room not yet paid in full, oldest first: the queue of security and
     finance (§637a.15(f)(2): 'Notify a representative from the security department or finance
     department to deliver to the Poker table the applicable amount'). A claim still awaiting its
-    distribution is listed too, so that who delivers sees it coming."""
+    distribution is listed too, so that who delivers sees it coming; a claim verified when the fund held
+    nothing official (a payout of $0.00) has nothing to deliver and is not."""
     return list(
         BadBeatClaim.objects.filter(room=room, status__in=(ClaimStatus.VERIFIED, ClaimStatus.DISTRIBUTED))
+        .exclude(decision__payout_cents=0)
         .select_related("jackpot", "table", "decision", "distribution")
         .prefetch_related("distribution__shares__payment")
         .order_by("opened_at", "pk")

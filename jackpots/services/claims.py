@@ -38,7 +38,7 @@ from ..accounts import jackpot_fund_account
 from ..exceptions import AlreadyDecided, ClaimDoesNotQualify, ClaimInvalid, JackpotError, WrongClaimStatus
 from ..models import BadBeatClaim, BadBeatDecision, ClaimStatus, DecisionOutcome, Jackpot
 from ..rules import BadBeatHand, BadBeatRule
-from ..selectors import bad_beat_at_table, fund_position, jackpot_rule_of_version
+from ..selectors import bad_beat_at_table, fund_position, jackpot_rule_of_version, local_time
 
 _OMAHA = ("omaha_high", "omaha_high_low")
 
@@ -250,7 +250,14 @@ def _claim_locked(claim: BadBeatClaim) -> BadBeatClaim:
 
 def _undecided(claim: BadBeatClaim) -> None:
     if claim.status != ClaimStatus.CLAIMED:
-        raise AlreadyDecided(f"Claim {claim.pk} is already {claim.get_status_display().lower()}.")
+        decision = BadBeatDecision.objects.select_related("decided_by").filter(claim_id=claim.pk).first()
+        said = (
+            f"{decision.get_outcome_display().lower()} by {decision.decided_by} at "
+            f"{local_time(decision.decided_at, claim.room.timezone)}"
+            if decision is not None
+            else claim.get_status_display().lower()
+        )
+        raise AlreadyDecided(f"Claim {claim.pk} was already {said}; nothing was changed.")
 
 
 def fund_locked(jackpot: Jackpot) -> Account:

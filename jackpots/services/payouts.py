@@ -40,7 +40,7 @@ from ..models import (
     PayoutMethod,
     ShareName,
 )
-from ..selectors import fund_position
+from ..selectors import fund_position, local_time
 from .claims import bad_beat_hand_of, claim_require_status, fund_locked
 
 # Where the odd cents go, as the distribution records it and docs/jackpots.md states it.
@@ -303,9 +303,12 @@ def share_pay(
 
 
 def _unpaid(share: BadBeatShare) -> None:
-    payment = BadBeatPayment.objects.filter(share=share).select_related("paid_by").first()
+    payment = (
+        BadBeatPayment.objects.filter(share=share).select_related("paid_by", "share__distribution__claim__room").first()
+    )
     if payment is not None:
+        room = payment.share.distribution.claim.room
         raise ShareAlreadyPaid(
             f"Share {share.pk} ({share.name}, {display_cents(share.amount_cents)}) was paid already, by "
-            f"{payment.paid_by} at {payment.paid_at:%Y-%m-%d %H:%M}; nothing was paid twice."
+            f"{payment.paid_by} at {local_time(payment.paid_at, room.timezone)}; nothing was paid twice."
         )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from casino_backoffice.ledger.models import Account, Transfer, TransferKind
@@ -30,7 +32,7 @@ from jackpots.models import (
     DecisionOutcome,
     PaymentPlace,
 )
-from jackpots.selectors import fund_position
+from jackpots.selectors import fund_position, payouts_to_deliver
 from jackpots.services import (
     SeatedHand,
     SeatedPlayer,
@@ -439,3 +441,23 @@ def test_only_security_finance_or_a_cashier_pays(distributed, make_staff, role) 
             idempotency_key="pay-role",
         )
     assert not BadBeatShare.objects.filter(payment__isnull=False).exists()
+
+
+def test_a_claim_verified_when_the_fund_held_nothing_is_not_in_the_queue_to_deliver(
+    make_claim, bad_beat, supervisor
+) -> None:
+    claim = make_claim()
+    decision = claim_verify(claim=claim, actor=supervisor, pin=PIN)
+
+    assert decision.payout_cents == 0
+    assert payouts_to_deliver(room=bad_beat.room) == []
+
+
+def test_a_second_decision_says_who_decided_and_when_by_the_rooms_clock(make_claim, supervisor, make_staff) -> None:
+    claim = make_claim()
+    claim_deny(claim=claim, reason="Seat 7 mucked before showing.", actor=supervisor, pin=PIN)
+
+    with pytest.raises(
+        AlreadyDecided, match=rf"was already denied by {re.escape(str(supervisor))} at .* E[SD]T; nothing"
+    ):
+        claim_verify(claim=claim, actor=make_staff(Role.SHIFT_SUPERVISOR), pin=PIN)
