@@ -53,7 +53,10 @@ class PaymentOutput(serializers.Serializer):
     )
     patron_name = serializers.CharField(help_text="The patron paid: the name the claim gave for the seat.")
     id_type = serializers.CharField(help_text="The patron's identification: its type.")
-    id_number = serializers.CharField(help_text="The patron's identification: its number.")
+    id_number = serializers.CharField(
+        help_text="The patron's identification number, masked but for its last four characters ('•••••1234'); "
+        "the whole number is in the back office's claim file."
+    )
     tax_reportable = serializers.BooleanField()
     paid_by = serializers.CharField(help_text="Username of who paid and signed.")
     paid_at = serializers.DateTimeField()
@@ -82,13 +85,21 @@ class DistributionOutput(serializers.Serializer):
     shares = ShareOutput(many=True, help_text="Losing hand, winning hand, then the table share by seat.")
 
 
+def id_number_masked(number: str) -> str:
+    """A patron's ID number as the API shows it: its last four characters ('•••••1234'). Every role
+    that reads claims reads the API; the whole number is kept in the payment and printed in the back
+    office's claim file for the regulator."""
+    shown = number[-4:]
+    return "•" * (len(number) - len(shown)) + shown if len(number) > 4 else "•" * len(number)
+
+
 def payment_data(payment: BadBeatPayment, *, claim: BadBeatClaim) -> dict[str, Any]:
     return {
         "id": payment.pk,
         "place": payment.place,
         "patron_name": payment.patron_name,
         "id_type": payment.id_type,
-        "id_number": payment.id_number,
+        "id_number": id_number_masked(payment.id_number),
         "tax_reportable": payment.tax_reportable,
         "paid_by": person(payment.paid_by),
         "paid_at": local(payment.paid_at, claim.room),

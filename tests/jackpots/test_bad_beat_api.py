@@ -168,12 +168,12 @@ def test_a_bad_beat_walked_over_the_api_ends_with_the_display_equal_to_the_finan
     body = detail.json()
     assert body["status"] == "paid" and body["decision"] == decision
     assert [share["payment"]["id_number"] for share in body["distribution"]["shares"]] == [
-        "PA-3",
-        "PA-7",
-        "PA-1",
-        "PA-2",
-        "PA-5",
-        "PA-9",
+        "••••",
+        "••••",
+        "••••",
+        "••••",
+        "••••",
+        "••••",
     ]
     assert ledger_total() == 0
 
@@ -593,3 +593,13 @@ def test_twenty_concurrent_payments_of_one_share_over_the_api_pay_it_once(
     assert BadBeatPayment.objects.count() == 1
     assert Transfer.objects.filter(kind=TransferKind.PAYOUT).count() == 1
     assert ledger_total() == 0
+
+
+@pytest.mark.parametrize(
+    ("number", "shown"), [("D12345678", "•••••5678"), ("PA-1", "••••"), ("123", "•••"), ("AB-98765", "••••8765")]
+)
+def test_the_api_shows_a_patrons_id_number_by_its_last_four_characters(number, shown) -> None:
+    """Every role that reads claims reads the API; the whole number is in the back office's claim file."""
+    from jackpots.api.payouts import id_number_masked
+
+    assert id_number_masked(number) == shown
