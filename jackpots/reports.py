@@ -54,10 +54,6 @@ def game_words(game: str) -> str:
     return str(Game(game).label) if game in Game.values else game
 
 
-def _lower_first(text: str) -> str:
-    return text[:1].lower() + text[1:]
-
-
 _BASE_WORDS = {
     "after_rake": "after the rake: the pot without the uncalled final bet, less the rake the dealer extracted",
     "before_rake": "before the rake: the pot without the uncalled final bet, as raked",
@@ -123,7 +119,7 @@ def posted_hand(hand: BadBeatHand, rule: BadBeatRule) -> PostedHand:
     qualifier = hand.qualifier
     minimum = str(qualifier.minimum)
     requirements = [
-        f"The losing hand is {_lower_first(minimum)} or better, and loses to a better hand: a tie does not qualify.",
+        f'The losing hand is at least "{minimum}" and loses to a better hand: a tie does not qualify.',
     ]
     if "holdem" in hand.games and qualifier.both_hole_cards_play:
         requirements.append(f"At {game_words('holdem')}, both of the losing hand's hole cards play in it.")
@@ -436,10 +432,10 @@ class FundStatement:
         """The statement in one column: opening, each kind of movement, closing."""
         return [
             ("Opening balance", self.opening_cents),
-            (Movement.CONTRIBUTION + "s", self.contributions_cents),
-            (Movement.PAYOUT + "s", self.payouts_cents),
-            ("Transfers in", self.transfers_in_cents),
-            ("Transfers out", self.transfers_out_cents),
+            ("Contributions made official (cage verifications)", self.contributions_cents),
+            ("Payouts to patrons", self.payouts_cents),
+            ("Transfers in from discontinued funds", self.transfers_in_cents),
+            ("Transfers out to other Bad Beats", self.transfers_out_cents),
             ("Other movements (reversals, adjustments)", self.other_cents),
             ("Closing balance", self.closing_cents),
         ]
@@ -544,6 +540,10 @@ class ClaimFile:
     payments: dict[int, BadBeatPayment]  # by share id
     signatures: list[tuple[str, SignatureLine]] = field(default_factory=list)  # (step, signature)
     transfers: list[Transfer] = field(default_factory=list)
+
+    @property
+    def game(self) -> str:
+        return game_words(self.claim.game)
 
     @property
     def rows(self) -> list[tuple[BadBeatShare, BadBeatPayment | None]]:

@@ -29,11 +29,11 @@ def require(request: HttpRequest, action: Action) -> None:
 
 
 class BadBeatAdmin(ReadOnlyAdmin):
-    """Bad Beat documents and money rows: read by those who may read the Bad Beat (and whom the admin
-    lets in), never added, changed nor deleted here; services are their only writers."""
+    """Bad Beat documents and money rows: read by the back office (``Action.BAD_BEAT_RECORDS_READ``),
+    never added, changed nor deleted here; services are their only writers."""
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return super().has_view_permission(request, obj) and may(request.user, Action.BAD_BEAT_READ)
+        return super().has_view_permission(request, obj) and may(request.user, Action.BAD_BEAT_RECORDS_READ)
 
 
 class SignForm(forms.Form):

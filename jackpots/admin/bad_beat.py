@@ -41,7 +41,7 @@ from ..models import (
     PaymentPlace,
     PayoutMethod,
 )
-from ..reports import card_words, claim_file, claims_with_amounts
+from ..reports import card_words, claim_file, claims_with_amounts, game_words
 from ..services import LEFTOVER_RULE, distribution_prepare, distribution_split, share_pay
 from ..services.claims import bad_beat_hand_of
 from ._common import BadBeatAdmin, SignForm, require, sign_page
@@ -118,6 +118,16 @@ class DistributionInline(ReadOnlyInline):
         return display_cents(distribution.total_cents)
 
 
+# A status in a list's column; the claim's page says it in full.
+_STATUS_SHORT = {
+    ClaimStatus.CLAIMED: "claimed, to decide",
+    ClaimStatus.VERIFIED: "verified, to distribute",
+    ClaimStatus.DENIED: "denied",
+    ClaimStatus.DISTRIBUTED: "shares to pay",
+    ClaimStatus.PAID: "paid",
+}
+
+
 class QualifiesFilter(admin.SimpleListFilter):
     title = "verdict"
     parameter_name = "verdict"
@@ -142,16 +152,16 @@ class BadBeatClaimAdmin(BadBeatAdmin, SimpleHistoryAdmin):
     list_display = [
         "id",
         "opened_at",
-        "table",
-        "jackpot",
-        "hand_name",
+        "table_number",
+        "fund",
+        "hand",
         "verdict",
-        "status",
-        "players_dealt_in",
+        "state",
+        "players",
         "payout",
     ]
     list_display_links = ["id", "opened_at"]
-    list_filter = ["status", QualifiesFilter, "room", "jackpot", "opened_at"]
+    list_filter = ["status", QualifiesFilter, "room", ("jackpot", admin.RelatedOnlyFieldListFilter), "opened_at"]
     list_select_related = ["room", "table", "jackpot", "decision", "distribution"]
     search_fields = ["losing_name", "winning_name", "surveillance_reference", "table__number"]
     date_hierarchy = "opened_at"
@@ -167,7 +177,7 @@ class BadBeatClaimAdmin(BadBeatAdmin, SimpleHistoryAdmin):
                     "jackpot",
                     "table",
                     "round",
-                    "game",
+                    "game_name",
                     "happened_at",
                     "players_dealt_in",
                     "board_in_words",
@@ -185,6 +195,7 @@ class BadBeatClaimAdmin(BadBeatAdmin, SimpleHistoryAdmin):
         ("The claim", {"fields": ["status", "opened_by", "opened_at"]}),
     ]
     readonly_fields = [
+        "game_name",
         "board_in_words",
         "losing",
         "winning",
@@ -200,7 +211,27 @@ class BadBeatClaimAdmin(BadBeatAdmin, SimpleHistoryAdmin):
         shown = list(super().get_list_display(request))
         return [*shown, "next_step"] if may(request.user, Action.BAD_BEAT_DISTRIBUTE) else shown
 
-    @admin.display(description="Verdict", boolean=True, ordering="qualifies")
+    @admin.display(description="Table", ordering="table__number")
+    def table_number(self, claim: BadBeatClaim) -> str:
+        return claim.table.number
+
+    @admin.display(description="Fund", ordering="jackpot__code")
+    def fund(self, claim: BadBeatClaim) -> str:
+        return str(claim.jackpot)
+
+    @admin.display(description="Hand", ordering="hand_name")
+    def hand(self, claim: BadBeatClaim) -> str:
+        return claim.hand_name
+
+    @admin.display(description="Status", ordering="status")
+    def state(self, claim: BadBeatClaim) -> str:
+        return _STATUS_SHORT[ClaimStatus(claim.status)]
+
+    @admin.display(description="Players dealt in", ordering="players_dealt_in")
+    def players(self, claim: BadBeatClaim) -> int:
+        return claim.players_dealt_in
+
+    @admin.display(description="Qualifies", boolean=True, ordering="qualifies")
     def verdict(self, claim: BadBeatClaim) -> bool:
         return claim.qualifies
 
@@ -211,7 +242,7 @@ class BadBeatClaimAdmin(BadBeatAdmin, SimpleHistoryAdmin):
             return "—"
         return display_cents(decision.payout_cents) if decision.outcome == "verified" else "denied"
 
-    @admin.display(description="")
+    @admin.display(description="", empty_value="")
     def next_step(self, claim: BadBeatClaim) -> str:
         if claim.status != ClaimStatus.VERIFIED:
             return ""
@@ -219,6 +250,10 @@ class BadBeatClaimAdmin(BadBeatAdmin, SimpleHistoryAdmin):
             '<a class="button" href="{}">Prepare the distribution…</a>',
             reverse("admin:jackpots_badbeatclaim_distribute", args=[claim.pk]),
         )
+
+    @admin.display(description="Game")
+    def game_name(self, claim: BadBeatClaim) -> str:
+        return game_words(claim.game)
 
     @admin.display(description="Board")
     def board_in_words(self, claim: BadBeatClaim) -> str:
@@ -252,7 +287,7 @@ class BadBeatClaimAdmin(BadBeatAdmin, SimpleHistoryAdmin):
 
     @admin.display(description="The evaluator's reasons")
     def reasons_in_words(self, claim: BadBeatClaim) -> str:
-        return format_html("<ul>{}</ul>", format_html_join("", "<li>{}</li>", ((reason,) for reason in claim.reasons)))
+        return format_html_join(format_html("<br>"), "{}", ((reason,) for reason in claim.reasons))
 
     def changelist_totals(self, queryset: QuerySet[Any]) -> list[tuple[str, int]]:
         total = BadBeatDecision.objects.filter(claim__in=queryset.values("pk")).aggregate(
@@ -317,7 +352,7 @@ class BadBeatClaimAdmin(BadBeatAdmin, SimpleHistoryAdmin):
         its posted qualifier, the surveillance reference, every signature with name, role, Board
         credential number and time, the distribution, each payment with the patron's identification,
         and the ledger transfers."""
-        require(request, Action.BAD_BEAT_READ)
+        require(request, Action.BAD_BEAT_RECORDS_READ)
         claim = get_object_or_404(BadBeatClaim, pk=claim_id)
         context = {
             "file": claim_file(claim=claim),
@@ -536,7 +571,7 @@ class BadBeatShareAdmin(BadBeatAdmin):
     def paid(self, share: BadBeatShare) -> str:
         return _paid(share)
 
-    @admin.display(description="")
+    @admin.display(description="", empty_value="")
     def pay_link(self, share: BadBeatShare) -> str:
         if getattr(share, "payment", None) is not None:
             return ""

@@ -122,7 +122,7 @@ class DisplayCheckAdmin(admin.ModelAdmin):
     each room; finance adjusts a display from it."""
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return may(request.user, Action.BAD_BEAT_READ)
+        return may(request.user, Action.BAD_BEAT_RECORDS_READ)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -141,7 +141,7 @@ class DisplayCheckAdmin(admin.ModelAdmin):
         ]
 
     def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
-        require(request, Action.BAD_BEAT_READ)
+        require(request, Action.BAD_BEAT_RECORDS_READ)
         now = timezone.now()
         checked = display_check(rooms=rooms(), at=now)
         if (extension := request.GET.get("export")) in ("csv", "xlsx"):
@@ -264,7 +264,7 @@ class FundTransferAdmin(BadBeatAdmin, SimpleHistoryAdmin):
         shown = list(super().get_list_display(request))
         return [*shown, "approve_link"] if may(request.user, Action.FUND_TRANSFER_APPROVE) else shown
 
-    @admin.display(description="")
+    @admin.display(description="", empty_value="")
     def approve_link(self, transfer: FundTransfer) -> str:
         if transfer.status != FundTransferStatus.PREPARED:
             return ""

@@ -1,6 +1,6 @@
-"""The Bad Beat's reports in the admin, for those who may read the Bad Beat (``Action.BAD_BEAT_READ``)
-and whom the admin lets in (the back office: poker room manager, cage cashier, finance, compliance,
-administrator):
+"""The Bad Beat's reports in the admin, for those who may read the Bad Beat's records
+(``Action.BAD_BEAT_RECORDS_READ``: the back office, poker room manager, cage cashier, finance,
+compliance and administrator):
 
 - the posted rules of §637a.15(b), from the rules version in effect: page, PDF, CSV, XLSX;
 - the notice of eligibility at each table offering a Bad Beat: a printable page, one table a page, and PDF;
@@ -45,7 +45,7 @@ class BadBeatReportAdmin(admin.ModelAdmin):
     """The page of the Bad Beat's reports and the reports themselves."""
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return may(request.user, Action.BAD_BEAT_READ)
+        return may(request.user, Action.BAD_BEAT_RECORDS_READ)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -71,7 +71,7 @@ class BadBeatReportAdmin(admin.ModelAdmin):
 
     def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
         """Every Bad Beat report of a room, with the period a statement or the claims cover."""
-        require(request, Action.BAD_BEAT_READ)
+        require(request, Action.BAD_BEAT_RECORDS_READ)
         choices = rooms()
         room = room_of(request, choices)
         start, end = period_of(request, room)
@@ -83,7 +83,7 @@ class BadBeatReportAdmin(admin.ModelAdmin):
 
     def rules_view(self, request: HttpRequest) -> HttpResponse:
         """The posted Bad Beat rules of a room (§637a.15(b)) from the rules version in effect now."""
-        require(request, Action.BAD_BEAT_READ)
+        require(request, Action.BAD_BEAT_RECORDS_READ)
         choices = rooms()
         room = room_of(request, choices)
         if room is None:
@@ -122,7 +122,7 @@ class BadBeatReportAdmin(admin.ModelAdmin):
     def notices_view(self, request: HttpRequest) -> HttpResponse:
         """The notice of eligibility posted at each table offering a Bad Beat, one page a table: a
         printable page, or PDF."""
-        require(request, Action.BAD_BEAT_READ)
+        require(request, Action.BAD_BEAT_RECORDS_READ)
         room = room_of(request, rooms())
         if room is None:
             raise PermissionDenied
@@ -149,7 +149,7 @@ class BadBeatReportAdmin(admin.ModelAdmin):
         """The statement of a Bad Beat fund over a period of gaming days: opening balance, contributions
         made official, payouts, transfers in and out, other movements, closing balance; and the display
         history (§637a.15(h))."""
-        require(request, Action.BAD_BEAT_READ)
+        require(request, Action.BAD_BEAT_RECORDS_READ)
         jackpot = get_object_or_404(Jackpot.objects.select_related("room"), pk=jackpot_id)
         start, end = period_of(request, jackpot.room)
         statement = fund_statement(jackpot=jackpot, start=start, end=end)
@@ -193,7 +193,7 @@ class BadBeatReportAdmin(admin.ModelAdmin):
 
     def claims_view(self, request: HttpRequest) -> HttpResponse:
         """Every claim of a room opened over a period of gaming days, with its status and amounts: CSV or XLSX."""
-        require(request, Action.BAD_BEAT_READ)
+        require(request, Action.BAD_BEAT_RECORDS_READ)
         room = room_of(request, rooms())
         extension = request.GET.get("export", "csv")
         if room is None or extension not in ("csv", "xlsx"):
