@@ -167,7 +167,7 @@ class BadBeatRule(JackpotRule):
     drop_section: ClassVar[str] = "§637a.15(c)"
 
     hands: tuple[BadBeatHand, ...]  # non-empty, codes unique, in file order
-    reserve_bp: int = 0  # 0 to under 10000: kept back from each payout for the next jackpot
+    reserve_bp: int = 0  # 0 to under 10000 bp: the part of the fund's balance kept back for the next jackpot
     discontinuation: Discontinuation | None = None
 
     def hands_for(self, game: str) -> tuple[BadBeatHand, ...]:
@@ -276,6 +276,13 @@ def _bad_beat(check: Checker, where: str, item: dict[str, Any]) -> BadBeatRule |
     if item.get("discontinuation") is not None:
         discontinuation = _discontinuation(check, f"{where} discontinuation", item["discontinuation"])
     seed = check.money(where, "seed", item.get("seed", "0.00"))
+    if seed:
+        check.error(
+            where,
+            f"seed must be 0.00: a Bad Beat is paid from 'a separate fund created from pot contributions' "
+            f"(§637a.15(a)), so the house adds nothing to it (got {format_cents(seed)})",
+        )
+        seed = None
     if (
         moved
         or contribution is None

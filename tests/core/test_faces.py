@@ -152,11 +152,13 @@ def test_nobody_adds_a_transfer_in_the_admin(client, administrator) -> None:
     assert client.get(reverse("admin:ledger_transfer_add")).status_code == 403
 
 
-def test_the_display_board_shows_each_fund_at_its_official_amount(client, open_table, finance) -> None:
+def test_the_display_board_shows_each_bad_beat_at_its_adjusted_amount(client, open_table, finance) -> None:
     from casino_backoffice.ledger.models import AccountKind, TransferKind
     from casino_backoffice.ledger.services import account_open, account_open_as, transfer_post_atomic
     from jackpots.accounts import jackpot_fund_account
     from jackpots.models import Jackpot, JackpotKind
+    from jackpots.services import display_adjust
+    from tests.conftest import PIN
 
     room = open_table.room
     bad_beat = Jackpot.objects.create(room=room, code="bb", kind=JackpotKind.BAD_BEAT, name="Bad Beat")
@@ -176,6 +178,10 @@ def test_the_display_board_shows_each_fund_at_its_official_amount(client, open_t
     transfer_post_atomic(
         debit=box, credit=cage, amount_cents=999, kind=TransferKind.DROP, idempotency_key="d-1", actor=finance
     )
+
+    # Official money is not displayed until finance adjusts the display (§637a.15(h)).
+    assert "$12,345.67" not in client.get("/display/main/panel/").content.decode()
+    display_adjust(jackpot=bad_beat, actor=finance, pin=PIN, idempotency_key="adjust-1")
 
     panel = client.get("/display/main/panel/").content.decode()
 

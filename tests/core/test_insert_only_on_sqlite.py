@@ -102,6 +102,14 @@ verification_explain(verification=verification, reason="the box was left at the 
 gaming_day_close(room=room, day=gaming_day(room=room, at=timezone.now()), actor=finance, pin="2468")
 assert ledger_total() == 0
 
+# The demo day played a Bad Beat (decisions, a distribution, shares, payments); a Bad Beat fund whose
+# display was not adjusted on a past gaming day is flagged by the schedule.
+from datetime import timedelta
+from jackpots.models import Jackpot, JackpotKind
+from jackpots.services import display_overdue_flag
+Jackpot.objects.filter(kind=JackpotKind.BAD_BEAT).update(created_at=timezone.now() - timedelta(days=3))
+assert display_overdue_flag(room=room, at=timezone.now())
+
 # A balance checkpoint (the ledger's, taken every minute by beat), with every transfer in it.
 from casino_backoffice.ledger.checkpoints import checkpoints_take
 assert checkpoints_take(stride=1) > 0
@@ -131,6 +139,11 @@ INSERT_ONLY = (
     "cage_missingbox",
     "cage_gamingdayclose",
     "cage_schedulerun",
+    "jackpots_badbeatdecision",
+    "jackpots_badbeatdistribution",
+    "jackpots_badbeatshare",
+    "jackpots_badbeatpayment",
+    "jackpots_displayoverdue",
 )
 
 

@@ -676,3 +676,11 @@ def test_every_key_round_trips_through_the_canonical_form():
     again = validate_rules(json.loads(rules.canonical_json()))
     assert again.jackpots["bb"] == rules.jackpots["bb"]
     assert again.canonical_json() == rules.canonical_json()
+
+
+def test_a_bad_beat_fund_has_no_seed_of_house_money():
+    errors = errors_of(lambda d: d["jackpots"][0].update(seed="500.00"))
+    assert errors == [
+        "jackpots[0] (bb): seed must be 0.00: a Bad Beat is paid from 'a separate fund created from pot "
+        "contributions' (§637a.15(a)), so the house adds nothing to it (got 500.00)"
+    ]

@@ -370,6 +370,7 @@ def _service_calls() -> dict[str, tuple[Action, Callable[[User, dict[str, Any]],
             lambda actor, state: signing_unlock(user=state["locked"], actor=actor),
         ),
         **_cage_service_calls(),
+        **_jackpot_service_calls(),
     }
 
 
@@ -447,6 +448,79 @@ def _cage_service_calls() -> dict[str, tuple[Action, Callable[[User, dict[str, A
     }
 
 
+def _jackpot_service_calls() -> dict[str, tuple[Action, Callable[[User, dict[str, Any]], Any]]]:
+    """The Bad Beat's services refuse before they read anything: the documents they are handed need not exist."""
+    from jackpots import services
+    from jackpots.models import BadBeatClaim, BadBeatShare, DisplayAdjustment, FundTransfer, Jackpot
+
+    def fund(state: dict[str, Any]) -> Jackpot:
+        return Jackpot.objects.get(room=state["t1"].room, code="bb")
+
+    return {
+        "claim_open": (
+            Action.BAD_BEAT_CLAIM,
+            lambda actor, state: services.claim_open(
+                jackpot=fund(state),
+                table=state["t1"],
+                players_dealt_in=2,
+                board="Ad Ac Kc 7s 7h",
+                losing=services.SeatedHand(1, "A", "As Ks"),
+                winning=services.SeatedHand(2, "B", "7d 7c"),
+                others=[],
+                actor=actor,
+                pin=PIN,
+                idempotency_key="service",
+            ),
+        ),
+        "claim_verify": (
+            Action.BAD_BEAT_VERIFY,
+            lambda actor, state: services.claim_verify(claim=BadBeatClaim(), actor=actor, pin=PIN),
+        ),
+        "claim_deny": (
+            Action.BAD_BEAT_VERIFY,
+            lambda actor, state: services.claim_deny(claim=BadBeatClaim(), reason="no", actor=actor, pin=PIN),
+        ),
+        "distribution_prepare": (
+            Action.BAD_BEAT_DISTRIBUTE,
+            lambda actor, state: services.distribution_prepare(
+                claim=BadBeatClaim(), actor=actor, pin=PIN, idempotency_key="service"
+            ),
+        ),
+        "share_pay": (
+            Action.BAD_BEAT_PAY,
+            lambda actor, state: services.share_pay(
+                share=BadBeatShare(), id_type="License", id_number="1", actor=actor, pin=PIN, idempotency_key="service"
+            ),
+        ),
+        "display_adjust": (
+            Action.DISPLAY_ADJUST,
+            lambda actor, state: services.display_adjust(
+                jackpot=fund(state), actor=actor, pin=PIN, idempotency_key="s"
+            ),
+        ),
+        "display_witness": (
+            Action.DISPLAY_WITNESS,
+            lambda actor, state: services.display_witness(adjustment=DisplayAdjustment(), actor=actor, pin=PIN),
+        ),
+        "fund_transfer_prepare": (
+            Action.FUND_TRANSFER_PREPARE,
+            lambda actor, state: services.fund_transfer_prepare(
+                source=fund(state),
+                destination=fund(state),
+                amount_cents=100,
+                reason="discontinued",
+                actor=actor,
+                pin=PIN,
+                idempotency_key="service",
+            ),
+        ),
+        "fund_transfer_approve": (
+            Action.FUND_TRANSFER_APPROVE,
+            lambda actor, state: services.fund_transfer_approve(transfer=FundTransfer(), actor=actor, pin=PIN),
+        ),
+    }
+
+
 def _snapshot() -> tuple:
     from casino_backoffice.ledger.models import Correction, Transfer
     from casino_backoffice.staff.models import Signature
@@ -493,6 +567,7 @@ def test_the_services_walked_are_every_action_a_service_takes() -> None:
         Action.COUNTS_TO_RECORD_READ,
         Action.CAGE_RECORD_READ,
         Action.VARIANCE_READ,
+        Action.BAD_BEAT_READ,
     }
     assert {action for action, _ in _service_calls().values()} | reads == set(Action)
 

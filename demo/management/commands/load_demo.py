@@ -188,11 +188,11 @@ def play_a_demo_bad_beat(staff: dict[str, User], pins: dict[str, str]) -> None:
     disputed = claim_open(
         jackpot=bad_beat,
         table=t2,
-        players_dealt_in=6,
-        board="Kd Kc Ac 7s 7h",
-        losing=SeatedHand(3, "Ann Rivera", "Ks As"),
+        players_dealt_in=3,
+        board="Ad Ac Kc 7s 7h",
+        losing=SeatedHand(3, "Ann Rivera", "As Ks"),
         winning=SeatedHand(7, "Walt Chen", "7d 7c"),
-        others=others,
+        others=others[:1],
         surveillance_reference="DEMO-CAM-2",
         actor=floor,
         pin=pins["floor"],
@@ -200,7 +200,7 @@ def play_a_demo_bad_beat(staff: dict[str, User], pins: dict[str, str]) -> None:
     )
     claim_deny(
         claim=disputed,
-        reason="Kings full of aces is below the posted aces full of tens.",
+        reason="Only 3 players were dealt in; the posted Bad Beat hands need at least 4.",
         actor=staff["supervisor"],
         pin=pins["supervisor"],
     )
