@@ -21,6 +21,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 from simple_history.admin import SimpleHistoryAdmin
 
 from casino_backoffice.core.admin import ReadOnlyInline, signatures_html
@@ -205,7 +206,9 @@ class BadBeatClaimAdmin(BadBeatAdmin, SimpleHistoryAdmin):
     ]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[BadBeatClaim]:
-        return super().get_queryset(request).select_related("opened_by", "rules_version", "round")
+        # The list's own related rows too: a queryset that selects some related rows already is not
+        # given ``list_select_related`` by the changelist.
+        return super().get_queryset(request).select_related(*self.list_select_related, "opened_by", "rules_version")
 
     def get_list_display(self, request: HttpRequest) -> Any:
         shown = list(super().get_list_display(request))
@@ -287,7 +290,7 @@ class BadBeatClaimAdmin(BadBeatAdmin, SimpleHistoryAdmin):
 
     @admin.display(description="The evaluator's reasons")
     def reasons_in_words(self, claim: BadBeatClaim) -> str:
-        return format_html_join(format_html("<br>"), "{}", ((reason,) for reason in claim.reasons))
+        return format_html_join(mark_safe("<br>"), "{}", ((reason,) for reason in claim.reasons))  # noqa: S308
 
     def changelist_totals(self, queryset: QuerySet[Any]) -> list[tuple[str, int]]:
         total = BadBeatDecision.objects.filter(claim__in=queryset.values("pk")).aggregate(
