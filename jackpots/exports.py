@@ -16,7 +16,7 @@ from casino_backoffice.staff.models import User
 from tables.models import PokerRoom
 from tables.selectors import gaming_day
 
-from .models import BadBeatClaim
+from .models import BadBeatClaim, DecisionOutcome
 from .reports import DisplayCheckRow, FundStatement, PostedRules
 from .rules import SHARE_NAMES
 
@@ -292,6 +292,8 @@ def claims_report(*, claims: Iterable[BadBeatClaim], filename: str) -> Report:
     for claim in claims:
         zones.add(claim.room.timezone)
         decision = getattr(claim, "decision", None)
+        # A denial fixes no amount: its amounts are blank, not zero.
+        verified = decision is not None and decision.outcome == DecisionOutcome.VERIFIED
         distribution = getattr(claim, "distribution", None)
         distributed = distribution.total_cents if distribution else None
         paid = int(getattr(claim, "paid_cents", None) or 0)
@@ -325,11 +327,11 @@ def claims_report(*, claims: Iterable[BadBeatClaim], filename: str) -> Report:
                 credential(decision.decided_by) if decision else "",
                 decision.decided_at if decision else None,
                 decision.reason if decision else "",
-                decision.official_cents if decision else None,
-                decision.owed_cents if decision else None,
-                decision.available_cents if decision else None,
-                decision.reserve_cents if decision else None,
-                decision.payout_cents if decision else None,
+                decision.official_cents if verified else None,
+                decision.owed_cents if verified else None,
+                decision.available_cents if verified else None,
+                decision.reserve_cents if verified else None,
+                decision.payout_cents if verified else None,
                 distributed,
                 paid if distribution else None,
                 distributed - paid if distributed is not None else None,
