@@ -290,7 +290,7 @@ class BadBeatClaimAdmin(BadBeatAdmin, SimpleHistoryAdmin):
 
     @admin.display(description="The evaluator's reasons")
     def reasons_in_words(self, claim: BadBeatClaim) -> str:
-        return format_html_join(mark_safe("<br>"), "{}", ((reason,) for reason in claim.reasons))  # noqa: S308
+        return format_html_join(mark_safe("<br>"), "{}", ((reason,) for reason in claim.reasons))
 
     def changelist_totals(self, queryset: QuerySet[Any]) -> list[tuple[str, int]]:
         total = BadBeatDecision.objects.filter(claim__in=queryset.values("pk")).aggregate(
