@@ -293,7 +293,7 @@ def claims_report(*, claims: Iterable[BadBeatClaim], filename: str) -> Report:
         zones.add(claim.room.timezone)
         decision = getattr(claim, "decision", None)
         # A denial fixes no amount: its amounts are blank, not zero.
-        verified = decision is not None and decision.outcome == DecisionOutcome.VERIFIED
+        verified = decision if decision is not None and decision.outcome == DecisionOutcome.VERIFIED else None
         distribution = getattr(claim, "distribution", None)
         distributed = distribution.total_cents if distribution else None
         paid = int(getattr(claim, "paid_cents", None) or 0)
@@ -327,11 +327,11 @@ def claims_report(*, claims: Iterable[BadBeatClaim], filename: str) -> Report:
                 credential(decision.decided_by) if decision else "",
                 decision.decided_at if decision else None,
                 decision.reason if decision else "",
-                decision.official_cents if verified else None,
-                decision.owed_cents if verified else None,
-                decision.available_cents if verified else None,
-                decision.reserve_cents if verified else None,
-                decision.payout_cents if verified else None,
+                verified.official_cents if verified else None,
+                verified.owed_cents if verified else None,
+                verified.available_cents if verified else None,
+                verified.reserve_cents if verified else None,
+                verified.payout_cents if verified else None,
                 distributed,
                 paid if distribution else None,
                 distributed - paid if distributed is not None else None,
