@@ -2,6 +2,8 @@
 
 from django.db import migrations, models
 
+from casino_backoffice.core.immutable import insert_only_again
+
 
 class Migration(migrations.Migration):
 
@@ -87,4 +89,6 @@ class Migration(migrations.Migration):
             name='leftover_rule',
             field=models.CharField(help_text='Where the odd cents went, in words.', max_length=1000),
         ),
+        # SQLite rebuilds the table to widen the column, and the rebuilt table has no triggers yet.
+        insert_only_again('jackpots_badbeatdistribution'),
     ]
