@@ -114,23 +114,28 @@ class PostedHand:
     shares: tuple[tuple[str, str], ...]  # (who, percent)
 
 
-def posted_hand(hand: BadBeatHand, rule: BadBeatRule) -> PostedHand:
-    """The qualifying requirements and the payout of ``hand`` in words, from its qualifier."""
+def posted_hand(hand: BadBeatHand, rule: BadBeatRule, *, game: str | None = None) -> PostedHand:
+    """The qualifying requirements and the payout of ``hand`` in words, from its qualifier; at one
+    ``game`` (a table's notice), only what applies there."""
     qualifier = hand.qualifier
     minimum = str(qualifier.minimum)
     requirements = [
         f'The losing hand is at least "{minimum}" and loses to a better hand: a tie does not qualify.',
     ]
-    if "holdem" in hand.games and qualifier.both_hole_cards_play:
-        requirements.append(f"At {game_words('holdem')}, both of the losing hand's hole cards play in it.")
-    if any(game in hand.games for game in BAD_BEAT_GAMES if game != "holdem"):
+    games = hand.games if game is None else (game,)
+    if "holdem" in games and qualifier.both_hole_cards_play:
+        where = f"At {game_words('holdem')}, both" if game is None else "Both"
+        requirements.append(f"{where} of the losing hand's hole cards play in it.")
+    if any(omaha in games for omaha in BAD_BEAT_GAMES if omaha != "holdem"):
+        where = "At Omaha, every" if game is None else "Every"
         requirements.append(
-            "At Omaha, every hand uses exactly two of its hole cards and three cards of the board (§637a.12(k))."
+            f"{where} hand uses exactly two of its hole cards and three cards of the board (§637a.12(k))."
         )
     requirements.append(
         f"At least {qualifier.min_players_dealt} players dealt in, the losing and the winning hand included."
     )
-    requirements.append(f"Played at: {', '.join(game_words(game) for game in hand.games)}.")
+    if game is None:
+        requirements.append(f"Played at: {', '.join(game_words(game) for game in hand.games)}.")
     if rule.reserve_bp:
         payout = (
             f"{display_percent(hand.payout_bp)} of the current amount after {display_percent(rule.reserve_bp)} of it "
@@ -183,9 +188,16 @@ class PostedBadBeat:
         if not self.rule.reserve_bp:
             return "Nothing is kept back: a hand pays its percentage of the whole current amount."
         return (
-            f"{display_percent(self.rule.reserve_bp)} of the current amount is kept back from each payout to seed the "
+            f"{display_percent(self.rule.reserve_bp)} of the current amount is kept back from each payout to start the "
             "next jackpot (the reserve keeps the odd cent)."
         )
+
+    @property
+    def order(self) -> str:
+        """Which hand pays when a claim qualifies for more than one (``claim_evaluate``: the first, in order)."""
+        if len(self.hands) < 2:
+            return ""
+        return "A hand that qualifies for more than one of these is paid as the first of them listed here."
 
     @property
     def current_cents(self) -> int | None:
@@ -267,7 +279,12 @@ def table_notices(*, rules: PostedRules) -> list[TableNotice]:
     offers: dict[str, list[tuple[PostedBadBeat, tuple[PostedHand, ...]]]] = defaultdict(list)
     for bad_beat in rules.bad_beats:
         for number in bad_beat.tables:
-            hands = tuple(posted for posted in bad_beat.hands if games[number] in posted.hand.games)
+            game = games[number]
+            hands = tuple(
+                posted_hand(posted.hand, bad_beat.rule, game=game)
+                for posted in bad_beat.hands
+                if game in posted.hand.games
+            )
             if hands:
                 offers[number].append((bad_beat, hands))
     return [
@@ -613,7 +630,7 @@ def claim_file(*, claim: BadBeatClaim) -> ClaimFile:
     )
     return ClaimFile(
         claim=claim,
-        posted=posted_hand(hand, rule) if hand is not None and isinstance(rule, BadBeatRule) else None,
+        posted=posted_hand(hand, rule, game=claim.game) if hand is not None and isinstance(rule, BadBeatRule) else None,
         hands=hands,
         board_words=card_words(claim.board),
         decision=decision,

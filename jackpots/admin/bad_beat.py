@@ -250,7 +250,7 @@ class BadBeatClaimAdmin(BadBeatAdmin, SimpleHistoryAdmin):
         if claim.status != ClaimStatus.VERIFIED:
             return ""
         return format_html(
-            '<a class="button" href="{}">Prepare the distribution…</a>',
+            '<a class="button" style="white-space: nowrap" href="{}">Prepare the distribution…</a>',
             reverse("admin:jackpots_badbeatclaim_distribute", args=[claim.pk]),
         )
 
@@ -398,7 +398,8 @@ class BadBeatClaimAdmin(BadBeatAdmin, SimpleHistoryAdmin):
                 )
                 return redirect("admin:jackpots_badbeatclaim_change", claim.pk)
         facts: list[tuple[str, Any]] = [
-            ("Claim", f"{claim.pk}: {claim.hand_name} at table {claim.table.number}, {claim.jackpot.name}"),
+            ("Claim", f"{claim.pk}: {claim.hand_name} hand at table {claim.table.number}, {game_words(claim.game)}"),
+            ("Fund", str(claim.jackpot)),
             ("Status", claim.get_status_display()),
         ]
         table = None
@@ -435,7 +436,8 @@ class BadBeatClaimAdmin(BadBeatAdmin, SimpleHistoryAdmin):
             title=f"Prepare the distribution of claim {claim.pk}",
             facts=facts,
             rule=BadBeatDistribution.PREPARER.name,
-            form=form,
+            # Only a verified claim is distributed; the page of any other says where it stands.
+            form=form if claim.status == ClaimStatus.VERIFIED else None,
             submit_label="Sign the distribution",
             back=("Back to the claim", reverse("admin:jackpots_badbeatclaim_change", args=[claim.pk])),
             error=error,
@@ -579,7 +581,7 @@ class BadBeatShareAdmin(BadBeatAdmin):
         if getattr(share, "payment", None) is not None:
             return ""
         return format_html(
-            '<a class="button" href="{}">Pay at the cage…</a>',
+            '<a class="button" style="white-space: nowrap" href="{}">Pay at the cage…</a>',
             reverse("admin:jackpots_badbeatshare_pay", args=[share.pk]),
         )
 
@@ -621,7 +623,8 @@ class BadBeatShareAdmin(BadBeatAdmin):
                 return redirect("admin:jackpots_badbeatclaim_change", claim.pk)
         paid = BadBeatPayment.objects.filter(share=share).exists()
         facts: list[tuple[str, Any]] = [
-            ("Claim", f"{claim.pk}: {claim.hand_name} at table {claim.table.number}, {claim.jackpot.name}"),
+            ("Claim", f"{claim.pk}: {claim.hand_name} hand at table {claim.table.number}, {game_words(claim.game)}"),
+            ("Fund", str(claim.jackpot)),
             ("Share", f"{share.get_share_display()}, seat {share.seat}"),
             ("Patron", share.name),
             ("Amount", display_cents(share.amount_cents)),

@@ -269,7 +269,7 @@ class FundTransferAdmin(BadBeatAdmin, SimpleHistoryAdmin):
         if transfer.status != FundTransferStatus.PREPARED:
             return ""
         return format_html(
-            '<a class="button" href="{}">Approve and sign…</a>',
+            '<a class="button" style="white-space: nowrap" href="{}">Approve and sign…</a>',
             reverse("admin:jackpots_fundtransfer_approve", args=[transfer.pk]),
         )
 

@@ -251,6 +251,8 @@ def test_finance_prepares_the_distribution_after_reading_its_split(make_claim, b
     assert distribution.total_cents == 10_001 and distribution.shares.count() == 6
     assert BadBeatClaim.objects.get(pk=claim.pk).status == ClaimStatus.DISTRIBUTED
     assert f"Distribution of claim {claim.pk} prepared and signed: $100.01 in 6 shares." in _text(response)
+    again = person.get(url).content.decode()
+    assert 'name="pin"' not in again and "Distribution prepared, shares to pay" in again  # nothing left to sign
 
 
 def test_a_refused_distribution_shows_why_and_changes_nothing(make_claim, bad_beat, supervisor, finance) -> None:

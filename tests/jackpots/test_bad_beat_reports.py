@@ -375,6 +375,17 @@ def test_a_new_rules_version_posts_its_own_words(bad_beat, rated_table) -> None:
         "The Executive Director approved the procedures for discontinuing this Bad Beat on 2026-02-01 "
         "(PGCB letter 2026-9) (§637a.15(i))."
     )
+    assert posted.order.startswith("A hand that qualifies for more than one")
+    # A table's notice says only what applies at its game.
+    (notice,) = table_notices(rules=posted_rules(room=bad_beat.room, at=timezone.now()))
+    ((_, hands),) = notice.offers
+    assert [hand.hand.name for hand in hands] == ["Bad Beat", "Mini Bad Beat"]
+    assert hands[0].requirements == (
+        'The losing hand is at least "Four of a kind, eights, ace kicker" and loses to a better hand: a tie does not '
+        "qualify.",
+        "At least 6 players dealt in, the losing and the winning hand included.",
+    )
+    assert hands[1].requirements[1] == "Both of the losing hand's hole cards play in it."
 
 
 def test_each_table_offering_a_bad_beat_gets_a_one_page_notice(bad_beat, rated_table, compliance) -> None:
