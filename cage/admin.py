@@ -24,9 +24,9 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
-from django.utils.html import format_html, format_html_join
+from django.utils.html import format_html
 
-from casino_backoffice.core.admin import ReadOnlyAdmin, ReadOnlyInline, export_links
+from casino_backoffice.core.admin import ReadOnlyAdmin, ReadOnlyInline, export_links, signatures_html
 from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.core.exports import export_response, pdf_response
 from casino_backoffice.core.floor.forms import MoneyField, PinSignatureField
@@ -35,7 +35,6 @@ from casino_backoffice.ledger.selectors import account_balances, accounts_total_
 from casino_backoffice.money import display_cents
 from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.permissions import Action, may
-from casino_backoffice.staff.signing import SignableDocument
 from jackpots.accounts import jackpot_fund_account
 from jackpots.models import Jackpot
 from tables.models import PokerRoom
@@ -66,23 +65,6 @@ from .services import cage_verify, variance_explain
 MONEY_INPUT = forms.TextInput(
     attrs={"inputmode": "decimal", "placeholder": "0.00", "autocomplete": "off", "size": "12"}
 )
-
-
-def _signatures(document: SignableDocument) -> str:
-    """Each signature of a document: purpose, name, role, Board credential number, time."""
-    rows = [
-        (
-            signature.purpose,
-            signature.signer.get_full_name() or signature.signer.username,
-            signature.get_role_display(),
-            signature.credential_number,
-            timezone.localtime(signature.signed_at).strftime("%Y-%m-%d %H:%M:%S"),
-        )
-        for signature in document.signatures()
-    ]
-    if not rows:
-        return "none"
-    return format_html("<ul>{}</ul>", format_html_join("", "<li>{}: {} ({}, credential {}) at {}</li>", rows))
 
 
 class _DefaultFilter(admin.SimpleListFilter):
@@ -160,7 +142,7 @@ class ComplianceNoticeAdmin(_CageAdmin):
 
     @admin.display(description="Signatures")
     def signed_by(self, notice: ComplianceNotice) -> str:
-        return _signatures(notice)
+        return signatures_html(notice)
 
 
 @admin.register(CountSheet)
@@ -222,7 +204,7 @@ class CountAdmin(_CageAdmin):
 
     @admin.display(description="Signatures")
     def signed_by(self, count: Count) -> str:
-        return _signatures(count)
+        return signatures_html(count)
 
 
 # --- Transports: the day's arrivals, and the one screen to count or verify ------------------------
@@ -343,7 +325,7 @@ class TransportAdmin(_CageAdmin):
 
     @admin.display(description="Signatures")
     def signed_by(self, transport: Transport) -> str:
-        return _signatures(transport)
+        return signatures_html(transport)
 
     def changelist_totals(self, queryset: QuerySet[Any]) -> list[tuple[str, int]]:
         declared = Transport.objects.filter(pk__in=queryset.values("pk")).aggregate(
@@ -451,7 +433,7 @@ class MissingBoxAdmin(_CageAdmin):
 
     @admin.display(description="Signatures")
     def signed_by(self, missing: MissingBox) -> str:
-        return _signatures(missing)
+        return signatures_html(missing)
 
 
 # --- Verifications: the official record and the custody log --------------------------------------
@@ -488,7 +470,7 @@ class CageVerificationAdmin(_CageAdmin):
 
     @admin.display(description="Signatures")
     def signed_by(self, verification: CageVerification) -> str:
-        return _signatures(verification)
+        return signatures_html(verification)
 
     def get_urls(self) -> list[Any]:
         wrap = self.admin_site.admin_view
@@ -723,7 +705,7 @@ class VarianceAdmin(_CageAdmin):
 
     @admin.display(description="Signatures")
     def signed_by(self, variance: Variance) -> str:
-        return _signatures(variance)
+        return signatures_html(variance)
 
     @admin.action(description="Export the selected variances as CSV")
     def export_csv(self, request: HttpRequest, queryset: QuerySet[Variance]) -> HttpResponse:

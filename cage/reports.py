@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date
 from typing import Any
 
 from django.contrib.contenttypes.models import ContentType
@@ -14,7 +14,7 @@ from django.db.models import CharField, F, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Cast, Coalesce, Concat
 
 from casino_backoffice.ledger.models import Transfer, TransferKind
-from casino_backoffice.staff.models import Signature
+from casino_backoffice.staff.selectors import SignatureLine, signature_lines
 from tables.models import PokerRoom
 
 from .models import (
@@ -78,16 +78,6 @@ def revenue_counted(
 # --- Count sheets with their signatures (the PDF) -------------------------------------------------
 
 
-@dataclass(frozen=True)
-class SignatureLine:
-    purpose: str
-    name: str
-    role: str
-    credential_number: str
-    signed_at: datetime
-    content_hash: str
-
-
 @dataclass
 class SheetDocument:
     """One count sheet, or a count without a sheet, with every signed step of its box's count."""
@@ -116,31 +106,6 @@ class SheetDocument:
             *(("Variance", variance) for variance in self.variances),
         ]
         return [(step, document) for step, document in found if document is not None]
-
-
-def _signature_lines(documents: list[Any]) -> dict[tuple[int, str], list[SignatureLine]]:
-    """Every signature of ``documents``, keyed by (content type id, document id), in one query."""
-    by_type: dict[int, set[str]] = defaultdict(set)
-    for document in documents:
-        by_type[ContentType.objects.get_for_model(type(document)).pk].add(str(document.pk))
-    if not by_type:
-        return {}
-    condition = Q()
-    for type_id, ids in by_type.items():
-        condition |= Q(document_type_id=type_id, document_id__in=ids)
-    lines: dict[tuple[int, str], list[SignatureLine]] = defaultdict(list)
-    for signature in Signature.objects.filter(condition).select_related("signer").order_by("signed_at", "pk"):
-        lines[(signature.document_type_id, signature.document_id)].append(
-            SignatureLine(
-                purpose=signature.purpose,
-                name=signature.signer.get_full_name() or signature.signer.username,
-                role=signature.get_role_display(),
-                credential_number=signature.credential_number,
-                signed_at=signature.signed_at,
-                content_hash=signature.content_hash,
-            )
-        )
-    return lines
 
 
 def _verification_of_cage_count(count: Count) -> int | None:
@@ -216,7 +181,7 @@ def count_sheets_document(*, sheets: list[CountSheet], counts: Sequence[Count] =
             document.variances = list(of_count.get(document.count.pk, []))
         if document.verification is not None:
             document.variances += of_container.get(document.verification.pk, [])
-    lines = _signature_lines([signed for document in documents for _, signed in document.steps()])
+    lines = signature_lines([signed for document in documents for _, signed in document.steps()])
     for document in documents:
         for step, signed in document.steps():
             type_id = ContentType.objects.get_for_model(type(signed)).pk

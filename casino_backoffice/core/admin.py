@@ -8,8 +8,11 @@ from typing import Any
 from django.contrib import admin
 from django.db.models import Model, QuerySet, Sum
 from django.http import HttpRequest, HttpResponse
+from django.utils import timezone
+from django.utils.html import format_html, format_html_join
 
 from casino_backoffice.money import display_cents
+from casino_backoffice.staff.signing import SignableDocument
 
 from .models import Heartbeat
 
@@ -122,6 +125,23 @@ class ReadOnlyAdmin(MoneyAdmin, TotalsAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+def signatures_html(document: SignableDocument) -> str:
+    """Each signature of a document as a list: purpose, name, role, Board credential number, time."""
+    rows = [
+        (
+            signature.purpose,
+            signature.signer.get_full_name() or signature.signer.username,
+            signature.get_role_display(),
+            signature.credential_number,
+            timezone.localtime(signature.signed_at).strftime("%Y-%m-%d %H:%M:%S"),
+        )
+        for signature in document.signatures()
+    ]
+    if not rows:
+        return "none"
+    return format_html("<ul>{}</ul>", format_html_join("", "<li>{}: {} ({}, credential {}) at {}</li>", rows))
 
 
 def export_links(request: HttpRequest) -> dict[str, str]:

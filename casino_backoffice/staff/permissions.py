@@ -57,6 +57,10 @@ class Action(models.TextChoices):
     BAD_BEAT_DISTRIBUTE = "bad_beat_distribute", "Prepare a Bad Beat payout distribution"
     BAD_BEAT_PAY = "bad_beat_pay", "Pay a share of a Bad Beat payout to a patron"
     BAD_BEAT_READ = "bad_beat_read", "Read Bad Beat claims, distributions and the payouts to deliver"
+    BAD_BEAT_RECORDS_READ = (
+        "bad_beat_records_read",
+        "Read the Bad Beat's records and reports in the back office (claim files, display check, fund statements)",
+    )
     DISPLAY_ADJUST = "display_adjust", "Adjust a displayed jackpot amount"
     DISPLAY_WITNESS = "display_witness", "Witness the adjustment of a displayed jackpot amount"
     FUND_TRANSFER_PREPARE = "fund_transfer_prepare", "Prepare the transfer of a discontinued Bad Beat fund"
@@ -121,6 +125,9 @@ ACTION_ROLES: dict[Action, frozenset[Role]] = {
     Action.BAD_BEAT_DISTRIBUTE: frozenset({Role.FINANCE}),
     Action.BAD_BEAT_PAY: frozenset({Role.SECURITY, Role.FINANCE, Role.CAGE_CASHIER}),
     Action.BAD_BEAT_READ: FLOORPERSON_OR_ABOVE | ADMIN_ROLES | {Role.SECURITY},
+    # The back office reads the Bad Beat's records and reports as it reads the cage's official record:
+    # the floor and security follow claims and payouts on their tablets, not in the admin.
+    Action.BAD_BEAT_RECORDS_READ: ADMIN_ROLES,
     Action.DISPLAY_ADJUST: frozenset({Role.FINANCE}),
     Action.DISPLAY_WITNESS: FLOORPERSON_OR_ABOVE,
     Action.FUND_TRANSFER_PREPARE: frozenset({Role.FINANCE}),

@@ -3,8 +3,10 @@
 ``funds``: the funds and each round's drops. ``bad_beat``: claims, their verification, distributions,
 shares and payments (§637a.15(f)-(g)). ``display``: adjustments of the displayed amount and the
 flags of a day without one (§637a.15(h)), and the transfer of a discontinued fund (§637a.15(i)).
+``back_office``: the admin's display check and Bad Beat reports, pages listed with the models.
 """
 
+from .back_office import BadBeatDisplayCheck, BadBeatReport
 from .bad_beat import (
     BadBeatClaim,
     BadBeatDecision,
@@ -23,8 +25,10 @@ from .funds import Jackpot, JackpotKind, RoundDrop
 __all__ = [
     "BadBeatClaim",
     "BadBeatDecision",
+    "BadBeatDisplayCheck",
     "BadBeatDistribution",
     "BadBeatPayment",
+    "BadBeatReport",
     "BadBeatShare",
     "ClaimStatus",
     "DecisionOutcome",

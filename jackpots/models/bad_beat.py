@@ -90,6 +90,7 @@ class BadBeatClaim(SignableDocument):
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = "Bad Beat claim"
         ordering = ["-opened_at", "-id"]
         constraints = [
             models.CheckConstraint(
@@ -161,6 +162,7 @@ class BadBeatDecision(SignableDocument):
     decided_at = models.DateTimeField()
 
     class Meta:
+        verbose_name = "Bad Beat decision"
         ordering = ["-decided_at", "-id"]
         constraints = [
             models.CheckConstraint(
@@ -209,13 +211,14 @@ class BadBeatDistribution(SignableDocument):
     claim = models.OneToOneField(BadBeatClaim, on_delete=models.PROTECT, related_name="distribution")
     total_cents = models.BigIntegerField()
     method = models.CharField(max_length=20, choices=PayoutMethod.choices, default=PayoutMethod.CASH)
-    leftover_rule = models.CharField(max_length=300, help_text="Where the odd cents went, in words.")
+    leftover_rule = models.CharField(max_length=1000, help_text="Where the odd cents went, in words.")
     prepared_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     prepared_at = models.DateTimeField()
     idempotency_key = models.CharField(max_length=200, unique=True)
     request_sha256 = models.CharField(max_length=64)
 
     class Meta:
+        verbose_name = "Bad Beat distribution"
         ordering = ["-prepared_at", "-id"]
         constraints = [models.CheckConstraint(condition=Q(total_cents__gt=0), name="jackpots_distribution_positive")]
 
@@ -256,6 +259,7 @@ class BadBeatShare(models.Model):
     tax_reportable = models.BooleanField(default=False)
 
     class Meta:
+        verbose_name = "Bad Beat share"
         ordering = ["distribution", "position"]
         constraints = [
             models.UniqueConstraint(fields=["distribution", "position"], name="jackpots_share_position_unique"),
@@ -291,6 +295,7 @@ class BadBeatPayment(SignableDocument):
     transfers = ReferencingTransfers(related_query_name="bad_beat_payment")
 
     class Meta:
+        verbose_name = "Bad Beat payment"
         ordering = ["-paid_at", "-id"]
 
     def signing_content(self) -> dict[str, Any]:

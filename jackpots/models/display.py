@@ -59,6 +59,7 @@ class DisplayAdjustment(SignableDocument):
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = "Bad Beat display adjustment"
         ordering = ["-adjusted_at", "-id"]
         constraints = [
             models.CheckConstraint(condition=Q(amount_cents__gte=0), name="jackpots_display_amount_not_negative"),
@@ -96,6 +97,8 @@ class DisplayOverdue(models.Model):
     flagged_at = models.DateTimeField()
 
     class Meta:
+        verbose_name = "day without a display adjustment"
+        verbose_name_plural = "days without a display adjustment"
         ordering = ["-gaming_day", "jackpot"]
         constraints = [
             models.UniqueConstraint(fields=["jackpot", "gaming_day"], name="jackpots_display_overdue_once_a_day")
@@ -144,6 +147,7 @@ class FundTransfer(SignableDocument):
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = "Bad Beat fund transfer"
         ordering = ["-prepared_at", "-id"]
         constraints = [
             models.CheckConstraint(condition=Q(amount_cents__gt=0), name="jackpots_fundtransfer_amount_positive"),

@@ -151,7 +151,7 @@ def distribution_prepare(
                 claim=claim,
                 total_cents=total,
                 method=method,
-                leftover_rule=LEFTOVER_RULE[:300],
+                leftover_rule=LEFTOVER_RULE,
                 prepared_by=actor,
                 prepared_at=signer.verified_at,
                 idempotency_key=idempotency_key,

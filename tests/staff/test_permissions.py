@@ -630,6 +630,7 @@ def test_the_services_walked_are_every_action_a_service_takes() -> None:
         Action.CAGE_RECORD_READ,
         Action.VARIANCE_READ,
         Action.BAD_BEAT_READ,
+        Action.BAD_BEAT_RECORDS_READ,
     }
     assert {action for action, _ in _service_calls().values()} | reads == set(Action)
 

@@ -1,3 +1,7 @@
+"""The jackpots in the admin: the funds and each round's drops here; the Bad Beat's claims and their
+documents (``bad_beat``), its display and fund transfers (``display``) and its reports (``reports``)
+in their modules, registered as this package is imported."""
+
 from django.contrib import admin
 
 from casino_backoffice.core.admin import ReadOnlyAdmin, ReadOnlyInline
@@ -5,7 +9,7 @@ from casino_backoffice.money import display_cents
 from tables.admin import RoundAdmin
 from tables.models import Round
 
-from .models import Jackpot, RoundDrop
+from ..models import Jackpot, RoundDrop
 
 
 @admin.register(Jackpot)
@@ -35,3 +39,9 @@ admin.site.unregister(Round)
 @admin.register(Round)
 class RoundWithDropsAdmin(RoundAdmin):
     inlines = [*RoundAdmin.inlines, RoundDropInline]
+
+
+# Registered as they are imported (Django imports ``jackpots.admin`` only).
+from . import bad_beat, display, reports  # noqa: E402
+
+__all__ = ["bad_beat", "display", "reports"]

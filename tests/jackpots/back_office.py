@@ -1,0 +1,73 @@
+"""Helpers of the back-office tests of the Bad Beat: a claim played from the table to a payment, a
+signed-in browser, the text of a PDF, and a rules version that discontinues bb for bb2."""
+
+from __future__ import annotations
+
+import io
+from datetime import timedelta
+
+from django.test import Client
+from django.utils import timezone
+from pypdf import PdfReader
+
+from casino_backoffice.staff.models import User
+from jackpots.models import BadBeatClaim, BadBeatShare, Jackpot
+from jackpots.services import claim_verify, distribution_prepare, share_pay
+from tests.conftest import PIN
+from tests.jackpots.bad_beat import fund_official
+from tests.rake import factories
+
+
+def browser(person: User) -> Client:
+    signed_in = Client()
+    signed_in.force_login(person)
+    return signed_in
+
+
+def pdf_text(content: bytes) -> str:
+    """The text of a PDF, its whitespace made single spaces (a line may break anywhere)."""
+    assert content.startswith(b"%PDF")
+    return " ".join(" ".join(page.extract_text() for page in PdfReader(io.BytesIO(content)).pages).split())
+
+
+def paid_in_part(
+    *, make_claim, bad_beat: Jackpot, supervisor: User, finance: User, security: User, official_cents: int = 40_003
+) -> BadBeatClaim:
+    """The qualifying claim at T1 on a fund of ``official_cents``: verified (the whole fund, the rules
+    keep no reserve), distributed, and its losing hand paid at the table by security (Driver's license
+    PA-555); the winning hand and the table shares still to pay."""
+    fund_official(bad_beat, official_cents, finance)
+    claim = make_claim()
+    claim_verify(claim=claim, actor=supervisor, pin=PIN)
+    distribution = distribution_prepare(claim=claim, actor=finance, pin=PIN, idempotency_key=f"dist-{claim.pk}")
+    share_pay(
+        share=distribution.shares.get(position=1),
+        id_type="Driver's license",
+        id_number="PA-555",
+        actor=security,
+        pin=PIN,
+        idempotency_key=f"pay-{claim.pk}",
+    )
+    return BadBeatClaim.objects.get(pk=claim.pk)
+
+
+def unpaid_share(claim: BadBeatClaim) -> BadBeatShare:
+    return BadBeatShare.objects.filter(distribution__claim=claim, payment__isnull=True).order_by("position").first()
+
+
+def discontinue_bb_for_bb2() -> Jackpot:
+    """A new rules version in effect a minute ago: bb stops collecting, bb2 is the Bad Beat at T1."""
+    rules = factories.RULES
+    bb = next(item for item in rules["jackpots"] if item["code"] == "bb")
+    tables = [
+        {**table, "jackpots": ["bb2" if code == "bb" else code for code in table["jackpots"]]}
+        for table in rules["tables"]
+    ]
+    version = factories.load(
+        factories.rules_text(
+            effective_from=(timezone.now() - timedelta(minutes=1)).isoformat(),
+            jackpots=[*rules["jackpots"], {**bb, "code": "bb2", "name": "New Bad Beat"}],
+            tables=tables,
+        )
+    )
+    return Jackpot.objects.get(room=version.room, code="bb2")
