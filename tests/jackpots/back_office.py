@@ -4,10 +4,8 @@ signed-in browser, the text of a PDF, and a rules version that discontinues bb f
 from __future__ import annotations
 
 import io
-from datetime import timedelta
 
 from django.test import Client
-from django.utils import timezone
 from pypdf import PdfReader
 
 from casino_backoffice.staff.models import User
@@ -15,7 +13,6 @@ from jackpots.models import BadBeatClaim, BadBeatShare, Jackpot
 from jackpots.services import claim_verify, distribution_prepare, share_pay
 from tests.conftest import PIN
 from tests.jackpots.bad_beat import fund_official
-from tests.rake import factories
 
 
 def browser(person: User) -> Client:
@@ -53,21 +50,3 @@ def paid_in_part(
 
 def unpaid_share(claim: BadBeatClaim) -> BadBeatShare:
     return BadBeatShare.objects.filter(distribution__claim=claim, payment__isnull=True).order_by("position").first()
-
-
-def discontinue_bb_for_bb2() -> Jackpot:
-    """A new rules version in effect a minute ago: bb stops collecting, bb2 is the Bad Beat at T1."""
-    rules = factories.RULES
-    bb = next(item for item in rules["jackpots"] if item["code"] == "bb")
-    tables = [
-        {**table, "jackpots": ["bb2" if code == "bb" else code for code in table["jackpots"]]}
-        for table in rules["tables"]
-    ]
-    version = factories.load(
-        factories.rules_text(
-            effective_from=(timezone.now() - timedelta(minutes=1)).isoformat(),
-            jackpots=[*rules["jackpots"], {**bb, "code": "bb2", "name": "New Bad Beat"}],
-            tables=tables,
-        )
-    )
-    return Jackpot.objects.get(room=version.room, code="bb2")

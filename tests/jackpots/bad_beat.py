@@ -53,8 +53,9 @@ def fund_official(jackpot: Jackpot, cents: int, actor: User) -> None:
     )
 
 
-def discontinue_bb_for_bb2() -> None:
-    """A new rules version, in effect a minute ago: bb stops collecting; bb2 is the Bad Beat offered at T1 now."""
+def discontinue_bb_for_bb2() -> Jackpot:
+    """A new rules version, in effect a minute ago: bb stops collecting; bb2 is the Bad Beat offered at T1
+    now. Returns bb2."""
     rules = factories.RULES
     bb = next(item for item in rules["jackpots"] if item["code"] == "bb")
     bb2 = {**bb, "code": "bb2", "name": "New Bad Beat"}
@@ -62,13 +63,14 @@ def discontinue_bb_for_bb2() -> None:
         {**table, "jackpots": ["bb2" if code == "bb" else code for code in table["jackpots"]]}
         for table in rules["tables"]
     ]
-    factories.load(
+    version = factories.load(
         factories.rules_text(
             effective_from=(timezone.now() - timedelta(minutes=1)).isoformat(),
             jackpots=[*rules["jackpots"], bb2],
             tables=tables,
         )
     )
+    return Jackpot.objects.get(room=version.room, code="bb2")
 
 
 def fund_reversed(jackpot: Jackpot, cents: int, actor: User) -> None:

@@ -34,8 +34,8 @@ from jackpots.models import (
 from jackpots.selectors import fund_position
 from jackpots.services import claim_deny, claim_verify, display_adjust, display_witness
 from tests.conftest import PIN
-from tests.jackpots.back_office import browser, discontinue_bb_for_bb2, paid_in_part, unpaid_share
-from tests.jackpots.bad_beat import QUALIFYING, fund_official
+from tests.jackpots.back_office import browser, paid_in_part, unpaid_share
+from tests.jackpots.bad_beat import QUALIFYING, discontinue_bb_for_bb2, fund_official
 
 
 def _key(page: str) -> str:

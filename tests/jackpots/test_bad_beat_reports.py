@@ -34,8 +34,8 @@ from jackpots.services import (
 )
 from tables.selectors import gaming_day
 from tests.conftest import PIN
-from tests.jackpots.back_office import browser, discontinue_bb_for_bb2, paid_in_part, pdf_text
-from tests.jackpots.bad_beat import fund_official
+from tests.jackpots.back_office import browser, paid_in_part, pdf_text
+from tests.jackpots.bad_beat import discontinue_bb_for_bb2, fund_official
 from tests.rake import factories
 
 
