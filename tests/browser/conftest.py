@@ -51,3 +51,19 @@ def screenshot(page, name: str) -> Path:
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+def tablet(browser, live_server, person):
+    """A 10-inch touch tablet signed in as ``person`` on the live server, collecting console errors."""
+    from tests.conftest import PASSWORD
+
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, has_touch=True)
+    page = context.new_page()
+    page.console_errors = []  # type: ignore[attr-defined]
+    page.on("console", lambda message: message.type == "error" and page.console_errors.append(message.text))
+    page.goto(f"{live_server.url}/floor/login/")
+    page.fill("#id_username", person.username)
+    page.fill("#id_password", PASSWORD)
+    page.click("button:has-text('Sign in')")
+    page.wait_for_selector("text=Good to see you")
+    return page

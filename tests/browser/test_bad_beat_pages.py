@@ -9,28 +9,15 @@ from playwright.sync_api import expect
 
 from jackpots.models import BadBeatClaim
 from jackpots.services import claim_verify, display_adjust
-from tests.browser.conftest import screenshot
-from tests.conftest import PASSWORD, PIN
+from tests.browser.conftest import screenshot, tablet
+from tests.conftest import PIN
 from tests.jackpots.bad_beat import fund_official
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def _tablet(browser, live_server, person):
-    context = browser.new_context(viewport={"width": 1280, "height": 800}, has_touch=True)  # a 10-inch tablet
-    page = context.new_page()
-    page.console_errors = []  # type: ignore[attr-defined]
-    page.on("console", lambda message: message.type == "error" and page.console_errors.append(message.text))
-    page.goto(f"{live_server.url}/floor/login/")
-    page.fill("#id_username", person.username)
-    page.fill("#id_password", PASSWORD)
-    page.click("button:has-text('Sign in')")
-    page.wait_for_selector("text=Good to see you")
-    return page
-
-
 def test_a_floorperson_picks_the_cards_of_a_bad_beat_by_touch(live_server, browser, rated_table, floorperson) -> None:
-    page = _tablet(browser, live_server, floorperson)
+    page = tablet(browser, live_server, floorperson)
     page.click(".tile:has-text('Open a Bad Beat claim')")
     page.click(".offer:has-text('T1')")
     page.select_option("#id_players_dealt_in", "4")

@@ -9,28 +9,15 @@ import pytest
 from cage.models import CageVerification, Count, CountStatus, Transport
 from cage.services import boxes_sync, count_record, count_witness, notice_record, transport_create
 from casino_backoffice.staff.roles import Role
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import screenshot, tablet
 from tests.conftest import PASSWORD, PIN
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def _tablet(browser, live_server, person):
-    context = browser.new_context(viewport={"width": 1280, "height": 800}, has_touch=True)  # a 10-inch tablet
-    page = context.new_page()
-    page.console_errors = []  # type: ignore[attr-defined]
-    page.on("console", lambda message: message.type == "error" and page.console_errors.append(message.text))
-    page.goto(f"{live_server.url}/floor/login/")
-    page.fill("#id_username", person.username)
-    page.fill("#id_password", PASSWORD)
-    page.click("button:has-text('Sign in')")
-    page.wait_for_selector("text=Good to see you")
-    return page
-
-
 def test_a_dealer_counts_a_box_on_the_number_pad(live_server, browser, closed_table, dealer) -> None:
     boxes_sync(room=closed_table.room)
-    page = _tablet(browser, live_server, dealer)
+    page = tablet(browser, live_server, dealer)
     page.click(".tile:has-text('Count a box')")
     screenshot(page, "cage-count-boxes")
     for button in page.query_selector_all(".box-button"):
@@ -63,7 +50,7 @@ def test_a_floorperson_witnesses_and_security_carries(
     drop = Box.objects.select_related("table", "room", "account", "jackpot").get(code="T1-drop")
     count_record(box=drop, counted_cents=1500, actor=dealer, pin=PIN, idempotency_key=key())
 
-    page = _tablet(browser, live_server, floorperson)
+    page = tablet(browser, live_server, floorperson)
     page.goto(f"{live_server.url}/floor/counts/witness/")
     page.fill("input[name='surveillance_reference']", "CAM-12 14:02")
     page.fill("input[name='pin']", PIN)
@@ -73,7 +60,7 @@ def test_a_floorperson_witnesses_and_security_carries(
     assert Count.objects.get().status == CountStatus.WITNESSED
     assert page.console_errors == []
 
-    page = _tablet(browser, live_server, security)
+    page = tablet(browser, live_server, security)
     page.click(".tile:has-text('Carry to the cage')")
     page.click("label.check:has-text('T1-drop · counted $15.00')")
     page.fill("#id_container-seal", "S-100")
@@ -99,7 +86,7 @@ def test_surveillance_sees_the_counts_with_htmx_under_the_csp(
         pin=PIN,
         idempotency_key=key(),
     )
-    page = _tablet(browser, live_server, make_staff(Role.SURVEILLANCE))
+    page = tablet(browser, live_server, make_staff(Role.SURVEILLANCE))
     page.goto(f"{live_server.url}/floor/counts/surveillance/")
     assert page.evaluate("typeof htmx") == "object"  # the polling library loaded from our own origin
     assert "T1-drop" in page.inner_text("#counts")
