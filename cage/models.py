@@ -479,6 +479,9 @@ class ScheduleRun(models.Model):
     displays_flagged = models.PositiveIntegerField(
         default=0, help_text="Bad Beat displays not adjusted on a gaming day that ended (§637a.15(h))."
     )
+    periods_opened = models.PositiveIntegerField(default=0, help_text="High Hand qualifying periods opened.")
+    periods_closed = models.PositiveIntegerField(default=0, help_text="High Hand qualifying periods closed.")
+    pools_announced = models.PositiveIntegerField(default=0, help_text="High Hand pools announced (§637a.16(g)).")
 
     class Meta:
         ordering = ["-at"]

@@ -47,3 +47,12 @@ def jackpot_paid_account(*, jackpot: Jackpot) -> AccountSpec:
         name=f"{jackpot.name} paid to patrons",
         kind=AccountKind.PAYOUT,
     )
+
+
+def jackpot_awards_account(*, jackpot: Jackpot) -> AccountSpec:
+    """High Hand awards announced and not yet collected (§637a.16(h)): ``jackpot:main:hh:awards``."""
+    return AccountSpec(
+        code=f"jackpot:{jackpot.room.code}:{jackpot.code}:awards",
+        name=f"{jackpot.name} awards to collect",
+        kind=AccountKind.PAYOUT,
+    )

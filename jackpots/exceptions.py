@@ -76,3 +76,10 @@ class FundTransferRefused(JackpotError):
 class AlreadyApproved(JackpotError):
     code = "already_approved"
     status = 409
+
+
+class HighHandRefused(JackpotError):
+    """A High Hand action refused by a rule of §637a.16; ``code`` names the rule (``below_minimum``,
+    ``not_higher``, ``period_closed``, ``too_few_players``, ``pot_too_small`` ...)."""
+
+    code = "high_hand_refused"

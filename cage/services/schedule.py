@@ -9,28 +9,32 @@ changes nothing.
   gaming day, due by the end of that gaming day. Rake drop boxes get the same daily sheet.
 - Every High Hand box is counted 'at the end of each qualifying period' (§637a.16(d)): one sheet per
   box and ended period, due ``HIGH_HAND_COUNT_GRACE`` after the period ends.
+- Every High Hand fund's qualifying periods are opened and closed as its rules say
+  (``jackpots.services.periods_run``); a closed period whose boxes are all verified has its pool
+  announced, awarded or rolled over (``high_hand_pools_settle``, §637a.16(g)-(h)); an award not
+  collected in time is prepared for finance's approval (§637a.16(i)).
 - Every Bad Beat display is adjusted 'no less than once a day' (§637a.15(h)): a gaming day that ended
   without an adjustment of a fund's display is flagged (``jackpots.services.display_overdue_flag``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from datetime import date, datetime, time, timedelta
-from zoneinfo import ZoneInfo
+from datetime import date, datetime, timedelta
 
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from jackpots.models import JackpotKind
+from jackpots.periods import qualifying_periods
 from jackpots.rules import HighHandRule
-from jackpots.services import display_overdue_flag
+from jackpots.services import display_overdue_flag, periods_run, unclaimed_prepare
 from rake.selectors import RoomVersions
 from tables.models import PokerRoom
 from tables.selectors import gaming_day, gaming_day_bounds
 
 from ..models import Box, BoxKind, CountSheet, ScheduleRun, SheetKind
 from .boxes import boxes_sync
+from .high_hand import high_hand_pools_settle
 
 # A house control: how long after a qualifying period ends its High Hand boxes may wait for their count.
 HIGH_HAND_COUNT_GRACE = timedelta(hours=1)
@@ -38,24 +42,6 @@ HIGH_HAND_COUNT_GRACE = timedelta(hours=1)
 CATCH_UP_LIMIT = timedelta(days=7)
 # Advisory lock key: one schedule run at a time across every process (PostgreSQL).
 SCHEDULE_LOCK = (637, 0)
-
-
-def _periods_ended(
-    *, room: PokerRoom, every_minutes: int, first_starts: time, after: datetime, until: datetime
-) -> Iterator[tuple[datetime, datetime]]:
-    """(start, end) of each qualifying period that ends in (after, until], by the room's wall clock."""
-    zone = ZoneInfo(room.timezone)
-    day = after.astimezone(zone).date() - timedelta(days=1)
-    last_day = until.astimezone(zone).date()
-    step = timedelta(minutes=every_minutes)
-    while day <= last_day:
-        wall = datetime.combine(day, first_starts)
-        for _ in range(1440 // every_minutes):
-            start, end = wall.replace(tzinfo=zone), (wall + step).replace(tzinfo=zone)
-            if after < end <= until:
-                yield start, end
-            wall += step
-        day += timedelta(days=1)
 
 
 def sheets_due(*, box: Box, after: datetime, until: datetime) -> list[CountSheet]:
@@ -78,13 +64,14 @@ def sheets_due(*, box: Box, after: datetime, until: datetime) -> list[CountSheet
                 due_by=end + HIGH_HAND_COUNT_GRACE,
                 created_at=now,
             )
-            for start, end in _periods_ended(
-                room=room,
+            for start, end in qualifying_periods(
+                zone=room.timezone,
                 every_minutes=rule.period.every_minutes,
                 first_starts=rule.period.first_starts,
                 after=after,
                 until=until,
             )
+            if after < end <= until
         ]
     # Each gaming day after the one ``after`` fell in, up to the day of ``until``: the current day
     # always, and the days a stopped schedule missed (they are then overdue, and flagged).
@@ -140,10 +127,14 @@ def schedule_run(*, at: datetime | None = None) -> ScheduleRun | None:
         # from now on, not a backlog of periods from before the schedule existed. A later run catches up
         # on what it missed (up to CATCH_UP_LIMIT), and those sheets are flagged overdue at once.
         after = max(latest or at - HIGH_HAND_COUNT_GRACE, at - CATCH_UP_LIMIT)
-        created = displays = 0
+        created = displays = opened = closed = announced = 0
         for room in PokerRoom.objects.all():
+            periods = periods_run(room=room, at=at)
+            opened, closed = opened + periods.opened, closed + periods.closed
             created += sheets_create(boxes=boxes_sync(room=room), after=after, until=at)
             displays += len(display_overdue_flag(room=room, at=at))
+            announced += high_hand_pools_settle(room=room, at=at)
+            unclaimed_prepare(room=room, at=at)
         flagged = 0
         for sheet in CountSheet.objects.filter(due_by__lt=at, count__isnull=True, overdue_flagged_at__isnull=True):
             sheet.overdue_flagged_at = at  # saved one by one so the audit trail records the flag
@@ -157,6 +148,9 @@ def schedule_run(*, at: datetime | None = None) -> ScheduleRun | None:
                     sheets_created=created,
                     sheets_flagged=flagged,
                     displays_flagged=displays,
+                    periods_opened=opened,
+                    periods_closed=closed,
+                    pools_announced=announced,
                 )
         except IntegrityError:
             return None

@@ -64,6 +64,7 @@ class TransferKind(models.TextChoices):
     VERIFICATION = "verification", "Cage verification (official)"
     VARIANCE = "variance", "Count variance"
     PAYOUT = "payout", "Jackpot payout"
+    AWARD = "award", "High Hand award set aside, or returned when not collected"
     FUND_TRANSFER = "fund_transfer", "Transfer between funds"
     ADJUSTMENT = "adjustment", "Adjustment"
     REVERSAL = "reversal", "Reversal of a transfer"

@@ -65,6 +65,11 @@ class Action(models.TextChoices):
     DISPLAY_WITNESS = "display_witness", "Witness the adjustment of a displayed jackpot amount"
     FUND_TRANSFER_PREPARE = "fund_transfer_prepare", "Prepare the transfer of a discontinued Bad Beat fund"
     FUND_TRANSFER_APPROVE = "fund_transfer_approve", "Approve the transfer of a discontinued Bad Beat fund"
+    HIGH_HAND_RECORD = "high_hand_record", "Record a hand on the High Hand Tracking Slip"
+    HIGH_HAND_VOID = "high_hand_void", "Void a wrong entry of the High Hand Tracking Slip"
+    HIGH_HAND_PAY = "high_hand_pay", "Pay a High Hand award at the cage"
+    HIGH_HAND_UNCLAIMED_APPROVE = "high_hand_unclaimed_approve", "Approve where an uncollected High Hand award goes"
+    HIGH_HAND_READ = "high_hand_read", "Read the High Hand periods, slips and awards"
 
 
 EVERY_ROLE = frozenset(Role)
@@ -132,6 +137,15 @@ ACTION_ROLES: dict[Action, frozenset[Role]] = {
     Action.DISPLAY_WITNESS: FLOORPERSON_OR_ABOVE,
     Action.FUND_TRANSFER_PREPARE: frozenset({Role.FINANCE}),
     Action.FUND_TRANSFER_APPROVE: FINANCE_OR_ADMINISTRATOR,
+    # High Hand (§637a.16(f)-(i)): the floorperson or above who verified the hand records it on the
+    # Tracking Slip (f); a shift supervisor voids a wrong entry with a reason (a house control: entries
+    # are never deleted); awards are 'paid from the main cage or satellite cage' (h), by a cage cashier;
+    # finance approves where an uncollected award goes, as the rules say (i).
+    Action.HIGH_HAND_RECORD: FLOORPERSON_OR_ABOVE,
+    Action.HIGH_HAND_VOID: frozenset({Role.SHIFT_SUPERVISOR}),
+    Action.HIGH_HAND_PAY: frozenset({Role.CAGE_CASHIER}),
+    Action.HIGH_HAND_UNCLAIMED_APPROVE: frozenset({Role.FINANCE}),
+    Action.HIGH_HAND_READ: FLOORPERSON_OR_ABOVE | ADMIN_ROLES | {Role.SECURITY},
     Action.PIN_SET: EVERY_ROLE,
     Action.SIGNING_UNLOCK: frozenset({Role.ADMINISTRATOR}),
     Action.STAFF_MANAGE: frozenset({Role.ADMINISTRATOR}),

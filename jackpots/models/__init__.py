@@ -21,6 +21,15 @@ from .bad_beat import (
 )
 from .display import DisplayAdjustment, DisplayOverdue, FundTransfer, FundTransferStatus
 from .funds import Jackpot, JackpotKind, RoundDrop
+from .high_hand import (
+    HighHandAward,
+    HighHandAwardPayment,
+    HighHandEntry,
+    HighHandPeriod,
+    HighHandUnclaimed,
+    HighHandVoid,
+    PeriodStatus,
+)
 
 __all__ = [
     "BadBeatClaim",
@@ -36,10 +45,17 @@ __all__ = [
     "DisplayOverdue",
     "FundTransfer",
     "FundTransferStatus",
+    "HighHandAward",
+    "HighHandAwardPayment",
+    "HighHandEntry",
+    "HighHandPeriod",
+    "HighHandUnclaimed",
+    "HighHandVoid",
     "Jackpot",
     "JackpotKind",
     "PaymentPlace",
     "PayoutMethod",
+    "PeriodStatus",
     "RoundDrop",
     "ShareName",
 ]

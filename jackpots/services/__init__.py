@@ -11,24 +11,42 @@ from .display import (
     fund_transfer_prepare,
 )
 from .funds import jackpot_register
+from .high_hand import (
+    award_pay,
+    current_high_hand,
+    entry_record,
+    entry_void,
+    period_announce,
+    periods_run,
+    unclaimed_approve,
+    unclaimed_prepare,
+)
 from .payouts import LEFTOVER_RULE, distribution_prepare, distribution_split, payment_places, share_pay
 
 __all__ = [
     "LEFTOVER_RULE",
     "SeatedHand",
     "SeatedPlayer",
+    "award_pay",
     "claim_deny",
     "claim_evaluate",
     "claim_open",
     "claim_verify",
+    "current_high_hand",
     "display_adjust",
     "display_overdue_flag",
     "display_witness",
     "distribution_prepare",
     "distribution_split",
+    "entry_record",
+    "entry_void",
     "fund_transfer_approve",
     "fund_transfer_prepare",
     "jackpot_register",
     "payment_places",
+    "period_announce",
+    "periods_run",
     "share_pay",
+    "unclaimed_approve",
+    "unclaimed_prepare",
 ]

@@ -1,0 +1,543 @@
+"""The High Hand Jackpot (§637a.16): the schedule of qualifying periods, the Tracking Slip, the
+announcement of a period's pool and its awards, their payment at the cage, and uncollected awards.
+
+'(f) At the start of each qualifying period, dealers shall begin tracking hands. When a player has a
+full house ... the dealer shall call a floorperson or above who shall verify the hand and record the
+value on the High Hand Tracking Slip. As the value of the hands increase during the qualifying period,
+the value of the next higher hand shall be announced and the floorperson or above shall record on the
+High Hand Tracking Slip the next higher value hand.'
+
+'(h) The player or players with the highest Qualifying High Hand during the qualifying period shall be
+awarded the High Hand Jackpot payout. High Hand Jackpot payouts shall be paid from the main cage or
+satellite cage. If, however, a full house was not made by any player during the qualifying period, the
+High Hand Jackpot payout contribution amounts shall be added to the next High Hand Jackpot payout
+qualifying period.'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from casino_backoffice.core.idempotency import document_replay, request_fingerprint
+from casino_backoffice.ledger.models import Account, TransferKind
+from casino_backoffice.ledger.services import AccountSpec, account_open_as, transfer_post_within
+from casino_backoffice.money import display_cents, split_evenly
+from casino_backoffice.poker import InvalidCards, best_high, parse_cards
+from casino_backoffice.poker.cards import format_cards
+from casino_backoffice.poker.qualifiers import LOWEST_FULL_HOUSE
+from casino_backoffice.staff.models import User
+from casino_backoffice.staff.permissions import Action, action_require
+from casino_backoffice.staff.roles import Role
+from casino_backoffice.staff.services import pin_check, signature_add
+from tables.models import PokerRoom, Table
+from tables.selectors import rules_version_in_effect
+
+from ..accounts import jackpot_awards_account, jackpot_fund_account, jackpot_paid_account
+from ..exceptions import HighHandRefused
+from ..models import (
+    HighHandAward,
+    HighHandAwardPayment,
+    HighHandEntry,
+    HighHandPeriod,
+    HighHandUnclaimed,
+    HighHandVoid,
+    Jackpot,
+    JackpotKind,
+    PeriodStatus,
+)
+from ..periods import qualifying_periods
+from ..rules import HighHandRule
+from ..selectors import jackpot_rule_of_version, local_time, tables_listing
+
+# How far back the schedule looks for periods it should have opened and closed after downtime.
+PERIOD_CATCH_UP = timedelta(days=7)
+# A period closed more than this after its end says it was closed late, and why.
+CLOSE_GRACE = timedelta(minutes=2)
+
+
+# --- The schedule ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PeriodsRun:
+    opened: int
+    closed: int
+
+
+def periods_run(*, room: PokerRoom, at: datetime) -> PeriodsRun:
+    """Open and close the qualifying periods of each High Hand fund of ``room`` up to ``at``, exactly as
+    the rules in effect say, in the room's time zone (§637a.16(b)(1)). Called every minute by the
+    schedule (``cage.services.schedule_run``); safe to run again, late or twice at once: one period per
+    fund and start (a unique key), and a closed period stays closed. A period that should have closed
+    while the schedule was down is closed now and says so; one the schedule missed altogether is
+    recorded opened and closed at once, so its contributions still have a period."""
+    opened = closed = 0
+    version = rules_version_in_effect(room=room, at=at)
+    for jackpot in Jackpot.objects.filter(room=room, kind=JackpotKind.HIGH_HAND).select_related("room"):
+        for period in HighHandPeriod.objects.filter(jackpot=jackpot, status=PeriodStatus.OPEN, ends_at__lte=at):
+            period.status = PeriodStatus.CLOSED
+            period.closed_at = at
+            if at - period.ends_at > CLOSE_GRACE:
+                period.close_note = (
+                    f"Closed at {local_time(at, room.timezone)}, {_minutes(at - period.ends_at)} after its end: the "
+                    "schedule was not running when it ended."
+                )[:300]
+            period.save(update_fields=["status", "closed_at", "close_note"])  # one by one: audited
+            closed += 1
+        rule = jackpot_rule_of_version(version=version, code=jackpot.code) if version is not None else None
+        if version is None or not isinstance(rule, HighHandRule):
+            continue
+        if not tables_listing(version=version, code=jackpot.code):
+            continue  # no table collects for it: no period to open (§637a.16(c))
+        latest = HighHandPeriod.objects.filter(jackpot=jackpot).order_by("-ends_at").values_list("ends_at", flat=True)
+        after = max(latest.first() or version.effective_from, version.effective_from, at - PERIOD_CATCH_UP)
+        for start, end in qualifying_periods(
+            zone=room.timezone,
+            every_minutes=rule.period.every_minutes,
+            first_starts=rule.period.first_starts,
+            after=after,
+            until=at,
+        ):
+            if start < version.effective_from or end <= after:
+                continue
+            missed = end <= at
+            try:
+                with transaction.atomic():
+                    HighHandPeriod.objects.create(
+                        room=room,
+                        jackpot=jackpot,
+                        rules_version=version,
+                        starts_at=start,
+                        ends_at=end,
+                        status=PeriodStatus.CLOSED if missed else PeriodStatus.OPEN,
+                        opened_at=at,
+                        closed_at=at if missed else None,
+                        close_note=(
+                            f"Opened and closed at {local_time(at, room.timezone)}: the schedule was not running "
+                            "during this period."
+                            if missed
+                            else ""
+                        ),
+                    )
+            except IntegrityError:
+                continue  # another run made it first
+            opened += 1
+            closed += missed
+    return PeriodsRun(opened=opened, closed=closed)
+
+
+def _minutes(delta: timedelta) -> str:
+    minutes = int(delta.total_seconds() // 60)
+    return f"{minutes} minute{'s' if minutes != 1 else ''}" if minutes < 120 else f"{minutes // 60} hours"
+
+
+# --- The Tracking Slip -----------------------------------------------------------------------------
+
+
+def current_high_hand(*, period: HighHandPeriod) -> HighHandEntry | None:
+    """The best entry of the period not voided (the first recorded among equals), or None."""
+    return (
+        HighHandEntry.objects.filter(period=period, void__isnull=True)
+        .select_related("table")
+        .order_by("-strength", "recorded_at", "pk")
+        .first()
+    )
+
+
+def _refuse(message: str, code: str) -> HighHandRefused:
+    return HighHandRefused(message, code=code)
+
+
+def entry_record(
+    *,
+    jackpot: Jackpot,
+    table: Table,
+    seat: int,
+    player_name: str,
+    player_phone: str,
+    id_type: str,
+    id_number: str,
+    dealer: User,
+    players_dealt_in: int,
+    pot_cents: int,
+    cards: str,
+    made_at: datetime,
+    actor: User,
+    pin: str,
+    idempotency_key: str,
+) -> HighHandEntry:
+    """The floorperson or above who verified a hand records it on the period's High Hand Tracking Slip
+    and signs (§637a.16(f)). Refused, with the rule named: a hand below a full house
+    (``below_minimum``), one lower than the period's current high hand (``not_higher``; an equal hand
+    is recorded as a tie), a moment outside an open period (``period_closed``), too few players dealt
+    in (``too_few_players``), a pot under the posted minimum (``pot_too_small``), a missing
+    identification (§637a.16(b)(7)) or a dealer without a Board credential number."""
+    action_require(actor=actor, action=Action.HIGH_HAND_RECORD)
+    values = {
+        "player_name": (player_name or "").strip(),
+        "player_phone": (player_phone or "").strip(),
+        "id_type": (id_type or "").strip(),
+        "id_number": (id_number or "").strip(),
+    }
+    fingerprint = request_fingerprint(
+        {
+            "jackpot": jackpot.pk,
+            "table": table.pk,
+            "seat": seat,
+            **values,
+            "dealer": dealer.pk,
+            "players_dealt_in": players_dealt_in,
+            "pot_cents": pot_cents,
+            "cards": cards,
+            "made_at": made_at,
+            "by": actor.pk,
+        }
+    )
+    replayed = document_replay(model=HighHandEntry, idempotency_key=idempotency_key, fingerprint=fingerprint)
+    if replayed is not None:
+        return replayed
+    if not values["player_name"] or not values["player_phone"]:
+        raise _refuse("Record the player's name and phone number (§637a.16(f)(1)).", "player_required")
+    if not values["id_type"] or not values["id_number"]:
+        raise _refuse(
+            "Record the player's identification: valid identification is presented for a hand to qualify "
+            "(§637a.16(b)(7)).",
+            "id_required",
+        )
+    if Role.DEALER not in dealer.roles:
+        raise _refuse(f"{dealer} is not a dealer: name the dealer of the hand (§637a.16(f)(4)).", "dealer_required")
+    if not dealer.credential_number:
+        raise _refuse(f"Dealer {dealer} has no Board credential number (§637a.16(f)(4)).", "credential_required")
+    if dealer.pk == actor.pk:
+        raise _refuse(
+            "The dealer calls a floorperson or above, who verifies the hand (§637a.16(f)).", "dealer_is_verifier"
+        )
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= table.seats:
+        raise _refuse(f"Table {table.number} has seats 1 to {table.seats}, not {seat!r}.", "seat_invalid")
+    now = timezone.now()
+    if made_at > now:
+        raise _refuse("A hand cannot be made in the future.", "made_in_future")
+    try:
+        hand_cards = parse_cards(cards)
+        if len(hand_cards) != 5:
+            raise InvalidCards(f"a hand on the slip is five cards, not {len(hand_cards)}")
+        hand = best_high(hand_cards)
+    except InvalidCards as error:
+        raise _refuse(f"The hand: {error}.", "cards_invalid") from None
+    if hand < LOWEST_FULL_HOUSE:
+        raise _refuse(
+            f"{hand} is below a full house: the slip records a full house or better (§637a.16(f)).", "below_minimum"
+        )
+    period = (
+        HighHandPeriod.objects.filter(jackpot=jackpot, starts_at__lte=made_at, ends_at__gt=made_at)
+        .select_related("rules_version")
+        .first()
+    )
+    if period is None or period.status != PeriodStatus.OPEN:
+        raise _refuse(
+            f"No qualifying period of {jackpot.name} is open for a hand made at "
+            f"{local_time(made_at, jackpot.room.timezone)}.",
+            "period_closed",
+        )
+    rule = jackpot_rule_of_version(version=period.rules_version, code=jackpot.code)
+    assert isinstance(rule, HighHandRule)
+    if table.number not in tables_listing(version=period.rules_version, code=jackpot.code):
+        raise _refuse(f"Table {table.number} does not offer the {jackpot.name}.", "not_offered")
+    if players_dealt_in < rule.minimum.min_players_dealt:
+        raise _refuse(
+            f"Only {players_dealt_in} players were dealt in; at least {rule.minimum.min_players_dealt} are required "
+            "(§637a.16(b)(4)).",
+            "too_few_players",
+        )
+    if pot_cents < rule.contribution.min_pot_cents:
+        raise _refuse(
+            f"The pot {display_cents(pot_cents)} is under the posted minimum pot of "
+            f"{display_cents(rule.contribution.min_pot_cents)} (§637a.16(b)(3)).",
+            "pot_too_small",
+        )
+    signer = pin_check(user=actor, pin=pin)
+    try:
+        with transaction.atomic(durable=True):
+            period = HighHandPeriod.objects.select_for_update().get(pk=period.pk)
+            if period.status != PeriodStatus.OPEN:
+                raise _refuse("The qualifying period closed meanwhile.", "period_closed")
+            current = current_high_hand(period=period)
+            if current is not None and hand[0] < current.strength:
+                raise _refuse(
+                    f"{hand} is lower than the period's high hand, {current.words} (table {current.table.number}, "
+                    f"seat {current.seat}): only a higher or equal hand is recorded (§637a.16(f)).",
+                    "not_higher",
+                )
+            entry = HighHandEntry.objects.create(
+                period=period,
+                table=table,
+                seat=seat,
+                **values,
+                cards=format_cards(hand.cards),
+                words=str(hand),
+                strength=hand[0],
+                dealer=dealer,
+                dealer_name=dealer.get_full_name() or dealer.username,
+                dealer_credential_number=dealer.credential_number,
+                players_dealt_in=players_dealt_in,
+                pot_cents=pot_cents,
+                made_at=made_at,
+                tie=current is not None and hand[0] == current.strength,
+                recorded_by=actor,
+                recorded_at=signer.verified_at,
+                idempotency_key=idempotency_key,
+                request_sha256=fingerprint,
+            )
+            signature_add(document=entry, rule=HighHandEntry.RECORDER, signer=signer)
+    except IntegrityError:
+        replayed = document_replay(model=HighHandEntry, idempotency_key=idempotency_key, fingerprint=fingerprint)
+        if replayed is None:
+            raise
+        return replayed
+    return entry
+
+
+def entry_void(*, entry: HighHandEntry, reason: str, actor: User, pin: str) -> HighHandVoid:
+    """A shift supervisor voids a wrong entry with a reason and signs; the entry stays on the slip and
+    the period's high hand falls back to the best entry left. Refused once the period's pool was
+    announced (its awards stand)."""
+    action_require(actor=actor, action=Action.HIGH_HAND_VOID)
+    reason = (reason or "").strip()
+    if not reason:
+        raise _refuse("Say why the entry is void: the reason stays on the slip.", "reason_required")
+    if HighHandVoid.objects.filter(entry_id=entry.pk).exists():
+        raise _refuse(f"Entry {entry.pk} is void already.", "already_void")
+    signer = pin_check(user=actor, pin=pin)
+    with transaction.atomic(durable=True):
+        period = HighHandPeriod.objects.select_for_update().get(pk=entry.period_id)
+        if period.status in (PeriodStatus.AWARDED, PeriodStatus.ROLLED_OVER):
+            raise _refuse(f"The pool of {period} was announced: its slip is final.", "period_announced")
+        if HighHandVoid.objects.filter(entry_id=entry.pk).exists():
+            raise _refuse(f"Entry {entry.pk} is void already.", "already_void")
+        void = HighHandVoid.objects.create(
+            entry_id=entry.pk,
+            entry_recorded_by_id=entry.recorded_by_id,
+            reason=reason,
+            voided_by=actor,
+            voided_at=signer.verified_at,
+        )
+        signature_add(document=void, rule=HighHandVoid.VOIDER, signer=signer)
+    return void
+
+
+# --- The pool, the awards and their payment -----------------------------------------------------------
+
+
+def _locked(account_spec: AccountSpec) -> Account:
+    account = account_open_as(account_spec)
+    return Account.objects.select_for_update().get(pk=account.pk)
+
+
+def period_announce(*, period: HighHandPeriod, contributions_cents: int, at: datetime) -> HighHandPeriod:
+    """Announce a closed period's pool once its boxes are counted and verified (§637a.16(g)): its
+    official contributions plus what rolled into it. The highest hand wins; tied hands share equally,
+    the odd cents one each to the tied hands in the order they were recorded; each award's money
+    moves from the fund to the awards to collect. With no qualifying hand the whole pool rolls into the
+    next period (§637a.16(h)). Periods of a fund are announced in order; runs inside the caller's
+    transaction (the schedule's)."""
+    period = (
+        HighHandPeriod.objects.select_for_update().select_related("jackpot__room", "rules_version").get(pk=period.pk)
+    )
+    if period.status != PeriodStatus.CLOSED:
+        return period
+    earlier = HighHandPeriod.objects.filter(
+        jackpot=period.jackpot, starts_at__lt=period.starts_at, status__in=(PeriodStatus.OPEN, PeriodStatus.CLOSED)
+    )
+    if earlier.exists():
+        return period  # an earlier period is announced first: what it rolls over joins this pool
+    pool = contributions_cents + period.rolled_in_cents
+    best = current_high_hand(period=period)
+    period.contributions_cents = contributions_cents
+    period.pool_cents = pool
+    period.announced_at = at
+    if best is None:
+        following = (
+            HighHandPeriod.objects.select_for_update()
+            .filter(jackpot=period.jackpot, starts_at__gte=period.ends_at)
+            .order_by("starts_at")
+            .first()
+        )
+        if following is None:
+            return period  # the next period is not open yet: announced when it is
+        following.rolled_in_cents += pool
+        following.save(update_fields=["rolled_in_cents"])
+        period.status = PeriodStatus.ROLLED_OVER
+        period.save(update_fields=["contributions_cents", "pool_cents", "announced_at", "status"])
+        return period
+    winners = list(
+        HighHandEntry.objects.filter(period=period, void__isnull=True, strength=best.strength).order_by(
+            "recorded_at", "pk"
+        )
+    )
+    rule = jackpot_rule_of_version(version=period.rules_version, code=period.jackpot.code)
+    assert isinstance(rule, HighHandRule)
+    fund = _locked(jackpot_fund_account(jackpot=period.jackpot))
+    awards = _locked(jackpot_awards_account(jackpot=period.jackpot))
+    for entry, amount in zip(winners, split_evenly(pool, len(winners)), strict=True):
+        if amount <= 0:
+            continue
+        award = HighHandAward.objects.create(
+            period=period, entry=entry, amount_cents=amount, collect_by=at + timedelta(days=rule.claim_within_days)
+        )
+        transfer_post_within(
+            debit=awards,
+            credit=fund,
+            amount_cents=amount,
+            kind=TransferKind.AWARD,
+            idempotency_key=f"high-hand:award:{award.pk}",
+            actor=entry.recorded_by,
+            reference=award,
+            memo=f"{period}: {entry.words}, {entry.player_name} (table {entry.table_id}, seat {entry.seat})"[:300],
+        )
+    period.status = PeriodStatus.AWARDED
+    period.save(update_fields=["contributions_cents", "pool_cents", "announced_at", "status"])
+    return period
+
+
+def award_pay(
+    *, award: HighHandAward, id_type: str, id_number: str, actor: User, pin: str, idempotency_key: str
+) -> HighHandAwardPayment:
+    """A cage cashier pays an award and signs (§637a.16(h)), against the identification recorded with
+    the hand (§637a.16(b)(7)); the winner need not have been present at the close (b)(6). Paid once;
+    not after it went where the rules send uncollected awards."""
+    action_require(actor=actor, action=Action.HIGH_HAND_PAY)
+    id_type, id_number = (id_type or "").strip(), (id_number or "").strip()
+    fingerprint = request_fingerprint({"award": award.pk, "id_type": id_type, "id_number": id_number, "by": actor.pk})
+    replayed = document_replay(model=HighHandAwardPayment, idempotency_key=idempotency_key, fingerprint=fingerprint)
+    if replayed is not None:
+        return replayed
+    award = HighHandAward.objects.select_related("entry", "period__jackpot__room").get(pk=award.pk)
+    if (id_type.casefold(), id_number.casefold()) != (award.entry.id_type.casefold(), award.entry.id_number.casefold()):
+        raise _refuse(
+            "The identification presented is not the one recorded with the hand on the Tracking Slip "
+            "(§637a.16(b)(7)); nothing was paid.",
+            "id_mismatch",
+        )
+    _payable(award)
+    signer = pin_check(user=actor, pin=pin)
+    try:
+        with transaction.atomic(durable=True):
+            award = (
+                HighHandAward.objects.select_for_update()
+                .select_related("entry", "period__jackpot__room")
+                .get(pk=award.pk)
+            )
+            again = document_replay(
+                model=HighHandAwardPayment, idempotency_key=idempotency_key, fingerprint=fingerprint
+            )
+            if again is not None:
+                return again
+            _payable(award)
+            awards = _locked(jackpot_awards_account(jackpot=award.period.jackpot))
+            payment = HighHandAwardPayment.objects.create(
+                award=award,
+                id_type=id_type,
+                id_number=id_number,
+                paid_by=actor,
+                paid_at=signer.verified_at,
+                idempotency_key=idempotency_key,
+                request_sha256=fingerprint,
+            )
+            transfer_post_within(
+                debit=account_open_as(jackpot_paid_account(jackpot=award.period.jackpot)),
+                credit=awards,
+                amount_cents=award.amount_cents,
+                kind=TransferKind.PAYOUT,
+                idempotency_key=f"high-hand:award:{award.pk}:paid",
+                actor=actor,
+                reference=payment,
+                memo=f"High Hand award {award.pk} to {award.entry.player_name}"[:300],
+            )
+            signature_add(document=payment, rule=HighHandAwardPayment.PAYER, signer=signer)
+    except IntegrityError:
+        replayed = document_replay(model=HighHandAwardPayment, idempotency_key=idempotency_key, fingerprint=fingerprint)
+        if replayed is None:
+            raise _refuse(f"Award {award.pk} is paid already; nothing was paid twice.", "award_already_paid") from None
+        return replayed
+    return payment
+
+
+def _payable(award: HighHandAward) -> None:
+    if HighHandAwardPayment.objects.filter(award_id=award.pk).exists():
+        raise HighHandRefused(f"Award {award.pk} is paid already; nothing was paid twice.", code="award_already_paid")
+    if HighHandUnclaimed.objects.filter(award_id=award.pk).exists():
+        raise HighHandRefused(
+            f"Award {award.pk} was not collected by {local_time(award.collect_by, award.period.jackpot.room.timezone)} "
+            "and went where the posted rules send it (§637a.16(i)).",
+            code="award_expired",
+        )
+
+
+def unclaimed_prepare(*, room: PokerRoom, at: datetime) -> list[HighHandUnclaimed]:
+    """The schedule prepares the transfer of each award not collected by its time limit (§637a.16(i));
+    finance approves it (``unclaimed_approve``). One per award (a unique key)."""
+    prepared = []
+    for award in HighHandAward.objects.filter(
+        period__room=room, collect_by__lte=at, payment__isnull=True, unclaimed__isnull=True
+    ).select_related("period__rules_version", "period__jackpot"):
+        rule = jackpot_rule_of_version(version=award.period.rules_version, code=award.period.jackpot.code)
+        assert isinstance(rule, HighHandRule)
+        try:
+            with transaction.atomic():
+                prepared.append(
+                    HighHandUnclaimed.objects.create(award=award, destination=rule.unclaimed, prepared_at=at)
+                )
+        except IntegrityError:
+            continue
+    return prepared
+
+
+def unclaimed_approve(*, unclaimed: HighHandUnclaimed, actor: User, pin: str) -> HighHandUnclaimed:
+    """Finance approves and signs the transfer of an uncollected award (§637a.16(i)): its money moves
+    back from the awards to collect to the fund, into the pool of the fund's next period not yet
+    announced."""
+    action_require(actor=actor, action=Action.HIGH_HAND_UNCLAIMED_APPROVE)
+    if unclaimed.approved_by_id is not None:
+        raise _refuse(f"The transfer of award {unclaimed.award_id} was approved already.", "already_approved")
+    signer = pin_check(user=actor, pin=pin)
+    with transaction.atomic(durable=True):
+        unclaimed = (
+            HighHandUnclaimed.objects.select_for_update()
+            .select_related("award__period__jackpot__room")
+            .get(pk=unclaimed.pk)
+        )
+        if unclaimed.approved_by_id is not None:
+            raise _refuse(f"The transfer of award {unclaimed.award_id} was approved already.", "already_approved")
+        award = unclaimed.award
+        into = (
+            HighHandPeriod.objects.select_for_update()
+            .filter(jackpot=award.period.jackpot, status__in=(PeriodStatus.OPEN, PeriodStatus.CLOSED))
+            .order_by("starts_at")
+            .first()
+        )
+        if into is None:
+            raise _refuse("No period of the fund is open to take the award; try again when one opens.", "no_period")
+        awards = _locked(jackpot_awards_account(jackpot=award.period.jackpot))
+        fund = _locked(jackpot_fund_account(jackpot=award.period.jackpot))
+        signature_add(document=unclaimed, rule=HighHandUnclaimed.APPROVER, signer=signer)
+        transfer_post_within(
+            debit=fund,
+            credit=awards,
+            amount_cents=award.amount_cents,
+            kind=TransferKind.AWARD,
+            idempotency_key=f"high-hand:award:{award.pk}:unclaimed",
+            actor=actor,
+            reference=unclaimed,
+            memo=f"Award {award.pk} not collected: into {into} (§637a.16(i))"[:300],
+        )
+        into.rolled_in_cents += award.amount_cents
+        into.save(update_fields=["rolled_in_cents"])
+        unclaimed.approved_by = actor
+        unclaimed.approved_at = signer.verified_at
+        unclaimed.into_period = into
+        unclaimed.save(update_fields=["approved_by", "approved_at", "into_period"])
+    return unclaimed
