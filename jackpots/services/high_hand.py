@@ -232,6 +232,8 @@ def entry_record(
         raise _refuse(
             f"{hand} is below a full house: the slip records a full house or better (§637a.16(f)).", "below_minimum"
         )
+    if jackpot.kind != JackpotKind.HIGH_HAND or table.room_id != jackpot.room_id:
+        raise _refuse(f"Table {table.number} does not offer a High Hand as {jackpot.name}.", "not_offered")
     period = (
         HighHandPeriod.objects.filter(jackpot=jackpot, starts_at__lte=made_at, ends_at__gt=made_at)
         .select_related("rules_version")
