@@ -1,5 +1,6 @@
 """Reads about jackpot funds: the rules in effect for a fund, each fund's position (official,
-owed, available, displayed, pending) and the display board."""
+owed, available, displayed, pending), the High Hand's periods and Tracking Slips, and the display
+board."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
-from django.db.models import OuterRef, Subquery, Sum
+from django.db.models import OuterRef, Prefetch, QuerySet, Subquery, Sum
 from django.utils import timezone
 
 from casino_backoffice.core.checker import Checker
@@ -28,10 +29,14 @@ from .models import (
     ClaimStatus,
     DecisionOutcome,
     DisplayAdjustment,
+    HighHandAward,
+    HighHandEntry,
+    HighHandPeriod,
     Jackpot,
     JackpotKind,
+    RoundDrop,
 )
-from .rules import BadBeatRule, JackpotRule, jackpot_rule_parse
+from .rules import BadBeatRule, HighHandRule, JackpotRule, jackpot_rule_parse
 
 # --- The rules in effect for a fund ---------------------------------------------------------------
 
@@ -194,6 +199,74 @@ def fund_position(*, jackpot: Jackpot) -> FundPosition:
 def jackpot_ids_by_code(*, room: PokerRoom) -> dict[str, int]:
     """The id of each fund of the room by its code (the code the rules files name it by)."""
     return dict(Jackpot.objects.filter(room=room).values_list("code", "pk"))
+
+
+# --- The High Hand's periods and Tracking Slips -------------------------------------------------------
+
+
+def _period_drops() -> Subquery:
+    """The fund's drops from the pots of rounds that ended in the period (an annotation of periods)."""
+    drops = (
+        RoundDrop.objects.filter(
+            jackpot=OuterRef("jackpot"),
+            round__ended_at__gte=OuterRef("starts_at"),
+            round__ended_at__lt=OuterRef("ends_at"),
+        )
+        .values("jackpot")
+        .annotate(total=Sum("amount_cents"))
+        .values("total")
+    )
+    return Subquery(drops)
+
+
+def high_hand_periods() -> QuerySet[HighHandPeriod]:
+    """High Hand periods with what each page and the API show of them, in a fixed number of queries
+    however many periods: ``drops_cents`` (the expected contributions, see ``estimated_pool_cents``),
+    the slip's entries with their voids and tables in the order recorded, and the awards with their
+    entries and payments."""
+    return (
+        HighHandPeriod.objects.select_related("room", "jackpot", "rules_version")
+        .annotate(drops_cents=_period_drops())
+        .prefetch_related(
+            Prefetch(
+                "entries",
+                queryset=HighHandEntry.objects.select_related("table", "void__voided_by", "recorded_by").order_by(
+                    "recorded_at", "pk"
+                ),
+            ),
+            Prefetch(
+                "awards",
+                queryset=HighHandAward.objects.select_related("entry__table", "payment").order_by(
+                    "entry__recorded_at", "pk"
+                ),
+            ),
+        )
+    )
+
+
+def estimated_pool_cents(period: HighHandPeriod) -> int | None:
+    """What the period's pool is expected to be before it is counted: the fund's drops from the pots
+    of rounds that ended in the period, plus what rolled into it (§637a.16(h)). None once the pool is
+    official (§637a.16(g)): then the pool is what was counted and verified. ``period`` comes from
+    ``high_hand_periods`` (its ``drops_cents``)."""
+    if period.pool_cents is not None:
+        return None
+    return (getattr(period, "drops_cents", None) or 0) + period.rolled_in_cents
+
+
+def slip_leader(entries: Iterable[HighHandEntry]) -> HighHandEntry | None:
+    """The period's high hand among its entries: the best not voided, the first recorded among equals
+    (as ``jackpots.services.current_high_hand``, without a query when the entries are prefetched)."""
+    standing = [entry for entry in entries if not hasattr(entry, "void")]
+    if not standing:
+        return None
+    return min(standing, key=lambda entry: (-entry.strength, entry.recorded_at, entry.pk))
+
+
+def shows_player_name(period: HighHandPeriod) -> bool:
+    """Whether the display may show the player's name, as the period's posted rules say."""
+    rule = jackpot_rule_of_version(version=period.rules_version, code=period.jackpot.code)
+    return isinstance(rule, HighHandRule) and bool(getattr(rule, "show_player_name", False))
 
 
 @dataclass(frozen=True)

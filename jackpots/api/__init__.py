@@ -1,6 +1,8 @@
-"""The Bad Beat API (§637a.15): claims at the table, the shift supervisor's verification or denial,
-finance's distribution, the payment of each share, the adjustment of the display and its witness, and
-the transfer of a discontinued fund.
+"""The jackpots API. The Bad Beat (§637a.15): claims at the table, the shift supervisor's verification
+or denial, finance's distribution, the payment of each share, the adjustment of the display and its
+witness, and the transfer of a discontinued fund. The High Hand (§637a.16): the qualifying periods,
+the entries of the Tracking Slip and their void, the payment of an award at the cage, and where an
+uncollected award goes.
 
 Serializers check shape; ``jackpots.services`` checks rules. Money is a decimal string ("12.34") in and
 out; cards are text ("Ah Kd"). The authenticated person signs with ``pin`` in the body. Every POST that
@@ -13,6 +15,7 @@ from django.urls import path
 
 from .claims import ClaimDeny, ClaimDetail, ClaimListCreate, ClaimVerify
 from .display import DisplayAdjustmentCreate, DisplayAdjustmentWitness, FundTransferApprove, FundTransferCreate
+from .high_hand import AwardPay, EntryCreate, EntryVoid, PeriodList, UnclaimedApprove
 from .payouts import DistributionCreate, SharePay
 
 urlpatterns = [
@@ -32,4 +35,9 @@ urlpatterns = [
     ),
     path("fund-transfers/", FundTransferCreate.as_view(), name="api-fund-transfers"),
     path("fund-transfers/<int:pk>/approve/", FundTransferApprove.as_view(), name="api-fund-transfer-approve"),
+    path("high-hand/periods/", PeriodList.as_view(), name="api-high-hand-periods"),
+    path("high-hand/entries/", EntryCreate.as_view(), name="api-high-hand-entries"),
+    path("high-hand/entries/<int:pk>/void/", EntryVoid.as_view(), name="api-high-hand-entry-void"),
+    path("high-hand/awards/<int:pk>/pay/", AwardPay.as_view(), name="api-high-hand-award-pay"),
+    path("high-hand/unclaimed/<int:pk>/approve/", UnclaimedApprove.as_view(), name="api-high-hand-unclaimed-approve"),
 ]

@@ -79,6 +79,11 @@ ROUTES: dict[tuple[str, str], Action | str] = {
     ("api-display-adjustment-witness", "POST"): Action.DISPLAY_WITNESS,
     ("api-fund-transfers", "POST"): Action.FUND_TRANSFER_PREPARE,
     ("api-fund-transfer-approve", "POST"): Action.FUND_TRANSFER_APPROVE,
+    ("api-high-hand-periods", "GET"): Action.HIGH_HAND_READ,
+    ("api-high-hand-entries", "POST"): Action.HIGH_HAND_RECORD,
+    ("api-high-hand-entry-void", "POST"): Action.HIGH_HAND_VOID,
+    ("api-high-hand-award-pay", "POST"): Action.HIGH_HAND_PAY,
+    ("api-high-hand-unclaimed-approve", "POST"): Action.HIGH_HAND_UNCLAIMED_APPROVE,
     ("floor:login", "GET"): PUBLIC,
     ("floor:logout", "POST"): PUBLIC,
     ("floor:home", "GET"): SIGNED_IN,
@@ -232,6 +237,9 @@ def _url(name: str, state: dict[str, int]) -> str:
                 "api-bad-beat-share-pay",
                 "api-display-adjustment-witness",
                 "api-fund-transfer-approve",
+                "api-high-hand-entry-void",
+                "api-high-hand-award-pay",
+                "api-high-hand-unclaimed-approve",
             )
         },
         # No count or transport in this state: a page that may act says there is none.
@@ -433,6 +441,7 @@ def _service_calls() -> dict[str, tuple[Action, Callable[[User, dict[str, Any]],
         ),
         **_cage_service_calls(),
         **_jackpot_service_calls(),
+        **_high_hand_service_calls(),
     }
 
 
@@ -583,6 +592,50 @@ def _jackpot_service_calls() -> dict[str, tuple[Action, Callable[[User, dict[str
     }
 
 
+def _high_hand_service_calls() -> dict[str, tuple[Action, Callable[[User, dict[str, Any]], Any]]]:
+    """The High Hand's services that people call refuse before they read anything: the documents they
+    are handed need not exist. (The schedule opens, closes and announces periods: no person acts.)"""
+    from jackpots import services
+    from jackpots.models import HighHandAward, HighHandEntry, HighHandUnclaimed, Jackpot
+
+    return {
+        "entry_record": (
+            Action.HIGH_HAND_RECORD,
+            lambda actor, state: services.entry_record(
+                jackpot=Jackpot.objects.get(room=state["t1"].room, code="hh"),
+                table=state["t1"],
+                seat=3,
+                player_name="Ann Player",
+                player_phone="215-555-0100",
+                id_type="License",
+                id_number="PA-1",
+                dealer=state["locked"],
+                players_dealt_in=6,
+                pot_cents=12_000,
+                cards="As Ad Ac Ks Kd",
+                made_at=timezone.now(),
+                actor=actor,
+                pin=PIN,
+                idempotency_key="service",
+            ),
+        ),
+        "entry_void": (
+            Action.HIGH_HAND_VOID,
+            lambda actor, state: services.entry_void(entry=HighHandEntry(), reason="wrong", actor=actor, pin=PIN),
+        ),
+        "award_pay": (
+            Action.HIGH_HAND_PAY,
+            lambda actor, state: services.award_pay(
+                award=HighHandAward(), id_type="License", id_number="1", actor=actor, pin=PIN, idempotency_key="service"
+            ),
+        ),
+        "unclaimed_approve": (
+            Action.HIGH_HAND_UNCLAIMED_APPROVE,
+            lambda actor, state: services.unclaimed_approve(unclaimed=HighHandUnclaimed(), actor=actor, pin=PIN),
+        ),
+    }
+
+
 def _snapshot() -> tuple:
     from casino_backoffice.ledger.models import Correction, Transfer
     from casino_backoffice.staff.models import Signature
@@ -631,6 +684,7 @@ def test_the_services_walked_are_every_action_a_service_takes() -> None:
         Action.VARIANCE_READ,
         Action.BAD_BEAT_READ,
         Action.BAD_BEAT_RECORDS_READ,
+        Action.HIGH_HAND_READ,
     }
     assert {action for action, _ in _service_calls().values()} | reads == set(Action)
 
