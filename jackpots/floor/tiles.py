@@ -40,5 +40,17 @@ TILES = (
         "floor:bad-beat-claims",
         action=Action.BAD_BEAT_READ,
     ),
+    Tile(
+        "Record a High Hand",
+        "Record a full house or better you verified at the table on the period's Tracking Slip (§637a.16(f)).",
+        "floor:high-hand-record",
+        action=Action.HIGH_HAND_RECORD,
+    ),
+    Tile(
+        "High Hand slip",
+        "The period's Tracking Slip as it stands: the high hand, ties, voided entries; void a wrong entry.",
+        "floor:high-hand-slip",
+        action=Action.HIGH_HAND_READ,
+    ),
     Tile("Display board", "What the players see: jackpot amounts and notices.", "display:index"),
 )

@@ -1,8 +1,9 @@
-"""Tablet pages of the Bad Beat, included by the tablet site's root (``casino_backoffice/floor_urls.py``)."""
+"""Tablet pages of the jackpots, included by the tablet site's root (``casino_backoffice/floor_urls.py``):
+the Bad Beat's, then the High Hand's."""
 
 from django.urls import path
 
-from . import views
+from . import high_hand, views
 
 urlpatterns = [
     path("bad-beat/claim/", views.claim_page, name="bad-beat-claim"),
@@ -20,4 +21,8 @@ urlpatterns = [
     path(
         "bad-beat/funds/claims/<int:claim_id>/distribute/", views.distribution_prepare_page, name="bad-beat-distribute"
     ),
+    path("high-hand/", high_hand.slip_page, name="high-hand-slip"),
+    path("high-hand/record/", high_hand.record_page, name="high-hand-record"),
+    path("high-hand/periods/<int:period_id>/", high_hand.period_page, name="high-hand-period"),
+    path("high-hand/entries/<int:entry_id>/void/", high_hand.void_page, name="high-hand-void"),
 ]

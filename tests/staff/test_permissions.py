@@ -123,6 +123,11 @@ ROUTES: dict[tuple[str, str], Action | str] = {
     ("floor:bad-beat-funds", "GET"): Action.DISPLAY_ADJUST,
     ("floor:bad-beat-adjust", "POST"): Action.DISPLAY_ADJUST,
     ("floor:bad-beat-distribute", "POST"): Action.BAD_BEAT_DISTRIBUTE,
+    ("floor:high-hand-slip", "GET"): Action.HIGH_HAND_READ,
+    ("floor:high-hand-record", "GET"): Action.HIGH_HAND_RECORD,
+    ("floor:high-hand-record", "POST"): Action.HIGH_HAND_RECORD,
+    ("floor:high-hand-period", "GET"): Action.HIGH_HAND_READ,
+    ("floor:high-hand-void", "POST"): Action.HIGH_HAND_VOID,
 }
 HANDLERS = ("get", "post", "put", "patch", "delete")
 
@@ -193,9 +198,9 @@ def test_a_refusal_names_the_action_and_who_may(dealer) -> None:
 
 @pytest.fixture
 def floor_state(rules, dealer, floorperson) -> dict[str, int]:
-    """An open time-charge table with a charge to verify, a closed table to open, and a Bad Beat claim
-    to read (claimed at T1, which offers the Bad Beat whether open or not)."""
-    from jackpots.models import Jackpot
+    """An open time-charge table with a charge to verify, a closed table to open, a Bad Beat claim
+    to read (claimed at T1, which offers the Bad Beat whether open or not), and a High Hand period."""
+    from jackpots.models import HighHandPeriod, Jackpot, PeriodStatus
     from jackpots.services import claim_open
     from tests.jackpots.bad_beat import QUALIFYING
 
@@ -212,7 +217,17 @@ def floor_state(rules, dealer, floorperson) -> dict[str, int]:
         idempotency_key="walk",
         **QUALIFYING,
     )
-    return {"table": t1.pk, "charge": charge.pk, "claim": claim.pk}
+    now = timezone.now()
+    period = HighHandPeriod.objects.create(
+        room=t1.room,
+        jackpot=Jackpot.objects.get(room=t1.room, code="hh"),
+        rules_version=rules,
+        starts_at=now - timedelta(minutes=10),
+        ends_at=now + timedelta(minutes=50),
+        status=PeriodStatus.OPEN,
+        opened_at=now,
+    )
+    return {"table": t1.pk, "charge": charge.pk, "claim": claim.pk, "period": period.pk}
 
 
 def _url(name: str, state: dict[str, int]) -> str:
@@ -254,6 +269,8 @@ def _url(name: str, state: dict[str, int]) -> str:
         "floor:bad-beat-witness-sign": {"adjustment_id": 0},
         "floor:bad-beat-adjust": {"jackpot_id": 0},
         "floor:bad-beat-distribute": {"claim_id": 0},
+        "floor:high-hand-period": {"period_id": state["period"]},
+        "floor:high-hand-void": {"entry_id": 0},
     }.get(name, {})
     return reverse(name, kwargs=kwargs)
 
@@ -276,6 +293,8 @@ _FLOOR_POSTS: dict[str, dict[str, str]] = {
     "floor:bad-beat-witness-sign": {"pin": PIN},
     "floor:bad-beat-adjust": {"pin": PIN},
     "floor:bad-beat-distribute": {"method": "cash", "pin": PIN},
+    "floor:high-hand-record": {"hole": "As Ad", "board": "Ac Ks Kd 2c 3h", "pin": PIN},
+    "floor:high-hand-void": {"reason": "Wrong seat.", "pin": PIN},
 }
 
 
