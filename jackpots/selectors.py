@@ -296,7 +296,7 @@ class HighHandOnBoard:
     """A High Hand fund on the board.
 
     ``estimated_cents``: the open period's pool as expected, not counted yet (``estimated_pool_cents``);
-    ``leader``: its high hand, ``tied`` how many other hands equal it. ``last_*``: the last period whose
+    ``leader``: its high hand, ``tied`` the other hands that equal it. ``last_*``: the last period whose
     pool was announced (§637a.16(g): 'announced and displayed'), its winners, or None when it rolled
     over (§637a.16(h))."""
 
@@ -305,7 +305,7 @@ class HighHandOnBoard:
     ends_local: datetime | None = None
     minutes_left: int | None = None
     leader: BoardHand | None = None
-    tied: int = 0
+    tied: tuple[BoardHand, ...] = ()
     last_pool_cents: int | None = None
     last_starts_local: datetime | None = None
     last_ends_local: datetime | None = None
@@ -403,10 +403,13 @@ def high_hands_on_board(*, jackpots: list[Jackpot], at: datetime) -> dict[int, H
                 minutes_left=math.ceil((period.ends_at - at).total_seconds() / 60),
             )
             if leader is not None:
-                tied = [
-                    e for e in entries if e.pk != leader.pk and not hasattr(e, "void") and e.strength == leader.strength
-                ]
-                board = replace(board, leader=_board_hand(leader, named=shows_player_name(period)), tied=len(tied))
+                named = shows_player_name(period)
+                tied = tuple(
+                    _board_hand(entry, named=named)
+                    for entry in entries
+                    if entry.pk != leader.pk and not hasattr(entry, "void") and entry.strength == leader.strength
+                )
+                board = replace(board, leader=_board_hand(leader, named=named), tied=tied)
         last = announced.get(jackpot.pk)
         if last is not None:
             named = shows_player_name(last)

@@ -59,7 +59,7 @@ def test_the_board_shows_the_estimate_the_high_hand_and_the_time_left_and_a_new_
     log_round(rated_table, period.starts_at, dealer)
     log_round(rated_table, period.starts_at, dealer)
     panel = _panel(client)
-    assert "$4.00" in panel and "Estimated pool this period · not counted yet" in panel
+    assert "$4.00" in panel and "Estimated pool · not counted yet" in panel
     assert "No qualifying hand yet: a full house or better" in panel
     minutes = _high_hand(rated_table.room).minutes_left
     assert 0 < minutes <= 60 and f"{minutes} min left" in panel
@@ -72,7 +72,8 @@ def test_the_board_shows_the_estimate_the_high_hand_and_the_time_left_and_a_new_
     assert "No qualifying hand yet" not in panel
 
     _entry(period, rated_table, dealer=dealer, actor=floorperson, cards="Ks Kc Kh 2s 2c", seat=6, name="Tia Tie")
-    assert "High hand · 2 tied" in _panel(client)
+    panel = _panel(client)
+    assert "High hand · 2 tied" in panel and "Table T1 · seat 4" in panel and "Table T1 · seat 6" in panel
     assert_no_inline_script_or_style(_panel(client))
 
 
