@@ -93,8 +93,14 @@ def periods_run(*, room: PokerRoom, at: datetime) -> PeriodsRun:
             continue
         if not tables_listing(version=version, code=jackpot.code):
             continue  # no table collects for it: no period to open (§637a.16(c))
-        latest = HighHandPeriod.objects.filter(jackpot=jackpot).order_by("-ends_at").values_list("ends_at", flat=True)
-        after = max(latest.first() or version.effective_from, version.effective_from, at - PERIOD_CATCH_UP)
+        # The first run opens the current period only; a later run catches up on what it missed.
+        latest = (
+            HighHandPeriod.objects.filter(jackpot=jackpot)
+            .order_by("-ends_at")
+            .values_list("ends_at", flat=True)
+            .first()
+        )
+        after = at if latest is None else max(latest, version.effective_from, at - PERIOD_CATCH_UP)
         for start, end in qualifying_periods(
             zone=room.timezone,
             every_minutes=rule.period.every_minutes,
@@ -102,7 +108,7 @@ def periods_run(*, room: PokerRoom, at: datetime) -> PeriodsRun:
             after=after,
             until=at,
         ):
-            if start < version.effective_from or end <= after:
+            if latest is not None and start < latest:
                 continue
             missed = end <= at
             try:
