@@ -433,6 +433,7 @@ def _service_calls() -> dict[str, tuple[Action, Callable[[User, dict[str, Any]],
         ),
         **_cage_service_calls(),
         **_jackpot_service_calls(),
+        **_high_hand_service_calls(),
     }
 
 
@@ -583,6 +584,52 @@ def _jackpot_service_calls() -> dict[str, tuple[Action, Callable[[User, dict[str
     }
 
 
+def _high_hand_service_calls() -> dict[str, tuple[Action, Callable[[User, dict[str, Any]], Any]]]:
+    """The High Hand's services refuse before they read anything: the documents they are handed need not exist."""
+    from jackpots import services
+    from jackpots.models import HighHandAward, HighHandEntry, HighHandUnclaimed, Jackpot
+
+    def fund(state: dict[str, Any]) -> Jackpot:
+        return Jackpot.objects.get(room=state["t1"].room, code="hh")
+
+    return {
+        "entry_record": (
+            Action.HIGH_HAND_RECORD,
+            lambda actor, state: services.entry_record(
+                jackpot=fund(state),
+                table=state["t1"],
+                seat=1,
+                player_name="A",
+                player_phone="1",
+                id_type="License",
+                id_number="1",
+                dealer=actor,
+                players_dealt_in=8,
+                pot_cents=9_000,
+                cards="As Ad Ah Kc Kd",
+                made_at=factories.recently(),
+                actor=actor,
+                pin=PIN,
+                idempotency_key="service",
+            ),
+        ),
+        "entry_void": (
+            Action.HIGH_HAND_VOID,
+            lambda actor, state: services.entry_void(entry=HighHandEntry(), reason="wrong", actor=actor, pin=PIN),
+        ),
+        "award_pay": (
+            Action.HIGH_HAND_PAY,
+            lambda actor, state: services.award_pay(
+                award=HighHandAward(), id_type="License", id_number="1", actor=actor, pin=PIN, idempotency_key="s"
+            ),
+        ),
+        "unclaimed_approve": (
+            Action.HIGH_HAND_UNCLAIMED_APPROVE,
+            lambda actor, state: services.unclaimed_approve(unclaimed=HighHandUnclaimed(), actor=actor, pin=PIN),
+        ),
+    }
+
+
 def _snapshot() -> tuple:
     from casino_backoffice.ledger.models import Correction, Transfer
     from casino_backoffice.staff.models import Signature
@@ -631,6 +678,7 @@ def test_the_services_walked_are_every_action_a_service_takes() -> None:
         Action.VARIANCE_READ,
         Action.BAD_BEAT_READ,
         Action.BAD_BEAT_RECORDS_READ,
+        Action.HIGH_HAND_READ,
     }
     assert {action for action, _ in _service_calls().values()} | reads == set(Action)
 
