@@ -196,6 +196,7 @@ def _rules_text(*, room: str, name: str, tables: list[str], effective_from: date
                     "ties": "split",
                     "claim_within_days": 7,
                     "id_required": True,
+                    "unclaimed": "next_period",
                 },
             ],
             "tables": [

@@ -1,7 +1,7 @@
-"""The Bad Beat's reports for the kernel's renderers (``casino_backoffice.core.exports``): the posted
-rules, the display check, the fund statement and its display history, and the claims of a period as
-CSV and XLSX. The PDFs (posted rules, table notices, statement, claim file) are templates under
-``jackpots/templates/jackpots/reports/``."""
+"""The jackpots' reports for the kernel's renderers (``casino_backoffice.core.exports``): the Bad Beat's
+posted rules, display check, fund statement and its display history, and the claims of a period; the
+High Hand's posted rules; as CSV and XLSX. The PDFs (posted rules, table notices, statement, claim
+file) are templates under ``jackpots/templates/jackpots/reports/``."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from tables.models import PokerRoom
 from tables.selectors import gaming_day
 
 from .models import BadBeatClaim, DecisionOutcome
-from .reports import DisplayCheckRow, FundStatement, PostedRules
+from .reports import DisplayCheckRow, FundStatement, PostedHighHandRules, PostedRules
 from .rules import SHARE_NAMES
 
 POSTED_RULES_COLUMNS = [
@@ -44,6 +44,36 @@ POSTED_RULES_COLUMNS = [
     Column("current_amount", Kind.MONEY),
     Column("discontinuation_approved_on", Kind.DATE),
     Column("discontinuation_reference"),
+]
+HIGH_HAND_RULES_COLUMNS = [
+    Column("room"),
+    Column("rules_version", Kind.INTEGER),
+    Column("effective_from", Kind.DATETIME),
+    Column("fund"),
+    Column("code"),
+    Column("tables"),
+    Column("time_zone"),
+    Column("collection_period"),
+    Column("collection_every_minutes", Kind.INTEGER),
+    Column("collection_first_starts"),
+    Column("qualifying_period"),
+    Column("qualifying_every_minutes", Kind.INTEGER),
+    Column("qualifying_first_starts"),
+    Column("contribution"),
+    Column("maximum_contribution", Kind.MONEY),
+    Column("minimum_pot", Kind.MONEY),
+    Column("contribution_base"),
+    Column("min_players_dealt_in", Kind.INTEGER),
+    Column("qualifying_hand"),
+    Column("no_full_house"),
+    Column("ties"),
+    Column("claim_within_days", Kind.INTEGER),
+    Column("time_limit"),
+    Column("presence_statement"),
+    Column("identification_statement"),
+    Column("unclaimed"),
+    Column("unclaimed_rule"),
+    Column("show_player_name", Kind.BOOLEAN),
 ]
 DISPLAY_CHECK_COLUMNS = [
     Column("room"),
@@ -180,6 +210,53 @@ def posted_rules_report(*, rules: PostedRules) -> Report:
         rows=rows,
         title="Posted Bad Beat rules",
         filename=f"bad-beat-rules-{rules.room.code}-v{rules.version.number if rules.version else 0}",
+        time_zone=ZoneInfo(rules.room.timezone),
+    )
+
+
+def posted_high_hand_rules_report(*, rules: PostedHighHandRules) -> Report:
+    """The posted High Hand rules of a room (§637a.16(b)), one row per fund: each statement in the
+    words posted, beside the values of the rules version it comes from."""
+    rows: list[list[Any]] = []
+    for high_hand in rules.high_hands:
+        rule = high_hand.rule
+        rows.append(
+            [
+                rules.room.code,
+                high_hand.version.number,
+                high_hand.version.effective_from,
+                high_hand.jackpot.name,
+                high_hand.jackpot.code,
+                " ".join(high_hand.tables),
+                high_hand.time_zone,
+                high_hand.collection_period,
+                rule.collection_period.every_minutes,
+                rule.collection_period.first_starts.strftime("%H:%M"),
+                high_hand.qualifying_period,
+                rule.period.every_minutes,
+                rule.period.first_starts.strftime("%H:%M"),
+                high_hand.contribution,
+                high_hand.maximum_contribution_cents,
+                rule.contribution.min_pot_cents,
+                rule.contribution.base,
+                rule.minimum.min_players_dealt,
+                high_hand.qualifying_hand,
+                high_hand.no_full_house,
+                high_hand.ties,
+                rule.claim_within_days,
+                high_hand.time_limit,
+                high_hand.presence,
+                high_hand.identification,
+                rule.unclaimed,
+                high_hand.unclaimed,
+                rule.show_player_name,
+            ]
+        )
+    return Report(
+        columns=HIGH_HAND_RULES_COLUMNS,
+        rows=rows,
+        title="Posted High Hand rules",
+        filename=f"high-hand-rules-{rules.room.code}-v{rules.version.number if rules.version else 0}",
         time_zone=ZoneInfo(rules.room.timezone),
     )
 

@@ -10,7 +10,7 @@ Periods are half-open, [start, end).
 
 from __future__ import annotations
 
-from datetime import date, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from itertools import pairwise
 from zoneinfo import ZoneInfo
 
@@ -24,7 +24,8 @@ def _boundaries(*, zone: ZoneInfo, every_minutes: int, first_starts: time, day: 
 def qualifying_periods(
     *, zone: str, every_minutes: int, first_starts: time, after: datetime, until: datetime
 ) -> list[tuple[datetime, datetime]]:
-    """Every period (start, end) that overlaps (after, until], in order; instants compare in UTC."""
+    """Every period (start, end) that overlaps (after, until], in order, as UTC instants (aware
+    datetimes of one zone compare by their wall clock, which a daylight-saving change makes wrong)."""
     tz = ZoneInfo(zone)
     first_day = after.astimezone(tz).date() - timedelta(days=1)
     last_day = until.astimezone(tz).date() + timedelta(days=1)
@@ -32,18 +33,16 @@ def qualifying_periods(
     day = first_day
     while day <= last_day:
         instants.update(
-            moment.astimezone(ZoneInfo("UTC"))
+            moment.astimezone(UTC)
             for moment in _boundaries(zone=tz, every_minutes=every_minutes, first_starts=first_starts, day=day)
         )
         day += timedelta(days=1)
-    ordered = sorted(instants)
-    return [
-        (start.astimezone(tz), end.astimezone(tz)) for start, end in pairwise(ordered) if end > after and start <= until
-    ]
+    after, until = after.astimezone(UTC), until.astimezone(UTC)
+    return [(start, end) for start, end in pairwise(sorted(instants)) if end > after and start <= until]
 
 
 def period_at(*, zone: str, every_minutes: int, first_starts: time, at: datetime) -> tuple[datetime, datetime]:
-    """The period ``at`` falls in: start <= at < end."""
+    """The period ``at`` falls in: start <= at < end (UTC instants)."""
     for start, end in qualifying_periods(
         zone=zone, every_minutes=every_minutes, first_starts=first_starts, after=at - timedelta(minutes=1), until=at
     ):

@@ -20,6 +20,7 @@ changes nothing.
 from __future__ import annotations
 
 from datetime import date, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
@@ -58,7 +59,7 @@ def sheets_due(*, box: Box, after: datetime, until: datetime) -> list[CountSheet
                 room=room,
                 box=box,
                 kind=SheetKind.PERIOD,
-                key=f"period:{start.strftime('%Y-%m-%dT%H:%M')}",
+                key=f"period:{start.astimezone(ZoneInfo(room.timezone)).strftime('%Y-%m-%dT%H:%M')}",
                 gaming_day=gaming_day(room=room, at=start),
                 opens_at=end,
                 due_by=end + HIGH_HAND_COUNT_GRACE,

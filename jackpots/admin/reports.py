@@ -1,4 +1,4 @@
-"""The Bad Beat's reports in the admin, for those who may read the Bad Beat's records
+"""The jackpots' reports in the admin. The Bad Beat's, for those who may read the Bad Beat's records
 (``Action.BAD_BEAT_RECORDS_READ``: the back office, poker room manager, cage cashier, finance,
 compliance and administrator):
 
@@ -7,6 +7,12 @@ compliance and administrator):
 - the fund statement of a period: opening balance, each movement, closing balance and the display
   history: page, PDF, CSV and XLSX of each part;
 - the claims of a period with their status and amounts: CSV and XLSX.
+
+The High Hand's, for those who read the rules versions (``Action.RULES_VERSIONS_READ``: they are a
+rules version in words), listed on the same page:
+
+- the posted rules of §637a.16(b), from the rules version in effect: page, PDF, CSV, XLSX;
+- the notice at each table offering a High Hand: a printable page, one table a page, and PDF.
 """
 
 from __future__ import annotations
@@ -27,9 +33,22 @@ from casino_backoffice.core.exports import export_response, pdf_response
 from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.permissions import Action, may
 
-from ..exports import claims_report, display_history_report, posted_rules_report, statement_report
+from ..exports import (
+    claims_report,
+    display_history_report,
+    posted_high_hand_rules_report,
+    posted_rules_report,
+    statement_report,
+)
 from ..models import BadBeatReport, Jackpot, JackpotKind
-from ..reports import claims_between, fund_statement, posted_rules, table_notices
+from ..reports import (
+    claims_between,
+    fund_statement,
+    high_hand_notices,
+    posted_high_hand_rules,
+    posted_rules,
+    table_notices,
+)
 from ._common import period_of, require, room_of, rooms
 
 
@@ -63,6 +82,12 @@ class BadBeatReportAdmin(admin.ModelAdmin):
             path("notices/", wrap(self.notices_view), name="jackpots_badbeatreport_notices"),
             path("statement/<int:jackpot_id>/", wrap(self.statement_view), name="jackpots_badbeatreport_statement"),
             path("claims/", wrap(self.claims_view), name="jackpots_badbeatreport_claims"),
+            path("high-hand/rules/", wrap(self.high_hand_rules_view), name="jackpots_badbeatreport_high_hand_rules"),
+            path(
+                "high-hand/notices/",
+                wrap(self.high_hand_notices_view),
+                name="jackpots_badbeatreport_high_hand_notices",
+            ),
             *super().get_urls(),
         ]
 
@@ -77,7 +102,14 @@ class BadBeatReportAdmin(admin.ModelAdmin):
         start, end = period_of(request, room)
         funds = list(Jackpot.objects.filter(room=room, kind=JackpotKind.BAD_BEAT).order_by("code")) if room else []
         context = self._context(
-            request, "Bad Beat reports", rooms=choices, room=room, start=start, end=end, funds=funds
+            request,
+            "Bad Beat reports",
+            rooms=choices,
+            room=room,
+            start=start,
+            end=end,
+            funds=funds,
+            high_hand_rules_readable=may(request.user, Action.RULES_VERSIONS_READ),
         )
         return TemplateResponse(request, "admin/jackpots/reports.html", {**context, **(extra_context or {})})
 
@@ -204,3 +236,67 @@ class BadBeatReportAdmin(admin.ModelAdmin):
             claims=claims_between(room=room, start=start, end=end), filename=f"bad-beat-claims-{room.code}-{span}"
         )
         return export_response(report, extension)
+
+    def high_hand_rules_view(self, request: HttpRequest) -> HttpResponse:
+        """The posted High Hand rules of a room (§637a.16(b)) from the rules version in effect now."""
+        require(request, Action.RULES_VERSIONS_READ)
+        choices = rooms()
+        room = room_of(request, choices)
+        if room is None:
+            raise PermissionDenied
+        now = timezone.now()
+        rules = posted_high_hand_rules(room=room, at=now)
+        if (extension := request.GET.get("export")) in ("csv", "xlsx"):
+            return export_response(posted_high_hand_rules_report(rules=rules), extension)
+        context = {
+            "rules": rules,
+            "zone": ZoneInfo(room.timezone),
+            "printed_at": now,
+            "printed_by": acting_user(request),
+        }
+        if request.GET.get("format") == "pdf":
+            return pdf_response(
+                template_name="jackpots/reports/high_hand_rules.html",
+                context={**context, "title": f"High Hand rules of {room.name}"},
+                filename=f"high-hand-rules-{room.code}",
+                request=request,
+            )
+        return TemplateResponse(
+            request,
+            "admin/jackpots/high_hand_rules.html",
+            self._context(
+                request,
+                f"Posted High Hand rules of {room.name}",
+                rooms=choices,
+                room=room,
+                export_links=export_links(request),
+                pdf_link=_pdf_link(request),
+                **context,
+            ),
+        )
+
+    def high_hand_notices_view(self, request: HttpRequest) -> HttpResponse:
+        """The notice posted at each table offering a High Hand (§637a.16(b)), one page a table: a
+        printable page, or PDF."""
+        require(request, Action.RULES_VERSIONS_READ)
+        room = room_of(request, rooms())
+        if room is None:
+            raise PermissionDenied
+        now = timezone.now()
+        rules = posted_high_hand_rules(room=room, at=now)
+        context = {
+            "title": f"High Hand notices at the tables of {room.name}",
+            "rules": rules,
+            "notices": high_hand_notices(rules=rules),
+            "zone": ZoneInfo(room.timezone),
+            "printed_at": now,
+            "pdf_link": _pdf_link(request),
+        }
+        if request.GET.get("format") == "pdf":
+            return pdf_response(
+                template_name="jackpots/reports/high_hand_notices.html",
+                context={**context, "pdf": True},
+                filename=f"high-hand-table-notices-{room.code}",
+                request=request,
+            )
+        return TemplateResponse(request, "jackpots/reports/high_hand_notices.html", context)

@@ -93,8 +93,14 @@ def periods_run(*, room: PokerRoom, at: datetime) -> PeriodsRun:
             continue
         if not tables_listing(version=version, code=jackpot.code):
             continue  # no table collects for it: no period to open (§637a.16(c))
-        latest = HighHandPeriod.objects.filter(jackpot=jackpot).order_by("-ends_at").values_list("ends_at", flat=True)
-        after = max(latest.first() or version.effective_from, version.effective_from, at - PERIOD_CATCH_UP)
+        # The first run opens the current period only; a later run catches up on what it missed.
+        latest = (
+            HighHandPeriod.objects.filter(jackpot=jackpot)
+            .order_by("-ends_at")
+            .values_list("ends_at", flat=True)
+            .first()
+        )
+        after = at if latest is None else max(latest, version.effective_from, at - PERIOD_CATCH_UP)
         for start, end in qualifying_periods(
             zone=room.timezone,
             every_minutes=rule.period.every_minutes,
@@ -102,7 +108,7 @@ def periods_run(*, room: PokerRoom, at: datetime) -> PeriodsRun:
             after=after,
             until=at,
         ):
-            if start < version.effective_from or end <= after:
+            if latest is not None and start < latest:
                 continue
             missed = end <= at
             try:
@@ -342,7 +348,8 @@ def _locked(account_spec: AccountSpec) -> Account:
 def period_announce(*, period: HighHandPeriod, contributions_cents: int, at: datetime) -> HighHandPeriod:
     """Announce a closed period's pool once its boxes are counted and verified (§637a.16(g)): its
     official contributions plus what rolled into it. The highest hand wins; tied hands share equally,
-    the odd cents one each to the tied hands in the order they were recorded; each award's money
+    the odd cents one each to the tied hands in the order they were recorded (``rules.TIE_RULE``, as
+    posted); each award's money
     moves from the fund to the awards to collect. With no qualifying hand the whole pool rolls into the
     next period (§637a.16(h)). Periods of a fund are announced in order; runs inside the caller's
     transaction (the schedule's)."""
@@ -388,7 +395,11 @@ def period_announce(*, period: HighHandPeriod, contributions_cents: int, at: dat
         if amount <= 0:
             continue
         award = HighHandAward.objects.create(
-            period=period, entry=entry, amount_cents=amount, collect_by=at + timedelta(days=rule.claim_within_days)
+            period=period,
+            entry=entry,
+            amount_cents=amount,
+            # The posted time limit counts from the end of the period the hand was won in (§637a.16(b)(6)).
+            collect_by=period.ends_at + timedelta(days=rule.claim_within_days),
         )
         transfer_post_within(
             debit=awards,

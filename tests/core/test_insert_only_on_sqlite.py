@@ -115,6 +115,22 @@ assert BadBeatDecision.objects.exists() and BadBeatDistribution.objects.exists()
 assert BadBeatShare.objects.exists() and BadBeatPayment.objects.exists()
 assert display_overdue_flag(room=room, at=timezone.now() + timedelta(days=2))
 
+# The High Hand: the demo recorded a full house on the open period's slip; a higher hand recorded by
+# mistake is voided; the period closes, its pool is announced and the award paid at the cage.
+from jackpots.models import HighHandAward, HighHandEntry, HighHandPeriod
+from jackpots.services import award_pay, entry_record, entry_void, period_announce, periods_run
+period = HighHandPeriod.objects.get(status="open")
+first = HighHandEntry.objects.get()
+wrong = entry_record(jackpot=period.jackpot, table=first.table, seat=6, player_name="Ray Wrong", player_phone="1",
+                     id_type="License", id_number="X", dealer=dealer, players_dealt_in=7, pot_cents=8000,
+                     cards="As Ad Ah Kc Kd", made_at=first.made_at, actor=floor, pin="2468", idempotency_key="hh-2")
+entry_void(entry=wrong, reason="misread", actor=supervisor, pin="2468")
+periods_run(room=room, at=period.ends_at + timedelta(minutes=1))
+with transaction.atomic():  # the schedule's transaction
+    period_announce(period=period, contributions_cents=500, at=period.ends_at + timedelta(minutes=2))
+award_pay(award=HighHandAward.objects.get(), id_type=first.id_type, id_number=first.id_number, actor=cashier,
+          pin="2468", idempotency_key="hh-pay")
+
 # The ORM meets the triggers too.
 for change in (lambda: Transfer.objects.update(memo="changed"), lambda: RoundDrop.objects.all().delete()):
     try:
@@ -145,6 +161,10 @@ INSERT_ONLY = (
     "jackpots_badbeatshare",
     "jackpots_badbeatpayment",
     "jackpots_displayoverdue",
+    "jackpots_highhandentry",
+    "jackpots_highhandvoid",
+    "jackpots_highhandaward",
+    "jackpots_highhandawardpayment",
 )
 
 

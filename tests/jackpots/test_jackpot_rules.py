@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import json
 from dataclasses import replace
-from datetime import date
+from datetime import date, time
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +14,15 @@ import pytest
 from casino_backoffice.poker import BadBeatQualifier, HighHandMinimum, best_high
 from casino_backoffice.poker.qualifiers import hand_minimum
 from jackpots.models import JackpotKind
-from jackpots.rules import BadBeatHand, BadBeatRule, Discontinuation, HighHandRule, drop_compute
+from jackpots.rules import (
+    BadBeatHand,
+    BadBeatRule,
+    Contribution,
+    Discontinuation,
+    HighHandRule,
+    Period,
+    drop_compute,
+)
 from rake.rules import RulesInvalid, parse_text, validate_rules
 from tables.games import Game
 from tests.rake.factories import RULES, rules_text
@@ -43,11 +51,17 @@ def test_shares_not_summing_to_100():
     assert errors == [f"{BB_HAND}: shares sum to 90%, not 100%"]
 
 
+def min_hand_refused(hand: Any) -> str:
+    return (
+        f"jackpots[1] (hh): min_hand must be full_house, got {hand!r}: a Qualifying High Hand is a full house or "
+        "better (§637a.16(f)); the highest one made in a period wins it, and only a period without a full house "
+        "rolls its pool over (§637a.16(h)), so the rules may neither lower nor raise it"
+    )
+
+
 def test_high_hand_minimum_below_a_full_house():
     errors = errors_of(lambda d: d["jackpots"][1].update(min_hand="flush"))
-    assert errors == [
-        "jackpots[1] (hh): min_hand flush is below a full house; a qualifying high hand is a full house or better (§637a.16(f))"
-    ]
+    assert errors == [min_hand_refused("flush")]
 
 
 def test_money_written_as_a_float_is_refused():
@@ -60,7 +74,8 @@ def test_money_written_as_a_float_is_refused():
 def test_high_hand_id_is_required():
     errors = errors_of(lambda d: d["jackpots"][1].update(id_required=False))
     assert errors == [
-        "jackpots[1] (hh): id_required must be true: valid identification is presented to collect a high hand (§637a.16(b)(7))"
+        "jackpots[1] (hh): id_required must be true: valid identification shall be presented for a player's hand to "
+        "qualify (§637a.16(b)(7))"
     ]
 
 
@@ -106,17 +121,13 @@ def test_a_bad_beat_hand_the_evaluator_cannot_read_as_written_is_refused_naming_
 @pytest.mark.parametrize("hand", ["mini_royal", "quads", "AAAKK", "one_pair", None])
 def test_a_high_hand_minimum_the_evaluator_cannot_read_is_refused_naming_item_and_rule(hand):
     errors = errors_of(lambda d: d["jackpots"][1].update(min_hand=hand))
-    assert errors == [
-        f"jackpots[1] (hh): min_hand must be one of full_house, four_of_a_kind, straight_flush, royal_flush, got {hand!r}"
-    ]
+    assert errors == [min_hand_refused(hand)]
 
 
 @pytest.mark.parametrize("hand", ["pair", "two_pair", "three_of_a_kind", "straight", "high_card"])
 def test_every_category_below_a_full_house_is_refused_by_the_evaluator(hand):
     errors = errors_of(lambda d: d["jackpots"][1].update(min_hand=hand))
-    assert errors == [
-        f"jackpots[1] (hh): min_hand {hand} is below a full house; a qualifying high hand is a full house or better (§637a.16(f))"
-    ]
+    assert errors == [min_hand_refused(hand)]
 
 
 def test_a_bad_beat_without_two_players_is_refused():
@@ -165,13 +176,9 @@ def test_the_stored_qualifiers_check_hands():
 
 
 @pytest.mark.parametrize("hand", ["four_of_a_kind", "straight_flush", "royal_flush"])
-def test_high_hand_minimums_above_a_full_house(hand):
-    data = copy.deepcopy(RULES)
-    data["jackpots"][1]["min_hand"] = hand
-    rule = validate_rules(data).jackpots["hh"]
-    assert isinstance(rule, HighHandRule)
-    assert rule.minimum.minimum == hand_minimum(hand)
-    assert rule.canonical()["min_hand"] == hand
+def test_the_rules_may_not_raise_the_qualifying_high_hand(hand):
+    errors = errors_of(lambda d: d["jackpots"][1].update(min_hand=hand))
+    assert errors == [min_hand_refused(hand)]
 
 
 # --- Canonical form -------------------------------------------------------------------------------
@@ -229,12 +236,14 @@ def test_the_canonical_jackpots_are_the_files_values_normalized():
                 "no_flop_no_drop": True,
             },
             "period": {"every_minutes": 60, "first_starts": "10:00"},
+            "collection_period": {"every_minutes": 60, "first_starts": "10:00"},
             "min_players": 6,
             "min_hand": "full_house",
             "ties": "split",
             "claim_within_days": 7,
             "id_required": True,
             "unclaimed": "next_period",
+            "show_player_name": False,
             "seed": "0.00",
         },
     ]
@@ -684,3 +693,208 @@ def test_a_bad_beat_fund_has_no_seed_of_house_money():
         "jackpots[0] (bb): seed must be 0.00: a Bad Beat is paid from 'a separate fund created from pot "
         "contributions' (§637a.15(a)), so the house adds nothing to it (got 500.00)"
     ]
+
+
+# --- The High Hand's posted rules (§637a.16(b)) -----------------------------------------------------
+
+HH = "jackpots[1] (hh)"
+
+
+def high_hand_of(mutate: Any) -> HighHandRule:
+    data = copy.deepcopy(RULES)
+    mutate(data["jackpots"][1])
+    rule = validate_rules(data).jackpots["hh"]
+    assert isinstance(rule, HighHandRule)
+    return rule
+
+
+def test_the_high_hand_rule_as_read_from_the_file():
+    rule = high_hand_of(lambda hh: None)
+    hourly = Period(every_minutes=60, first_starts=time(10, 0))
+    assert rule == HighHandRule(
+        code="hh",
+        name="High Hand",
+        contribution=Contribution(method="percent", rate_bp=500, max_cents=200, min_pot_cents=3000),
+        seed_cents=0,
+        minimum=HighHandMinimum("full_house", min_players_dealt=6),
+        period=hourly,
+        collection_period=hourly,
+        ties="split",
+        claim_within_days=7,
+        unclaimed="next_period",
+        show_player_name=False,
+    )
+    assert str(rule.minimum.minimum) == "Full house, twos full of threes"
+
+
+def test_tied_players_share_and_ties_may_be_left_out():
+    rule = high_hand_of(lambda hh: hh.pop("ties"))
+    assert rule.ties == "split" and rule.canonical()["ties"] == "split"
+
+
+def test_a_tie_paid_to_the_first_hand_is_refused():
+    errors = errors_of(lambda d: d["jackpots"][1].update(ties="first"))
+    assert errors == [
+        f"{HH}: ties: first is refused: 'The player or players with the highest Qualifying High Hand during the "
+        "qualifying period shall be awarded' it (§637a.16(h)), so tied players share; write ties: split or leave it out"
+    ]
+
+
+@pytest.mark.parametrize("ties", ["equal", "", None, ["split"]])
+def test_ties_are_split_or_left_out(ties):
+    errors = errors_of(lambda d: d["jackpots"][1].update(ties=ties))
+    assert errors == [f"{HH}: ties must be split: tied players share the award (§637a.16(b)(5), (h)), got {ties!r}"]
+
+
+def test_the_qualifying_hand_may_be_left_out_and_is_a_full_house():
+    rule = high_hand_of(lambda hh: hh.pop("min_hand"))
+    assert rule.minimum == HighHandMinimum("full_house", min_players_dealt=6)
+    assert rule.canonical()["min_hand"] == "full_house"
+
+
+def test_where_an_award_not_collected_goes_is_required():
+    errors = errors_of(lambda d: d["jackpots"][1].pop("unclaimed"))
+    assert errors == [
+        f"{HH}: unclaimed is missing: the Rules Submission states what becomes of a High Hand award not collected "
+        "within claim_within_days (§637a.16(i)): next_period (into the pool of the qualifying period open when the "
+        "time limit ends) or fund (kept in the fund, added to the next period's pool at its close); it has no default"
+    ]
+
+
+@pytest.mark.parametrize("unclaimed", ["next_period", "fund"])
+def test_an_award_not_collected_goes_to_the_next_period_or_stays_in_the_fund(unclaimed):
+    rule = high_hand_of(lambda hh: hh.update(unclaimed=unclaimed))
+    assert rule.unclaimed == unclaimed and rule.canonical()["unclaimed"] == unclaimed
+
+
+@pytest.mark.parametrize("unclaimed", ["house", None, ""])
+def test_an_award_not_collected_goes_nowhere_else(unclaimed):
+    errors = errors_of(lambda d: d["jackpots"][1].update(unclaimed=unclaimed))
+    assert errors == [f"{HH}: unclaimed must be next_period or fund (§637a.16(i)), got {unclaimed!r}"]
+
+
+def test_the_time_limit_to_collect_is_required():
+    errors = errors_of(lambda d: d["jackpots"][1].pop("claim_within_days"))
+    assert errors == [
+        f"{HH}: claim_within_days is missing: the posted rules state the time limit to collect a High Hand award, in "
+        "whole days, such as claim_within_days: 7 (§637a.16(b)(6)); it has no default"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("days", "message"),
+    [
+        (0, "claim_within_days must be at least 1, got 0"),
+        (-3, "claim_within_days must be at least 1, got -3"),
+        (1.5, "claim_within_days must be a whole number, got 1.5"),
+        ("7", "claim_within_days must be a whole number, got '7'"),
+        (True, "claim_within_days must be a whole number, got True"),
+        (None, "claim_within_days must be a whole number, got None"),
+    ],
+)
+def test_the_time_limit_is_a_whole_number_of_days(days, message):
+    errors = errors_of(lambda d: d["jackpots"][1].update(claim_within_days=days))
+    assert errors == [f"{HH}: {message}"]
+
+
+def test_the_collection_period_is_the_qualifying_period_unless_written():
+    rule = high_hand_of(lambda hh: None)
+    assert rule.collection_period == rule.period == Period(60, time(10, 0))
+    assert rule.canonical()["collection_period"] == {"every_minutes": 60, "first_starts": "10:00"}
+    written = high_hand_of(lambda hh: hh.update(collection_period={"every_minutes": 60, "first_starts": "10:00"}))
+    assert written == rule
+
+
+@pytest.mark.parametrize(
+    "collection",
+    [{"every_minutes": 1440, "first_starts": "10:00"}, {"every_minutes": 60, "first_starts": "10:30"}],
+)
+def test_a_collection_period_other_than_the_qualifying_period_is_refused(collection):
+    errors = errors_of(lambda d: d["jackpots"][1].update(collection_period=collection))
+    assert errors == [
+        f"{HH}: collection_period must equal the qualifying period: a period's pool is the contributions of the "
+        "rounds that ended in it"
+    ]
+
+
+def test_a_collection_period_is_read_as_a_period():
+    errors = errors_of(lambda d: d["jackpots"][1].update(collection_period={"every_minutes": 50}))
+    assert errors == [f"{HH} collection_period: every_minutes 50 must divide the 24-hour day (§637a.16(b)(1))"]
+
+
+def test_the_board_shows_table_and_seat_unless_the_rules_let_it_name_the_player():
+    assert high_hand_of(lambda hh: None).show_player_name is False
+    rule = high_hand_of(lambda hh: hh.update(show_player_name=True))
+    assert rule.show_player_name is True and rule.canonical()["show_player_name"] is True
+    errors = errors_of(lambda d: d["jackpots"][1].update(show_player_name="yes"))
+    assert errors == [f"{HH}: show_player_name must be true or false, got 'yes'"]
+
+
+def test_a_high_hand_fund_has_no_seed_of_house_money():
+    errors = errors_of(lambda d: d["jackpots"][1].update(seed="100.00"))
+    assert errors == [
+        f"{HH}: seed must be 0.00: a High Hand is paid from 'a separate fund created from pot contributions' "
+        "(§637a.16(a)), so the house adds nothing to it (got 100.00)"
+    ]
+    assert high_hand_of(lambda hh: hh.update(seed="0.00")).seed_cents == 0
+
+
+def test_every_high_hand_error_is_reported_at_once():
+    def mutate(d: dict[str, Any]) -> None:
+        hh = d["jackpots"][1]
+        del hh["unclaimed"], hh["claim_within_days"]
+        hh.update(ties="first", min_hand="four_of_a_kind", seed="5.00", show_player_name=1)
+
+    errors = errors_of(mutate)
+    assert [error.split(":")[1].strip().split(" ")[0] for error in errors] == [
+        "min_hand",
+        "ties",
+        "claim_within_days",
+        "unclaimed",
+        "show_player_name",
+        "seed",
+    ]
+
+
+def test_an_unknown_high_hand_key_names_every_known_one():
+    errors = errors_of(lambda d: d["jackpots"][1].update(carry_over=True))
+    assert errors == [
+        f"{HH}: unknown key 'carry_over' (known: claim_within_days, code, collection_period, contribution, "
+        "id_required, kind, min_hand, min_players, name, period, seed, show_player_name, ties, unclaimed)"
+    ]
+
+
+def test_every_high_hand_key_round_trips_through_the_canonical_form():
+    def mutate(hh: dict[str, Any]) -> None:
+        hh.update(
+            name="Hourly High Hand",
+            period={"every_minutes": 30, "first_starts": "06:00"},
+            collection_period={"every_minutes": 30, "first_starts": "06:00"},
+            min_players=4,
+            claim_within_days=14,
+            unclaimed="fund",
+            show_player_name=True,
+            seed="0.00",
+        )
+
+    rule = high_hand_of(mutate)
+    canonical = rule.canonical()
+    assert {key: value for key, value in canonical.items() if key != "contribution"} == {
+        "code": "hh",
+        "kind": "high_hand",
+        "name": "Hourly High Hand",
+        "period": {"every_minutes": 30, "first_starts": "06:00"},
+        "collection_period": {"every_minutes": 30, "first_starts": "06:00"},
+        "min_players": 4,
+        "min_hand": "full_house",
+        "ties": "split",
+        "claim_within_days": 14,
+        "id_required": True,
+        "unclaimed": "fund",
+        "show_player_name": True,
+        "seed": "0.00",
+    }
+    data = copy.deepcopy(RULES)
+    data["jackpots"][1] = json.loads(json.dumps(canonical))
+    again = validate_rules(data).jackpots["hh"]
+    assert again == rule and again.canonical() == canonical

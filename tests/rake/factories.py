@@ -74,6 +74,7 @@ RULES: dict[str, Any] = {
             "ties": "split",
             "claim_within_days": 7,
             "id_required": True,
+            "unclaimed": "next_period",
         },
     ],
     "tables": [

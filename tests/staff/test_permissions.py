@@ -612,27 +612,29 @@ def _jackpot_service_calls() -> dict[str, tuple[Action, Callable[[User, dict[str
 
 
 def _high_hand_service_calls() -> dict[str, tuple[Action, Callable[[User, dict[str, Any]], Any]]]:
-    """The High Hand's services that people call refuse before they read anything: the documents they
-    are handed need not exist. (The schedule opens, closes and announces periods: no person acts.)"""
+    """The High Hand's services refuse before they read anything: the documents they are handed need not exist."""
     from jackpots import services
     from jackpots.models import HighHandAward, HighHandEntry, HighHandUnclaimed, Jackpot
+
+    def fund(state: dict[str, Any]) -> Jackpot:
+        return Jackpot.objects.get(room=state["t1"].room, code="hh")
 
     return {
         "entry_record": (
             Action.HIGH_HAND_RECORD,
             lambda actor, state: services.entry_record(
-                jackpot=Jackpot.objects.get(room=state["t1"].room, code="hh"),
+                jackpot=fund(state),
                 table=state["t1"],
-                seat=3,
-                player_name="Ann Player",
-                player_phone="215-555-0100",
+                seat=1,
+                player_name="A",
+                player_phone="1",
                 id_type="License",
-                id_number="PA-1",
-                dealer=state["locked"],
-                players_dealt_in=6,
-                pot_cents=12_000,
-                cards="As Ad Ac Ks Kd",
-                made_at=timezone.now(),
+                id_number="1",
+                dealer=actor,
+                players_dealt_in=8,
+                pot_cents=9_000,
+                cards="As Ad Ah Kc Kd",
+                made_at=factories.recently(),
                 actor=actor,
                 pin=PIN,
                 idempotency_key="service",
@@ -645,7 +647,7 @@ def _high_hand_service_calls() -> dict[str, tuple[Action, Callable[[User, dict[s
         "award_pay": (
             Action.HIGH_HAND_PAY,
             lambda actor, state: services.award_pay(
-                award=HighHandAward(), id_type="License", id_number="1", actor=actor, pin=PIN, idempotency_key="service"
+                award=HighHandAward(), id_type="License", id_number="1", actor=actor, pin=PIN, idempotency_key="s"
             ),
         ),
         "unclaimed_approve": (

@@ -7,6 +7,7 @@ when a person is created (once); the demo password is in the README.
 from __future__ import annotations
 
 import secrets
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -123,6 +124,7 @@ def play_a_demo_day(pins: dict[str, str]) -> None:
         idempotency_key="demo-verification",
     )
     play_a_demo_bad_beat(staff, pins)
+    play_a_demo_high_hand(staff, pins)
 
 
 def play_a_demo_bad_beat(staff: dict[str, User], pins: dict[str, str]) -> None:
@@ -206,6 +208,42 @@ def play_a_demo_bad_beat(staff: dict[str, User], pins: dict[str, str]) -> None:
     )
 
 
+def play_a_demo_high_hand(staff: dict[str, User], pins: dict[str, str]) -> None:
+    """The High Hand of the demo (§637a.16(f)): the schedule opens the current qualifying period (beat
+    does it every minute under `make run`) and a floorperson records a full house at T2 on its Tracking
+    Slip, so the display board shows the period's high hand."""
+    from django.utils import timezone
+
+    from jackpots.models import HighHandPeriod, Jackpot, PeriodStatus
+    from jackpots.services import entry_record, periods_run
+    from tables.models import Table
+
+    t2 = Table.objects.select_related("room").get(room__code="main", number="T2")
+    now = timezone.now()
+    periods_run(room=t2.room, at=now)
+    high_hand = Jackpot.objects.get(room=t2.room, code="hh")
+    period = HighHandPeriod.objects.filter(jackpot=high_hand, status=PeriodStatus.OPEN).first()
+    if period is None:
+        return
+    entry_record(
+        jackpot=high_hand,
+        table=t2,
+        seat=4,
+        player_name="Hal Rivera",
+        player_phone="215-555-0144",
+        id_type="Driver's license",
+        id_number="PA-DEMO-0444",
+        dealer=staff["dealer"],
+        players_dealt_in=7,
+        pot_cents=8_000,
+        cards="Ks Kd Kh 9c 9d",
+        made_at=max(period.starts_at, now - timedelta(seconds=30)),
+        actor=staff["floor"],
+        pin=pins["floor"],
+        idempotency_key="demo-high-hand-1",
+    )
+
+
 class Command(BaseCommand):
     help = "Load the demo poker room, tables and staff (idempotent)."
 
@@ -231,7 +269,8 @@ class Command(BaseCommand):
             play_a_demo_day({username: pin for username, _, pin in created})
             self.stdout.write(
                 "A demo gaming day was played: rounds at T1-T3; T1 closed, counted and verified at the cage; "
-                "a Bad Beat at T2 verified, distributed and partly paid; the display adjusted."
+                "a Bad Beat at T2 verified, distributed and partly paid; the display adjusted; a full house on the "
+                "High Hand Tracking Slip of the current period."
             )
         if created:
             self.stdout.write(self.style.SUCCESS("Demo staff created. Signing PINs are shown once, now:"))
