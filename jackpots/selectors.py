@@ -268,7 +268,7 @@ def slip_leader(entries: Iterable[HighHandEntry]) -> HighHandEntry | None:
 def shows_player_name(period: HighHandPeriod) -> bool:
     """Whether the display may show the player's name, as the period's posted rules say."""
     rule = jackpot_rule_of_version(version=period.rules_version, code=period.jackpot.code)
-    return isinstance(rule, HighHandRule) and bool(getattr(rule, "show_player_name", False))
+    return isinstance(rule, HighHandRule) and rule.show_player_name
 
 
 # --- The display board ----------------------------------------------------------------------------

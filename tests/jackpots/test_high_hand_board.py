@@ -11,13 +11,15 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from jackpots import selectors
 from jackpots.models import HighHandPeriod
 from jackpots.selectors import HighHandOnBoard, display_state, shows_player_name
 from jackpots.services import entry_record
+from tables.models import Table
+from tables.services import table_set_open
 from tests.conftest import PIN
 from tests.jackpots.high_hand_helpers import close_and_announce, log_round, open_period
 from tests.pages import assert_no_inline_script_or_style
+from tests.rake.factories import RULES, load, rules_text
 
 
 def _entry(period: HighHandPeriod, table, *, dealer, actor, cards: str, seat: int, name: str) -> None:
@@ -68,7 +70,8 @@ def test_the_board_shows_the_estimate_the_high_hand_and_the_time_left_and_a_new_
     panel = _panel(client)  # what the board shows at its next poll, every 5 seconds
     assert "Full house, kings full of twos" in panel and "Table T1 · seat 4" in panel
     assert 'aria-label="king of hearts"' in panel and panel.count('class="board-card suit-') == 5
-    assert "Ken King" not in panel  # the posted rules do not allow the player's name
+    assert "Ken King" not in panel  # the posted rules do not say the board may name the player
+    assert shows_player_name(period) is False
     assert "No qualifying hand yet" not in panel
 
     _entry(period, rated_table, dealer=dealer, actor=floorperson, cards="Ks Kc Kh 2s 2c", seat=6, name="Tia Tie")
@@ -108,16 +111,21 @@ def test_the_last_period_without_a_qualifying_hand_rolled_over(rated_table, fina
     assert "$25.00" in panel  # the estimate of the period open now: what rolled into it
 
 
-def test_names_are_shown_when_the_posted_rules_allow_them(
-    rated_table, dealer, floorperson, finance, client, monkeypatch
-) -> None:
-    earlier = open_period(rated_table, at=timezone.now() - timedelta(hours=1))
-    _entry(earlier, rated_table, dealer=dealer, actor=floorperson, cards="Ah Ad Ac Kh Ks", seat=3, name="Ann Ace")
+def test_names_are_shown_when_the_posted_rules_allow_them(room, manager, dealer, floorperson, finance, client) -> None:
+    load(
+        rules_text(
+            jackpots=[
+                {**item, "show_player_name": True} if item["code"] == "hh" else item for item in RULES["jackpots"]
+            ]
+        )
+    )
+    table = table_set_open(table=Table.objects.get(number="T1"), is_open=True, actor=floorperson)
+    earlier = open_period(table, at=timezone.now() - timedelta(hours=1))
+    _entry(earlier, table, dealer=dealer, actor=floorperson, cards="Ah Ad Ac Kh Ks", seat=3, name="Ann Ace")
     close_and_announce(earlier, pool_cents=1_000, at=timezone.now(), actor=finance)
     period = HighHandPeriod.objects.get(jackpot=earlier.jackpot, status="open")
-    _entry(period, rated_table, dealer=dealer, actor=floorperson, cards="Kh Kd Kc 2s 2d", seat=4, name="Ken King")
-    assert shows_player_name(period) is False  # the tests' rules do not say the display may show names
-    monkeypatch.setattr(selectors, "shows_player_name", lambda period: True)
+    _entry(period, table, dealer=dealer, actor=floorperson, cards="Kh Kd Kc 2s 2d", seat=4, name="Ken King")
+    assert shows_player_name(period) is True
 
     panel = _panel(client)
 
