@@ -36,7 +36,7 @@ _keys = itertools.count(1)
 
 def open_period(table: Table, *, at: datetime | None = None, code: str = "hh") -> HighHandPeriod:
     """The High Hand fund's period open at ``at`` (now by default; hourly from 10:00 under the tests'
-    rules), as the schedule opens it; the periods the schedule missed before it are recorded closed."""
+    rules), as the schedule opens it."""
     periods_run(room=table.room, at=at or timezone.now())
     return HighHandPeriod.objects.select_related("jackpot__room", "room").get(
         jackpot__code=code, status=PeriodStatus.OPEN
@@ -86,7 +86,7 @@ def log_round(table: Table, ended_at: datetime, actor: User, pot_cents: int = 12
 def close_and_announce(period: HighHandPeriod, *, pool_cents: int, at: datetime, actor: User) -> HighHandPeriod:
     """Close ``period`` as the schedule does at its end (opening the next), make ``pool_cents`` official
     in the fund as the cage's verification would, and announce the pool: the periods before it first
-    (the schedule recorded them closed and empty: they roll over nothing), as the cage does in order."""
+    (closed and empty, should there be any: they roll over nothing), as the cage does, in order."""
     periods_run(room=period.room, at=period.ends_at)
     fund_official(period.jackpot, pool_cents, actor)
     with transaction.atomic():

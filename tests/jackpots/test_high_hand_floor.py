@@ -6,6 +6,7 @@ nothing changed."""
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -360,20 +361,21 @@ def test_a_supervisor_voids_on_the_slip_and_the_high_hand_falls_back(
 
 
 def test_an_announced_period_shows_its_pool_and_winners_and_offers_no_void(
-    rated_table, period, floorperson, supervisor, dealer, finance
+    rated_table, floorperson, supervisor, dealer, finance
 ) -> None:
-    _record(period, rated_table, actor=floorperson, dealer=dealer, cards="Ah Ad Ac Kh Ks", seat=3)
-    close_and_announce(period, pool_cents=4_321, at=timezone.now(), actor=finance)
+    earlier = open_period(rated_table, at=timezone.now() - timedelta(hours=1))
+    _record(earlier, rated_table, actor=floorperson, dealer=dealer, cards="Ah Ad Ac Kh Ks", seat=3)
+    close_and_announce(earlier, pool_cents=4_321, at=timezone.now(), actor=finance)
 
-    page = _browser(supervisor).get(reverse("floor:high-hand-period", args=[period.pk])).content.decode()
+    page = _browser(supervisor).get(reverse("floor:high-hand-period", args=[earlier.pk])).content.decode()
 
     assert "Pool (counted and verified)" in page and "$43.21" in page
     assert "Awarded: " in page and "Ann Player · table T1, seat 3 · $43.21" in page
     assert 'action="/floor/high-hand/entries/' not in page
+    # The slip page shows the period open now, and links to the one before it.
     slip = _browser(supervisor).get(reverse("floor:high-hand-slip")).content.decode()
-    assert "Ann Player · table T1, seat 3 · $43.21" in slip  # the latest period begun
-    earlier = HighHandPeriod.objects.filter(jackpot=period.jackpot, starts_at__lt=period.starts_at).latest("starts_at")
-    assert f'href="{reverse("floor:high-hand-period", args=[earlier.pk])}"' in slip  # the periods before it
+    assert "No hand on this slip yet." in slip and "Open</span>" in slip
+    assert f'href="{reverse("floor:high-hand-period", args=[earlier.pk])}"' in slip
     missing = _browser(supervisor).get(reverse("floor:high-hand-period", args=[0]), follow=True).content.decode()
     assert "There is no High Hand period 0." in missing
 
