@@ -189,5 +189,6 @@ def test_the_display_board_shows_a_bad_beat_as_finance_adjusted_it_and_nothing_n
 
     assert "Bad Beat" in before and "$12,345.67" not in before  # official, not yet set on the display
     assert "Bad Beat" in panel and "$12,345.67" in panel
-    assert "High Hand" in panel and "$0.00" in panel
+    # A High Hand without a qualifying period open (no rules here) shows no amount, not even an estimate.
+    assert "High Hand" in panel and "No period open" in panel
     assert "$9.99" not in panel and "Coming soon" not in panel
