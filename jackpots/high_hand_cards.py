@@ -49,6 +49,13 @@ def dealt_words(game: str) -> str:
     return f"the player's {hole} cards"
 
 
+def best_five_words(game: str) -> str:
+    """How the evaluator picks the hand at ``game``, in words."""
+    if game in _OMAHA:
+        return "the evaluator takes exactly two of the hole cards and three of the board (§637a.12(k))"
+    return "the evaluator picks the best five"
+
+
 def high_hand_cards(*, game: str, hole: str, board: str = "") -> str:
     """The five cards of the best high hand of ``hole`` and ``board`` as ``game`` plays them, as text
     ("As Ah Ad Ks Kh"); ``HighHandRefused`` ``cards_invalid`` naming the card or the count otherwise."""

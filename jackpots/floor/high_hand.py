@@ -33,7 +33,7 @@ from casino_backoffice.staff.roles import Role
 from tables.models import PokerRoom, Table
 from tables.selectors import rules_version_in_effect
 
-from ..high_hand_cards import dealt_words, game_label
+from ..high_hand_cards import best_five_words, dealt_words, game_label
 from ..models import HighHandEntry, HighHandPeriod, HighHandVoid, Jackpot, JackpotKind, PeriodStatus
 from ..rules import HighHandRule
 from ..selectors import (
@@ -118,6 +118,10 @@ class Chosen:
     @property
     def dealt(self) -> str:
         return dealt_words(self.game)
+
+    @property
+    def best_five(self) -> str:
+        return best_five_words(self.game)
 
 
 def _chosen(request: HttpRequest, values: Any) -> Chosen | None:

@@ -274,6 +274,7 @@ def test_omaha_and_stud_hands_are_picked_as_the_game_deals_them(room, floorperso
 
     form = browser.get(_form_url(period.jackpot, omaha)).content.decode()
     assert 'data-count="4"' in form and 'data-count="5"' in form
+    assert "the evaluator takes exactly two of the hole cards and three of the board (§637a.12(k))" in form
     # Three aces in the hole and three kings on the board: at Omaha, kings full of aces.
     body = _body(form, period, omaha, dealer, hole="As Ah Ad Qc", board="Kd Kh Kc 2c 3c")
     browser.post(reverse("floor:high-hand-record"), body)
