@@ -296,7 +296,7 @@ class HighHandOnBoard:
     """A High Hand fund on the board.
 
     ``estimated_cents``: the open period's pool as expected, not counted yet (``estimated_pool_cents``);
-    ``leader``: its high hand, ``tied`` the other hands that equal it. ``last_*``: the last period whose
+    ``leader``: its high hand, ``tied`` the other players' hands that equal it. ``last_*``: the last period whose
     pool was announced (§637a.16(g): 'announced and displayed'), its winners, or None when it rolled
     over (§637a.16(h))."""
 
@@ -404,12 +404,17 @@ def high_hands_on_board(*, jackpots: list[Jackpot], at: datetime) -> dict[int, H
             )
             if leader is not None:
                 named = shows_player_name(period)
-                tied = tuple(
-                    _board_hand(entry, named=named)
-                    for entry in entries
-                    if entry.pk != leader.pk and not hasattr(entry, "void") and entry.strength == leader.strength
-                )
-                board = replace(board, leader=_board_hand(leader, named=named), tied=tied)
+                # Each other player tied with the high hand, once: the same player at the same seat may be
+                # on the slip twice with equal hands.
+                places = {(leader.table_id, leader.seat, leader.player_name)}
+                tied = []
+                for entry in entries:
+                    place = (entry.table_id, entry.seat, entry.player_name)
+                    if hasattr(entry, "void") or entry.strength != leader.strength or place in places:
+                        continue
+                    places.add(place)
+                    tied.append(_board_hand(entry, named=named))
+                board = replace(board, leader=_board_hand(leader, named=named), tied=tuple(tied))
         last = announced.get(jackpot.pk)
         if last is not None:
             named = shows_player_name(last)

@@ -75,7 +75,10 @@ def test_the_board_shows_the_estimate_the_high_hand_and_the_time_left_and_a_new_
     assert "No qualifying hand yet" not in panel
 
     _entry(period, rated_table, dealer=dealer, actor=floorperson, cards="Ks Kc Kh 2s 2c", seat=6, name="Tia Tie")
+    # The same player again with an equal hand: one place on the board.
+    _entry(period, rated_table, dealer=dealer, actor=floorperson, cards="Kh Kd Kc 2h 2c", seat=4, name="Ken King")
     panel = _panel(client)
+    assert panel.count("Table T1 · seat 4") == 1
     assert "Current high hand · 2 tied" in panel and "Table T1 · seat 4" in panel and "Table T1 · seat 6" in panel
     assert_no_inline_script_or_style(_panel(client))
 
