@@ -631,6 +631,7 @@ def test_the_services_walked_are_every_action_a_service_takes() -> None:
         Action.VARIANCE_READ,
         Action.BAD_BEAT_READ,
         Action.BAD_BEAT_RECORDS_READ,
+        Action.HIGH_HAND_RECORDS_READ,
     }
     assert {action for action, _ in _service_calls().values()} | reads == set(Action)
 
