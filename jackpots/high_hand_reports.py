@@ -210,6 +210,14 @@ def tracking_slip(*, period: HighHandPeriod) -> TrackingSlip:
 
 # --- The history of a fund's periods -------------------------------------------------------------
 
+# A period's status in a list's column; its page says it in full.
+STATUS_SHORT = {
+    PeriodStatus.OPEN: "open",
+    PeriodStatus.CLOSED: "closed, to count",
+    PeriodStatus.AWARDED: "awarded",
+    PeriodStatus.ROLLED_OVER: "rolled over",
+}
+
 
 @dataclass(frozen=True)
 class PeriodRow:
@@ -222,6 +230,10 @@ class PeriodRow:
     awards: tuple[HighHandAward, ...]
     unclaimed_in: tuple[HighHandUnclaimed, ...]  # uncollected awards of earlier periods moved into this pool
     rolled_into: HighHandPeriod | None  # the period a rolled-over pool went into
+
+    @property
+    def status(self) -> str:
+        return STATUS_SHORT[PeriodStatus(self.period.status)]
 
     @property
     def unclaimed_in_cents(self) -> int:

@@ -40,6 +40,7 @@ from tables.selectors import gaming_day
 from ..exports import credential, person
 from ..high_hand_exports import period_history_report, tracking_slip_report
 from ..high_hand_reports import (
+    STATUS_SHORT,
     award_state,
     awards_filter_state,
     id_number_masked,
@@ -70,14 +71,17 @@ def _local(moment: Any, zone: str) -> str:
     return local_time(moment, zone) if moment else ""
 
 
+def _period_words(period: HighHandPeriod) -> str:
+    """The period by its fund and its start on the room's clock: 'hh 2026-11-30 18:00' (the period's
+    jackpot and room selected)."""
+    return f"{period.jackpot.code} {period.starts_at.astimezone(ZoneInfo(period.room.timezone)):%Y-%m-%d %H:%M}"
+
+
 def _period_link(period: HighHandPeriod) -> str:
-    """The period by its fund and start on the room's clock (the period's jackpot and room selected)."""
-    start = period.starts_at.astimezone(ZoneInfo(period.room.timezone))
     return format_html(
-        '<a href="{}" style="white-space: nowrap">{} {}</a>',
+        '<a href="{}" style="white-space: nowrap">{}</a>',
         reverse("admin:jackpots_highhandperiod_change", args=[period.pk]),
-        period.jackpot.code,
-        start.strftime("%Y-%m-%d %H:%M"),
+        _period_words(period),
     )
 
 
@@ -90,13 +94,6 @@ class HighHandAdmin(ReadOnlyAdmin):
 
 
 # --- Periods, their slip and the reports ----------------------------------------------------------
-
-_STATUS_SHORT = {
-    PeriodStatus.OPEN: "open",
-    PeriodStatus.CLOSED: "closed, to count",
-    PeriodStatus.AWARDED: "awarded",
-    PeriodStatus.ROLLED_OVER: "rolled over",
-}
 
 
 @admin.register(HighHandPeriod)
@@ -129,9 +126,11 @@ class HighHandPeriodAdmin(HighHandAdmin, SimpleHistoryAdmin):
         ("Opened and closed by the schedule", {"fields": ["opened_at", "closed_at", "close_note"]}),
         (
             "The pool (§637a.16(g)-(h))",
-            {"fields": ["contributions_cents", "rolled_in_cents", "pool_cents", "announced_at"]},
+            {"fields": ["contributions", "rolled_in", "pool", "announced_at"]},
         ),
     ]
+    # The money fields by their displays (``MoneyAdmin``), as fieldsets name them.
+    readonly_fields = ["contributions", "rolled_in", "pool"]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[HighHandPeriod]:
         return periods_with_counts(super().get_queryset(request).select_related(*self.list_select_related))
@@ -141,7 +140,7 @@ class HighHandPeriodAdmin(HighHandAdmin, SimpleHistoryAdmin):
 
     @admin.display(description="Status", ordering="status")
     def state(self, period: HighHandPeriod) -> str:
-        return _STATUS_SHORT[PeriodStatus(period.status)]
+        return STATUS_SHORT[PeriodStatus(period.status)]
 
     @admin.display(description="Entries (void)")
     def entries(self, period: HighHandPeriod) -> str:
@@ -167,6 +166,8 @@ class HighHandPeriodAdmin(HighHandAdmin, SimpleHistoryAdmin):
             slip = tracking_slip(period=period)
             context.update(
                 {
+                    # The period's start on the room's clock, as its slip says it.
+                    "subtitle": _period_words(slip.period),
                     "slip": slip,
                     "zone": ZoneInfo(slip.period.room.timezone),
                     "award_rows": [
@@ -285,33 +286,35 @@ class HighHandEntryAdmin(HighHandAdmin):
     """Every line of every High Hand Tracking Slip (§637a.16(f)), newest first."""
 
     list_display = [
-        "recorded_at",
         "period_link",
+        "made",
         "table_number",
-        "seat",
         "player_name",
-        "words",
-        "cards",
-        "players_dealt_in",
-        "pot_cents",
-        "tie",
+        "hand",
         "dealer_shown",
         "verified_by",
         "voided",
     ]
-    list_filter = [VoidFilter, "tie", "period__room", "period__jackpot", "recorded_at"]
+    list_display_links = ["made"]
+    list_filter = [
+        VoidFilter,
+        "tie",
+        "period__room",
+        ("period__jackpot", admin.RelatedOnlyFieldListFilter),
+        "recorded_at",
+    ]
     list_select_related = ["period__jackpot", "period__room", "table", "recorded_by", "void"]
     search_fields = ["player_name", "player_phone", "table__number"]
     date_hierarchy = "recorded_at"
     fieldsets = [
         ("(1) The player", {"fields": ["player_name", "player_phone", "seat", "identification"]}),
         ("(2) The table", {"fields": ["period", "table"]}),
-        ("(3) The hand", {"fields": ["cards", "words", "made_at", "players_dealt_in", "pot_cents", "tie"]}),
+        ("(3) The hand", {"fields": ["cards", "words", "made_at", "players_dealt_in", "pot", "tie"]}),
         ("(4) The dealer", {"fields": ["dealer_name", "dealer_credential_number"]}),
         ("(5) Verified and recorded by", {"fields": ["recorded_by", "recorded_at", "signed_by"]}),
         ("Void", {"fields": ["void_shown"]}),
     ]
-    readonly_fields = ["identification", "signed_by", "void_shown"]
+    readonly_fields = ["identification", "pot", "signed_by", "void_shown"]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[HighHandEntry]:
         return super().get_queryset(request).select_related(*self.list_select_related)
@@ -320,17 +323,26 @@ class HighHandEntryAdmin(HighHandAdmin):
     def period_link(self, entry: HighHandEntry) -> str:
         return _period_link(entry.period)
 
-    @admin.display(description="Table", ordering="table__number")
+    @admin.display(description="Made at", ordering="made_at")
+    def made(self, entry: HighHandEntry) -> str:
+        return entry.made_at.astimezone(ZoneInfo(entry.period.room.timezone)).strftime("%H:%M:%S")
+
+    @admin.display(description="Table, seat", ordering="table__number")
     def table_number(self, entry: HighHandEntry) -> str:
-        return entry.table.number
+        return f"{entry.table.number} seat {entry.seat}"
 
-    @admin.display(description="Dealer (credential)", ordering="dealer_name")
+    @admin.display(description="Hand", ordering="strength")
+    def hand(self, entry: HighHandEntry) -> str:
+        tie = " (a tie)" if entry.tie else ""
+        return format_html('{}{}<br><span style="white-space: nowrap">{}</span>', entry.words, tie, entry.cards)
+
+    @admin.display(description="Dealer, credential", ordering="dealer_name")
     def dealer_shown(self, entry: HighHandEntry) -> str:
-        return f"{entry.dealer_name} ({entry.dealer_credential_number})"
+        return format_html("{}<br>{}", entry.dealer_name, entry.dealer_credential_number)
 
-    @admin.display(description="Verified by (credential)", ordering="recorded_by")
+    @admin.display(description="Verified by, credential", ordering="recorded_by")
     def verified_by(self, entry: HighHandEntry) -> str:
-        return f"{person(entry.recorded_by)} ({credential(entry.recorded_by)})"
+        return format_html("{}<br>{}", person(entry.recorded_by), credential(entry.recorded_by))
 
     @admin.display(description="Void", boolean=True)
     def voided(self, entry: HighHandEntry) -> bool:
@@ -357,7 +369,7 @@ class HighHandVoidAdmin(HighHandAdmin):
     """Every void of a slip's entry, with its reason and the shift supervisor's signature."""
 
     list_display = ["voided_at", "entry_link", "period_link", "reason", "voided_by_shown"]
-    list_filter = ["entry__period__room", "entry__period__jackpot"]
+    list_filter = ["entry__period__room", ("entry__period__jackpot", admin.RelatedOnlyFieldListFilter)]
     list_select_related = ["entry__period__jackpot", "entry__period__room", "entry__table", "voided_by"]
     date_hierarchy = "voided_at"
     readonly_fields = ["signed_by"]
@@ -428,7 +440,7 @@ class HighHandAwardAdmin(HighHandAdmin):
         "state",
         "paid",
     ]
-    list_filter = [AwardStateFilter, "period__room", "period__jackpot"]
+    list_filter = [AwardStateFilter, "period__room", ("period__jackpot", admin.RelatedOnlyFieldListFilter)]
     list_select_related = [
         "period__jackpot",
         "period__room",
@@ -560,7 +572,7 @@ class HighHandAwardPaymentAdmin(HighHandAdmin):
     the cashier's signature."""
 
     list_display = ["paid_at", "award_link", "player", "id_type", "id_shown", "amount", "paid_by_shown"]
-    list_filter = ["award__period__room", "award__period__jackpot"]
+    list_filter = ["award__period__room", ("award__period__jackpot", admin.RelatedOnlyFieldListFilter)]
     list_select_related = ["award__entry", "award__period__jackpot", "paid_by"]
     search_fields = ["award__entry__player_name"]
     date_hierarchy = "paid_at"
@@ -625,18 +637,12 @@ class HighHandUnclaimedAdmin(HighHandAdmin, SimpleHistoryAdmin):
     """Awards not collected in time (§637a.16(b)(6)): the schedule prepares where each goes as the
     posted rules say (§637a.16(i)), finance approves and signs, and the money moves then."""
 
-    list_display = [
-        "prepared_at",
-        "award_link",
-        "player",
-        "amount",
-        "collect_by",
-        "destination_words",
-        "approved_by_shown",
-        "approved_at",
-        "into",
+    list_display = ["prepared_at", "award_link", "amount", "destination_words", "approval", "into"]
+    list_filter = [
+        ApprovedFilter,
+        "award__period__room",
+        ("award__period__jackpot", admin.RelatedOnlyFieldListFilter),
     ]
-    list_filter = [ApprovedFilter, "award__period__room", "award__period__jackpot"]
     list_select_related = [
         "award__entry",
         "award__period__room",
@@ -658,32 +664,28 @@ class HighHandUnclaimedAdmin(HighHandAdmin, SimpleHistoryAdmin):
     @admin.display(description="Award", ordering="award")
     def award_link(self, unclaimed: HighHandUnclaimed) -> str:
         return format_html(
-            '<a href="{}">award {}</a>',
+            '<a href="{}">award {}</a>: {}',
             reverse("admin:jackpots_highhandaward_change", args=[unclaimed.award_id]),
             unclaimed.award_id,
+            unclaimed.award.entry.player_name,
         )
-
-    @admin.display(description="Player", ordering="award__entry__player_name")
-    def player(self, unclaimed: HighHandUnclaimed) -> str:
-        return unclaimed.award.entry.player_name
 
     @admin.display(description="Amount", ordering="award__amount_cents")
     def amount(self, unclaimed: HighHandUnclaimed) -> str:
         return display_cents(unclaimed.award.amount_cents)
 
-    @admin.display(description="Collect by", ordering="award__collect_by")
-    def collect_by(self, unclaimed: HighHandUnclaimed) -> str:
-        return _local(unclaimed.award.collect_by, unclaimed.award.period.room.timezone)
-
     @admin.display(description="The rules send it", ordering="destination")
     def destination_words(self, unclaimed: HighHandUnclaimed) -> str:
         return unclaimed_words(unclaimed.destination)
 
-    @admin.display(description="Approved by (credential)", ordering="approved_by")
-    def approved_by_shown(self, unclaimed: HighHandUnclaimed) -> str:
+    @admin.display(description="Approved", ordering="approved_at")
+    def approval(self, unclaimed: HighHandUnclaimed) -> str:
         if unclaimed.approved_by is None:
-            return "—"
-        return f"{person(unclaimed.approved_by)} ({credential(unclaimed.approved_by)})"
+            return "not yet"
+        return (
+            f"{_local(unclaimed.approved_at, unclaimed.award.period.room.timezone)} by {person(unclaimed.approved_by)} "
+            f"({credential(unclaimed.approved_by)})"
+        )
 
     @admin.display(description="Into the pool of", ordering="into_period__starts_at")
     def into(self, unclaimed: HighHandUnclaimed) -> str:

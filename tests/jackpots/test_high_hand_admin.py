@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import re
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.db import connection
@@ -192,6 +193,8 @@ def test_the_whole_id_number_is_on_no_page(played, cashier) -> None:
 
 def test_the_period_page_is_its_tracking_slip(played, dealer, floorperson, supervisor, cashier, finance) -> None:
     page = _text(browser(finance).get(reverse("admin:jackpots_highhandperiod_change", args=[played.period.pk])))
+    start = played.period.starts_at.astimezone(ZoneInfo("America/New_York"))
+    assert f"View high hand period hh {start:%Y-%m-%d %H:%M}" in page  # the room's clock
     assert "High Hand Tracking Slip (§637a.16(f))" in page
     for words in (
         "Pat Winner 215-555-0103 seat 3 Driver's license ••••••••••5678",

@@ -141,7 +141,7 @@ def test_the_history_page_csv_and_xlsx(three_periods, compliance) -> None:
     person, url = browser(compliance), reverse("admin:jackpots_highhandperiod_report")
     page = person.get(url, query).content.decode()
     assert "High Hand (hh) period history" in page and "$123.45" in page and "$61.72 uncollected" in page
-    assert "Pat Winner (T1 seat 3, Full house, aces full of kings) $61.73" in page
+    assert 'Pat Winner (T1 seat 3) <span class="nowrap">$61.73</span>' in page
     assert "Rolled over to the next period" in page
 
     rows = _csv(person.get(url, {**query, "export": "csv"}))
