@@ -308,19 +308,23 @@ class HighHandEntryAdmin(HighHandAdmin):
     date_hierarchy = "recorded_at"
     fieldsets = [
         ("(1) The player", {"fields": ["player_name", "player_phone", "seat", "identification"]}),
-        ("(2) The table", {"fields": ["period", "table"]}),
+        ("(2) The table", {"fields": ["period_shown", "table"]}),
         ("(3) The hand", {"fields": ["cards", "words", "made_at", "players_dealt_in", "pot", "tie"]}),
         ("(4) The dealer", {"fields": ["dealer_name", "dealer_credential_number"]}),
         ("(5) Verified and recorded by", {"fields": ["recorded_by", "recorded_at", "signed_by"]}),
         ("Void", {"fields": ["void_shown"]}),
     ]
-    readonly_fields = ["identification", "pot", "signed_by", "void_shown"]
+    readonly_fields = ["identification", "period_shown", "pot", "signed_by", "void_shown"]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[HighHandEntry]:
         return super().get_queryset(request).select_related(*self.list_select_related)
 
     @admin.display(description="Period", ordering="period__starts_at")
     def period_link(self, entry: HighHandEntry) -> str:
+        return _period_link(entry.period)
+
+    @admin.display(description="Period")
+    def period_shown(self, entry: HighHandEntry) -> str:
         return _period_link(entry.period)
 
     @admin.display(description="Made at", ordering="made_at")
@@ -356,12 +360,12 @@ class HighHandEntryAdmin(HighHandAdmin):
     def signed_by(self, entry: HighHandEntry) -> str:
         return signatures_html(entry)
 
-    @admin.display(description="Void")
+    @admin.display(description="Reason and signature")
     def void_shown(self, entry: HighHandEntry) -> str:
         void = getattr(entry, "void", None)
         if void is None:
             return "standing"
-        return format_html("{}<br>{}", f"Void: {void.reason}", signatures_html(void))
+        return format_html("{}{}", void.reason, signatures_html(void))
 
 
 @admin.register(HighHandVoid)
@@ -451,8 +455,8 @@ class HighHandAwardAdmin(HighHandAdmin):
     search_fields = ["entry__player_name", "entry__player_phone"]
     date_hierarchy = "collect_by"
     totals = ["amount_cents"]
-    fields = ["period", "entry", "amount_cents", "collect_by", "state", "paid", "identification"]
-    readonly_fields = ["state", "paid", "identification"]
+    fields = ["period_link", "entry", "amount_cents", "collect_by", "state", "paid", "identification"]
+    readonly_fields = ["period_link", "state", "paid", "identification"]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[HighHandAward]:
         return super().get_queryset(request).select_related(*self.list_select_related)
@@ -497,6 +501,16 @@ class HighHandAwardAdmin(HighHandAdmin):
             '<a class="button" style="white-space: nowrap" href="{}">Pay at the cage…</a>',
             reverse("admin:jackpots_highhandaward_pay", args=[award.pk]),
         )
+
+    def change_view(
+        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        award = self.get_object(request, object_id)
+        context: dict[str, Any] = {**(extra_context or {})}
+        if award is not None:
+            # The period by the room's clock, as the rest of the page says it.
+            context["subtitle"] = f"Award of {award.entry.player_name} in {_period_words(award.period)}"
+        return super().change_view(request, object_id, form_url, context)
 
     def get_urls(self) -> list[Any]:
         view = self.admin_site.admin_view(self.pay_view)
@@ -651,8 +665,8 @@ class HighHandUnclaimedAdmin(HighHandAdmin, SimpleHistoryAdmin):
         "into_period__room",
     ]
     date_hierarchy = "prepared_at"
-    fields = ["award", "destination_words", "prepared_at", "approved_by", "approved_at", "into_period", "signed_by"]
-    readonly_fields = ["destination_words", "signed_by"]
+    fields = ["award_link", "destination_words", "prepared_at", "approved_by", "approved_at", "into", "signed_by"]
+    readonly_fields = ["award_link", "destination_words", "into", "signed_by"]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[HighHandUnclaimed]:
         return super().get_queryset(request).select_related(*self.list_select_related)
