@@ -70,6 +70,10 @@ class Action(models.TextChoices):
     HIGH_HAND_PAY = "high_hand_pay", "Pay a High Hand award at the cage"
     HIGH_HAND_UNCLAIMED_APPROVE = "high_hand_unclaimed_approve", "Approve where an uncollected High Hand award goes"
     HIGH_HAND_READ = "high_hand_read", "Read the High Hand periods, slips and awards"
+    HIGH_HAND_RECORDS_READ = (
+        "high_hand_records_read",
+        "Read the High Hand's records and reports in the back office (Tracking Slips, awards, period history)",
+    )
 
 
 EVERY_ROLE = frozenset(Role)
@@ -146,6 +150,8 @@ ACTION_ROLES: dict[Action, frozenset[Role]] = {
     Action.HIGH_HAND_PAY: frozenset({Role.CAGE_CASHIER}),
     Action.HIGH_HAND_UNCLAIMED_APPROVE: frozenset({Role.FINANCE}),
     Action.HIGH_HAND_READ: FLOORPERSON_OR_ABOVE | ADMIN_ROLES | {Role.SECURITY},
+    # The back office reads the High Hand's records and reports as it reads the Bad Beat's.
+    Action.HIGH_HAND_RECORDS_READ: ADMIN_ROLES,
     Action.PIN_SET: EVERY_ROLE,
     Action.SIGNING_UNLOCK: frozenset({Role.ADMINISTRATOR}),
     Action.STAFF_MANAGE: frozenset({Role.ADMINISTRATOR}),

@@ -1,6 +1,7 @@
 """The jackpots in the admin: the funds and each round's drops here; the Bad Beat's claims and their
-documents (``bad_beat``), its display and fund transfers (``display``) and its reports (``reports``)
-in their modules, registered as this package is imported."""
+documents (``bad_beat``), its display and fund transfers (``display``) and its reports (``reports``),
+and the High Hand's periods, Tracking Slips, awards and reports (``high_hand``) in their modules,
+registered as this package is imported."""
 
 from django.contrib import admin
 
@@ -42,6 +43,6 @@ class RoundWithDropsAdmin(RoundAdmin):
 
 
 # Registered as they are imported (Django imports ``jackpots.admin`` only).
-from . import bad_beat, display, reports  # noqa: E402
+from . import bad_beat, display, high_hand, reports  # noqa: E402
 
-__all__ = ["bad_beat", "display", "reports"]
+__all__ = ["bad_beat", "display", "high_hand", "reports"]

@@ -702,6 +702,7 @@ def test_the_services_walked_are_every_action_a_service_takes() -> None:
         Action.BACK_OFFICE_USE,
         Action.COUNTS_TO_RECORD_READ,
         Action.CAGE_RECORD_READ,
+        Action.HIGH_HAND_RECORDS_READ,
         Action.VARIANCE_READ,
         Action.BAD_BEAT_READ,
         Action.BAD_BEAT_RECORDS_READ,
