@@ -17,6 +17,7 @@ rules version in words), listed on the same page:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -155,27 +156,9 @@ class BadBeatReportAdmin(admin.ModelAdmin):
         """The notice of eligibility posted at each table offering a Bad Beat, one page a table: a
         printable page, or PDF."""
         require(request, Action.BAD_BEAT_RECORDS_READ)
-        room = room_of(request, rooms())
-        if room is None:
-            raise PermissionDenied
-        now = timezone.now()
-        rules = posted_rules(room=room, at=now)
-        context = {
-            "title": f"Bad Beat notices at the tables of {room.name}",
-            "rules": rules,
-            "notices": table_notices(rules=rules),
-            "zone": ZoneInfo(room.timezone),
-            "printed_at": now,
-            "pdf_link": _pdf_link(request),
-        }
-        if request.GET.get("format") == "pdf":
-            return pdf_response(
-                template_name="jackpots/reports/table_notices.html",
-                context={**context, "pdf": True},
-                filename=f"bad-beat-table-notices-{room.code}",
-                request=request,
-            )
-        return TemplateResponse(request, "jackpots/reports/table_notices.html", context)
+        return _notices_response(
+            request, jackpot="Bad Beat", posted=posted_rules, notices=table_notices, template="table_notices"
+        )
 
     def statement_view(self, request: HttpRequest, jackpot_id: int) -> HttpResponse:
         """The statement of a Bad Beat fund over a period of gaming days: opening balance, contributions
@@ -279,24 +262,43 @@ class BadBeatReportAdmin(admin.ModelAdmin):
         """The notice posted at each table offering a High Hand (§637a.16(b)), one page a table: a
         printable page, or PDF."""
         require(request, Action.RULES_VERSIONS_READ)
-        room = room_of(request, rooms())
-        if room is None:
-            raise PermissionDenied
-        now = timezone.now()
-        rules = posted_high_hand_rules(room=room, at=now)
-        context = {
-            "title": f"High Hand notices at the tables of {room.name}",
-            "rules": rules,
-            "notices": high_hand_notices(rules=rules),
-            "zone": ZoneInfo(room.timezone),
-            "printed_at": now,
-            "pdf_link": _pdf_link(request),
-        }
-        if request.GET.get("format") == "pdf":
-            return pdf_response(
-                template_name="jackpots/reports/high_hand_notices.html",
-                context={**context, "pdf": True},
-                filename=f"high-hand-table-notices-{room.code}",
-                request=request,
-            )
-        return TemplateResponse(request, "jackpots/reports/high_hand_notices.html", context)
+        return _notices_response(
+            request,
+            jackpot="High Hand",
+            posted=posted_high_hand_rules,
+            notices=high_hand_notices,
+            template="high_hand_notices",
+        )
+
+
+def _notices_response(
+    request: HttpRequest,
+    *,
+    jackpot: str,
+    posted: Callable[..., Any],
+    notices: Callable[..., Any],
+    template: str,
+) -> HttpResponse:
+    """The notices of a jackpot at the tables of the room asked for, from the rules in effect now: a
+    printable page, or its PDF (``?format=pdf``)."""
+    room = room_of(request, rooms())
+    if room is None:
+        raise PermissionDenied
+    now = timezone.now()
+    rules = posted(room=room, at=now)
+    context = {
+        "title": f"{jackpot} notices at the tables of {room.name}",
+        "rules": rules,
+        "notices": notices(rules=rules),
+        "zone": ZoneInfo(room.timezone),
+        "printed_at": now,
+        "pdf_link": _pdf_link(request),
+    }
+    if request.GET.get("format") == "pdf":
+        return pdf_response(
+            template_name=f"jackpots/reports/{template}.html",
+            context={**context, "pdf": True},
+            filename=f"{jackpot.lower().replace(' ', '-')}-table-notices-{room.code}",
+            request=request,
+        )
+    return TemplateResponse(request, f"jackpots/reports/{template}.html", context)
