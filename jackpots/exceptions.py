@@ -88,7 +88,15 @@ class HighHandRefused(JackpotError):
 
     code = "high_hand_refused"
     CONFLICTS = frozenset(
-        {"award_already_paid", "award_expired", "already_void", "already_approved", "period_announced", "no_period"}
+        {
+            "award_already_paid",
+            "award_expired",
+            "already_void",
+            "already_approved",
+            "period_announced",
+            "no_period",
+            "already_recorded",
+        }
     )
 
     def __init__(self, message: str, *, code: str | None = None) -> None:

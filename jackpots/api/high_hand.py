@@ -363,7 +363,9 @@ class EntryCreate(APIView):
         request=EntryInput,
         responses={
             201: EntryOutput,
-            **errors(e400=[*ENTRY_CODES, *PIN_CODES], e403=ROLE_CODES, e409=["idempotency_key_reused"]),
+            **errors(
+                e400=[*ENTRY_CODES, *PIN_CODES], e403=ROLE_CODES, e409=["already_recorded", "idempotency_key_reused"]
+            ),
         },
         parameters=[IDEMPOTENCY_HEADER],
     )

@@ -280,6 +280,24 @@ def entry_record(
                     f"seat {current.seat}): only a higher or equal hand is recorded (§637a.16(f)).",
                     "not_higher",
                 )
+            if (
+                current is not None
+                and hand[0] == current.strength
+                and HighHandEntry.objects.filter(
+                    period=period,
+                    void__isnull=True,
+                    table=table,
+                    seat=seat,
+                    strength=hand[0],
+                    id_number=values["id_number"],
+                ).exists()
+            ):
+                # The same player (same seat, same ID) again: a new player in that seat may still tie.
+                raise _refuse(
+                    f"The player at table {table.number}, seat {seat} (the same ID) is on the slip already with "
+                    f"{current.words}: an equal hand of theirs ties nobody new.",
+                    "already_recorded",
+                )
             entry = HighHandEntry.objects.create(
                 period=period,
                 table=table,

@@ -342,3 +342,17 @@ def test_a_dealer_is_named_by_a_dealer_with_a_credential(record, floorperson, ma
     with pytest.raises(HighHandRefused) as refused:
         record("9s 9d 9h 4c 4d", dealer=make_staff(Role.SECURITY))
     assert refused.value.code == "dealer_required"
+
+
+def test_the_same_seat_does_not_tie_itself(record) -> None:
+    record("Ts Td Th 4c 4d", seat=6)
+    with pytest.raises(HighHandRefused) as refused:
+        record("Tc Td Th 4s 4h", seat=6)
+    assert (refused.value.code, refused.value.status) == ("already_recorded", 409)
+    assert HighHandEntry.objects.count() == 1
+
+
+def test_a_new_player_in_the_same_seat_may_tie(record) -> None:
+    record("Ts Td Th 4c 4d", seat=6)
+    tie = record("Tc Td Th 4s 4h", seat=6, player_name="Nia New", id_number="PA-11223344")
+    assert tie.tie is True and HighHandEntry.objects.count() == 2
