@@ -17,12 +17,16 @@ Hands (each returns a value that is totally ordered within its kind, hashable, w
     ``crazy4_best(cards)`` -> ``Crazy4Hand``: best four of five (§657a.6).
     ``three_card(cards)`` -> ``ThreeCardHand``: §655a.6(c).
     ``best_high_batch(array)`` -> NumPy strengths of an N x 5/6/7 array of card indices.
+    ``crazy4_batch(array)`` (N x 5 or 4, best four of five) and ``three_card_batch(array)`` (N x 3):
+    the same for ``crazy4_best`` and ``three_card``.
     ``high_hand_of(strength)`` -> the ``HighHand`` of a strength (1 = 7-5-4-3-2 .. 7462 = royal flush).
 
 Jackpots and pots
     ``BadBeatQualifier``, ``HighHandMinimum`` (and ``QualifierResult``): qualifiers as data with ``check``.
     ``split_odd_chip``, ``split_high_low``: integer-cent shares, odd chip by §637a.12(k)(2).
     ``PAYTABLES``, ``winning_line(paytable, hand)``: §655a.12 and §657a.12 paytables as data.
+    ``returns.paytable_return(paytable)``: exact hit frequencies and return of a paytable paid on
+    the player's cards alone, every hand enumerated.
 
 >>> hand = best_high('Ah Kh As Ad Ks 2c 7d')
 >>> str(hand), hand.category, ' '.join(str(c) for c in hand.cards)
@@ -42,7 +46,7 @@ True
 True
 """
 
-from .batch import best_high_batch
+from .batch import best_high_batch, crazy4_batch, three_card_batch
 from .cards import Card, InvalidCards, parse_cards
 from .crazy4 import Crazy4Hand, crazy4_best
 from .hands import HandCategory
@@ -69,6 +73,7 @@ __all__ = [
     "ThreeCardHand",
     "best_high",
     "best_high_batch",
+    "crazy4_batch",
     "crazy4_best",
     "high_hand_of",
     "high_rank",
@@ -80,5 +85,6 @@ __all__ = [
     "split_high_low",
     "split_odd_chip",
     "three_card",
+    "three_card_batch",
     "winning_line",
 ]
