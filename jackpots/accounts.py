@@ -9,7 +9,7 @@ from casino_backoffice.ledger.models import AccountKind
 from casino_backoffice.ledger.services import AccountSpec
 from tables.models import Table
 
-from .models import Jackpot
+from .models import Jackpot, ProgressiveMeter
 
 
 class NamedJackpot(Protocol):
@@ -56,3 +56,44 @@ def jackpot_awards_account(*, jackpot: Jackpot) -> AccountSpec:
         name=f"{jackpot.name} awards to collect",
         kind=AccountKind.PAYOUT,
     )
+
+
+# --- Progressive meters (§655a.12, §657a.12) -------------------------------------------------------
+
+
+def _meter_account(meter: ProgressiveMeter, part: str, name: str, kind: AccountKind) -> AccountSpec:
+    return AccountSpec(
+        code=f"progressive:{meter.room.code}:{meter.code}:{part}", name=f"{meter.name} {name}", kind=kind
+    )
+
+
+def meter_account(*, meter: ProgressiveMeter) -> AccountSpec:
+    """The meter: what it shows and pays from (``progressive:main:msp:meter``)."""
+    return _meter_account(meter, "meter", "meter", AccountKind.FUND)
+
+
+def meter_wagers_account(*, meter: ProgressiveMeter) -> AccountSpec:
+    """The Progressive Payout Wagers collected at the linked tables: where each round's increment and
+    the house's share come from."""
+    return _meter_account(meter, "wagers", "wagers collected", AccountKind.SOURCE)
+
+
+def meter_house_account(*, meter: ProgressiveMeter) -> AccountSpec:
+    """The house's share of the wagers: what the rate of progression leaves of each wager."""
+    return _meter_account(meter, "house", "house share of wagers", AccountKind.REVENUE)
+
+
+def meter_funding_account(*, meter: ProgressiveMeter) -> AccountSpec:
+    """The house's money for the meter's initial and reset amounts, the fixed 'for 1' lines and the
+    Envy Bonuses (the table inventory)."""
+    return _meter_account(meter, "house_funding", "funded by the house", AccountKind.SOURCE)
+
+
+def meter_won_account(*, meter: ProgressiveMeter) -> AccountSpec:
+    """Payouts and Envy Bonuses won and not yet paid."""
+    return _meter_account(meter, "won", "payouts to pay", AccountKind.PAYOUT)
+
+
+def meter_paid_account(*, meter: ProgressiveMeter) -> AccountSpec:
+    """Payouts and Envy Bonuses paid to patrons, at the table or the cage."""
+    return _meter_account(meter, "paid", "paid to patrons", AccountKind.PAYOUT)

@@ -16,7 +16,12 @@ from tables.models import PokerRoom, Table
 from tables.services import room_upsert, table_set_open, table_upsert
 
 # Shared fixtures of every app's tests: the rules files (``rules``, ``rated_table``), a counted table (``closed_table``).
-pytest_plugins = ["tests.rake.factories", "tests.cage.fixtures", "tests.jackpots.bad_beat"]
+pytest_plugins = [
+    "tests.rake.factories",
+    "tests.cage.fixtures",
+    "tests.jackpots.bad_beat",
+    "tests.jackpots.progressive_helpers",
+]
 
 PIN = "2468"
 PASSWORD = "correct-horse-battery"

@@ -67,6 +67,9 @@ class TransferKind(models.TextChoices):
     AWARD = "award", "High Hand award set aside, or returned when not collected"
     FUND_TRANSFER = "fund_transfer", "Transfer between funds"
     ADJUSTMENT = "adjustment", "Adjustment"
+    PROGRESSIVE_WAGER = "progressive_wager", "Progressive Payout Wagers: the meter's increment and the house's share"
+    METER_FUNDING = "meter_funding", "A progressive meter's initial or reset amount, from the house"
+    PROGRESSIVE_WIN = "progressive_win", "A progressive payout or Envy Bonus won, to be paid"
     REVERSAL = "reversal", "Reversal of a transfer"
 
 

@@ -74,6 +74,13 @@ class Action(models.TextChoices):
         "high_hand_records_read",
         "Read the High Hand's records and reports in the back office (Tracking Slips, awards, period history)",
     )
+    PROGRESSIVE_ROUND_RECORD = "progressive_round_record", "Record the Progressive Payout Wagers of a round"
+    PROGRESSIVE_HAND_RECORD = "progressive_hand_record", "Record a winning progressive hand at a banked table"
+    PROGRESSIVE_VALIDATE = "progressive_validate", "Validate a progressive payout"
+    PROGRESSIVE_PAY = "progressive_pay", "Pay a progressive payout at the cage"
+    PROGRESSIVE_RESET = "progressive_reset", "Reset a progressive meter after a 100% payout"
+    PROGRESSIVE_EXPLAIN = "progressive_explain", "Explain a mismatch of progressive wagers and chips collected"
+    PROGRESSIVE_READ = "progressive_read", "Read the progressive meters, rounds and payouts"
 
 
 EVERY_ROLE = frozenset(Role)
@@ -152,6 +159,19 @@ ACTION_ROLES: dict[Action, frozenset[Role]] = {
     Action.HIGH_HAND_READ: FLOORPERSON_OR_ABOVE | ADMIN_ROLES | {Role.SECURITY},
     # The back office reads the High Hand's records and reports as it reads the Bad Beat's.
     Action.HIGH_HAND_RECORDS_READ: ADMIN_ROLES,
+    # Progressive table games (§655a.11(i)(4), §657a.11(e)). The dealer records the wagers the
+    # progressive table game system accepted and the chips collected (§655a.8(b), §657a.8(b)), and
+    # verifies a winning hand and its light (A)-(B); a floorperson or above validates the payout (C); a
+    # payout not paid from the table inventory goes through the cage (D), paid by a cage cashier. House
+    # controls: a supervisor explains a count of wagers that differs from the chips, and resets a
+    # meter after a 100% payout.
+    Action.PROGRESSIVE_ROUND_RECORD: DEALER_OR_FLOORPERSON_OR_ABOVE,
+    Action.PROGRESSIVE_HAND_RECORD: DEALER_OR_FLOORPERSON_OR_ABOVE,
+    Action.PROGRESSIVE_VALIDATE: FLOORPERSON_OR_ABOVE,
+    Action.PROGRESSIVE_PAY: frozenset({Role.CAGE_CASHIER}),
+    Action.PROGRESSIVE_RESET: SUPERVISOR_OR_ABOVE,
+    Action.PROGRESSIVE_EXPLAIN: SUPERVISOR_OR_ABOVE,
+    Action.PROGRESSIVE_READ: DEALER_OR_FLOORPERSON_OR_ABOVE | ADMIN_ROLES,
     Action.PIN_SET: EVERY_ROLE,
     Action.SIGNING_UNLOCK: frozenset({Role.ADMINISTRATOR}),
     Action.STAFF_MANAGE: frozenset({Role.ADMINISTRATOR}),

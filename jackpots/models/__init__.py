@@ -3,7 +3,8 @@
 ``funds``: the funds and each round's drops. ``bad_beat``: claims, their verification, distributions,
 shares and payments (§637a.15(f)-(g)). ``display``: adjustments of the displayed amount and the
 flags of a day without one (§637a.15(h)), and the transfer of a discontinued fund (§637a.15(i)).
-``back_office``: the admin's display check and Bad Beat reports, pages listed with the models.
+``progressive``: the banked games' meters, wagers, winning hands, Envy Bonuses, validations,
+payments and resets (§655a.12, §657a.12). ``back_office``: the admin's display check and Bad Beat reports, pages listed with the models.
 """
 
 from .back_office import BadBeatDisplayCheck, BadBeatReport
@@ -30,6 +31,20 @@ from .high_hand import (
     HighHandVoid,
     PeriodStatus,
 )
+from .progressive import (
+    EnvyBonus,
+    FundingReason,
+    MeterFunding,
+    PayoutPlace,
+    ProgressiveHand,
+    ProgressiveMeter,
+    ProgressivePayment,
+    ProgressiveRound,
+    ProgressiveValidation,
+    ProgressiveWager,
+    WagerCountException,
+    WagerCountExplanation,
+)
 
 __all__ = [
     "BadBeatClaim",
@@ -43,8 +58,10 @@ __all__ = [
     "DecisionOutcome",
     "DisplayAdjustment",
     "DisplayOverdue",
+    "EnvyBonus",
     "FundTransfer",
     "FundTransferStatus",
+    "FundingReason",
     "HighHandAward",
     "HighHandAwardPayment",
     "HighHandEntry",
@@ -53,9 +70,19 @@ __all__ = [
     "HighHandVoid",
     "Jackpot",
     "JackpotKind",
+    "MeterFunding",
     "PaymentPlace",
     "PayoutMethod",
+    "PayoutPlace",
     "PeriodStatus",
+    "ProgressiveHand",
+    "ProgressiveMeter",
+    "ProgressivePayment",
+    "ProgressiveRound",
+    "ProgressiveValidation",
+    "ProgressiveWager",
     "RoundDrop",
     "ShareName",
+    "WagerCountException",
+    "WagerCountExplanation",
 ]

@@ -22,9 +22,20 @@ from .high_hand import (
     unclaimed_prepare,
 )
 from .payouts import LEFTOVER_RULE, distribution_prepare, distribution_split, payment_places, share_pay
+from .progressive import (
+    SeatWager,
+    meter_reset,
+    progressive_hand_record,
+    progressive_pay,
+    progressive_register,
+    progressive_round_record,
+    progressive_validate,
+    wager_count_explain,
+)
 
 __all__ = [
     "LEFTOVER_RULE",
+    "SeatWager",
     "SeatedHand",
     "SeatedPlayer",
     "award_pay",
@@ -43,10 +54,17 @@ __all__ = [
     "fund_transfer_approve",
     "fund_transfer_prepare",
     "jackpot_register",
+    "meter_reset",
     "payment_places",
     "period_announce",
     "periods_run",
+    "progressive_hand_record",
+    "progressive_pay",
+    "progressive_register",
+    "progressive_round_record",
+    "progressive_validate",
     "share_pay",
     "unclaimed_approve",
     "unclaimed_prepare",
+    "wager_count_explain",
 ]

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, time
 from typing import Any
 
+from jackpots.progressive_rules import BankedTableRule, ProgressiveRule
 from jackpots.rules import JackpotRule
 from tables.games import Game
 
@@ -58,6 +59,7 @@ class TableRule:
     seats: int
     rake_policy: str | None
     jackpots: tuple[str, ...]
+    banked: BankedTableRule | None = None  # a banked game's limits, paytables and meter
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,8 @@ class Rules:
     # House controls (the room's approved internal controls, not the regulation): a count variance
     # larger than this needs a signed explanation; 0, when the file states none, means every one does.
     variance_threshold_cents: int = 0
+    # The banked games' progressive meters (``jackpots.progressive_rules``), by code.
+    progressives: dict[str, ProgressiveRule] = field(default_factory=dict)
 
     def canonical(self) -> dict[str, Any]:
         return self.content

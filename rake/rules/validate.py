@@ -11,6 +11,7 @@ import yaml
 
 from casino_backoffice.core.checker import Checker, label, listed
 from casino_backoffice.money import format_cents
+from jackpots.progressive_rules import BANKED_TABLE_KEYS, BankedTableRule, banked_table_parse, progressive_rule_parse
 from jackpots.rules import BAD_BEAT_GAMES, BadBeatRule, JackpotRule, jackpot_rule_parse
 from tables.games import HOUSE_BANKED, Game, seat_limit_problem
 from tables.time_zones import time_zone_problem
@@ -168,7 +169,7 @@ def validate_rules(data: Any) -> Rules:
     if not isinstance(data, dict):
         raise RulesInvalid(["The file must be a mapping with room, timezone, rake_policies, jackpots and tables."])
     top_required = {"room", "timezone", "gaming_day_starts", "rake_policies", "tables"}
-    check.keys("", data, top_required, {"name", "effective_from", "jackpots", "shifts", "controls"})
+    check.keys("", data, top_required, {"name", "effective_from", "jackpots", "progressives", "shifts", "controls"})
     room = check.code("room", "room", data.get("room"))
     zone = data.get("timezone")
     if problem := time_zone_problem(zone):
@@ -185,11 +186,17 @@ def validate_rules(data: Any) -> Rules:
     jackpots, canonical_jackpots = _coded_items(check, data, "jackpots", jackpot_rule_parse, "jackpot", required=False)
     jackpot_codes_seen = {item.get("code") for item in data.get("jackpots") or [] if isinstance(item, dict)}
 
+    progressives, canonical_progressives = _coded_items(
+        check, data, "progressives", progressive_rule_parse, "meter", required=False
+    )
+    progressive_codes_seen = {item.get("code") for item in data.get("progressives") or [] if isinstance(item, dict)}
+
     tables: dict[str, TableRule] = {}
     canonical_tables = []
     for n, item in enumerate(listed(check, data, "tables", required=True)):
         where = label("tables", n, item, "number")
-        if not check.keys(where, item, {"number", "game", "seats"}, {"rake_policy", "jackpots"}):
+        banked_keys = BANKED_TABLE_KEYS if isinstance(item, dict) and item.get("game") in HOUSE_BANKED else set()
+        if not check.keys(where, item, {"number", "game", "seats"}, {"rake_policy", "jackpots", *banked_keys}):
             continue
         number = item.get("number")
         if not isinstance(number, str) or not re.fullmatch(r"[A-Za-z0-9-]{1,10}", number):
@@ -215,6 +222,7 @@ def validate_rules(data: Any) -> Rules:
         policy_code = item.get("rake_policy")
         table_jackpots = item.get("jackpots", []) or []
         ok = True
+        banked: BankedTableRule | None = None
         if game in HOUSE_BANKED:
             if policy_code is not None or table_jackpots:
                 check.error(
@@ -222,6 +230,10 @@ def validate_rules(data: Any) -> Rules:
                     f"{game.label} is banked by the house: it takes no rake and pays no poker jackpot, so it has no rake_policy or jackpots",
                 )
                 ok = False
+            banked = banked_table_parse(
+                check, where, item, game=game, progressives=progressives, progressive_codes=progressive_codes_seen
+            )
+            ok = ok and banked is not None
         elif policy_code is None:
             check.error(
                 where, "rake_policy is missing: every poker table takes its rake by a policy of this file (§637a.17(a))"
@@ -251,11 +263,13 @@ def validate_rules(data: Any) -> Rules:
                 if code in jackpots and not _bad_beat_offered(check, where, jackpots[code], game):
                     ok = False
         if ok and number and game is not None and seats is not None:
-            tables[number] = TableRule(number, game, seats, policy_code, tuple(table_jackpots))
+            tables[number] = TableRule(number, game, seats, policy_code, tuple(table_jackpots), banked)
             entry: dict[str, Any] = {"number": number, "game": game.value, "seats": seats}
             if policy_code is not None:
                 entry["rake_policy"] = policy_code
             entry["jackpots"] = list(table_jackpots)
+            if banked is not None:
+                entry.update(banked.canonical())
             canonical_tables.append(entry)
 
     if check.errors:
@@ -274,6 +288,8 @@ def validate_rules(data: Any) -> Rules:
     }
     if canonical_controls:
         content["controls"] = canonical_controls
+    if canonical_progressives:
+        content["progressives"] = canonical_progressives
     return Rules(
         variance_threshold_cents=controls.get("variance_threshold", 0),
         room=room,
@@ -284,6 +300,7 @@ def validate_rules(data: Any) -> Rules:
         shifts=shifts,
         rake_policies=policies,
         jackpots=jackpots,
+        progressives=progressives,
         tables=tables,
         content=content,
     )

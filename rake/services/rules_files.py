@@ -12,7 +12,7 @@ from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.ledger.services import account_open_as
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action, action_require
-from jackpots.services import jackpot_register
+from jackpots.services import jackpot_register, progressive_register
 from tables.models import PokerRoom, Round, RulesVersion
 from tables.services import room_upsert, table_upsert
 
@@ -40,7 +40,8 @@ def rules_load(*, text: str, actor: User, source_name: str = "") -> RulesLoaded:
     an invalid file changes nothing. A file whose canonical content is that of the room's latest
     version changes nothing either. Otherwise, in one transaction: the room's name, time zone and
     gaming-day start, the tables' games and seats, the jackpot funds and the ledger boxes are brought
-    up to date, and a new immutable ``RulesVersion`` records the file, who loaded it and when.
+    up to date, and a new immutable ``RulesVersion`` records the file, who loaded it and when. A
+    progressive meter named for the first time starts at its posted initial amount.
 
     ``effective_from`` defaults to the moment of loading. A version may not take effect before a
     round already recorded in the room: that round was rated by the rules then in effect
@@ -103,6 +104,11 @@ def rules_load(*, text: str, actor: User, source_name: str = "") -> RulesLoaded:
             content=rules.canonical(),
             content_sha256=sha,
         )
+        try:
+            for progressive in rules.progressives.values():
+                progressive_register(room=room, rule=progressive, version=version, actor=actor)
+        except DomainError as error:
+            raise RulesFileInvalid([error.message]) from None
     return RulesLoaded(version=version, created=True)
 
 

@@ -165,6 +165,17 @@ INSERT_ONLY = (
     "jackpots_highhandvoid",
     "jackpots_highhandaward",
     "jackpots_highhandawardpayment",
+    # The progressives: the demo played rounds, a count exception, hands, Envy Bonuses, validations, a
+    # payment at the cage and a reset.
+    "jackpots_progressiveround",
+    "jackpots_progressivewager",
+    "jackpots_wagercountexception",
+    "jackpots_wagercountexplanation",
+    "jackpots_progressivehand",
+    "jackpots_envybonus",
+    "jackpots_progressivevalidation",
+    "jackpots_progressivepayment",
+    "jackpots_meterfunding",
 )
 
 

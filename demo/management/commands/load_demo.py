@@ -125,6 +125,7 @@ def play_a_demo_day(pins: dict[str, str]) -> None:
     )
     play_a_demo_bad_beat(staff, pins)
     play_a_demo_high_hand(staff, pins)
+    play_demo_progressives(staff, pins)
 
 
 def play_a_demo_bad_beat(staff: dict[str, User], pins: dict[str, str]) -> None:
@@ -244,6 +245,83 @@ def play_a_demo_high_hand(staff: dict[str, User], pins: dict[str, str]) -> None:
     )
 
 
+def play_demo_progressives(staff: dict[str, User], pins: dict[str, str]) -> None:
+    """The banked games' progressives (§655a.12, §657a.12): rounds at T11 (Mississippi Stud), T12 and T13
+    (Crazy 4 Poker, one meter); at T11 a straight flush takes 10% of the meter at the table and gives the
+    other wagering players their Envy Bonuses, validated by a floorperson; at T12 four aces take the whole
+    Crazy 4 meter through the cage, paid by the cashier, and a supervisor resets the meter; one round's
+    chips differ from the wagers accepted, and a supervisor explains it."""
+    from django.utils import timezone
+
+    from jackpots.models import WagerCountException
+    from jackpots.services import (
+        SeatWager,
+        meter_reset,
+        progressive_hand_record,
+        progressive_pay,
+        progressive_round_record,
+        progressive_validate,
+        wager_count_explain,
+    )
+    from tables.models import Table
+
+    dealer, floor = staff["dealer"], staff["floor"]
+    tables = {
+        t.number: t
+        for t in Table.objects.select_related("room").filter(room__code="main", number__in=["T11", "T12", "T13"])
+    }
+    now = timezone.now()
+
+    def play(number: str, minutes: int, wagers: dict[int, int], community: str = "", chips: int | None = None) -> Any:
+        return progressive_round_record(
+            table=tables[number],
+            ended_at=now - timedelta(minutes=minutes),
+            wagers=[SeatWager(seat, cents) for seat, cents in wagers.items()],
+            chips_collected=len(wagers) if chips is None else chips,
+            community_cards=community,
+            actor=dealer,
+            idempotency_key=f"demo-progressive-{number}-{minutes}",
+        )
+
+    for minutes in range(40, 20, -4):
+        play("T11", minutes, {1: 100, 3: 500, 5: 100})
+        play("T12", minutes, {2: 100, 4: 100, 6: 500})
+        play("T13", minutes + 1, {1: 500, 2: 100})
+    mismatch = play("T13", 19, {1: 100, 3: 100}, chips=3)
+    wager_count_explain(
+        exception=WagerCountException.objects.get(round=mismatch),
+        explanation="A chip was placed on seat 5's device after no more bets; the system locked it out and it was returned.",
+        actor=staff["supervisor"],
+        pin=pins["supervisor"],
+    )
+    stud = play("T11", 15, {2: 100, 4: 100, 6: 500}, community="9h 8h 7h")
+    straight_flush = progressive_hand_record(
+        round=stud, seat=4, cards="6h 5h", light_confirmed=True, actor=dealer, idempotency_key="demo-progressive-sf"
+    )
+    progressive_validate(hand=straight_flush, actor=floor, pin=pins["floor"])
+    crazy = play("T12", 10, {1: 100, 3: 500, 6: 100})
+    aces = progressive_hand_record(
+        round=crazy,
+        seat=6,
+        cards="As Ah Ad Ac 7d",
+        light_confirmed=True,
+        actor=dealer,
+        idempotency_key="demo-progressive-aces",
+    )
+    progressive_validate(hand=aces, actor=floor, pin=pins["floor"])
+    progressive_pay(
+        hand=aces,
+        patron_name="Ace Winner",
+        id_type="Driver's license",
+        id_number="PA-DEMO-0666",
+        actor=staff["cashier"],
+        pin=pins["cashier"],
+        idempotency_key="demo-progressive-aces-paid",
+    )
+    meter_reset(meter=crazy.meter, actor=staff["supervisor"], pin=pins["supervisor"])
+    play("T12", 5, {2: 100, 5: 100})
+
+
 class Command(BaseCommand):
     help = "Load the demo poker room, tables and staff (idempotent)."
 
@@ -270,7 +348,8 @@ class Command(BaseCommand):
             self.stdout.write(
                 "A demo gaming day was played: rounds at T1-T3; T1 closed, counted and verified at the cage; "
                 "a Bad Beat at T2 verified, distributed and partly paid; the display adjusted; a full house on the "
-                "High Hand Tracking Slip of the current period."
+                "High Hand Tracking Slip of the current period; progressive rounds at T11-T13 with a straight flush paid at "
+                "the table, four aces paid through the cage and the Crazy 4 meter reset."
             )
         if created:
             self.stdout.write(self.style.SUCCESS("Demo staff created. Signing PINs are shown once, now:"))
