@@ -2,7 +2,8 @@
 or denial, finance's distribution, the payment of each share, the adjustment of the display and its
 witness, and the transfer of a discontinued fund. The High Hand (§637a.16): the qualifying periods,
 the entries of the Tracking Slip and their void, the payment of an award at the cage, and where an
-uncollected award goes.
+uncollected award goes. The progressives (§655a.12, §657a.12): the meters and their reset, the wagers
+of a round, a winning hand, its validation and its payment through the cage.
 
 Serializers check shape; ``jackpots.services`` checks rules. Money is a decimal string ("12.34") in and
 out; cards are text ("Ah Kd"). The authenticated person signs with ``pin`` in the body. Every POST that
@@ -17,6 +18,16 @@ from .claims import ClaimDeny, ClaimDetail, ClaimListCreate, ClaimVerify
 from .display import DisplayAdjustmentCreate, DisplayAdjustmentWitness, FundTransferApprove, FundTransferCreate
 from .high_hand import AwardPay, EntryCreate, EntryVoid, PeriodList, UnclaimedApprove
 from .payouts import DistributionCreate, SharePay
+from .progressive import (
+    ExceptionExplain,
+    HandCreate,
+    HandPay,
+    HandValidate,
+    MeterList,
+    MeterReset,
+    RoundCreate,
+    RoundDetail,
+)
 
 urlpatterns = [
     path("bad-beat/claims/", ClaimListCreate.as_view(), name="api-bad-beat-claims"),
@@ -40,4 +51,14 @@ urlpatterns = [
     path("high-hand/entries/<int:pk>/void/", EntryVoid.as_view(), name="api-high-hand-entry-void"),
     path("high-hand/awards/<int:pk>/pay/", AwardPay.as_view(), name="api-high-hand-award-pay"),
     path("high-hand/unclaimed/<int:pk>/approve/", UnclaimedApprove.as_view(), name="api-high-hand-unclaimed-approve"),
+    path("progressive/meters/", MeterList.as_view(), name="api-progressive-meters"),
+    path("progressive/meters/<int:pk>/reset/", MeterReset.as_view(), name="api-progressive-meter-reset"),
+    path("progressive/rounds/", RoundCreate.as_view(), name="api-progressive-rounds"),
+    path("progressive/rounds/<int:pk>/", RoundDetail.as_view(), name="api-progressive-round"),
+    path("progressive/hands/", HandCreate.as_view(), name="api-progressive-hands"),
+    path("progressive/hands/<int:pk>/validate/", HandValidate.as_view(), name="api-progressive-hand-validate"),
+    path("progressive/hands/<int:pk>/pay/", HandPay.as_view(), name="api-progressive-hand-pay"),
+    path(
+        "progressive/exceptions/<int:pk>/explain/", ExceptionExplain.as_view(), name="api-progressive-exception-explain"
+    ),
 ]
