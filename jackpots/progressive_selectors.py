@@ -12,6 +12,7 @@ from django.utils import timezone
 from casino_backoffice.core.checker import Checker
 from casino_backoffice.ledger.models import Account
 from casino_backoffice.ledger.selectors import account_balances
+from casino_backoffice.money import display_cents
 from tables.games import Game
 from tables.models import PokerRoom, RulesVersion, Table
 from tables.selectors import rules_version_in_effect
@@ -114,17 +115,23 @@ class MeterStanding:
     def is_pending(self) -> bool:
         return self.pending is not None
 
+    @property
+    def amount(self) -> str:
+        return display_cents(self.amount_cents)
+
 
 def meters_standing(*, room: PokerRoom, at: datetime | None = None) -> list[MeterStanding]:
     """Every meter of a room with its amount (the ledger's balance of the meter), whether it is pending
     a reset, and its linked tables by the rules in effect: a fixed number of queries, however many
     meters and rounds."""
+    meters = list(ProgressiveMeter.objects.filter(room=room).select_related("room"))
+    if not meters:
+        return []
     at = at or timezone.now()
     version = rules_version_in_effect(room=room, at=at)
     pending_hands = ProgressiveHand.objects.filter(
         meter_bp=10_000, amount_cents__gt=0, reset__isnull=True
     ).select_related("round__table")
-    meters = list(ProgressiveMeter.objects.filter(room=room).select_related("room"))
     codes = {meter_account(meter=meter).code: meter for meter in meters}
     accounts = {account.code: account for account in Account.objects.filter(code__in=codes)}
     balances = account_balances(accounts=accounts.values())

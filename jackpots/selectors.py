@@ -38,6 +38,7 @@ from .models import (
     PeriodStatus,
     RoundDrop,
 )
+from .progressive_selectors import MeterStanding, meters_standing
 from .rules import BadBeatRule, HighHandRule, JackpotRule, jackpot_rule_parse
 
 # --- The rules in effect for a fund ---------------------------------------------------------------
@@ -483,6 +484,8 @@ class DisplayState:
     total_tables: int
     jackpots: tuple[DisplayedJackpot, ...] = ()
     notices: tuple[str, ...] = ()
+    # The banked games' progressive meters, live from the ledger (§655a.12(c), §657a.12(d)).
+    meters: tuple[MeterStanding, ...] = ()
 
 
 def display_state(*, room: PokerRoom) -> DisplayState:
@@ -495,6 +498,7 @@ def display_state(*, room: PokerRoom) -> DisplayState:
         open_tables=sum(tables),
         total_tables=len(tables),
         jackpots=displayed_jackpots(room=room, at=now),
+        meters=tuple(meters_standing(room=room, at=now)),
     )
 
 
