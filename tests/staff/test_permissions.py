@@ -84,6 +84,14 @@ ROUTES: dict[tuple[str, str], Action | str] = {
     ("api-high-hand-entry-void", "POST"): Action.HIGH_HAND_VOID,
     ("api-high-hand-award-pay", "POST"): Action.HIGH_HAND_PAY,
     ("api-high-hand-unclaimed-approve", "POST"): Action.HIGH_HAND_UNCLAIMED_APPROVE,
+    ("api-progressive-meters", "GET"): Action.PROGRESSIVE_READ,
+    ("api-progressive-meter-reset", "POST"): Action.PROGRESSIVE_RESET,
+    ("api-progressive-rounds", "POST"): Action.PROGRESSIVE_ROUND_RECORD,
+    ("api-progressive-round", "GET"): Action.PROGRESSIVE_READ,
+    ("api-progressive-hands", "POST"): Action.PROGRESSIVE_HAND_RECORD,
+    ("api-progressive-hand-validate", "POST"): Action.PROGRESSIVE_VALIDATE,
+    ("api-progressive-hand-pay", "POST"): Action.PROGRESSIVE_PAY,
+    ("api-progressive-exception-explain", "POST"): Action.PROGRESSIVE_EXPLAIN,
     ("floor:login", "GET"): PUBLIC,
     ("floor:logout", "POST"): PUBLIC,
     ("floor:home", "GET"): SIGNED_IN,
@@ -255,6 +263,11 @@ def _url(name: str, state: dict[str, int]) -> str:
                 "api-high-hand-entry-void",
                 "api-high-hand-award-pay",
                 "api-high-hand-unclaimed-approve",
+                "api-progressive-meter-reset",
+                "api-progressive-round",
+                "api-progressive-hand-validate",
+                "api-progressive-hand-pay",
+                "api-progressive-exception-explain",
             )
         },
         # No count or transport in this state: a page that may act says there is none.
@@ -461,6 +474,7 @@ def _service_calls() -> dict[str, tuple[Action, Callable[[User, dict[str, Any]],
         **_cage_service_calls(),
         **_jackpot_service_calls(),
         **_high_hand_service_calls(),
+        **_progressive_service_calls(),
     }
 
 
@@ -657,6 +671,58 @@ def _high_hand_service_calls() -> dict[str, tuple[Action, Callable[[User, dict[s
     }
 
 
+def _progressive_service_calls() -> dict[str, tuple[Action, Callable[[User, dict[str, Any]], Any]]]:
+    """The progressives' services refuse before they read anything: the documents need not exist."""
+    from jackpots import services
+    from jackpots.models import ProgressiveHand, ProgressiveMeter, ProgressiveRound, WagerCountException
+
+    return {
+        "progressive_round_record": (
+            Action.PROGRESSIVE_ROUND_RECORD,
+            lambda actor, state: services.progressive_round_record(
+                table=state["t1"],
+                ended_at=factories.recently(),
+                wagers=[services.SeatWager(1, 100)],
+                chips_collected=1,
+                actor=actor,
+                idempotency_key="service",
+            ),
+        ),
+        "progressive_hand_record": (
+            Action.PROGRESSIVE_HAND_RECORD,
+            lambda actor, state: services.progressive_hand_record(
+                round=ProgressiveRound(), seat=1, cards="As Ks", actor=actor, idempotency_key="service"
+            ),
+        ),
+        "progressive_validate": (
+            Action.PROGRESSIVE_VALIDATE,
+            lambda actor, state: services.progressive_validate(hand=ProgressiveHand(), actor=actor, pin=PIN),
+        ),
+        "progressive_pay": (
+            Action.PROGRESSIVE_PAY,
+            lambda actor, state: services.progressive_pay(
+                hand=ProgressiveHand(),
+                patron_name="A",
+                id_type="License",
+                id_number="1",
+                actor=actor,
+                pin=PIN,
+                idempotency_key="s",
+            ),
+        ),
+        "meter_reset": (
+            Action.PROGRESSIVE_RESET,
+            lambda actor, state: services.meter_reset(meter=ProgressiveMeter(), actor=actor, pin=PIN),
+        ),
+        "wager_count_explain": (
+            Action.PROGRESSIVE_EXPLAIN,
+            lambda actor, state: services.wager_count_explain(
+                exception=WagerCountException(), explanation="why", actor=actor, pin=PIN
+            ),
+        ),
+    }
+
+
 def _snapshot() -> tuple:
     from casino_backoffice.ledger.models import Correction, Transfer
     from casino_backoffice.staff.models import Signature
@@ -707,6 +773,7 @@ def test_the_services_walked_are_every_action_a_service_takes() -> None:
         Action.BAD_BEAT_READ,
         Action.BAD_BEAT_RECORDS_READ,
         Action.HIGH_HAND_READ,
+        Action.PROGRESSIVE_READ,
     }
     assert {action for action, _ in _service_calls().values()} | reads == set(Action)
 
