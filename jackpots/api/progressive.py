@@ -43,6 +43,7 @@ from tables.api import local, room_named, room_required
 from tables.models import PokerRoom
 
 from ..models import (
+    PaymentPlace,
     ProgressiveHand,
     ProgressiveMeter,
     ProgressivePayment,
@@ -71,7 +72,7 @@ HAND_CODES = ("no_payout", "light_not_confirmed", "out_of_order", "cards_invalid
 # --- Meters ---------------------------------------------------------------------------------------
 
 
-class MeterOutput(serializers.Serializer):
+class ProgressiveMeterOutput(serializers.Serializer):
     id = serializers.IntegerField()
     room = serializers.CharField()
     code = serializers.CharField()
@@ -112,7 +113,7 @@ class MeterList(APIView):
 
     @extend_schema(
         parameters=[OpenApiParameter("room", OpenApiTypes.STR, description="Room code")],
-        responses={200: MeterOutput(many=True), **RESTRICTED_LIST_ERRORS},
+        responses={200: ProgressiveMeterOutput(many=True), **RESTRICTED_LIST_ERRORS},
     )
     def get(self, request: Request) -> Response:
         room = room_named(request.query_params.get("room"))
@@ -120,11 +121,11 @@ class MeterList(APIView):
         return Response([meter_data(standing) for r in rooms for standing in meters_standing(room=r)])
 
 
-class PinInput(serializers.Serializer):
+class ProgressivePinInput(serializers.Serializer):
     pin = pin_field("supervisor")
 
 
-class FundingOutput(serializers.Serializer):
+class ProgressiveFundingOutput(serializers.Serializer):
     id = serializers.IntegerField()
     meter = serializers.CharField()
     reason = serializers.CharField()
@@ -143,15 +144,15 @@ class MeterReset(APIView):
     required_actions = {"POST": Action.PROGRESSIVE_RESET}
 
     @extend_schema(
-        request=PinInput,
+        request=ProgressivePinInput,
         responses={
-            200: FundingOutput,
+            200: ProgressiveFundingOutput,
             **errors(e400=["not_validated", *PIN_CODES], e403=ROLE_CODES, e404=[], e409=["not_pending"]),
         },
     )
     def post(self, request: Request, pk: int) -> Response:
         meter = document_or_404(ProgressiveMeter.objects.select_related("room"), pk, "progressive meter")
-        values = valid(PinInput, request.data)
+        values = valid(ProgressivePinInput, request.data)
         funding = meter_reset(meter=meter, actor=acting_user(request), pin=values["pin"])
         standing = next(s for s in meters_standing(room=meter.room) if s.meter.pk == meter.pk)
         return Response(
@@ -171,16 +172,18 @@ class MeterReset(APIView):
 # --- Rounds ---------------------------------------------------------------------------------------
 
 
-class WagerInput(serializers.Serializer):
+class ProgressiveWagerInput(serializers.Serializer):
     seat = WholeNumberField(min_value=1, max_value=_MAX_SEAT, help_text="Seat 1 is farthest to the dealer's left.")
     amount = MoneyField(help_text='The Progressive Payout Wager, as "1.00": a size the meter accepts.')
 
 
-class RoundInput(serializers.Serializer):
+class ProgressiveRoundInput(serializers.Serializer):
     room = room_field()
     table = serializers.CharField(max_length=10, help_text="The banked table, such as T11.")
     ended_at = AwareDateTimeField(help_text="When the round ended, with its UTC offset.")
-    wagers = WagerInput(many=True, help_text="The Progressive Payout Wagers the progressive system accepted.")
+    wagers = ProgressiveWagerInput(
+        many=True, help_text="The Progressive Payout Wagers the progressive system accepted."
+    )
     chips_collected = WholeNumberField(
         min_value=0, max_value=_MAX_SEAT, help_text="The value chips the dealer collected (§655a.8(b), §657a.8(b))."
     )
@@ -189,19 +192,19 @@ class RoundInput(serializers.Serializer):
     )
 
 
-class WagerOutput(serializers.Serializer):
+class ProgressiveWagerOutput(serializers.Serializer):
     seat = serializers.IntegerField()
     amount = serializers.CharField()
 
 
-class EnvyOutput(serializers.Serializer):
+class ProgressiveEnvyOutput(serializers.Serializer):
     seat = serializers.IntegerField(help_text="The receiver's seat.")
     wager = serializers.CharField(help_text="The receiver's wager: its size picks the schedule.")
     line = serializers.CharField()
     amount = serializers.CharField()
 
 
-class HandOutput(serializers.Serializer):
+class ProgressiveHandOutput(serializers.Serializer):
     id = serializers.IntegerField()
     round = serializers.IntegerField()
     table = serializers.CharField()
@@ -215,10 +218,10 @@ class HandOutput(serializers.Serializer):
     payout = serializers.CharField(help_text='The line as posted: "100% of meter", "300 for 1".')
     meter_before = serializers.CharField(help_text="The meter at this player's turn (§655a.12(c)(4)).")
     amount = serializers.CharField(help_text="The payout; 0.00 for a hand that only gives Envy Bonuses.")
-    place = serializers.ChoiceField(choices=["table", "cage"], help_text="Paid at the table or through the cage.")
+    place = serializers.ChoiceField(choices=PaymentPlace.choices, help_text="Paid at the table or through the cage.")
     light_confirmed = serializers.BooleanField()
     envy_qualifying = serializers.BooleanField()
-    envy_bonuses = EnvyOutput(many=True)
+    envy_bonuses = ProgressiveEnvyOutput(many=True)
     validated_by = serializers.CharField(allow_null=True)
     validated_at = serializers.DateTimeField(allow_null=True)
     paid = serializers.BooleanField(help_text="Paid to the patron (at the table with the validation, or at the cage).")
@@ -226,13 +229,13 @@ class HandOutput(serializers.Serializer):
     recorded_at = serializers.DateTimeField()
 
 
-class RoundOutput(serializers.Serializer):
+class ProgressiveRoundOutput(serializers.Serializer):
     id = serializers.IntegerField()
     table = serializers.CharField()
     meter = serializers.CharField()
     ended_at = serializers.DateTimeField()
     gaming_day = serializers.DateField()
-    wagers = WagerOutput(many=True)
+    wagers = ProgressiveWagerOutput(many=True)
     wagers_accepted = serializers.IntegerField()
     chips_collected = serializers.IntegerField()
     exception = serializers.IntegerField(allow_null=True, help_text="The wager count exception, when counts differ.")
@@ -241,7 +244,7 @@ class RoundOutput(serializers.Serializer):
     increment = serializers.CharField(help_text="Added to the meter at the rate of progression.")
     house_share = serializers.CharField(help_text="The rest of the wagers: the house's.")
     community_cards = serializers.CharField()
-    hands = HandOutput(many=True)
+    hands = ProgressiveHandOutput(many=True)
     recorded_by = serializers.CharField()
 
 
@@ -335,15 +338,17 @@ class RoundCreate(APIView):
     required_actions = {"POST": Action.PROGRESSIVE_ROUND_RECORD}
 
     @extend_schema(
-        request=RoundInput,
+        request=ProgressiveRoundInput,
         responses={
-            201: RoundOutput,
+            201: ProgressiveRoundOutput,
             **errors(e400=list(ROUND_CODES), e403=ROLE_CODES, e409=["idempotency_key_reused"]),
         },
         parameters=[IDEMPOTENCY_HEADER],
     )
     def post(self, request: Request) -> Response:
-        return document_post(request, input_class=RoundInput, existing=keyed(ProgressiveRound), create=_round_record)
+        return document_post(
+            request, input_class=ProgressiveRoundInput, existing=keyed(ProgressiveRound), create=_round_record
+        )
 
 
 class RoundDetail(generics.GenericAPIView):
@@ -351,7 +356,7 @@ class RoundDetail(generics.GenericAPIView):
 
     required_actions = {"GET": Action.PROGRESSIVE_READ}
 
-    @extend_schema(responses={200: RoundOutput, **errors(e403=ROLE_CODES, e404=[])})
+    @extend_schema(responses={200: ProgressiveRoundOutput, **errors(e403=ROLE_CODES, e404=[])})
     def get(self, request: Request, pk: int) -> Response:
         document_or_404(ProgressiveRound.objects.all(), pk, "progressive round")
         return Response(round_data(pk))
@@ -360,7 +365,7 @@ class RoundDetail(generics.GenericAPIView):
 # --- Hands ----------------------------------------------------------------------------------------
 
 
-class HandInput(serializers.Serializer):
+class ProgressiveHandInput(serializers.Serializer):
     round = id_field(help_text="The progressive round.")
     seat = WholeNumberField(min_value=1, max_value=_MAX_SEAT)
     cards = serializers.CharField(
@@ -405,9 +410,9 @@ class HandCreate(APIView):
     required_actions = {"POST": Action.PROGRESSIVE_HAND_RECORD}
 
     @extend_schema(
-        request=HandInput,
+        request=ProgressiveHandInput,
         responses={
-            201: HandOutput,
+            201: ProgressiveHandOutput,
             **errors(
                 e400=list(HAND_CODES),
                 e403=ROLE_CODES,
@@ -417,10 +422,12 @@ class HandCreate(APIView):
         parameters=[IDEMPOTENCY_HEADER],
     )
     def post(self, request: Request) -> Response:
-        return document_post(request, input_class=HandInput, existing=keyed(ProgressiveHand), create=_hand_record)
+        return document_post(
+            request, input_class=ProgressiveHandInput, existing=keyed(ProgressiveHand), create=_hand_record
+        )
 
 
-class ValidateInput(serializers.Serializer):
+class ProgressiveValidateInput(serializers.Serializer):
     pin = pin_field("floorperson or above")
 
 
@@ -432,27 +439,27 @@ class HandValidate(APIView):
     required_actions = {"POST": Action.PROGRESSIVE_VALIDATE}
 
     @extend_schema(
-        request=ValidateInput,
+        request=ProgressiveValidateInput,
         responses={
-            200: HandOutput,
+            200: ProgressiveHandOutput,
             **errors(e400=["same_person", *PIN_CODES], e403=ROLE_CODES, e404=[], e409=["already_validated"]),
         },
     )
     def post(self, request: Request, pk: int) -> Response:
         hand = document_or_404(ProgressiveHand.objects.all(), pk, "progressive hand")
-        values = valid(ValidateInput, request.data)
+        values = valid(ProgressiveValidateInput, request.data)
         progressive_validate(hand=hand, actor=acting_user(request), pin=values["pin"])
         return Response(hand_data(_hands().get(pk=pk)))
 
 
-class PayInput(serializers.Serializer):
+class ProgressivePayInput(serializers.Serializer):
     patron_name = serializers.CharField(max_length=120)
     id_type = serializers.CharField(max_length=60)
     id_number = serializers.CharField(max_length=60)
     pin = pin_field("cage cashier")
 
 
-class PaymentOutput(serializers.Serializer):
+class ProgressivePaymentOutput(serializers.Serializer):
     id = serializers.IntegerField()
     hand = serializers.IntegerField()
     amount = serializers.CharField()
@@ -471,9 +478,9 @@ class HandPay(APIView):
     required_actions = {"POST": Action.PROGRESSIVE_PAY}
 
     @extend_schema(
-        request=PayInput,
+        request=ProgressivePayInput,
         responses={
-            200: PaymentOutput,
+            200: ProgressivePaymentOutput,
             **errors(
                 e400=["not_at_cage", "not_validated", "id_required", *PIN_CODES],
                 e403=ROLE_CODES,
@@ -512,14 +519,14 @@ class HandPay(APIView):
 
         return document_post(
             request,
-            input_class=PayInput,
+            input_class=ProgressivePayInput,
             existing=keyed(ProgressivePayment),
             create=create,
             answer_status=status.HTTP_200_OK,
         )
 
 
-class ExplainInput(serializers.Serializer):
+class ProgressiveExplainInput(serializers.Serializer):
     explanation = serializers.CharField(max_length=2000)
     pin = pin_field("supervisor")
 
@@ -530,15 +537,15 @@ class ExceptionExplain(APIView):
     required_actions = {"POST": Action.PROGRESSIVE_EXPLAIN}
 
     @extend_schema(
-        request=ExplainInput,
+        request=ProgressiveExplainInput,
         responses={
-            200: RoundOutput,
+            200: ProgressiveRoundOutput,
             **errors(e400=["reason_required", *PIN_CODES], e403=ROLE_CODES, e404=[], e409=["already_explained"]),
         },
     )
     def post(self, request: Request, pk: int) -> Response:
         exception = document_or_404(WagerCountException.objects.all(), pk, "wager count exception")
-        values = valid(ExplainInput, request.data)
+        values = valid(ProgressiveExplainInput, request.data)
         wager_count_explain(
             exception=exception, explanation=values["explanation"], actor=acting_user(request), pin=values["pin"]
         )
