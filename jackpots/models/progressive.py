@@ -22,6 +22,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from simple_history.models import HistoricalRecords
 
 from casino_backoffice.ledger.models import ReferencingTransfers
 from casino_backoffice.staff.permissions import Action
@@ -36,6 +37,8 @@ class ProgressiveMeter(models.Model):
     name = models.CharField(max_length=120)
     game = models.CharField(max_length=20)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["room", "code"]

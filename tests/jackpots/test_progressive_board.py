@@ -22,7 +22,7 @@ def test_the_board_shows_each_meter_live_and_pending_until_the_reset(
 ) -> None:
     panel = _panel(client)
     assert "Mississippi Stud Progressive" in panel and "$10,000.00" in panel and "$5,000.00" in panel
-    assert "Tables T12 · T13" in panel
+    assert "Tables T12 · T13" in panel and "Table T11<" in panel
 
     play(stud, dealer, {1: "5.00", 2: "1.00"})  # 15% of $6.00
     assert "$10,000.90" in _panel(client)
