@@ -1,9 +1,9 @@
 """Tablet pages of the jackpots, included by the tablet site's root (``casino_backoffice/floor_urls.py``):
-the Bad Beat's, then the High Hand's."""
+the Bad Beat's, the High Hand's, then the progressive meters' of the banked games."""
 
 from django.urls import path
 
-from . import high_hand, views
+from . import high_hand, progressive, views
 
 urlpatterns = [
     path("bad-beat/claim/", views.claim_page, name="bad-beat-claim"),
@@ -25,4 +25,12 @@ urlpatterns = [
     path("high-hand/record/", high_hand.record_page, name="high-hand-record"),
     path("high-hand/periods/<int:period_id>/", high_hand.period_page, name="high-hand-period"),
     path("high-hand/entries/<int:entry_id>/void/", high_hand.void_page, name="high-hand-void"),
+    path("progressive/round/", progressive.record_page, name="progressive-round"),
+    path("progressive/rounds/<int:round_id>/", progressive.round_detail, name="progressive-round-detail"),
+    path("progressive/rounds/<int:round_id>/hands/", progressive.hand_page, name="progressive-hand"),
+    path("progressive/validate/", progressive.validate_page, name="progressive-validate"),
+    path("progressive/hands/<int:hand_id>/validate/", progressive.validate_sign, name="progressive-validate-sign"),
+    path("progressive/meters/", progressive.meters_page, name="progressive-meters"),
+    path("progressive/meters/<int:meter_id>/reset/", progressive.reset_page, name="progressive-reset"),
+    path("progressive/exceptions/<int:exception_id>/explain/", progressive.explain_page, name="progressive-explain"),
 ]
