@@ -66,7 +66,7 @@ from .payouts import id_number_masked
 
 _MAX_SEAT = 32767
 
-ROUND_CODES = ("not_progressive", "wager_size", "cards_invalid", "invalid")
+ROUND_CODES = ("table_closed", "not_progressive", "wager_size", "cards_invalid", "invalid")
 HAND_CODES = ("no_payout", "light_not_confirmed", "out_of_order", "cards_invalid", "invalid")
 
 # --- Meters ---------------------------------------------------------------------------------------

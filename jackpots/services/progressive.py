@@ -179,7 +179,7 @@ def progressive_round_record(
     A count of chips that differs from the wagers accepted is recorded with the round as an exception,
     open until a supervisor explains it (``wager_count_explain``); the meter rises by what the system
     accepted. Wager sizes are those the meter accepts (the Envy Bonus schedules, §655a.12(c)(5),
-    §657a.12(d)(5)); a seat wagers once (§655a.7(e), §657a.7(e))."""
+    §657a.12(d)(5)); a seat wagers once (§655a.7(e), §657a.7(e)); a closed table records no round."""
     action_require(actor=actor, action=Action.PROGRESSIVE_ROUND_RECORD)
     fingerprint = request_fingerprint(
         {
@@ -203,6 +203,10 @@ def progressive_round_record(
         raise _refuse(
             f"Table {table.number} plays into no progressive meter by the rules in effect at {ended_at.isoformat()}.",
             "not_progressive",
+        )
+    if not table.is_open:
+        raise _refuse(
+            f"Table {table.number} is closed; a floorperson opens it before rounds are recorded.", "table_closed"
         )
     community = _community(community_cards, table.game)
     seats = [w.seat for w in wagers]

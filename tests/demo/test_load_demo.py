@@ -12,10 +12,10 @@ from casino_backoffice.staff.roles import Role
 from tables.models import RulesVersion, Table
 
 
-def test_the_demo_rules_file_is_valid_and_loads_a_dozen_tables(db):
+def test_the_demo_rules_file_is_valid_and_loads_its_thirteen_tables(db):
     out = StringIO()
     call_command("load_demo", stdout=out)
-    assert Table.objects.count() == 12
+    assert Table.objects.count() == 13
     assert RulesVersion.objects.get().source_name == "demo/rules.yaml"
     call_command("load_demo", stdout=StringIO())
     assert RulesVersion.objects.count() == 1

@@ -27,6 +27,7 @@ from jackpots.models import (
 )
 from jackpots.services import SeatWager, progressive_hand_record, progressive_round_record
 from tables.models import RulesVersion, Table
+from tables.services import table_set_open
 from tests.rake.factories import RULES, load, rules_text
 
 PROGRESSIVES = [
@@ -90,8 +91,12 @@ def progressive_rules_text(**changes: Any) -> str:
 
 
 @pytest.fixture
-def progressive_rules(room) -> RulesVersion:
-    return load(progressive_rules_text())
+def progressive_rules(room, floorperson) -> RulesVersion:
+    """The tests' rules with the progressives, the banked tables open."""
+    version = load(progressive_rules_text())
+    for table in Table.objects.filter(room__code="main", number__in=["T11", "T12", "T13"]):
+        table_set_open(table=table, is_open=True, actor=floorperson)
+    return version
 
 
 @pytest.fixture

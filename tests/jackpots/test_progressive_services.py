@@ -246,3 +246,13 @@ def test_crazy4_four_aces_pay_the_meter_at_the_cage_and_four_of_a_kind_300_for_1
     progressive_validate(hand=quads, actor=floorperson, pin=PIN)
     assert _account("progressive:main:c4p:paid") == 1_500_00 + 20_00
     assert ledger_total() == 0
+
+
+def test_a_closed_table_records_no_round(stud, dealer, floorperson) -> None:
+    from tables.services import table_set_open
+
+    closed = table_set_open(table=stud, is_open=False, actor=floorperson)
+    before = snapshot()
+    with pytest.raises(ProgressiveRefused) as refused:
+        play(closed, dealer, {1: "1.00"})
+    assert refused.value.code == "table_closed" and snapshot() == before

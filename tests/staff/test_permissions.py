@@ -136,6 +136,15 @@ ROUTES: dict[tuple[str, str], Action | str] = {
     ("floor:high-hand-record", "POST"): Action.HIGH_HAND_RECORD,
     ("floor:high-hand-period", "GET"): Action.HIGH_HAND_READ,
     ("floor:high-hand-void", "POST"): Action.HIGH_HAND_VOID,
+    ("floor:progressive-round", "GET"): Action.PROGRESSIVE_ROUND_RECORD,
+    ("floor:progressive-round", "POST"): Action.PROGRESSIVE_ROUND_RECORD,
+    ("floor:progressive-round-detail", "GET"): Action.PROGRESSIVE_READ,
+    ("floor:progressive-hand", "POST"): Action.PROGRESSIVE_HAND_RECORD,
+    ("floor:progressive-validate", "GET"): Action.PROGRESSIVE_VALIDATE,
+    ("floor:progressive-validate-sign", "POST"): Action.PROGRESSIVE_VALIDATE,
+    ("floor:progressive-meters", "GET"): Action.PROGRESSIVE_RESET,
+    ("floor:progressive-reset", "POST"): Action.PROGRESSIVE_RESET,
+    ("floor:progressive-explain", "POST"): Action.PROGRESSIVE_EXPLAIN,
 }
 HANDLERS = ("get", "post", "put", "patch", "delete")
 
@@ -212,6 +221,13 @@ def floor_state(rules, dealer, floorperson) -> dict[str, int]:
     from jackpots.services import claim_open
     from tests.jackpots.bad_beat import QUALIFYING
 
+    # The banked tables' progressives too, and a round of T11 to read.
+    from tests.jackpots.progressive_helpers import play, progressive_rules_text
+
+    factories.load(progressive_rules_text())
+    progressive_round = play(
+        table_set_open(table=Table.objects.get(number="T11"), is_open=True, actor=floorperson), dealer, {1: "1.00"}
+    )
     stud = table_set_open(table=Table.objects.get(number="T7"), is_open=True, actor=floorperson)
     charge, _ = time_charge_assess(
         table=stud, interval_starts_at=interval_start(30), players_seated=4, actor=dealer, idempotency_key="walk"
@@ -235,7 +251,13 @@ def floor_state(rules, dealer, floorperson) -> dict[str, int]:
         status=PeriodStatus.OPEN,
         opened_at=now,
     )
-    return {"table": t1.pk, "charge": charge.pk, "claim": claim.pk, "period": period.pk}
+    return {
+        "table": t1.pk,
+        "charge": charge.pk,
+        "claim": claim.pk,
+        "period": period.pk,
+        "progressive_round": progressive_round.pk,
+    }
 
 
 def _url(name: str, state: dict[str, int]) -> str:
@@ -284,6 +306,12 @@ def _url(name: str, state: dict[str, int]) -> str:
         "floor:bad-beat-distribute": {"claim_id": 0},
         "floor:high-hand-period": {"period_id": state["period"]},
         "floor:high-hand-void": {"entry_id": 0},
+        "floor:progressive-round-detail": {"round_id": state["progressive_round"]},
+        "floor:progressive-hand": {"round_id": state["progressive_round"]},
+        # No document 0: a page that may act says there is none.
+        "floor:progressive-validate-sign": {"hand_id": 0},
+        "floor:progressive-reset": {"meter_id": 0},
+        "floor:progressive-explain": {"exception_id": 0},
     }.get(name, {})
     return reverse(name, kwargs=kwargs)
 
@@ -308,6 +336,11 @@ _FLOOR_POSTS: dict[str, dict[str, str]] = {
     "floor:bad-beat-distribute": {"method": "cash", "pin": PIN},
     "floor:high-hand-record": {"hole": "As Ad", "board": "Ac Ks Kd 2c 3h", "pin": PIN},
     "floor:high-hand-void": {"reason": "Wrong seat.", "pin": PIN},
+    "floor:progressive-round": {"table": "0", "chips_collected": "1"},
+    "floor:progressive-hand": {"seat": "1", "cards": "2c 3d", "community": "9h 8h 4s"},
+    "floor:progressive-validate-sign": {"pin": PIN},
+    "floor:progressive-reset": {"pin": PIN},
+    "floor:progressive-explain": {"explanation": "A chip fell.", "pin": PIN},
 }
 
 

@@ -1,4 +1,4 @@
-"""``manage.py load_demo``: a demo poker room with a dozen tables and staff of every role.
+"""``manage.py load_demo``: a demo poker room with thirteen tables and staff of every role.
 
 Idempotent: a second run changes nothing and keeps every row. PINs are random and printed only
 when a person is created (once); the demo password is in the README.
@@ -41,7 +41,7 @@ DEMO_RULES_LOADER = "manager"
 
 
 def load_rooms_and_tables() -> None:
-    """The demo room and its dozen tables come from the documented example rules file, loaded by the
+    """The demo room and its thirteen tables come from the documented example rules file, loaded by the
     demo's poker room manager through the same service as ``manage.py load_rules`` (an identical
     file changes nothing)."""
     rules_load(
@@ -264,12 +264,15 @@ def play_demo_progressives(staff: dict[str, User], pins: dict[str, str]) -> None
         wager_count_explain,
     )
     from tables.models import Table
+    from tables.services import table_set_open
 
     dealer, floor = staff["dealer"], staff["floor"]
     tables = {
         t.number: t
         for t in Table.objects.select_related("room").filter(room__code="main", number__in=["T11", "T12", "T13"])
     }
+    for number, table in tables.items():
+        tables[number] = table_set_open(table=table, is_open=True, actor=floor)
     now = timezone.now()
 
     def play(number: str, minutes: int, wagers: dict[int, int], community: str = "", chips: int | None = None) -> Any:
