@@ -113,29 +113,57 @@ def progressive_register(
     for spec in (meter_wagers_account, meter_house_account, meter_won_account, meter_paid_account):
         account_open_as(spec(meter=meter))
     if not MeterFunding.objects.filter(meter=meter, reason=FundingReason.INITIAL).exists():
-        funding = MeterFunding.objects.create(
+        _meter_fund(
             meter=meter,
             reason=FundingReason.INITIAL,
-            rules_version=version,
+            version=version,
             amount_cents=rule.initial_cents,
-            funded_by=actor,
-            funded_at=timezone.now(),
-        )
-        transfers_post_within(
-            postings=[
-                Posting(
-                    debit_id=account_open_as(meter_account(meter=meter)).pk,
-                    credit_id=account_open_as(meter_funding_account(meter=meter)).pk,
-                    amount_cents=rule.initial_cents,
-                    kind=TransferKind.METER_FUNDING,
-                    idempotency_key=f"progressive:{meter.pk}:initial",
-                    memo=f"{meter.name}: initial amount as posted in rules version {version.number}",
-                )
-            ],
             actor=actor,
-            reference=funding,
+            at=timezone.now(),
+            idempotency_key=f"progressive:{meter.pk}:initial",
+            memo=f"{meter.name}: initial amount as posted in rules version {version.number}",
         )
     return meter
+
+
+def _meter_fund(
+    *,
+    meter: ProgressiveMeter,
+    reason: FundingReason,
+    version: RulesVersion,
+    amount_cents: int,
+    actor: User,
+    at: datetime,
+    idempotency_key: str,
+    memo: str,
+    after_hand: ProgressiveHand | None = None,
+) -> MeterFunding:
+    """The house puts an amount on the meter (its initial or reset amount), inside the caller's
+    transaction, which holds the meter's lock."""
+    funding = MeterFunding.objects.create(
+        meter=meter,
+        reason=reason,
+        after_hand=after_hand,
+        rules_version=version,
+        amount_cents=amount_cents,
+        funded_by=actor,
+        funded_at=at,
+    )
+    transfers_post_within(
+        postings=[
+            Posting(
+                debit_id=account_open_as(meter_account(meter=meter)).pk,
+                credit_id=account_open_as(meter_funding_account(meter=meter)).pk,
+                amount_cents=amount_cents,
+                kind=TransferKind.METER_FUNDING,
+                idempotency_key=idempotency_key,
+                memo=memo,
+            )
+        ],
+        actor=actor,
+        reference=funding,
+    )
+    return funding
 
 
 # --- A round's wagers -----------------------------------------------------------------------------
@@ -696,28 +724,16 @@ def meter_reset(*, meter: ProgressiveMeter, actor: User, pin: str) -> MeterFundi
             rule = progressive_rule_of_version(version=version, code=meter.code) if version else None
             if version is None or rule is None:
                 raise _refuse(f"The rules in effect post no reset amount for {meter.name}.", "not_progressive")
-            funding = MeterFunding.objects.create(
+            funding = _meter_fund(
                 meter=meter,
                 reason=FundingReason.RESET,
                 after_hand=waiting,
-                rules_version=version,
+                version=version,
                 amount_cents=rule.reset_cents,
-                funded_by=actor,
-                funded_at=signer.verified_at,
-            )
-            transfers_post_within(
-                postings=[
-                    Posting(
-                        debit_id=_locked(meter_account(meter=meter)).pk,
-                        credit_id=account_open_as(meter_funding_account(meter=meter)).pk,
-                        amount_cents=rule.reset_cents,
-                        kind=TransferKind.METER_FUNDING,
-                        idempotency_key=f"progressive:hand:{waiting.pk}:reset",
-                        memo=f"{meter.name} reset to {display_cents(rule.reset_cents)} after hand {waiting.pk}",
-                    )
-                ],
                 actor=actor,
-                reference=funding,
+                at=signer.verified_at,
+                idempotency_key=f"progressive:hand:{waiting.pk}:reset",
+                memo=f"{meter.name} reset to {display_cents(rule.reset_cents)} after hand {waiting.pk}",
             )
             signature_add(document=funding, rule=MeterFunding.RESETTER, signer=signer)
     except IntegrityError:
