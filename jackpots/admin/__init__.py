@@ -1,6 +1,7 @@
 """The jackpots in the admin: the funds and each round's drops here; the Bad Beat's claims and their
 documents (``bad_beat``), its display and fund transfers (``display``) and its reports (``reports``),
-and the High Hand's periods, Tracking Slips, awards and reports (``high_hand``) in their modules,
+the High Hand's periods, Tracking Slips, awards and reports (``high_hand``) and the progressive
+meters, their rounds, hands, payments and paytable returns (``progressive``) in their modules,
 registered as this package is imported."""
 
 from django.contrib import admin
@@ -43,6 +44,6 @@ class RoundWithDropsAdmin(RoundAdmin):
 
 
 # Registered as they are imported (Django imports ``jackpots.admin`` only).
-from . import bad_beat, display, high_hand, reports  # noqa: E402
+from . import bad_beat, display, high_hand, progressive, reports  # noqa: E402
 
-__all__ = ["bad_beat", "display", "high_hand", "reports"]
+__all__ = ["bad_beat", "display", "high_hand", "progressive", "reports"]
