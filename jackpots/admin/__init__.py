@@ -1,7 +1,8 @@
 """The jackpots in the admin: the funds and each round's drops here; the Bad Beat's claims and their
 documents (``bad_beat``), its display and fund transfers (``display``) and its reports (``reports``),
 the High Hand's periods, Tracking Slips, awards and reports (``high_hand``) and the progressive
-meters, their rounds, hands, payments and paytable returns (``progressive``) in their modules,
+meters, their rounds and paytable returns (``progressive``) and their hands, validations and
+payments (``progressive_payouts``) in their modules,
 registered as this package is imported."""
 
 from django.contrib import admin
@@ -44,6 +45,6 @@ class RoundWithDropsAdmin(RoundAdmin):
 
 
 # Registered as they are imported (Django imports ``jackpots.admin`` only).
-from . import bad_beat, display, high_hand, progressive, reports  # noqa: E402
+from . import bad_beat, display, high_hand, progressive, progressive_payouts, reports  # noqa: E402
 
-__all__ = ["bad_beat", "display", "high_hand", "progressive", "reports"]
+__all__ = ["bad_beat", "display", "high_hand", "progressive", "progressive_payouts", "reports"]

@@ -297,7 +297,7 @@ class ProgressivePayment(SignableDocument):
     """A progressive payout not paid from the table inventory, paid through the cage by a cage cashier
     against the patron's identification, once (§655a.11(i)(4)(i)(D), §657a.11(e)(4))."""
 
-    PAYER = SigningRule(purpose="payer", action=Action.PROGRESSIVE_PAY, section="§655a.11(i)(4)(i)(D)")
+    PAYER = SigningRule(purpose="payer", action=Action.PROGRESSIVE_PAY, section="§655a.11(i)(4)(i)(D), §657a.11(e)(4)")
 
     hand = models.OneToOneField(ProgressiveHand, on_delete=models.PROTECT, related_name="payment")
     patron_name = models.CharField(max_length=120)
@@ -335,7 +335,9 @@ class MeterFunding(SignableDocument):
     amount after a 100% payout (§655a.12(c)(3), §657a.12(d)(3)). A reset is signed by a supervisor and
     names the payout it follows (one reset per payout)."""
 
-    RESETTER = SigningRule(purpose="resetter", action=Action.PROGRESSIVE_RESET, section="§655a.12(c)(3)")
+    RESETTER = SigningRule(
+        purpose="resetter", action=Action.PROGRESSIVE_RESET, section="§655a.12(c)(3), §657a.12(d)(3)"
+    )
 
     meter = models.ForeignKey(ProgressiveMeter, on_delete=models.PROTECT, related_name="fundings")
     reason = models.CharField(max_length=10, choices=FundingReason.choices)
