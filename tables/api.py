@@ -7,6 +7,7 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from django.urls import path
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import generics, serializers
 from rest_framework.exceptions import ValidationError
 
@@ -52,7 +53,16 @@ class TableSerializer(serializers.ModelSerializer):
         fields = ["id", "room", "number", "game", "seats", "is_open"]
 
 
+@extend_schema_field({"type": "string", "pattern": r"^\d{2}:\d{2}:\d{2}$", "example": "06:00:00"})
+class WallClockTimeField(serializers.TimeField):
+    """A wall-clock time of the room's own zone ("06:00:00"): not an RFC 3339 time, which carries an offset."""
+
+
 class RoomSerializer(serializers.ModelSerializer):
+    gaming_day_starts = WallClockTimeField(
+        format="%H:%M:%S", read_only=True, help_text='When the gaming day starts on the room\'s clock, "06:00:00".'
+    )
+
     class Meta:
         model = PokerRoom
         fields = ["id", "code", "name", "timezone", "gaming_day_starts"]

@@ -93,7 +93,9 @@ class RakeCalculator(APIView):
 
 class RulesVersionOutput(serializers.ModelSerializer):
     room: serializers.SlugRelatedField[PokerRoom] = serializers.SlugRelatedField(slug_field="code", read_only=True)
-    loaded_by: serializers.StringRelatedField[Any] = serializers.StringRelatedField()
+    loaded_by: serializers.StringRelatedField[Any] = serializers.StringRelatedField(
+        allow_null=True, help_text="Who loaded the version; null for a version loaded before loaders were recorded."
+    )
 
     class Meta:
         model = RulesVersion

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
-from rest_framework.test import APIClient
+from rest_framework.request import Request
+from rest_framework.test import APIClient, APIRequestFactory
+
+from casino_backoffice.core.pagination import MAX_LIMIT, BoundedLimitOffsetPagination
 
 
 @pytest.fixture
@@ -63,3 +66,19 @@ def test_pages_outside_the_api_keep_django_s_html_errors(client, db) -> None:
     response = client.get("/floor/nope/")
     assert response.status_code == 404
     assert response["Content-Type"].startswith("text/html")
+
+
+@pytest.mark.parametrize("limit", [str(2**63), str(2**64 + 1), "99999999999999999999999"])
+def test_a_limit_beyond_any_page_gives_the_largest_page(api, finance, rules, limit) -> None:
+    api.force_authenticate(finance)
+    response = api.get(f"/api/rounds/?limit={limit}")
+    assert response.status_code == 200, response.content  # was a database error
+    paginator = BoundedLimitOffsetPagination()
+    assert paginator.get_limit(Request(APIRequestFactory().get(f"/api/rounds/?limit={limit}"))) == MAX_LIMIT
+
+
+@pytest.mark.parametrize("offset", [str(2**63), "99999999999999999999999"])
+def test_an_offset_no_row_can_reach_is_a_400_naming_it(api, finance, rules, offset) -> None:
+    api.force_authenticate(finance)
+    response = api.get(f"/api/rounds/?offset={offset}")
+    assert response.status_code == 400 and "offset" in response.json(), response.content

@@ -103,3 +103,15 @@ def test_tables_list_in_natural_order(room, manager) -> None:
     for number in ["T10", "T2", "T1", "T11", "T9"]:
         table_upsert(room=room, number=number, game=Game.HOLDEM, seats=9, actor=manager)
     assert list(Table.objects.values_list("number", flat=True)) == ["T1", "T2", "T9", "T10", "T11"]
+
+
+def test_the_rooms_api_gives_the_gaming_day_start_as_the_room_s_wall_clock(room, finance) -> None:
+    """The schema says "06:00:00" (a pattern), not an RFC 3339 time, which would need an offset."""
+    import re
+
+    from rest_framework.test import APIClient
+
+    api = APIClient()
+    api.force_authenticate(finance)
+    starts = api.get("/api/rooms/").json()["results"][0]["gaming_day_starts"]
+    assert re.fullmatch(r"\d{2}:\d{2}:\d{2}", starts) and starts == room.gaming_day_starts.strftime("%H:%M:%S")
