@@ -158,6 +158,21 @@ SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False
 X_FRAME_OPTIONS = "DENY"
 
+# --- Behind a TLS proxy (README, Deployment) -------------------------------------------------------
+# DJANGO_HTTPS=true: the proxy terminates TLS and says so in X-Forwarded-Proto; every plain-HTTP request
+# is redirected (but the health check, which the proxy and the orchestrator ask over plain HTTP), the
+# browser is told to use HTTPS only (HSTS), and cookies travel only over HTTPS.
+if _env_bool("DJANGO_HTTPS", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = True
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", str(365 * 24 * 3600)))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    CSRF_TRUSTED_ORIGINS = [f"https://{host}" for host in ALLOWED_HOSTS if host and host != "*"]
+
 # --- Signing -------------------------------------------------------------------------------------
 # Wrong PINs in a row before a person's signing is locked until an administrator unlocks it.
 SIGNING_MAX_FAILED_PINS = 5

@@ -9,13 +9,20 @@ POLICY = (
 )
 
 
+API_POLICY = "default-src 'none'; frame-ancestors 'none'"
+
+
 class ContentSecurityPolicyMiddleware:
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
-        # The admin and the API browser ship inline scripts of their own; they keep Django's defaults.
-        if not request.path.startswith(("/admin/", "/api/")):
+        if request.path.startswith("/api/") and response.headers.get("Content-Type", "").startswith("application/json"):
+            # Data, never a page: it may load nothing and be framed by nothing.
+            response.headers.setdefault("Content-Security-Policy", API_POLICY)
+        # The admin and the API browser ship inline scripts and styles of their own; they keep Django's
+        # defaults (X-Frame-Options DENY, nosniff).
+        elif not request.path.startswith(("/admin/", "/api/")):
             response.headers.setdefault("Content-Security-Policy", POLICY)
         return response
