@@ -105,3 +105,15 @@ def room(db, manager) -> PokerRoom:
 def open_table(room, manager, floorperson) -> Table:
     table = table_upsert(room=room, number="T1", game=Game.HOLDEM, seats=10, actor=manager)
     return table_set_open(table=table, is_open=True, actor=floorperson)
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix) -> None:
+    """The suite's own connections may TRUNCATE the insert-only tables, as pytest-django empties them
+    between transactional tests; the service's connections never may (``core.immutable``)."""
+    from django.db import connections
+
+    for connection in connections.all():
+        if connection.vendor == "postgresql":
+            options = connection.settings_dict.setdefault("OPTIONS", {})
+            options["options"] = f"{options.get('options', '')} -c casino.allow_truncate=on".strip()

@@ -5,8 +5,10 @@ refuses UPDATE and DELETE whatever the client, the ORM, a raw cursor, psql or sq
 embedded default of ``make run`` is as strict as PostgreSQL.
 
 - PostgreSQL: one row trigger calls ``casino_refuse_change()``, which raises (SQLSTATE 23001,
-  ``restrict_violation``: Django raises ``IntegrityError``). TRUNCATE, which only a database owner
-  runs (the test runner between tests), is a separate statement and is not refused.
+  ``restrict_violation``: Django raises ``IntegrityError``), and a statement trigger refuses TRUNCATE
+  (``casino_refuse_truncate()``) unless the session says ``SET casino.allow_truncate = on``: the test
+  suite's own connections do, to empty the tables between tests; the service's never do. (A database
+  owner can also drop a trigger: the database's owner role is not the service's.)
 - SQLite: two triggers, ``BEFORE UPDATE`` and ``BEFORE DELETE``, ``RAISE(ABORT, ...)`` (Django raises
   ``IntegrityError`` too). ``manage.py flush`` is refused there: start from a new database file.
 
@@ -28,7 +30,33 @@ END;
 $$ LANGUAGE plpgsql;
 """
 
+_TRUNCATE_FUNCTION = """
+CREATE OR REPLACE FUNCTION casino_refuse_truncate() RETURNS trigger AS $$
+BEGIN
+    IF current_setting('casino.allow_truncate', true) = 'on' THEN
+        RETURN NULL;
+    END IF;
+    RAISE EXCEPTION 'TRUNCATE of % is refused: its rows are never updated or deleted; post a correction instead',
+        TG_TABLE_NAME USING ERRCODE = 'restrict_violation';
+END;
+$$ LANGUAGE plpgsql;
+"""
+
 SQLITE_OPERATIONS = ("UPDATE", "DELETE")
+
+
+def _truncate_trigger(table: str) -> str:
+    return f"{table}_insert_only_truncate"
+
+
+def _postgresql_refuse_truncate(schema_editor, table: str) -> None:
+    schema_editor.execute(_TRUNCATE_FUNCTION, params=None)
+    schema_editor.execute(f"DROP TRIGGER IF EXISTS {_truncate_trigger(table)} ON {table};", params=None)
+    schema_editor.execute(
+        f"CREATE TRIGGER {_truncate_trigger(table)} BEFORE TRUNCATE ON {table} "
+        "FOR EACH STATEMENT EXECUTE FUNCTION casino_refuse_truncate();",
+        params=None,
+    )
 
 
 def _sqlite_trigger(table: str, operation: str) -> str:
@@ -62,6 +90,7 @@ def insert_only(table: str) -> migrations.RunPython:
                 f"CREATE TRIGGER {trigger} BEFORE UPDATE OR DELETE ON {table} "
                 "FOR EACH ROW EXECUTE FUNCTION casino_refuse_change();"
             )
+            _postgresql_refuse_truncate(schema_editor, table)
         elif vendor == "sqlite":
             _sqlite_add(schema_editor, table)
 
@@ -69,6 +98,7 @@ def insert_only(table: str) -> migrations.RunPython:
         vendor = schema_editor.connection.vendor
         if vendor == "postgresql":
             schema_editor.execute(f"DROP TRIGGER IF EXISTS {trigger} ON {table};")
+            schema_editor.execute(f"DROP TRIGGER IF EXISTS {_truncate_trigger(table)} ON {table};")
         elif vendor == "sqlite":
             _sqlite_drop(schema_editor, table)
 
@@ -86,3 +116,28 @@ def insert_only_again(table: str) -> migrations.RunPython:
             _sqlite_add(schema_editor, table)
 
     return migrations.RunPython(forward, migrations.RunPython.noop, elidable=False)
+
+
+def truncate_refused(app_label: str) -> migrations.RunPython:
+    """TRUNCATE refused on every insert-only table of an app made insert-only before TRUNCATE was (a
+    later ``insert_only`` refuses it itself). PostgreSQL only: SQLite has no TRUNCATE."""
+
+    def tables(schema_editor) -> list[str]:
+        with schema_editor.connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT DISTINCT tgrelid::regclass::text FROM pg_trigger WHERE tgname LIKE %s",
+                [f"{app_label}\\_%\\_insert\\_only"],
+            )
+            return sorted(row[0] for row in cursor.fetchall())
+
+    def forward(apps, schema_editor) -> None:
+        if schema_editor.connection.vendor == "postgresql":
+            for table in tables(schema_editor):
+                _postgresql_refuse_truncate(schema_editor, table)
+
+    def backward(apps, schema_editor) -> None:
+        if schema_editor.connection.vendor == "postgresql":
+            for table in tables(schema_editor):
+                schema_editor.execute(f"DROP TRIGGER IF EXISTS {_truncate_trigger(table)} ON {table};", params=None)
+
+    return migrations.RunPython(forward, backward, elidable=False)

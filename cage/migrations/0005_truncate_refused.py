@@ -1,0 +1,11 @@
+"""TRUNCATE of this app's insert-only tables is refused on PostgreSQL, as UPDATE and DELETE are."""
+
+from django.db import migrations
+
+from casino_backoffice.core.immutable import truncate_refused
+
+
+class Migration(migrations.Migration):
+    dependencies = [("cage", "0004_schedule_run_high_hand")]
+
+    operations = [truncate_refused("cage")]
