@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import secrets
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -172,6 +173,12 @@ if _env_bool("DJANGO_HTTPS", False):
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     CSRF_TRUSTED_ORIGINS = [f"https://{host}" for host in ALLOWED_HOSTS if host and host != "*"]
+
+# --- Signing in ----------------------------------------------------------------------------------
+# Wrong passwords in a row for one person before their sign-in is refused for SIGNIN_LOCKOUT
+# (``staff.signin``); another person at the same terminal is not affected.
+SIGNIN_MAX_FAILURES = 10
+SIGNIN_LOCKOUT = timedelta(minutes=15)
 
 # --- Signing -------------------------------------------------------------------------------------
 # Wrong PINs in a row before a person's signing is locked until an administrator unlocks it.

@@ -6,10 +6,12 @@ from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView
 
 from casino_backoffice.core.views import healthz
+from casino_backoffice.staff.forms import LockoutAdminAuthenticationForm
 
 admin.site.site_header = "Poker-room back office"
 admin.site.site_title = "Poker-room back office"
 admin.site.index_title = "Cage, finance and compliance"
+admin.site.login_form = LockoutAdminAuthenticationForm
 
 urlpatterns = [
     path("", RedirectView.as_view(pattern_name="floor:home", permanent=False)),

@@ -10,7 +10,7 @@ from casino_backoffice.core.admin import ReadOnlyAdmin
 from casino_backoffice.core.exceptions import DomainError
 
 from .auth import acting_user
-from .models import Signature, User
+from .models import Signature, SignInAttempt, User
 from .permissions import Action, may
 from .roles import Role
 from .services import signing_unlock
@@ -93,3 +93,14 @@ class SignatureAdmin(ReadOnlyAdmin):
     list_select_related = ["signer", "document_type"]
     search_fields = ["credential_number", "signer__username", "document_id"]
     date_hierarchy = "signed_at"
+
+
+@admin.register(SignInAttempt)
+class SignInAttemptAdmin(ReadOnlyAdmin):
+    """Every attempt to sign in with a password, for compliance: who, when, from where, and whether it
+    was refused because the person was locked out."""
+
+    list_display = ["at", "username", "succeeded", "refused_locked", "address"]
+    list_filter = ["succeeded", "refused_locked"]
+    search_fields = ["username", "address"]
+    date_hierarchy = "at"

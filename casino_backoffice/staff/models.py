@@ -104,3 +104,24 @@ class Signature(models.Model):
         return (
             f"{self.purpose} signature by {self.signer} ({self.get_role_display()}) at {self.signed_at:%Y-%m-%d %H:%M}"
         )
+
+
+class SignInAttempt(models.Model):
+    """One attempt to sign in with a password, as compliance reads them: who was named, whether it
+    succeeded, when, from where. Inserted once, never changed (a trigger refuses UPDATE, DELETE and
+    TRUNCATE). The lockout counts a person's failures since their last success (``staff.signin``)."""
+
+    username = models.CharField(max_length=150, db_index=True)
+    succeeded = models.BooleanField()
+    refused_locked = models.BooleanField(default=False, help_text="Refused before the password was checked: locked.")
+    at = models.DateTimeField()
+    address = models.GenericIPAddressField(null=True, blank=True)
+    user_agent = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        indexes = [models.Index(fields=["username", "at"], name="staff_signin_username_at")]
+
+    def __str__(self) -> str:
+        outcome = "signed in" if self.succeeded else "locked out" if self.refused_locked else "wrong password"
+        return f"{self.username}: {outcome} at {self.at:%Y-%m-%d %H:%M:%S}"

@@ -131,6 +131,10 @@ with transaction.atomic():  # the schedule's transaction
 award_pay(award=HighHandAward.objects.get(), id_type=first.id_type, id_number=first.id_number, actor=cashier,
           pin="2468", idempotency_key="hh-pay")
 
+# A sign-in attempt, as the sign-in form records it.
+from casino_backoffice.staff.signin import signin_record
+signin_record(username="floor", succeeded=False, request=None)
+
 # The ORM meets the triggers too.
 for change in (lambda: Transfer.objects.update(memo="changed"), lambda: RoundDrop.objects.all().delete()):
     try:
@@ -176,6 +180,7 @@ INSERT_ONLY = (
     "jackpots_progressivevalidation",
     "jackpots_progressivepayment",
     "jackpots_meterfunding",
+    "staff_signinattempt",
 )
 
 

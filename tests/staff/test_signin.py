@@ -1,0 +1,87 @@
+"""Signing in with a password: after ten wrong passwords for one person, that person's next attempts are
+refused for a while with a clear message, the password unchecked, while another person at the same
+terminal still signs in; every attempt is recorded for compliance; a person disabled is signed out."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from casino_backoffice.staff.models import SignInAttempt
+from casino_backoffice.staff.signin import signin_locked_until
+from tests.conftest import PASSWORD
+
+pytestmark = pytest.mark.django_db
+LOGIN = "/floor/login/"
+
+
+def _sign_in(client: Client, username: str, password: str, url: str = LOGIN):
+    return client.post(url, {"username": username, "password": password})
+
+
+def test_ten_wrong_passwords_lock_that_person_out_and_nobody_else(floorperson, supervisor, settings) -> None:
+    terminal = Client()
+    for _ in range(settings.SIGNIN_MAX_FAILURES):
+        response = _sign_in(terminal, floorperson.username, "wrong-password")
+        assert response.status_code == 200 and "_auth_user_id" not in terminal.session
+
+    response = _sign_in(terminal, floorperson.username, PASSWORD)  # the right password, refused
+    page = response.content.decode()
+    assert response.status_code == 200 and "_auth_user_id" not in terminal.session
+    assert f"Too many wrong passwords for {floorperson.username}" in page and "15 more minutes" in page
+
+    # Another person at the same terminal signs in at once.
+    response = _sign_in(terminal, supervisor.username, PASSWORD)
+    assert response.status_code == 302 and terminal.session["_auth_user_id"] == str(supervisor.pk)
+
+    attempts = SignInAttempt.objects.filter(username=floorperson.username)
+    assert attempts.filter(succeeded=False, refused_locked=False).count() == settings.SIGNIN_MAX_FAILURES
+    assert attempts.filter(refused_locked=True).count() == 1 and not attempts.filter(succeeded=True).exists()
+
+    until = signin_locked_until(username=floorperson.username)
+    assert until is not None and timedelta(minutes=14) < until - timezone.now() <= settings.SIGNIN_LOCKOUT
+    assert signin_locked_until(username=floorperson.username, now=until + timedelta(seconds=1)) is None
+
+
+def test_a_success_before_the_tenth_wrong_password_starts_the_count_again(floorperson, settings) -> None:
+    terminal = Client()
+    for _ in range(settings.SIGNIN_MAX_FAILURES - 1):
+        _sign_in(terminal, floorperson.username, "wrong-password")
+    assert _sign_in(terminal, floorperson.username, PASSWORD).status_code == 302
+    Client().post("/floor/logout/")
+    other = Client()
+    for _ in range(settings.SIGNIN_MAX_FAILURES - 1):
+        _sign_in(other, floorperson.username, "wrong-password")
+    assert signin_locked_until(username=floorperson.username) is None
+    assert _sign_in(other, floorperson.username, PASSWORD).status_code == 302
+
+
+def test_the_admin_sign_in_locks_out_the_same_way(finance, settings) -> None:
+    terminal = Client()
+    url = "/admin/login/?next=/admin/"
+    for _ in range(settings.SIGNIN_MAX_FAILURES):
+        _sign_in(terminal, finance.username, "wrong-password", url)
+    response = _sign_in(terminal, finance.username, PASSWORD, url)
+    assert response.status_code == 200 and "Too many wrong passwords" in response.content.decode()
+    assert "_auth_user_id" not in terminal.session
+
+
+def test_a_person_disabled_is_signed_out_of_the_tablet_and_the_api(floorperson) -> None:
+    tablet = Client()
+    assert _sign_in(tablet, floorperson.username, PASSWORD).status_code == 302
+    assert tablet.get("/floor/").status_code == 200
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=floorperson).key}")
+    assert api.get("/api/progressive/meters/").status_code == 200
+
+    floorperson.is_active = False
+    floorperson.save(update_fields=["is_active"])
+
+    response = tablet.get("/floor/")
+    assert response.status_code == 302 and response["Location"].startswith(LOGIN)
+    assert api.get("/api/progressive/meters/").status_code in (401, 403)
