@@ -79,6 +79,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "casino_backoffice.staff.sessions.SessionTimeoutMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
@@ -179,6 +180,11 @@ if _env_bool("DJANGO_HTTPS", False):
 # (``staff.signin``); another person at the same terminal is not affected.
 SIGNIN_MAX_FAILURES = 10
 SIGNIN_LOCKOUT = timedelta(minutes=15)
+# A session is signed out after this long without a request, and this long after its sign-in
+# (``staff.sessions``); the cookie itself lasts no longer than the second.
+SESSION_IDLE_TIMEOUT = timedelta(minutes=int(os.environ.get("DJANGO_SESSION_IDLE_MINUTES", "30")))
+SESSION_ABSOLUTE_TIMEOUT = timedelta(hours=int(os.environ.get("DJANGO_SESSION_ABSOLUTE_HOURS", "12")))
+SESSION_COOKIE_AGE = int(SESSION_ABSOLUTE_TIMEOUT.total_seconds())
 
 # --- Signing -------------------------------------------------------------------------------------
 # Wrong PINs in a row before a person's signing is locked until an administrator unlocks it.

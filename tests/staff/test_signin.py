@@ -85,3 +85,35 @@ def test_a_person_disabled_is_signed_out_of_the_tablet_and_the_api(floorperson) 
     response = tablet.get("/floor/")
     assert response.status_code == 302 and response["Location"].startswith(LOGIN)
     assert api.get("/api/progressive/meters/").status_code in (401, 403)
+
+
+def _age(client: Client, key: str, by: timedelta) -> None:
+    session = client.session
+    session[key] = (timezone.now() - by).isoformat()
+    session.save()
+
+
+@pytest.mark.parametrize(
+    ("key", "by", "words"),
+    [
+        ("seen_at", timedelta(minutes=31), "no activity for 30 minutes"),
+        ("signed_in_at", timedelta(hours=13), "more than 12 hours since you signed in"),
+    ],
+)
+def test_an_idle_or_old_session_is_signed_out(floorperson, key, by, words) -> None:
+    tablet = Client()
+    assert _sign_in(tablet, floorperson.username, PASSWORD).status_code == 302
+    assert tablet.get("/floor/").status_code == 200  # the session notes when it signed in and was seen
+    _age(tablet, key, by)
+
+    response = tablet.get("/floor/", follow=True)
+    assert response.redirect_chain[0][0].startswith(LOGIN) and "_auth_user_id" not in tablet.session
+    assert f"You were signed out: {words}" in response.content.decode()
+
+
+def test_an_active_session_stays_signed_in(floorperson) -> None:
+    tablet = Client()
+    _sign_in(tablet, floorperson.username, PASSWORD)
+    tablet.get("/floor/")
+    _age(tablet, "seen_at", timedelta(minutes=29))
+    assert tablet.get("/floor/").status_code == 200
