@@ -84,6 +84,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
     "casino_backoffice.core.middleware.ContentSecurityPolicyMiddleware",
+    "casino_backoffice.core.middleware.RefuseNulMiddleware",
 ]
 
 ROOT_URLCONF = "casino_backoffice.urls"

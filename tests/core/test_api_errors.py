@@ -82,3 +82,30 @@ def test_an_offset_no_row_can_reach_is_a_400_naming_it(api, finance, rules, offs
     api.force_authenticate(finance)
     response = api.get(f"/api/rounds/?offset={offset}")
     assert response.status_code == 400 and "offset" in response.json(), response.content
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/api/counts/?box=D%00", "/api/bad-beat/claims/?jackpot=bb%00x&room=main", "/api/progressive/meters/?room=%00"],
+)
+def test_a_nul_character_in_a_query_is_a_json_400(api, finance, rules, path) -> None:
+    api.force_authenticate(finance)
+    response = api.get(path)
+    assert response.status_code == 400 and response.json()["code"] == "invalid", response.content
+
+
+def test_a_nul_character_in_a_json_body_is_a_400_that_records_nothing(api, dealer, rules) -> None:
+    from tables.models import Round
+
+    api.force_authenticate(dealer)
+    body = '{"table": "T1\\u0000", "ended_at": "2026-12-01T13:00:00-05:00", "players_dealt_in": 6, "pot": "10.00"}'
+    response = api.post("/api/rounds/", body, content_type="application/json", HTTP_IDEMPOTENCY_KEY="nul-1")
+    assert response.status_code == 400 and response.json()["code"] == "invalid"
+    assert response.headers["Content-Security-Policy"] == "default-src 'none'; frame-ancestors 'none'"
+    assert not Round.objects.exists()
+
+
+def test_a_nul_character_in_a_tablet_form_is_a_400(client, floorperson) -> None:
+    client.force_login(floorperson)
+    response = client.post("/floor/pin/", {"current_password": "x\x00y", "pin": "1357", "pin_again": "1357"})
+    assert response.status_code == 400
