@@ -19,6 +19,13 @@ class StaffConfig(AppConfig):
 
         pre_save.connect(refuse_change_of_signed_document, dispatch_uid="staff.signed_documents")
 
+        from django.contrib.auth.signals import user_logged_in
+
+        from .sessions import session_start
+
+        # The session's clock starts when the person signs in (the login saves the session anyway).
+        user_logged_in.connect(session_start, dispatch_uid="staff.session_start")
+
 
 def _sync_roles_after_migrate(sender, using="default", **kwargs) -> None:
     from django.apps import apps

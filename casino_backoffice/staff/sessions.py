@@ -30,6 +30,14 @@ def _moment(value: object) -> datetime | None:
         return None
 
 
+def session_start(sender: object, request: HttpRequest, **kwargs: object) -> None:
+    """At sign-in: when the session started and was last seen (``user_logged_in``)."""
+    if hasattr(request, "session"):
+        now = timezone.now().isoformat()
+        request.session[SIGNED_IN_AT] = now
+        request.session[SEEN_AT] = now
+
+
 class SessionTimeoutMiddleware:
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -50,9 +58,10 @@ class SessionTimeoutMiddleware:
                     else f"no activity for {settings.SESSION_IDLE_TIMEOUT.total_seconds() / 60:g} minutes"
                 )
                 messages.info(request, f"You were signed out: {why}. Sign in again.")
-            else:
-                if signed_in_at is None:
-                    request.session[SIGNED_IN_AT] = now.isoformat()
-                if seen_at is None or (now - seen_at).total_seconds() >= _SEEN_RESOLUTION_SECONDS:
-                    request.session[SEEN_AT] = now.isoformat()
+            elif signed_in_at is None or seen_at is None:
+                # A session from before these timeouts: its clock starts now.
+                request.session[SIGNED_IN_AT] = (signed_in_at or now).isoformat()
+                request.session[SEEN_AT] = now.isoformat()
+            elif (now - seen_at).total_seconds() >= _SEEN_RESOLUTION_SECONDS:
+                request.session[SEEN_AT] = now.isoformat()
         return self.get_response(request)
