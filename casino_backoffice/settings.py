@@ -221,6 +221,11 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     # One name for a choice set that two fields of the Bad Beat API use (a share, and a paid share's name).
     "ENUM_NAME_OVERRIDES": {"BadBeatShareEnum": "jackpots.models.ShareName.choices"},
+    # The answers the kernel gives around any view (400, 401, 403, 404, 405), on every operation.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "casino_backoffice.core.schema.kernel_answers",
+    ],
 }
 
 # --- Celery --------------------------------------------------------------------------------------
