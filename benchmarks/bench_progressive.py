@@ -86,6 +86,7 @@ def main() -> None:
     from jackpots.services import SeatWager, progressive_hand_record, progressive_round_record, progressive_validate
     from rake.services import rules_load
     from tables.models import Table
+    from tables.services import table_set_open
 
     manager = staff_create(username="manager", role=Role.POKER_ROOM_MANAGER, credential_number="B-1", password=PASSWORD)
     dealers = [
@@ -94,7 +95,10 @@ def main() -> None:
     ]
     floor = staff_create(username="floor", role=Role.FLOORPERSON, credential_number="B-F", password=PASSWORD, pin=PIN)
     rules_load(text=(ROOT / "demo" / "rules.yaml").read_text(), actor=manager)
-    tables = {t.number: t for t in Table.objects.select_related("room").filter(number__in=["T11", "T12", "T13"])}
+    tables = {
+        t.number: table_set_open(table=t, is_open=True, actor=floor)
+        for t in Table.objects.select_related("room").filter(number__in=["T11", "T12", "T13"])
+    }
     from jackpots.progressive_selectors import meters_standing
 
     room = tables["T11"].room
@@ -105,6 +109,8 @@ def main() -> None:
     timings: list[list[float]] = [[] for _ in range(args.threads)]
     increments = [0] * args.threads
     barrier = threading.Barrier(args.threads)
+
+    failures: list[Exception] = []
 
     def post(n: int) -> None:
         rng = random.Random(n)
@@ -124,6 +130,8 @@ def main() -> None:
                 )
                 timings[n].append(time.perf_counter() - began)
                 increments[n] += round_.increment_cents
+        except Exception as error:  # noqa: BLE001 - reported below: a thread's failure must not pass unseen
+            failures.append(error)
         finally:
             connection.close()
 
@@ -134,6 +142,8 @@ def main() -> None:
     for thread in threads:
         thread.join()
     elapsed = time.perf_counter() - began
+    if failures:
+        sys.exit(f"{len(failures)} threads failed: {failures[0]!r}")
     rounds = per_thread * args.threads
     after_c4 = next(m.amount_cents for m in meters_standing(room=room) if m.meter.code == "c4p")
     print(
