@@ -1,6 +1,7 @@
 """Migration operations that make a table insert-only, on PostgreSQL and on SQLite alike.
 
-Money rows and signatures are inserted, never edited (docs/architecture.md, The ledger): a trigger
+Money rows, signed documents, sign-in attempts and the audit log (django-simple-history's tables) are
+inserted, never edited (docs/architecture.md, The ledger): a trigger
 refuses UPDATE and DELETE whatever the client, the ORM, a raw cursor, psql or sqlite3, so the
 embedded default of ``make run`` is as strict as PostgreSQL.
 

@@ -8,12 +8,12 @@ import pytest
 from django.db import DatabaseError, connection, transaction
 
 from casino_backoffice.ledger.models import Transfer
-from tests.core.test_insert_only_on_sqlite import INSERT_ONLY
+from tests.core.test_insert_only_on_sqlite import AUDIT_LOG, INSERT_ONLY
 
 pytestmark = pytest.mark.skipif(connection.vendor != "postgresql", reason="TRUNCATE is PostgreSQL's")
 
 
-@pytest.mark.parametrize("table", INSERT_ONLY)
+@pytest.mark.parametrize("table", INSERT_ONLY + AUDIT_LOG)
 def test_truncate_of_an_insert_only_table_is_refused(db, table) -> None:
     with pytest.raises(DatabaseError, match=f"TRUNCATE of {table} is refused"), transaction.atomic():
         with connection.cursor() as cursor:
@@ -50,3 +50,28 @@ def test_every_insert_only_table_refuses_truncate(db) -> None:
         cursor.execute("SELECT tgrelid::regclass::text FROM pg_trigger WHERE tgname LIKE '%%_insert_only_truncate'")
         truncate_refused = {row[0] for row in cursor.fetchall()}
     assert row_refused and row_refused == truncate_refused
+
+
+@pytest.mark.parametrize(
+    "table",
+    [
+        "staff_historicaluser",
+        "tables_historicalpokerroom",
+        "tables_historicaltable",
+        "ledger_historicalaccount",
+        "jackpots_historicaljackpot",
+    ],
+)
+def test_the_audit_log_refuses_update_and_delete(rated_table, floorperson, table) -> None:
+    """A room, its tables, funds and accounts loaded and a person created: their history rows stay as
+    they were recorded (every table of ``AUDIT_LOG`` has the same triggers, checked beside)."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT count(*) FROM {table}")  # noqa: S608 - the test's own table names
+        rows = cursor.fetchone()[0]
+    assert rows > 0
+    for statement in (f"UPDATE {table} SET history_id = history_id", f"DELETE FROM {table}"):  # noqa: S608
+        with pytest.raises(DatabaseError, match="is refused"), transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(statement)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT count(*) FROM {table}")  # noqa: S608
+        assert cursor.fetchone()[0] == rows
