@@ -3,9 +3,9 @@ rounds of random wagers at two linked Crazy 4 Poker tables, winning hands of eve
 payments at the cage and resets, in any order the rules allow. After every step the ledger's meter,
 house share, payouts to pay and paid equal the model's to the cent, and the ledger balances.
 
-Each example plays in a room of its own, so examples never share a meter; a failure is replayed from
-the same examples on every run (``derandomize``): 310 rounds, 83 winning hands of every line, 54
-validations, 15 payments at the cage, 13 resets and 2 refusals while pending, in 40 examples."""
+Each example plays in a room of its own, so examples never share a meter. The same examples run every
+time (``derandomize``), so a failure replays as it was: 40 examples, 310 rounds, 83 winning hands of
+every line, 54 validations, 15 payments at the cage, 13 resets and 2 refusals while pending."""
 
 from __future__ import annotations
 
