@@ -57,3 +57,21 @@ def test_every_api_answer_may_load_nothing_and_be_framed_by_nothing(client, db, 
     response = client.get(path, HTTP_ACCEPT="application/json")
     assert response.headers["Content-Type"].startswith("application/json")
     assert response.headers["Content-Security-Policy"] == "default-src 'none'; frame-ancestors 'none'"
+
+
+@pytest.mark.parametrize("path", ["/admin/login/", "/admin/jackpots/badbeatreport/"])
+def test_the_admin_runs_scripts_only_from_this_sites_files(client, finance, path) -> None:
+    client.force_login(finance)
+    policy = client.get(path).headers["Content-Security-Policy"]
+    assert "script-src 'self';" in policy and "frame-ancestors 'none'" in policy
+
+
+def test_no_template_of_the_admin_or_the_reports_has_an_inline_script_handler() -> None:
+    import re
+
+    templates = [path for path in ROOT.glob("**/templates/**/*.html") if ".venv" not in path.parts]
+    assert len(templates) > 20
+    for template in templates:
+        text = template.read_text()
+        assert not re.search(r"\son[a-z]+=", text), template
+        assert "<script>" not in text, template

@@ -284,7 +284,7 @@ def test_each_table_offering_the_high_hand_gets_a_one_page_notice(high_hand, com
     person = browser(compliance)
     url = reverse(NOTICES_URL)
     page = _flat(person.get(url).content.decode())
-    assert "Table T1 · Texas Hold'em" in page and "Table T2 · Texas Hold'em" in page and "window.print()" in page
+    assert "Table T1 · Texas Hold'em" in page and "Table T2 · Texas Hold'em" in page and "print-link" in page
     response = person.get(url, {"format": "pdf"})
     reader = PdfReader(io.BytesIO(response.content))
     assert len(reader.pages) == 2  # one page a table
