@@ -10,7 +10,7 @@ from casino_backoffice.core.admin import ReadOnlyAdmin
 from casino_backoffice.core.exceptions import DomainError
 
 from .auth import acting_user
-from .models import Signature, SignInAttempt, User
+from .models import RefusedAction, Signature, SignInAttempt, User
 from .permissions import Action, may
 from .roles import Role
 from .services import signing_unlock
@@ -103,4 +103,14 @@ class SignInAttemptAdmin(ReadOnlyAdmin):
     list_display = ["at", "username", "succeeded", "refused_locked", "address"]
     list_filter = ["succeeded", "refused_locked"]
     search_fields = ["username", "address"]
+    date_hierarchy = "at"
+
+
+@admin.register(RefusedAction)
+class RefusedActionAdmin(ReadOnlyAdmin):
+    """Every action refused to a person whose roles may not take it, for compliance."""
+
+    list_display = ["at", "username", "action", "roles"]
+    list_filter = ["action"]
+    search_fields = ["username", "action"]
     date_hierarchy = "at"

@@ -125,3 +125,21 @@ class SignInAttempt(models.Model):
     def __str__(self) -> str:
         outcome = "signed in" if self.succeeded else "locked out" if self.refused_locked else "wrong password"
         return f"{self.username}: {outcome} at {self.at:%Y-%m-%d %H:%M:%S}"
+
+
+class RefusedAction(models.Model):
+    """An action refused to a person whose roles may not take it (``permissions.action_require``), as
+    compliance reads them: who, which action, their roles then, when. Inserted once, never changed."""
+
+    user = models.ForeignKey("staff.User", on_delete=models.PROTECT, null=True, related_name="+")
+    username = models.CharField(max_length=150)
+    action = models.CharField(max_length=60)
+    roles = models.CharField(max_length=300, blank=True, help_text="The roles the person held.")
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        indexes = [models.Index(fields=["at"], name="staff_refusedaction_at")]
+
+    def __str__(self) -> str:
+        return f"{self.username} refused {self.action} at {self.at:%Y-%m-%d %H:%M:%S}"

@@ -239,4 +239,28 @@ def action_require(*, actor: User, action: Action) -> None:
     who = " and ".join(_ROLE_NOUNS[role] for role in Role if role in held) or "without a role"
     if actor is not None and not getattr(actor, "is_active", True):
         who = "not an active member of staff"
+    _refusal_record(actor=actor, action=Action(action), held=held)
     raise ActionNotPermitted(f"{who_may(action)}; {actor} is {who}.", action=Action(action))
+
+
+def _refusal_record(*, actor: Any, action: Action, held: frozenset[Role]) -> None:
+    """Keep the refusal where compliance reads it (``RefusedAction``). In a savepoint of its own: a
+    failure to record never hides the refusal; a refusal inside a transaction that rolls back is
+    recorded only if that transaction commits."""
+    from django.db import DatabaseError, transaction
+    from django.utils import timezone
+
+    from .models import RefusedAction
+
+    user = actor if actor is not None and getattr(actor, "pk", None) is not None else None
+    try:
+        with transaction.atomic():
+            RefusedAction.objects.create(
+                user=user,
+                username=str(getattr(actor, "username", "") or "anonymous")[:150],
+                action=action.value,
+                roles=", ".join(sorted(role.value for role in held))[:300],
+                at=timezone.now(),
+            )
+    except DatabaseError:  # pragma: no cover - the refusal stands whatever the log could do
+        pass

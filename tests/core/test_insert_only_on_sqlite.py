@@ -134,6 +134,13 @@ award_pay(award=HighHandAward.objects.get(), id_type=first.id_type, id_number=fi
 # A sign-in attempt, as the sign-in form records it.
 from casino_backoffice.staff.signin import signin_record
 signin_record(username="floor", succeeded=False, request=None)
+# A refused action, as every service records one.
+from casino_backoffice.staff.exceptions import ActionNotPermitted
+from casino_backoffice.staff.permissions import Action, action_require
+try:
+    action_require(actor=dealer, action=Action.GAMING_DAY_CLOSE)
+except ActionNotPermitted:
+    pass
 
 # The ORM meets the triggers too.
 for change in (lambda: Transfer.objects.update(memo="changed"), lambda: RoundDrop.objects.all().delete()):
@@ -181,6 +188,7 @@ INSERT_ONLY = (
     "jackpots_progressivepayment",
     "jackpots_meterfunding",
     "staff_signinattempt",
+    "staff_refusedaction",
 )
 
 # The audit log (django-simple-history's tables): insert-only by the same triggers. Some hold no row in

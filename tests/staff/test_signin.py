@@ -117,3 +117,20 @@ def test_an_active_session_stays_signed_in(floorperson) -> None:
     tablet.get("/floor/")
     _age(tablet, "seen_at", timedelta(minutes=29))
     assert tablet.get("/floor/").status_code == 200
+
+
+def test_a_refused_action_is_recorded_for_compliance(dealer, rules, rated_table) -> None:
+    from rest_framework.test import APIClient
+
+    from casino_backoffice.staff.models import RefusedAction
+
+    api = APIClient()
+    api.force_authenticate(dealer)
+    assert api.get("/api/official-record/").status_code == 403
+    refused = RefusedAction.objects.get()
+    assert (refused.user, refused.username, refused.action, refused.roles) == (
+        dealer,
+        dealer.username,
+        "cage_record_read",
+        "dealer",
+    )
