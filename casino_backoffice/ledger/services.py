@@ -47,6 +47,14 @@ def account_open_as(spec: AccountSpec) -> Account:
     return account_open(code=spec.code, name=spec.name, kind=spec.kind)
 
 
+def account_locked(spec: AccountSpec) -> Account:
+    """Open an app's account if need be and lock its row until the caller's transaction ends: a service
+    that takes money from an account, or promises it, holds this lock while it reads the balance and
+    writes, so two of them never both spend the same money."""
+    account = account_open_as(spec)
+    return Account.objects.select_for_update().get(pk=account.pk)
+
+
 def _transfer_check(*, debit: Account | int, credit: Account | int, amount_cents: object, idempotency_key: str) -> None:
     """What every transfer satisfies, one or in a batch: a positive whole number of cents between two
     accounts (given or by id), under an idempotency key. The database checks the first two again."""

@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from casino_backoffice.core.idempotency import document_replay, request_fingerprint
 from casino_backoffice.ledger.models import Account
-from casino_backoffice.ledger.services import account_open_as
+from casino_backoffice.ledger.services import account_locked
 from casino_backoffice.money import percent_floor
 from casino_backoffice.poker import InvalidCards, best_high, omaha_high, parse_cards
 from casino_backoffice.poker.cards import format_cards
@@ -263,8 +263,7 @@ def _undecided(claim: BadBeatClaim) -> None:
 def fund_locked(jackpot: Jackpot) -> Account:
     """Lock the fund's account: every service that takes money from a fund, or promises it, holds this
     lock while it checks the balance and writes (locks: claim, then share, then fund)."""
-    account = account_open_as(jackpot_fund_account(jackpot=jackpot))
-    return Account.objects.select_for_update().get(pk=account.pk)
+    return account_locked(jackpot_fund_account(jackpot=jackpot))
 
 
 def bad_beat_hand_of(claim: BadBeatClaim) -> tuple[BadBeatRule, BadBeatHand]:

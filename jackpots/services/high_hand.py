@@ -23,8 +23,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from casino_backoffice.core.idempotency import document_replay, request_fingerprint
-from casino_backoffice.ledger.models import Account, TransferKind
-from casino_backoffice.ledger.services import AccountSpec, account_open_as, transfer_post_within
+from casino_backoffice.ledger.models import TransferKind
+from casino_backoffice.ledger.services import account_locked, account_open_as, transfer_post_within
 from casino_backoffice.money import display_cents, split_evenly
 from casino_backoffice.poker import InvalidCards, best_high, parse_cards
 from casino_backoffice.poker.cards import format_cards
@@ -358,11 +358,6 @@ def entry_void(*, entry: HighHandEntry, reason: str, actor: User, pin: str) -> H
 # --- The pool, the awards and their payment -----------------------------------------------------------
 
 
-def _locked(account_spec: AccountSpec) -> Account:
-    account = account_open_as(account_spec)
-    return Account.objects.select_for_update().get(pk=account.pk)
-
-
 def period_announce(*, period: HighHandPeriod, contributions_cents: int, at: datetime) -> HighHandPeriod:
     """Announce a closed period's pool once its boxes are counted and verified (§637a.16(g)): its
     official contributions plus what rolled into it. The highest hand wins; tied hands share equally,
@@ -407,8 +402,8 @@ def period_announce(*, period: HighHandPeriod, contributions_cents: int, at: dat
     )
     rule = jackpot_rule_of_version(version=period.rules_version, code=period.jackpot.code)
     assert isinstance(rule, HighHandRule)
-    fund = _locked(jackpot_fund_account(jackpot=period.jackpot))
-    awards = _locked(jackpot_awards_account(jackpot=period.jackpot))
+    fund = account_locked(jackpot_fund_account(jackpot=period.jackpot))
+    awards = account_locked(jackpot_awards_account(jackpot=period.jackpot))
     for entry, amount in zip(winners, split_evenly(pool, len(winners)), strict=True):
         if amount <= 0:
             continue
@@ -468,7 +463,7 @@ def award_pay(
             if again is not None:
                 return again
             _payable(award)
-            awards = _locked(jackpot_awards_account(jackpot=award.period.jackpot))
+            awards = account_locked(jackpot_awards_account(jackpot=award.period.jackpot))
             payment = HighHandAwardPayment.objects.create(
                 award=award,
                 id_type=id_type,
@@ -552,8 +547,8 @@ def unclaimed_approve(*, unclaimed: HighHandUnclaimed, actor: User, pin: str) ->
         )
         if into is None:
             raise _refuse("No period of the fund is open to take the award; try again when one opens.", "no_period")
-        awards = _locked(jackpot_awards_account(jackpot=award.period.jackpot))
-        fund = _locked(jackpot_fund_account(jackpot=award.period.jackpot))
+        awards = account_locked(jackpot_awards_account(jackpot=award.period.jackpot))
+        fund = account_locked(jackpot_fund_account(jackpot=award.period.jackpot))
         signature_add(document=unclaimed, rule=HighHandUnclaimed.APPROVER, signer=signer)
         transfer_post_within(
             debit=fund,

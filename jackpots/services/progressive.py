@@ -30,9 +30,14 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from casino_backoffice.core.idempotency import document_replay, request_fingerprint
-from casino_backoffice.ledger.models import Account, TransferKind
+from casino_backoffice.ledger.models import TransferKind
 from casino_backoffice.ledger.selectors import account_balance
-from casino_backoffice.ledger.services import AccountSpec, Posting, account_open_as, transfers_post_within
+from casino_backoffice.ledger.services import (
+    Posting,
+    account_locked,
+    account_open_as,
+    transfers_post_within,
+)
 from casino_backoffice.money import display_cents
 from casino_backoffice.poker import InvalidCards, best_high, crazy4_best, parse_cards, winning_line
 from casino_backoffice.poker.cards import format_cards
@@ -76,11 +81,6 @@ FULL_METER_BP = 10_000
 
 def _refuse(message: str, code: str) -> ProgressiveRefused:
     return ProgressiveRefused(message, code=code)
-
-
-def _locked(spec: AccountSpec) -> Account:
-    account = account_open_as(spec)
-    return Account.objects.select_for_update().get(pk=account.pk)
 
 
 def _lock_meter(meter: ProgressiveMeter) -> ProgressiveMeter:
@@ -473,7 +473,7 @@ def progressive_hand_record(
                 raise _refuse(
                     f"{format_cards(sorted(clash))} is in another hand of this round already.", "cards_invalid"
                 )
-            meter_cents = account_balance(account=_locked(meter_account(meter=meter)))
+            meter_cents = account_balance(account=account_locked(meter_account(meter=meter)))
             amount, meter_bp, place = 0, 0, PayoutPlace.TABLE
             if line is not None:
                 if line.payout.kind is PayoutKind.METER:
@@ -590,7 +590,7 @@ def progressive_validate(*, hand: ProgressiveHand, actor: User, pin: str) -> Pro
             validation = ProgressiveValidation.objects.create(
                 hand=hand, hand_recorded_by_id=hand.recorded_by_id, validated_by=actor, validated_at=signer.verified_at
             )
-            won = _locked(meter_won_account(meter=meter)).pk
+            won = account_locked(meter_won_account(meter=meter)).pk
             paid = account_open_as(meter_paid_account(meter=meter)).pk
             postings = []
             if hand.amount_cents and hand.place == PayoutPlace.TABLE:
@@ -669,7 +669,7 @@ def progressive_pay(
                 postings=[
                     Posting(
                         debit_id=account_open_as(meter_paid_account(meter=meter)).pk,
-                        credit_id=_locked(meter_won_account(meter=meter)).pk,
+                        credit_id=account_locked(meter_won_account(meter=meter)).pk,
                         amount_cents=hand.amount_cents,
                         kind=TransferKind.PAYOUT,
                         idempotency_key=f"progressive:hand:{hand.pk}:paid",
