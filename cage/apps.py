@@ -3,3 +3,10 @@ from django.apps import AppConfig
 
 class CageConfig(AppConfig):
     name = "cage"
+
+    def ready(self) -> None:
+        from casino_backoffice.ledger.invariants import invariant_register
+
+        from .invariants import cage_invariants
+
+        invariant_register("cage", cage_invariants)

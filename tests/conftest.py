@@ -34,6 +34,23 @@ def _fast_password_hashing(settings) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _records_hold(request) -> object:
+    """After every test that touched the database, every cent is where the records say it is
+    (``ledger.invariants``: double entry, derived balances, nothing below zero, each count and
+    verification moved what it says). A test that breaks the records on purpose is marked
+    ``records_broken``."""
+    uses_db = request.node.get_closest_marker("django_db") or {"db", "transactional_db"} & set(request.fixturenames)
+    if not uses_db or request.node.get_closest_marker("records_broken"):
+        yield
+        return
+    request.getfixturevalue("_django_db_helper")
+    yield
+    from casino_backoffice.ledger.invariants import invariants_check
+
+    assert invariants_check() == []
+
+
 @pytest.fixture
 def make_staff(db) -> Callable[..., User]:
     """``make_staff(Role.FLOORPERSON)`` -> a new person of that role, PIN ``PIN``."""

@@ -17,3 +17,10 @@ class IdempotencyConflict(Conflict):
 
 class AlreadyReversed(Conflict):
     code = "already_reversed"
+
+
+class BelowZero(Conflict):
+    """The transfer would take a box, container, fund, revenue or payout account below zero; the
+    database refuses it (migration 0010), whatever the service checked before."""
+
+    code = "below_zero"

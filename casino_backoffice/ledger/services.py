@@ -19,7 +19,7 @@ from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action, action_require
 from casino_backoffice.staff.services import pin_check, signature_add
 
-from .exceptions import AlreadyReversed, IdempotencyConflict, InvalidTransfer, LedgerError
+from .exceptions import AlreadyReversed, BelowZero, IdempotencyConflict, InvalidTransfer, LedgerError
 from .models import Account, AccountKind, Correction, Transfer, TransferKind
 
 
@@ -70,6 +70,15 @@ def _transfer_check(*, debit: Account | int, credit: Account | int, amount_cents
         raise InvalidTransfer("Every transfer needs an idempotency key.")
 
 
+def _below_zero(error: IntegrityError) -> BelowZero | None:
+    """The database's refusal of a transfer that takes an account below zero, as the ledger names it."""
+    message = str(error)
+    if "ledger_below_zero" not in message:
+        return None
+    detail = message.split("ledger_below_zero: ", 1)[1].split("\n", 1)[0]
+    return BelowZero(f"Refused by the database, nothing was posted: {detail}.")
+
+
 def _within_transaction(name: str) -> None:
     if not connection.in_atomic_block:
         raise RuntimeError(f"{name} runs inside the transaction of the service that moves money.")
@@ -117,7 +126,10 @@ def transfer_post_within(
     try:
         with transaction.atomic():
             transfer.save(force_insert=True)
-    except IntegrityError:
+    except IntegrityError as error:
+        below_zero = _below_zero(error)
+        if below_zero is not None:
+            raise below_zero from error
         existing = Transfer.objects.filter(idempotency_key=idempotency_key).first()
         if existing is None:
             raise
@@ -250,7 +262,13 @@ def _insert_unnested(transfers: list[Transfer]) -> dict[str, Transfer]:
         [t.memo for t in transfers],
     ]
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        try:
+            cursor.execute(sql, params)
+        except IntegrityError as error:
+            below_zero = _below_zero(error)
+            if below_zero is None:
+                raise
+            raise below_zero from error
         ids = {key: pk for pk, key in cursor.fetchall()}
     posted: dict[str, Transfer] = {}
     for transfer in transfers:
@@ -271,7 +289,13 @@ def _insert_with_orm(transfers: list[Transfer]) -> dict[str, Transfer]:
     write transaction runs at a time (SQLite); on PostgreSQL a parallel post of a key would fail the
     INSERT instead of skipping it."""
     posted = _already_posted(transfers)
-    Transfer.objects.bulk_create([t for t in transfers if t.idempotency_key not in posted])
+    try:
+        Transfer.objects.bulk_create([t for t in transfers if t.idempotency_key not in posted])
+    except IntegrityError as error:
+        below_zero = _below_zero(error)
+        if below_zero is None:
+            raise
+        raise below_zero from error
     return posted | {t.idempotency_key: t for t in transfers if t.idempotency_key not in posted}
 
 

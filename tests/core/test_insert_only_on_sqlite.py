@@ -60,6 +60,20 @@ else:
     raise AssertionError("another movement under a used key was posted")
 assert ledger_total() == 0
 
+# No box goes below zero on SQLite either: the trigger refuses taking out more than the box holds.
+from casino_backoffice.ledger.exceptions import BelowZero
+from casino_backoffice.ledger.selectors import account_balance
+held = account_balance(account=box)
+try:
+    with transaction.atomic():
+        transfers_post_within(postings=[Posting(debit_id=pots.pk, credit_id=box.pk, amount_cents=held + 1,
+                                                kind=TransferKind.ADJUSTMENT, idempotency_key="below-1")], actor=dealer)
+except BelowZero:
+    pass
+else:
+    raise AssertionError("a box was taken below zero")
+assert account_balance(account=box) == held and not Transfer.objects.filter(idempotency_key="below-1").exists()
+
 finance = staff_create(username="finance-sqlite", role=Role.FINANCE, credential_number="PA-SQLITE-1",
                        password=uuid.uuid4().hex, pin="2468")
 correction_prepare(transfer=first[0], reason="posted to the wrong box", actor=finance, pin="2468")
