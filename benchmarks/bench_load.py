@@ -35,7 +35,10 @@ What it does (PostgreSQL only; the database is dropped and created; Redis db 10 
 6. Fifty cage cashiers paying one Bad Beat share at the same moment, each with their own connection and
    key (``--contenders``): exactly one 200, the others 409 ``share_already_paid``, one payment and one
    transfer; no fund, box, custody, revenue or payout account below zero.
-7. Prints requests, req/s, p50/p95/p99 of the writes, statuses by kind, retries, and every check.
+7. Each keyed write (round, count, transport, cage verification, claim, distribution, share payment)
+   sent twice at the same moment with one key and one body, at a table nobody else plays (``--races``):
+   both answers must be the same document.
+8. Prints requests, req/s, p50/p95/p99 of the writes, statuses by kind, retries, and every check.
 
 ``--soak-minutes N``: the same clients, with the rounds paced at ``--rounds-per-second`` in all, 50 times
 a busy room: 40 tables x 30 rounds an hour = 0.33 rounds/s, so 16.7 rounds/s. A table's High Hand box
@@ -82,6 +85,7 @@ PIN = "2468"
 PASSWORD = "bench-load-password-1"  # noqa: S105 - a throwaway database
 ROLES = ("dealer", "floorperson", "shift_supervisor", "finance", "security", "cage_cashier")
 TABLES_PER_CLIENT = 3
+RACE_TABLE = "RACE"  # the table of the same-key races, played by nobody else
 # Pots the rounds are drawn from: under every minimum, over the High Hand's, at the rake's cap.
 POTS = ("8.00", "25.00", "45.00", "120.00", "300.00")
 CLAIM = {
@@ -191,7 +195,7 @@ def setup(clients: int, contenders: int) -> tuple[list[dict[str, str]], list[str
     manager = staff_create(
         username="manager", role=Role.POKER_ROOM_MANAGER, credential_number="PA-L-MGR", password=PASSWORD
     )
-    tables = [client_table(c, k) for c in range(clients) for k in range(TABLES_PER_CLIENT)]
+    tables = [client_table(c, k) for c in range(clients) for k in range(TABLES_PER_CLIENT)] + [RACE_TABLE]
     since = (timezone.now() - timedelta(days=1)).isoformat()
     rules_load(text=rules_text(tables).replace("{since}", since), actor=manager, source_name="bench_load")
     Table.objects.filter(room__code=ROOM).update(is_open=True)
@@ -358,7 +362,7 @@ class Client:
         self.tables = [client_table(n, k) for k in range(TABLES_PER_CLIENT)]
         self.box_held: Counter = Counter()  # box code -> cents the clients put in since its last count
         self.counted_today: set[str] = set()
-        self.no_sheet: set[str] = set()
+        self.no_sheet: dict[str, float] = {}  # box code -> when it had no open count sheet
         self.counts = 0
         self.deadline = float("inf")
         self.pace = 0.0
@@ -485,7 +489,7 @@ class Client:
         counts: list[tuple[int, str, int]] = []
         for kind in ("drop", "bb", "hh"):
             box = f"{table}-{kind}"
-            if box in self.counted_today or box in self.no_sheet:
+            if box in self.counted_today or time.monotonic() - self.no_sheet.get(box, -1e9) < 300:
                 continue
             held = self.box_held[box]
             self.counts += 1
@@ -494,7 +498,7 @@ class Client:
                 "count", "/api/counts/", {"box": box, "room": ROOM, "counted": f"{counted / 100:.2f}"}, "dealer"
             )
             if status == 409 and data.get("code") == "box_already_counted":
-                self.no_sheet.add(box)
+                self.no_sheet[box] = time.monotonic()  # the next High Hand period ends within 5 minutes
                 continue
             if status != 201:
                 continue
@@ -789,6 +793,101 @@ def database_checks(records: list[Record]) -> list[tuple[str, bool, str]]:
     return results
 
 
+def same_key_races(port: int, tokens: dict[str, str]) -> list[tuple[str, bool, str]]:
+    """Each keyed write sent twice at the same moment with one key and one body, as a client retrying
+    before its first answer came: both answers must be the same document (201/200, the second
+    ``Idempotent-Replayed``), and one document stored."""
+
+    def pair(path: str, body: dict, token: str) -> list[tuple[int, dict]]:
+        key = f"race-{uuid.uuid4().hex}"
+        conns = [http.client.HTTPConnection("127.0.0.1", port, timeout=120) for _ in range(2)]
+        for conn in conns:
+            conn.connect()
+        barrier = threading.Barrier(2)
+        answers: list[tuple[int, dict]] = [(0, {}), (0, {})]
+
+        def send(n: int) -> None:
+            headers = {"Authorization": f"Token {token}", "Content-Type": "application/json", "Idempotency-Key": key}
+            barrier.wait(timeout=60)
+            conns[n].request("POST", path, body=json.dumps(body), headers=headers)
+            response = conns[n].getresponse()
+            answers[n] = (response.status, json.loads(response.read()))
+
+        threads = [threading.Thread(target=send, args=(n,)) for n in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        for conn in conns:
+            conn.close()
+        return answers
+
+    def outcome(kind: str, answers: list[tuple[int, dict]]) -> tuple[str, bool, str]:
+        (s1, d1), (s2, d2) = answers
+        same = s1 == s2 and 200 <= s1 < 300 and d1.get("id") == d2.get("id")
+        said = " and ".join(
+            f"{s} {d.get('code', '')} {str(d.get('detail', ''))[:150]!r}" if s >= 400 else f"{s} id {d.get('id')}"
+            for s, d in answers
+        )
+        return (f"same key twice at once: {kind} answers one document twice", same, said)
+
+    def first(answers: list[tuple[int, dict]]) -> dict:
+        return next(d for s, d in answers if 200 <= s < 300)
+
+    results = []
+    ended = (datetime.now(UTC) - timedelta(seconds=1)).isoformat()
+    round_body = {"table": RACE_TABLE, "room": ROOM, "ended_at": ended, "players_dealt_in": 6, "pot": "120.00"}
+    answers = pair("/api/rounds/", round_body, tokens["dealer"])
+    results.append(outcome("round", answers))
+    table_set(RACE_TABLE, is_open=False)
+    answers = pair(
+        "/api/counts/", {"box": f"{RACE_TABLE}-drop", "room": ROOM, "counted": "5.00", "pin": PIN}, tokens["dealer"]
+    )
+    results.append(outcome("count", answers))
+    count = first(answers)
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    headers = {"Authorization": f"Token {tokens['floorperson']}", "Content-Type": "application/json"}
+    conn.request(
+        "POST",
+        f"/api/counts/{count['id']}/witness/",
+        body=json.dumps({"surveillance_reference": "CAM-R", "pin": PIN}),
+        headers=headers,
+    )
+    conn.getresponse().read()
+    conn.close()
+    answers = pair(
+        "/api/transports/",
+        {"seal": f"R-{uuid.uuid4().hex[:8]}", "room": ROOM, "counts": [count["id"]], "pin": PIN},
+        tokens["security"],
+    )
+    results.append(outcome("transport", answers))
+    transport = first(answers)
+    answers = pair(
+        "/api/cage-verifications/",
+        {"transport": transport["id"], "counted": "5.00", "pin": PIN},
+        tokens["cage_cashier"],
+    )
+    results.append(outcome("cage verification", answers))
+    answers = pair(
+        "/api/bad-beat/claims/", {**CLAIM, "table": RACE_TABLE, "room": ROOM, "pin": PIN}, tokens["floorperson"]
+    )
+    results.append(outcome("Bad Beat claim", answers))
+    claim = first(answers)
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    headers = {"Authorization": f"Token {tokens['shift_supervisor']}", "Content-Type": "application/json"}
+    conn.request("POST", f"/api/bad-beat/claims/{claim['id']}/verify/", body=json.dumps({"pin": PIN}), headers=headers)
+    conn.getresponse().read()
+    conn.close()
+    answers = pair(f"/api/bad-beat/claims/{claim['id']}/distribution/", {"pin": PIN}, tokens["finance"])
+    results.append(outcome("Bad Beat distribution", answers))
+    share = first(answers)["shares"][0]
+    body = {"id_type": "Driver's license", "id_number": "PA-RACE-0001", "pin": PIN}
+    answers = pair(f"/api/bad-beat/shares/{share['id']}/pay/", body, tokens["cage_cashier"])
+    results.append(outcome("Bad Beat share payment", answers))
+    table_set(RACE_TABLE, is_open=True)
+    return results
+
+
 def contention(port: int, tokens: dict[str, str], contenders: list[str]) -> tuple[list[tuple[str, bool, str]], str]:
     """A fresh Bad Beat; fifty cashiers pay its first share at once, each with their own connection and key."""
     from django.db import connection
@@ -926,6 +1025,9 @@ def main() -> None:
     parser.add_argument("--bad-beat-every", type=int, default=4, help="a Bad Beat every so many count cycles")
     parser.add_argument("--retry-fraction", type=float, default=0.10)
     parser.add_argument("--contenders", type=int, default=50, help="cashiers paying one share at once (0: skip)")
+    parser.add_argument(
+        "--races", action=argparse.BooleanOptionalAction, default=True, help="each keyed write twice at once, one key"
+    )
     parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
     parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn worker")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/10", help="Celery broker")
@@ -1026,6 +1128,9 @@ def main() -> None:
         if args.contenders:
             found, summary = contention(port, tokens[1 % len(tokens)], contender_tokens)
             results += found
+        if args.races:
+            results += same_key_races(port, tokens[2 % len(tokens)])
+        if args.contenders or args.races:
             results += [r for r in database_checks(records) if r[0].startswith(("no box", "ledger", "invariants"))]
     finally:
         if command is not None:
