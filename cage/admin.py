@@ -20,13 +20,19 @@ from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet, Sum
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
-from casino_backoffice.core.admin import ReadOnlyAdmin, ReadOnlyInline, export_links, signatures_html
+from casino_backoffice.core.admin import (
+    ReadOnlyAdmin,
+    ReadOnlyInline,
+    export_links,
+    room_object_or_404,
+    signatures_html,
+)
 from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.core.exports import export_response, pdf_response
 from casino_backoffice.core.floor.forms import MoneyField, PinSignatureField
@@ -38,7 +44,7 @@ from casino_backoffice.staff.permissions import Action, may
 from jackpots.accounts import jackpot_fund_account
 from jackpots.models import Jackpot
 from tables.models import PokerRoom
-from tables.selectors import gaming_day
+from tables.selectors import gaming_day, rooms_of
 
 from .accounts import revenue_spec
 from .exports import custody_log_report, official_record_report, variances_report
@@ -93,8 +99,9 @@ class _CageAdmin(ReadOnlyAdmin):
         return super().changelist_view(request, context)
 
 
-def _rooms() -> list[PokerRoom]:
-    return list(PokerRoom.objects.order_by("code"))
+def _rooms(request: HttpRequest) -> list[PokerRoom]:
+    """The rooms a page may ask for: those the person works in (``tables.selectors.rooms_of``)."""
+    return list(rooms_of(request.user))
 
 
 def _room_of(request: HttpRequest, rooms: list[PokerRoom]) -> PokerRoom | None:
@@ -346,8 +353,8 @@ class TransportAdmin(_CageAdmin):
         PIN; the result (official amounts and any variance) shows on the same screen."""
         if not self.has_view_permission(request):
             raise PermissionDenied
-        transport = get_object_or_404(
-            Transport.objects.select_related("room", "carried_by", "accounted_by"), pk=transport_id
+        transport = room_object_or_404(
+            request, Transport.objects.select_related("room", "carried_by", "accounted_by"), pk=transport_id
         )
         items = list(
             transport.items.select_related(
@@ -490,7 +497,7 @@ class CageVerificationAdmin(_CageAdmin):
         official per fund (and poker revenue) and gaming day, with totals, and each fund's official
         balance; CSV and XLSX."""
         self._require_record(request)
-        rooms = _rooms()
+        rooms = _rooms(request)
         room = _room_of(request, rooms)
         today = gaming_day(room=room, at=timezone.now()) if room else timezone.localdate()
         start = _day(request.GET.get("from")) or today.replace(day=1)
@@ -537,7 +544,7 @@ class CageVerificationAdmin(_CageAdmin):
         """Who held each box when, from the table to the cage, on one gaming day: each step a signed
         event (§637a.15(d))."""
         self._require_record(request)
-        rooms = _rooms()
+        rooms = _rooms(request)
         room = _room_of(request, rooms)
         day = _day(request.GET.get("day")) or (
             gaming_day(room=room, at=timezone.now()) if room else timezone.localdate()
@@ -562,7 +569,7 @@ class CageVerificationAdmin(_CageAdmin):
     def count_sheets_view(self, request: HttpRequest) -> HttpResponse:
         """The count sheets of a room's gaming day as PDF, with every signature and credential number."""
         self._require_record(request)
-        rooms = _rooms()
+        rooms = _rooms(request)
         room = _room_of(request, rooms)
         if room is None:
             raise PermissionDenied
@@ -742,8 +749,8 @@ class VarianceAdmin(_CageAdmin):
         """A shift supervisor or finance explains a variance and signs (``variance_explain``)."""
         if not may(request.user, Action.VARIANCE_EXPLAIN):
             raise PermissionDenied
-        variance = get_object_or_404(
-            Variance.objects.select_related("room", "box", "count", "verification__transport"), pk=variance_id
+        variance = room_object_or_404(
+            request, Variance.objects.select_related("room", "box", "count", "verification__transport"), pk=variance_id
         )
         form = ExplainForm(request.POST or None)
         error = ""

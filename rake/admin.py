@@ -10,11 +10,11 @@ from django.contrib import admin
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 
-from casino_backoffice.core.admin import ReadOnlyAdmin, export_links
+from casino_backoffice.core.admin import ReadOnlyAdmin, RoomScopedAdmin, export_links
 from casino_backoffice.core.exports import Column, Kind, Report, export_response
 from casino_backoffice.money import display_cents, parse_cents
 from casino_backoffice.staff.permissions import Action, may
-from tables.models import PokerRoom
+from tables.selectors import rooms_of
 
 from .exports import revenue_columns
 from .models import PokerRevenue, TimeCharge
@@ -74,7 +74,7 @@ def _totals(columns: list[Column], body: list[list[Any]]) -> list[str]:
 
 
 @admin.register(PokerRevenue)
-class PokerRevenueAdmin(admin.ModelAdmin):
+class PokerRevenueAdmin(RoomScopedAdmin, admin.ModelAdmin):
     """Poker revenue from the ledger, by table, gaming day, shift and game: expected (rake and verified
     time charges into the drop boxes, less reversals) and counted (made official by the cage)."""
 
@@ -95,7 +95,7 @@ class PokerRevenueAdmin(admin.ModelAdmin):
             from django.core.exceptions import PermissionDenied
 
             raise PermissionDenied
-        rooms = list(PokerRoom.objects.all())
+        rooms = list(rooms_of(request.user))
         params = request.GET
         room = next((r for r in rooms if r.code == params.get("room")), rooms[0] if rooms else None)
         group_by = [g for g in params.getlist("group_by") if g in GROUPINGS] or ["gaming_day", "table"]

@@ -10,7 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.html import format_html
 from simple_history.admin import SimpleHistoryAdmin
 
-from casino_backoffice.core.admin import ReadOnlyAdmin
+from casino_backoffice.core.admin import ReadOnlyAdmin, RoomScopedAdmin
 from casino_backoffice.core.exports import Column, Kind, Report, export_response
 from casino_backoffice.money import display_cents, format_cents
 from casino_backoffice.staff.auth import acting_user
@@ -47,7 +47,7 @@ class PokerRoomForm(forms.ModelForm):
 
 
 @admin.register(PokerRoom)
-class PokerRoomAdmin(SimpleHistoryAdmin):
+class PokerRoomAdmin(RoomScopedAdmin, SimpleHistoryAdmin):
     form = PokerRoomForm
     list_display = ["code", "name", "timezone", "gaming_day_starts"]
     search_fields = ["code", "name"]
@@ -92,7 +92,7 @@ class TableForm(forms.ModelForm):
 
 
 @admin.register(Table)
-class TableAdmin(SimpleHistoryAdmin):
+class TableAdmin(RoomScopedAdmin, SimpleHistoryAdmin):
     form = TableForm
     list_display = ["number", "room", "game", "seats", "is_open"]
     list_filter = ["room", "game", "is_open"]

@@ -1,9 +1,13 @@
 """``/api/rooms/`` and ``/api/tables/``, and what every app's API shares about rooms: a room named
-in a body or a query, and a time as the room's clock reads it."""
+in a body or a query, and a time as the room's clock reads it.
+
+A person sees and names only the rooms they work in (``tables.selectors.visible_to``): a room of
+another is answered as a room that does not exist, so its existence is not disclosed."""
 
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.urls import path
@@ -12,26 +16,28 @@ from rest_framework import generics, serializers
 from rest_framework.exceptions import ValidationError
 
 from .models import PokerRoom, Table
+from .selectors import rooms_of, visible_to
 
 # --- Rooms named in a body or a query, and their clocks -------------------------------------------
 
 
-def room_named(code: str | None, *, field: str = "room") -> PokerRoom | None:
-    """The room of that code, None when no code is given; a 400 naming ``field`` when unknown."""
+def room_named(code: str | None, *, user: Any, field: str = "room") -> PokerRoom | None:
+    """The room of that code among those ``user`` works in, None when no code is given; a 400 naming
+    ``field`` when unknown, or of another room (the same answer)."""
     if not code:
         return None
-    room = PokerRoom.objects.filter(code=code).first()
+    room = rooms_of(user).filter(code=code).first()
     if room is None:
         raise ValidationError({field: [f"There is no room {code}."]})
     return room
 
 
-def room_required(code: str | None, *, field: str = "room") -> PokerRoom:
-    """The room of that code, or the only room when none is given and there is one."""
-    room = room_named(code, field=field)
+def room_required(code: str | None, *, user: Any, field: str = "room") -> PokerRoom:
+    """The room of that code, or the only room ``user`` works in when none is given and there is one."""
+    room = room_named(code, user=user, field=field)
     if room is not None:
         return room
-    rooms = list(PokerRoom.objects.all()[:2])
+    rooms = list(rooms_of(user)[:2])
     if len(rooms) != 1:
         raise ValidationError({field: ["Say which room (its code, such as main)."]})
     return rooms[0]
@@ -69,19 +75,22 @@ class RoomSerializer(serializers.ModelSerializer):
 
 
 class RoomList(generics.ListAPIView):
-    """The poker rooms, their time zones and when their gaming day starts."""
+    """The poker rooms the signed-in person works in, their time zones and when their gaming day starts."""
 
-    queryset = PokerRoom.objects.all()
     serializer_class = RoomSerializer
+
+    def get_queryset(self):
+        return rooms_of(self.request.user)
 
 
 class TableList(generics.ListAPIView):
-    """Every table with its game, seats and whether it is open; filter with ``?room=main``."""
+    """Every table of the rooms the signed-in person works in, with its game, seats and whether it is
+    open; filter with ``?room=main``."""
 
     serializer_class = TableSerializer
 
     def get_queryset(self):
-        tables = Table.objects.select_related("room")
+        tables = visible_to(self.request.user, Table.objects.select_related("room"))
         if room := self.request.query_params.get("room"):
             tables = tables.filter(room__code=room)
         return tables

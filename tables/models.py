@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from datetime import time
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Length
@@ -19,14 +20,26 @@ from .games import MAX_SEATS, MIN_SEATS, Game
 
 
 class PokerRoom(models.Model):
-    """A poker room: its time zone and the hour its gaming day starts."""
+    """A poker room: its time zone, the hour its gaming day starts, and who works in it.
+
+    Who works in which room: a person assigned to one or more rooms (``staff``) works only in those
+    rooms, and sees and acts on nothing of another; a person assigned to none works in every room of
+    the property (a single-room property assigns nobody). Every face asks ``tables.selectors``
+    (``rooms_of``, ``visible_to``), never this field directly.
+    """
 
     code = models.SlugField(max_length=40, unique=True)
     name = models.CharField(max_length=120)
     timezone = models.CharField(max_length=64, default="America/New_York")
     gaming_day_starts = models.TimeField(default=time(6, 0))
+    staff = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="poker_rooms",
+        help_text="Who works in this room. A person assigned to no room works in every room.",
+    )
 
-    history = HistoricalRecords()
+    history = HistoricalRecords(m2m_fields=["staff"])
 
     class Meta:
         ordering = ["code"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import time
 
 from django.db import transaction
@@ -48,4 +49,14 @@ def table_set_open(*, table: Table, is_open: bool, actor: User) -> Table:
             locked.is_open = is_open
             locked._change_reason = f"{'opened' if is_open else 'closed'} by {actor}"  # type: ignore[attr-defined]
             locked.save(update_fields=["is_open"])
+    return locked
+
+
+def room_staff_set(*, room: PokerRoom, staff: Iterable[User], actor: User) -> PokerRoom:
+    """Say who works in ``room`` (``PokerRoom.staff``): an administrator, who manages the staff. A person
+    assigned to rooms works only in those; a person assigned to none works in every room."""
+    action_require(actor=actor, action=Action.STAFF_MANAGE)
+    with transaction.atomic():
+        locked = PokerRoom.objects.select_for_update().get(pk=room.pk)
+        locked.staff.set(list(staff))
     return locked

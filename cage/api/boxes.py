@@ -20,7 +20,7 @@ from casino_backoffice.core.api_common import LIST_ERRORS, money
 from jackpots.models import Jackpot
 from jackpots.selectors import FundPosition, fund_positions
 from tables.api import room_named
-from tables.models import PokerRoom
+from tables.selectors import rooms_of, visible_to
 
 from ..models import Box, BoxKind
 from ..selectors import boxes_with_expected, jackpot_expected_in_boxes
@@ -52,10 +52,11 @@ class BoxList(generics.ListAPIView):
 
     def get_queryset(self):
         params = self.request.query_params
-        room = room_named(params.get("room"))
-        for each in [room] if room is not None else PokerRoom.objects.all():
+        user = self.request.user
+        room = room_named(params.get("room"), user=user)
+        for each in [room] if room is not None else rooms_of(user):
             boxes_sync(room=each)
-        boxes = Box.objects.select_related("room", "table", "jackpot").order_by("room__code", "code")
+        boxes = visible_to(user, Box.objects.select_related("room", "table", "jackpot")).order_by("room__code", "code")
         if room is not None:
             boxes = boxes.filter(room=room)
         if table := params.get("table"):
@@ -141,8 +142,9 @@ class JackpotList(generics.ListAPIView):
     serializer_class = JackpotOutput
 
     def get_queryset(self):
-        jackpots = Jackpot.objects.select_related("room").order_by("room__code", "kind", "code")
-        if room := room_named(self.request.query_params.get("room")):
+        user = self.request.user
+        jackpots = visible_to(user, Jackpot.objects.select_related("room")).order_by("room__code", "kind", "code")
+        if room := room_named(self.request.query_params.get("room"), user=user):
             jackpots = jackpots.filter(room=room)
         return jackpots
 

@@ -14,6 +14,7 @@ from rest_framework.request import Request
 from casino_backoffice.core.api import MoneyField
 from casino_backoffice.money import AMOUNT_PATTERN, MAX_AMOUNT_CENTS, format_cents
 from tables.models import PokerRoom
+from tables.selectors import rooms_of, visible_to
 
 from ..models import Box, Transport
 from ..services import boxes_sync
@@ -80,15 +81,16 @@ def day_param(request: Request, name: str) -> date | None:
 # --- Boxes and transports named in a body ---------------------------------------------------------
 
 
-def boxes_named(codes: list[str], *, room: PokerRoom | None, field: str = "box") -> list[Box]:
+def boxes_named(codes: list[str], *, room: PokerRoom | None, user: Any, field: str = "box") -> list[Box]:
     """The boxes of those codes, in the order given: in ``room`` when given, else wherever the code is
-    unique. A 400 names an unknown box, or a code several rooms share without a room."""
-    found = _boxes_by_code(codes, room=room)
+    unique among the rooms ``user`` works in. A 400 names an unknown box (another room's included), or
+    a code several rooms share without a room."""
+    found = _boxes_by_code(codes, room=room, user=user)
     if any(code not in found for code in codes):
         # A box the rules name but the schedule has not met yet (a new table, a new rules version).
-        for each in [room] if room is not None else PokerRoom.objects.all():
+        for each in [room] if room is not None else rooms_of(user):
             boxes_sync(room=each)
-        found = _boxes_by_code(codes, room=room)
+        found = _boxes_by_code(codes, room=room, user=user)
     where = f" in room {room.code}" if room is not None else ""
     unknown = [code for code in codes if code not in found]
     if unknown:
@@ -99,9 +101,11 @@ def boxes_named(codes: list[str], *, room: PokerRoom | None, field: str = "box")
     return [found[code][0] for code in codes]
 
 
-def _boxes_by_code(codes: list[str], *, room: PokerRoom | None) -> dict[str, list[Box]]:
+def _boxes_by_code(codes: list[str], *, room: PokerRoom | None, user: Any) -> dict[str, list[Box]]:
     found: dict[str, list[Box]] = {}
-    boxes = Box.objects.filter(code__in=set(codes)).select_related("room", "table", "jackpot", "account")
+    boxes = visible_to(user, Box.objects.filter(code__in=set(codes))).select_related(
+        "room", "table", "jackpot", "account"
+    )
     if room is not None:
         boxes = boxes.filter(room=room)
     for box in boxes:
@@ -109,9 +113,10 @@ def _boxes_by_code(codes: list[str], *, room: PokerRoom | None) -> dict[str, lis
     return found
 
 
-def transport_named(*, transport_id: int | None, seal: str | None, room: PokerRoom | None) -> Transport:
-    """The transport of that id, or of that seal (in ``room`` when given); a 400 when unknown."""
-    transports = Transport.objects.select_related("room")
+def transport_named(*, transport_id: int | None, seal: str | None, room: PokerRoom | None, user: Any) -> Transport:
+    """The transport of that id, or of that seal (in ``room`` when given), among the rooms ``user``
+    works in; a 400 when unknown (another room's included)."""
+    transports = visible_to(user, Transport.objects.select_related("room"))
     if transport_id is not None:
         found = transports.filter(pk=transport_id).first()
         if found is None or (room is not None and found.room_id != room.pk):

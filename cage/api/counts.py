@@ -36,6 +36,7 @@ from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action
 from rake.api.common import AwareDateTimeField
 from tables.api import local, room_named, room_required
+from tables.selectors import visible_to
 
 from ..models import ComplianceNotice, Count, CountStatus
 from ..services import count_record, count_witness, notice_record
@@ -82,7 +83,7 @@ def notice_data(notice: ComplianceNotice) -> dict[str, Any]:
 
 def _notice_record(*, values: dict[str, Any], actor: User, idempotency_key: str) -> dict[str, Any]:
     notice = notice_record(
-        room=room_required(values.get("room")),
+        room=room_required(values.get("room"), user=actor),
         notified=values["notified"],
         method=values["method"],
         notified_at=values.get("notified_at"),
@@ -195,10 +196,10 @@ _COUNT_RELATED = ("box__room", "box__table", "sheet", "counted_by", "witnessed_b
 
 
 def _count_record(*, values: dict[str, Any], actor: User, idempotency_key: str) -> dict[str, Any]:
-    (box,) = boxes_named([values["box"]], room=room_named(values.get("room")))
+    (box,) = boxes_named([values["box"]], room=room_named(values.get("room"), user=actor), user=actor)
     notice = None
     if values.get("notice") is not None:
-        notice = ComplianceNotice.objects.filter(pk=values["notice"]).first()
+        notice = visible_to(actor, ComplianceNotice.objects.filter(pk=values["notice"])).first()
         if notice is None:
             raise ValidationError({"notice": [f"There is no compliance notice {values['notice']}."]})
     count = count_record(
@@ -224,8 +225,10 @@ class CountListCreate(generics.ListAPIView):
 
     def get_queryset(self):
         params = self.request.query_params
-        counts = Count.objects.select_related(*_COUNT_RELATED).order_by("-counted_at", "-pk")
-        if room := room_named(params.get("room")):
+        counts = visible_to(self.request.user, Count.objects.select_related(*_COUNT_RELATED)).order_by(
+            "-counted_at", "-pk"
+        )
+        if room := room_named(params.get("room"), user=self.request.user):
             counts = counts.filter(box__room=room)
         if wanted := params.get("status"):
             if wanted not in CountStatus.values:
@@ -291,7 +294,7 @@ class CountWitness(APIView):
         },
     )
     def post(self, request: Request, pk: int) -> Response:
-        count = document_or_404(Count.objects.all(), pk, "count")
+        count = document_or_404(Count.objects.all(), pk, "count", user=request.user)
         values = valid(WitnessInput, request.data)
         count_witness(
             count=count,

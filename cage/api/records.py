@@ -84,7 +84,7 @@ class OfficialRecord(generics.ListAPIView):
         },
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        room = room_required(request.query_params.get("room"))
+        room = room_required(request.query_params.get("room"), user=request.user)
         rows = official_record(room=room, start=day_param(request, "from"), end=day_param(request, "to"))
         funds = {
             jackpot_fund_account(jackpot=jackpot).code: jackpot.code for jackpot in Jackpot.objects.filter(room=room)
@@ -139,7 +139,7 @@ class OfficialRecordLines(APIView):
         },
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> StreamingHttpResponse:
-        room = room_required(request.query_params.get("room"))
+        room = room_required(request.query_params.get("room"), user=request.user)
         rows = official_record_rows_iter(room=room, start=day_param(request, "from"), end=day_param(request, "to"))
         return csv_streaming_response(
             columns=OFFICIAL_RECORD_COLUMNS, rows=rows, filename=f"official-record-lines-{room.code}"

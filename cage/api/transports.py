@@ -32,6 +32,7 @@ from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action
 from tables.api import local, room_named
+from tables.selectors import visible_to
 
 from ..models import Count, MissingBox, Transport, TransportKind, TransportStatus
 from ..services import missing_box_record, transport_account, transport_create
@@ -126,10 +127,10 @@ def transport_data(transport_id: int) -> dict[str, Any]:
 
 
 def _transport_create(*, values: dict[str, Any], actor: User, idempotency_key: str) -> dict[str, Any]:
-    room = room_named(values.get("room"))
+    room = room_named(values.get("room"), user=actor)
     counts: list[Count] = []
     if values.get("counts"):
-        found = Count.objects.select_related("box__room").in_bulk(values["counts"])
+        found = visible_to(actor, Count.objects.select_related("box__room")).in_bulk(values["counts"])
         unknown = [str(pk) for pk in values["counts"] if pk not in found]
         if unknown:
             raise ValidationError({"counts": [f"There is no count {', '.join(unknown)}."]})
@@ -140,7 +141,7 @@ def _transport_create(*, values: dict[str, Any], actor: User, idempotency_key: s
         room = room or counts[0].box.room
         boxes = None
     else:
-        boxes = boxes_named(values["boxes"], room=room, field="boxes")
+        boxes = boxes_named(values["boxes"], room=room, user=actor, field="boxes")
         if room is None and len({box.room_id for box in boxes}) > 1:
             raise ValidationError({"boxes": ["The boxes are of several rooms; say which room."]})
         room = room or boxes[0].room
@@ -204,7 +205,7 @@ class TransportAccount(APIView):
         },
     )
     def post(self, request: Request, pk: int) -> Response:
-        transport = document_or_404(Transport.objects.all(), pk, "transport")
+        transport = document_or_404(Transport.objects.all(), pk, "transport", user=request.user)
         values = valid(AccountInput, request.data)
         transport_account(transport=transport, box_codes=values["boxes"], actor=acting_user(request), pin=values["pin"])
         return Response(transport_data(pk))
@@ -256,13 +257,13 @@ class MissingBoxCreate(APIView):
         parameters=[IDEMPOTENCY_HEADER],
     )
     def post(self, request: Request, pk: int) -> Response:
-        transport = document_or_404(Transport.objects.select_related("room"), pk, "transport")
+        transport = document_or_404(Transport.objects.select_related("room"), pk, "transport", user=request.user)
 
         def existing(values: dict[str, Any], key: str) -> bool:
             return MissingBox.objects.filter(transport=transport, box__code=values["box"]).exists()
 
         def create(*, values: dict[str, Any], actor: User, idempotency_key: str) -> dict[str, Any]:
-            (box,) = boxes_named([values["box"]], room=transport.room)
+            (box,) = boxes_named([values["box"]], room=transport.room, user=actor)
             missing = missing_box_record(
                 transport=transport, box=box, reason=values["reason"], actor=actor, pin=values["pin"]
             )

@@ -34,6 +34,7 @@ from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action
 from tables.api import local, room_named, room_required
+from tables.selectors import visible_to
 
 from ..models import CageVerification, GamingDayClose, Variance, VarianceKind, VerificationStatus
 from ..selectors import unresolved_filter
@@ -102,7 +103,10 @@ def verification_data(verification_id: int) -> dict[str, Any]:
 
 def _cage_verify(*, values: dict[str, Any], actor: User, idempotency_key: str) -> dict[str, Any]:
     transport = transport_named(
-        transport_id=values.get("transport"), seal=values.get("seal"), room=room_named(values.get("room"))
+        transport_id=values.get("transport"),
+        seal=values.get("seal"),
+        room=room_named(values.get("room"), user=actor),
+        user=actor,
     )
     verification = cage_verify(
         transport=transport, counted=values["counted"], actor=actor, pin=values["pin"], idempotency_key=idempotency_key
@@ -157,7 +161,7 @@ class VerificationExplain(APIView):
 
     @extend_schema(request=ExplainInput, responses={200: VerificationOutput, **_EXPLAIN_ERRORS})
     def post(self, request: Request, pk: int) -> Response:
-        verification = document_or_404(CageVerification.objects.all(), pk, "cage verification")
+        verification = document_or_404(CageVerification.objects.all(), pk, "cage verification", user=request.user)
         values = valid(ExplainInput, request.data)
         verification_explain(
             verification=verification, reason=values["reason"], actor=acting_user(request), pin=values["pin"]
@@ -221,8 +225,10 @@ class VarianceList(generics.ListAPIView):
     required_actions = {"GET": Action.VARIANCE_READ}
 
     def get_queryset(self):
-        variances = Variance.objects.select_related(*_VARIANCE_RELATED).order_by("-found_at", "-pk")
-        if room := room_named(self.request.query_params.get("room")):
+        variances = visible_to(self.request.user, Variance.objects.select_related(*_VARIANCE_RELATED)).order_by(
+            "-found_at", "-pk"
+        )
+        if room := room_named(self.request.query_params.get("room"), user=self.request.user):
             variances = variances.filter(room=room)
         if day := day_param(self.request, "gaming_day"):
             variances = variances.filter(gaming_day=day)
@@ -258,7 +264,7 @@ class VarianceExplain(APIView):
 
     @extend_schema(request=ExplainInput, responses={200: VarianceOutput, **_EXPLAIN_ERRORS})
     def post(self, request: Request, pk: int) -> Response:
-        variance = document_or_404(Variance.objects.all(), pk, "variance")
+        variance = document_or_404(Variance.objects.all(), pk, "variance", user=request.user)
         values = valid(ExplainInput, request.data)
         variance_explain(variance=variance, reason=values["reason"], actor=acting_user(request), pin=values["pin"])
         return Response(variance_data(Variance.objects.select_related(*_VARIANCE_RELATED).get(pk=pk)))
@@ -295,11 +301,11 @@ class GamingDayCloseCreate(APIView):
     )
     def post(self, request: Request) -> Response:
         def existing(values: dict[str, Any], key: str) -> bool:
-            room = room_required(values.get("room"))
+            room = room_required(values.get("room"), user=request.user)
             return GamingDayClose.objects.filter(room=room, gaming_day=values["gaming_day"]).exists()
 
         def create(*, values: dict[str, Any], actor: User, idempotency_key: str) -> dict[str, Any]:
-            room = room_required(values.get("room"))
+            room = room_required(values.get("room"), user=actor)
             close = gaming_day_close(room=room, day=values["gaming_day"], actor=actor, pin=values["pin"])
             return {
                 "id": close.pk,

@@ -29,7 +29,7 @@ from casino_backoffice.staff.exceptions import ActionNotPermitted
 from casino_backoffice.staff.permissions import Action, action_require, may
 from jackpots.models import JackpotKind
 from tables.models import PokerRoom
-from tables.selectors import gaming_day, gaming_day_bounds
+from tables.selectors import gaming_day, gaming_day_bounds, rooms_of, visible_to
 
 from ..models import (
     Box,
@@ -83,9 +83,9 @@ def _on_their_gaming_day(rooms: list[PokerRoom], *, room_field: str) -> Q:
     return condition
 
 
-def _boxes_at_closed_tables() -> QuerySet[Box]:
+def _boxes_at_closed_tables(user: Any) -> QuerySet[Box]:
     return (
-        Box.objects.filter(table__is_open=False)
+        visible_to(user, Box.objects.filter(table__is_open=False))
         .select_related("room", "table", "jackpot")
         .order_by("room__code", Length("table__number"), "table__number", "kind", "code")
     )
@@ -149,12 +149,14 @@ def count_page(request: HttpRequest) -> HttpResponse:
         return render(request, template, {"form": form, "box": box, "notice": _notice_for_box(box)})
     if (recorded_id := request.GET.get("recorded", "")).isdigit():
         recorded = (
-            Count.objects.select_related("box__table", "box__jackpot", "counted_by").filter(pk=int(recorded_id)).first()
+            visible_to(request.user, Count.objects.select_related("box__table", "box__jackpot", "counted_by"))
+            .filter(pk=int(recorded_id))
+            .first()
         )
         if recorded is not None:
             return render(request, template, {"recorded": recorded, "variance": recorded.variance_cents})
     if (box_id := request.GET.get("box", "")).isdigit():
-        box = _boxes_at_closed_tables().filter(pk=int(box_id)).first()
+        box = _boxes_at_closed_tables(request.user).filter(pk=int(box_id)).first()
         if box is None:
             messages.error(
                 request, "That box is not at a closed table: boxes are counted at a closed table (§637a.15(d)(1))."
@@ -165,7 +167,9 @@ def count_page(request: HttpRequest) -> HttpResponse:
                 template,
                 {"form": CountForm(initial={"box": box.pk}), "box": box, "notice": _notice_for_box(box)},
             )
-    return render(request, template, {"tables": _tables_of_boxes(), "may_notice": may(user, Action.NOTICE_RECORD)})
+    return render(
+        request, template, {"tables": _tables_of_boxes(request.user), "may_notice": may(user, Action.NOTICE_RECORD)}
+    )
 
 
 def _notice_for_box(box: Box | None) -> dict[str, Any] | None:
@@ -175,9 +179,9 @@ def _notice_for_box(box: Box | None) -> dict[str, Any] | None:
     return {"notice": _notice_today([box.room]).get(box.room_id)}
 
 
-def _tables_of_boxes() -> list[dict[str, Any]]:
+def _tables_of_boxes(user: Any) -> list[dict[str, Any]]:
     """The closed tables and their boxes, as large buttons, with what each box needs."""
-    boxes = list(_boxes_at_closed_tables())
+    boxes = list(_boxes_at_closed_tables(user))
     rooms = list({box.room_id: box.room for box in boxes}.values())
     notices = _notice_today(rooms)
     waiting_for = {CountStatus.COUNTED: "Awaiting the witness", CountStatus.WITNESSED: "Awaiting transport"}
@@ -210,7 +214,7 @@ def notice_page(request: HttpRequest) -> HttpResponse:
     template = "cage/floor/notice.html"
     if (refusal := _refused(request, template, Action.NOTICE_RECORD)) is not None:
         return refusal
-    rooms = list(PokerRoom.objects.order_by("code"))
+    rooms = list(rooms_of(request.user))
     form = NoticeForm(request.POST or None)
     if request.method == "POST":
         if form.is_valid():
@@ -244,9 +248,9 @@ def notice_page(request: HttpRequest) -> HttpResponse:
 # --- The witness ----------------------------------------------------------------------------------
 
 
-def _witness_rows(bound: tuple[int, WitnessForm] | None = None) -> list[tuple[Count, WitnessForm]]:
+def _witness_rows(user: Any, bound: tuple[int, WitnessForm] | None = None) -> list[tuple[Count, WitnessForm]]:
     counts = (
-        Count.objects.filter(status=CountStatus.COUNTED, place=CountPlace.TABLE)
+        visible_to(user, Count.objects.filter(status=CountStatus.COUNTED, place=CountPlace.TABLE))
         .select_related("box__table", "box__jackpot", "counted_by")
         .order_by("counted_at", "pk")
     )
@@ -266,7 +270,7 @@ def witness_page(request: HttpRequest) -> HttpResponse:
     template = "cage/floor/witness.html"
     if (refusal := _refused(request, template, Action.COUNT_WITNESS)) is not None:
         return refusal
-    return render(request, template, {"rows": _witness_rows()})
+    return render(request, template, {"rows": _witness_rows(request.user)})
 
 
 @login_required
@@ -275,14 +279,14 @@ def witness_sign(request: HttpRequest, count_id: int) -> HttpResponse:
     template = "cage/floor/witness.html"
     if (refusal := _refused(request, template, Action.COUNT_WITNESS)) is not None:
         return refusal
-    count = Count.objects.select_related("box").filter(pk=count_id).first()
+    count = visible_to(request.user, Count.objects.select_related("box")).filter(pk=count_id).first()
     if count is None:
         messages.error(request, f"There is no count {count_id}.")
         return redirect("floor:cage-witness")
     form = WitnessForm(request.POST, auto_id=f"id_count{count.pk}_%s")
     if not form.is_valid():
         messages.error(request, f"Count {count.pk} was not witnessed: correct what is marked below.{_pin_typo(form)}")
-        return render(request, template, {"rows": _witness_rows((count.pk, form))})
+        return render(request, template, {"rows": _witness_rows(request.user, (count.pk, form))})
     try:
         count = count_witness(
             count=count,
@@ -292,7 +296,7 @@ def witness_sign(request: HttpRequest, count_id: int) -> HttpResponse:
         )
     except DomainError as refused:
         messages.error(request, f"Count {count.pk} was not witnessed. {refused.message}")
-        return render(request, template, {"rows": _witness_rows((count.pk, form))})
+        return render(request, template, {"rows": _witness_rows(request.user, (count.pk, form))})
     messages.success(
         request,
         f"Count {count.pk} of box {count.box.code} ({display_cents(count.counted_cents)}) witnessed, "
@@ -304,26 +308,26 @@ def witness_sign(request: HttpRequest, count_id: int) -> HttpResponse:
 # --- Security's custody ---------------------------------------------------------------------------
 
 
-def _witnessed_counts() -> QuerySet[Count]:
+def _witnessed_counts(user: Any) -> QuerySet[Count]:
     return (
-        Count.objects.filter(status=CountStatus.WITNESSED)
+        visible_to(user, Count.objects.filter(status=CountStatus.WITNESSED))
         .select_related("box__room", "box__table", "witnessed_by")
         .order_by("box__room__code", "box__code", "pk")
     )
 
 
-def _uncounted_boxes() -> QuerySet[Box]:
+def _uncounted_boxes(user: Any) -> QuerySet[Box]:
     """Boxes at closed tables that are neither in a count on its way nor in a transport not yet verified."""
     busy_counts = Count.objects.filter(status__in=[CountStatus.COUNTED, CountStatus.WITNESSED]).values("box")
     carried = Transport.objects.filter(status__in=[TransportStatus.IN_TRANSIT, TransportStatus.ACCOUNTED]).values(
         "items__box"
     )
-    return _boxes_at_closed_tables().exclude(pk__in=busy_counts).exclude(pk__in=carried)
+    return _boxes_at_closed_tables(user).exclude(pk__in=busy_counts).exclude(pk__in=carried)
 
 
-def _in_transit() -> QuerySet[Transport]:
+def _in_transit(user: Any) -> QuerySet[Transport]:
     return (
-        Transport.objects.filter(status__in=[TransportStatus.IN_TRANSIT, TransportStatus.ACCOUNTED])
+        visible_to(user, Transport.objects.filter(status__in=[TransportStatus.IN_TRANSIT, TransportStatus.ACCOUNTED]))
         .select_related("room", "carried_by", "accounted_by")
         .prefetch_related("items__box")
         .order_by("-carried_at")
@@ -346,9 +350,9 @@ def custody_page(request: HttpRequest) -> HttpResponse:
             messages.info(request, f"Seal {sent.seal} was already signed for by this form; it is carried once.")
             return redirect("floor:cage-custody")
     container = ContainerForm(
-        request.POST if posted == "counts" else None, prefix="container", counts=_witnessed_counts()
+        request.POST if posted == "counts" else None, prefix="container", counts=_witnessed_counts(request.user)
     )
-    boxes = BoxesForm(request.POST if posted == "boxes" else None, prefix="boxes", boxes=_uncounted_boxes())
+    boxes = BoxesForm(request.POST if posted == "boxes" else None, prefix="boxes", boxes=_uncounted_boxes(request.user))
     form = container if posted == "counts" else boxes if posted == "boxes" else None
     if form is not None:
         if form.is_valid():
@@ -391,16 +395,16 @@ def custody_page(request: HttpRequest) -> HttpResponse:
                     return redirect("floor:cage-custody")
         else:
             messages.error(request, f"Nothing was signed: correct what is marked below.{_pin_typo(form)}")
-    return render(request, template, {"container": container, "boxes": boxes, "in_transit": _in_transit()})
+    return render(request, template, {"container": container, "boxes": boxes, "in_transit": _in_transit(request.user)})
 
 
 # --- Surveillance ---------------------------------------------------------------------------------
 
 
-def _counts_to_record() -> list[Count]:
+def _counts_to_record(user: Any) -> list[Count]:
     """Counts at a table since each room's gaming day began (a count may fill an older sheet)."""
     today = Q(pk__in=[])
-    for room in PokerRoom.objects.all():
+    for room in rooms_of(user):
         today |= Q(box__room=room, counted_at__gte=gaming_day_bounds(room=room, day=_today(room))[0])
     return list(
         Count.objects.filter(today, place=CountPlace.TABLE)
@@ -417,7 +421,9 @@ def surveillance_page(request: HttpRequest) -> HttpResponse:
     template = "cage/floor/surveillance.html"
     if (refusal := _refused(request, template, Action.COUNTS_TO_RECORD_READ)) is not None:
         return refusal
-    return render(request, template, {"counts": _counts_to_record(), "refresh_seconds": SURVEILLANCE_REFRESH_SECONDS})
+    return render(
+        request, template, {"counts": _counts_to_record(request.user), "refresh_seconds": SURVEILLANCE_REFRESH_SECONDS}
+    )
 
 
 @login_required
@@ -425,7 +431,7 @@ def surveillance_rows(request: HttpRequest) -> HttpResponse:
     template = "cage/floor/_surveillance_rows.html"
     if (refusal := _refused(request, template, Action.COUNTS_TO_RECORD_READ)) is not None:
         return refusal
-    response = render(request, template, {"counts": _counts_to_record()})
+    response = render(request, template, {"counts": _counts_to_record(request.user)})
     response["Cache-Control"] = "no-store"
     return response
 
@@ -433,9 +439,9 @@ def surveillance_rows(request: HttpRequest) -> HttpResponse:
 # --- At the cage ----------------------------------------------------------------------------------
 
 
-def _arrivals(bound: dict[int, Any] | None = None, *, supervisor: bool) -> list[dict[str, Any]]:
+def _arrivals(user: Any, bound: dict[int, Any] | None = None, *, supervisor: bool) -> list[dict[str, Any]]:
     transports = (
-        Transport.objects.filter(kind=TransportKind.BOXES, status=TransportStatus.IN_TRANSIT)
+        visible_to(user, Transport.objects.filter(kind=TransportKind.BOXES, status=TransportStatus.IN_TRANSIT))
         .select_related("room", "carried_by")
         .prefetch_related("items__box", "missing_boxes__box", "missing_boxes__recorded_by")
         .order_by("carried_at", "pk")
@@ -464,7 +470,9 @@ def _arrivals(bound: dict[int, Any] | None = None, *, supervisor: bool) -> list[
 def _arrivals_page(request: HttpRequest, bound: dict[int, Any] | None = None) -> HttpResponse:
     supervisor = may(acting_user(request), Action.MISSING_BOX_RECORD)
     containers = (
-        Transport.objects.filter(kind=TransportKind.TABLE_COUNTS, status=TransportStatus.IN_TRANSIT)
+        visible_to(
+            request.user, Transport.objects.filter(kind=TransportKind.TABLE_COUNTS, status=TransportStatus.IN_TRANSIT)
+        )
         .select_related("room", "carried_by")
         .order_by("carried_at")
     )
@@ -472,7 +480,7 @@ def _arrivals_page(request: HttpRequest, bound: dict[int, Any] | None = None) ->
         request,
         "cage/floor/arrivals.html",
         {
-            "rows": _arrivals(bound, supervisor=supervisor),
+            "rows": _arrivals(request.user, bound, supervisor=supervisor),
             "containers": containers,
             "supervisor": supervisor,
         },
@@ -490,7 +498,7 @@ def arrivals_page(request: HttpRequest) -> HttpResponse:
 
 
 def _transport_or_back(request: HttpRequest, transport_id: int) -> Transport | None:
-    transport = Transport.objects.filter(pk=transport_id).first()
+    transport = visible_to(request.user, Transport.objects.all()).filter(pk=transport_id).first()
     if transport is None:
         messages.error(request, f"There is no transport {transport_id}.")
     return transport

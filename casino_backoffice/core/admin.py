@@ -1,4 +1,5 @@
-"""Pieces every admin shares: money that reads as money, totals under a cashier's lists, read-only rows."""
+"""Pieces every admin shares: money that reads as money, totals under a cashier's lists, read-only rows,
+and lists of the rooms a person works in."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 from django.contrib import admin
 from django.db.models import Model, QuerySet, Sum
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
@@ -15,6 +17,7 @@ from casino_backoffice.money import display_cents
 from casino_backoffice.staff.signing import SignableDocument
 
 from .models import Heartbeat
+from .rooms import visible
 
 MONEY_SUFFIX = "_cents"
 
@@ -34,6 +37,29 @@ def _money_display(attname: str, label: str) -> Callable[[Model], str | None]:
     show.short_description = label  # type: ignore[attr-defined]
     show.admin_order_field = attname  # type: ignore[attr-defined]
     return show
+
+
+class RoomScopedAdmin(admin.ModelAdmin):
+    """A person assigned to rooms sees in the admin only the rows of their rooms (``core.rooms``): the
+    list, the row's page (another room's is "does not exist"), its exports, and the rooms, tables and
+    funds a form offers. A model no room owns is shown whole."""
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        return visible(request.user, super().get_queryset(request))
+
+    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        field = super().formfield_for_foreignkey(db_field, request, **kwargs)
+        choices = getattr(field, "queryset", None)
+        if choices is not None:
+            field.queryset = visible(request.user, choices)  # type: ignore[union-attr]
+        return field
+
+
+def room_object_or_404(request: HttpRequest, rows: type[Model] | QuerySet[Any], **lookup: Any) -> Any:
+    """The row of a back-office page (a claim to distribute, a transport to verify) among those of the
+    rooms the person works in; a 404 when there is none or it is another room's."""
+    queryset = rows if isinstance(rows, QuerySet) else rows._default_manager.all()
+    return get_object_or_404(visible(request.user, queryset), **lookup)
 
 
 class MoneyAdmin(admin.ModelAdmin):
@@ -113,9 +139,9 @@ class TotalsAdmin(admin.ModelAdmin):
         return response
 
 
-class ReadOnlyAdmin(MoneyAdmin, TotalsAdmin):
-    """Money rows and signatures: anyone allowed may read them; nobody adds, edits or deletes them
-    here. Services are their only writers."""
+class ReadOnlyAdmin(RoomScopedAdmin, MoneyAdmin, TotalsAdmin):
+    """Money rows and signatures: anyone allowed may read them (of the rooms they work in); nobody
+    adds, edits or deletes them here. Services are their only writers."""
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

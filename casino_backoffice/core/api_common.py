@@ -24,10 +24,13 @@ from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.models import User
 
 from .exceptions import DomainError
+from .rooms import visible
 
+_MAX_KEY = 120
 IDEMPOTENCY_HEADER = OpenApiParameter(
     "Idempotency-Key",
-    OpenApiTypes.STR,
+    # As ``idempotency_key`` reads it: up to 120 characters, not only spaces.
+    {"type": "string", "minLength": 1, "maxLength": _MAX_KEY, "pattern": r"\S"},
     OpenApiParameter.HEADER,
     required=True,
     description="A new key per document (up to 120 characters). The same key with the same body answers the first "
@@ -35,7 +38,6 @@ IDEMPOTENCY_HEADER = OpenApiParameter(
     "`idempotency_key_reused`.",
 )
 REPLAYED_HEADER = "Idempotent-Replayed"
-_MAX_KEY = 120
 D = TypeVar("D", bound=models.Model)
 
 
@@ -105,8 +107,10 @@ class NotFound(DomainError):
     status = 404
 
 
-def document_or_404(queryset: models.QuerySet[D], pk: int, name: str) -> D:
-    found = queryset.filter(pk=pk).first()
+def document_or_404(queryset: models.QuerySet[D], pk: int, name: str, *, user: Any) -> D:
+    """The document of that id among those ``user`` may see (the rooms they work in); a 404 when there
+    is none, or it is another room's (the same answer: its existence is not disclosed)."""
+    found = visible(user, queryset).filter(pk=pk).first()
     if found is None:
         raise NotFound(f"There is no {name} {pk}.")
     return found

@@ -19,7 +19,7 @@ from casino_backoffice.core.admin import ReadOnlyAdmin
 from casino_backoffice.core.floor.forms import PinSignatureField
 from casino_backoffice.staff.permissions import Action, may
 from tables.models import PokerRoom
-from tables.selectors import gaming_day
+from tables.selectors import gaming_day, rooms_of
 
 
 def require(request: HttpRequest, action: Action) -> None:
@@ -83,8 +83,9 @@ def sign_page(
     return TemplateResponse(request, "admin/jackpots/sign.html", context)
 
 
-def rooms() -> list[PokerRoom]:
-    return list(PokerRoom.objects.order_by("code"))
+def rooms(request: HttpRequest) -> list[PokerRoom]:
+    """The rooms a report may ask for: those the person works in (``tables.selectors.rooms_of``)."""
+    return list(rooms_of(request.user))
 
 
 def room_of(request: HttpRequest, choices: list[PokerRoom]) -> PokerRoom | None:

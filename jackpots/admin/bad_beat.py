@@ -17,14 +17,14 @@ from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet, Sum
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import redirect
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from simple_history.admin import SimpleHistoryAdmin
 
-from casino_backoffice.core.admin import ReadOnlyInline, signatures_html
+from casino_backoffice.core.admin import ReadOnlyInline, room_object_or_404, signatures_html
 from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.core.exports import export_response, pdf_response
 from casino_backoffice.money import display_cents
@@ -356,7 +356,7 @@ class BadBeatClaimAdmin(BadBeatAdmin, SimpleHistoryAdmin):
         credential number and time, the distribution, each payment with the patron's identification,
         and the ledger transfers."""
         require(request, Action.BAD_BEAT_RECORDS_READ)
-        claim = get_object_or_404(BadBeatClaim, pk=claim_id)
+        claim = room_object_or_404(request, BadBeatClaim, pk=claim_id)
         context = {
             "file": claim_file(claim=claim),
             "printed_at": timezone.now(),
@@ -374,7 +374,9 @@ class BadBeatClaimAdmin(BadBeatAdmin, SimpleHistoryAdmin):
         §637a.15(g)): the page shows the payout fixed at verification and its split by the posted
         shares before the PIN is asked."""
         require(request, Action.BAD_BEAT_DISTRIBUTE)
-        claim = get_object_or_404(BadBeatClaim.objects.select_related("jackpot", "table", "rules_version"), pk=claim_id)
+        claim = room_object_or_404(
+            request, BadBeatClaim.objects.select_related("jackpot", "table", "rules_version"), pk=claim_id
+        )
         decision = BadBeatDecision.objects.filter(claim=claim).first()
         form = DistributeForm(request.POST or None)
         error = ""
@@ -593,7 +595,8 @@ class BadBeatShareAdmin(BadBeatAdmin):
         """A cage cashier or finance pays one share at the cage, records the patron's identification and
         signs (``share_pay``): one transfer from the fund to its payouts."""
         require(request, Action.BAD_BEAT_PAY)
-        share = get_object_or_404(
+        share = room_object_or_404(
+            request,
             BadBeatShare.objects.select_related("distribution__claim__table", "distribution__claim__jackpot"),
             pk=share_id,
         )

@@ -18,14 +18,14 @@ from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
 from simple_history.admin import SimpleHistoryAdmin
 
-from casino_backoffice.core.admin import export_links, signatures_html
+from casino_backoffice.core.admin import RoomScopedAdmin, export_links, room_object_or_404, signatures_html
 from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.core.exports import export_response
 from casino_backoffice.core.floor.forms import MoneyField
@@ -116,7 +116,7 @@ class DisplayOverdueAdmin(BadBeatAdmin):
 
 
 @admin.register(BadBeatDisplayCheck)
-class DisplayCheckAdmin(admin.ModelAdmin):
+class DisplayCheckAdmin(RoomScopedAdmin, admin.ModelAdmin):
     """§637a.15(h)(2): 'Verify that the amount of any Bad Beat payout maintained by the finance
     department corresponds to the amount being displayed to patrons.' One page, every Bad Beat fund of
     each room; finance adjusts a display from it."""
@@ -143,7 +143,7 @@ class DisplayCheckAdmin(admin.ModelAdmin):
     def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
         require(request, Action.BAD_BEAT_RECORDS_READ)
         now = timezone.now()
-        checked = display_check(rooms=rooms(), at=now)
+        checked = display_check(rooms=rooms(request), at=now)
         if (extension := request.GET.get("export")) in ("csv", "xlsx"):
             rows = [(room, row) for room, funds in checked.items() for row in funds]
             report = display_check_report(rows=rows, filename=f"bad-beat-display-check-{now:%Y-%m-%d}")
@@ -164,7 +164,7 @@ class DisplayCheckAdmin(admin.ModelAdmin):
         """A finance employee sets the displayed amount of a fund to the finance record and signs
         (``display_adjust``, §637a.15(h)(1)); the floorperson or above present signs as witness on the floor."""
         require(request, Action.DISPLAY_ADJUST)
-        jackpot = get_object_or_404(Jackpot.objects.select_related("room"), pk=jackpot_id)
+        jackpot = room_object_or_404(request, Jackpot.objects.select_related("room"), pk=jackpot_id)
         form = SignForm(request.POST or None)
         error = ""
         if request.method == "POST" and form.is_valid():
@@ -339,7 +339,8 @@ class FundTransferAdmin(BadBeatAdmin, SimpleHistoryAdmin):
         """Another finance employee or an administrator approves a prepared transfer and signs
         (``fund_transfer_approve``); the ledger transfer is posted then."""
         require(request, Action.FUND_TRANSFER_APPROVE)
-        transfer = get_object_or_404(
+        transfer = room_object_or_404(
+            request,
             FundTransfer.objects.select_related("source__room", "destination", "prepared_by", "approved_by"),
             pk=transfer_id,
         )

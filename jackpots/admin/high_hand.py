@@ -22,14 +22,14 @@ from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet, Sum
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
 from simple_history.admin import SimpleHistoryAdmin
 
-from casino_backoffice.core.admin import ReadOnlyAdmin, export_links, signatures_html
+from casino_backoffice.core.admin import ReadOnlyAdmin, export_links, room_object_or_404, signatures_html
 from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.core.exports import export_response, pdf_response
 from casino_backoffice.money import display_cents
@@ -204,7 +204,7 @@ class HighHandPeriodAdmin(HighHandAdmin, SimpleHistoryAdmin):
         in, the pot, the moment it was made, a tie, a void with its reason and the supervisor's
         signature; the awards and their payments; every signature."""
         require(request, Action.HIGH_HAND_RECORDS_READ)
-        period = get_object_or_404(HighHandPeriod, pk=period_id)
+        period = room_object_or_404(request, HighHandPeriod, pk=period_id)
         slip = tracking_slip(period=period)
         if (extension := request.GET.get("export")) in ("csv", "xlsx"):
             return export_response(tracking_slip_report(slip=slip), extension)
@@ -521,7 +521,8 @@ class HighHandAwardAdmin(HighHandAdmin):
         identification presented must be the one recorded with the hand (§637a.16(b)(7)); the page
         shows its type and the last four characters of its number to compare."""
         require(request, Action.HIGH_HAND_PAY)
-        award = get_object_or_404(
+        award = room_object_or_404(
+            request,
             HighHandAward.objects.select_related(
                 "period__jackpot", "period__room", "entry__table", "payment__paid_by", "unclaimed"
             ),
@@ -729,7 +730,8 @@ class HighHandUnclaimedAdmin(HighHandAdmin, SimpleHistoryAdmin):
         """Finance approves where an uncollected award goes and signs (``unclaimed_approve``,
         §637a.16(i)): its money moves back from the awards to collect into the fund's next pool."""
         require(request, Action.HIGH_HAND_UNCLAIMED_APPROVE)
-        unclaimed = get_object_or_404(
+        unclaimed = room_object_or_404(
+            request,
             HighHandUnclaimed.objects.select_related(
                 "award__entry__table", "award__period__jackpot", "award__period__room", "approved_by", "into_period"
             ),

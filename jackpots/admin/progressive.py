@@ -271,7 +271,7 @@ class ProgressiveMeterAdmin(ProgressiveAdmin):
     def returns_view(self, request: HttpRequest) -> HttpResponse:
         """The paytable returns of each banked table of a room's rules in effect (``?room=``)."""
         _require_read(request)
-        choices = rooms()
+        choices = rooms(request)
         room = room_of(request, choices)
         now = timezone.now()
         returns = room_returns(room=room, at=now) if room is not None else None

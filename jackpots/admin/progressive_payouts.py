@@ -12,11 +12,11 @@ from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import redirect
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from casino_backoffice.core.admin import ReadOnlyInline, signatures_html
+from casino_backoffice.core.admin import ReadOnlyInline, room_object_or_404, signatures_html
 from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.money import display_cents, display_percent
 from casino_backoffice.staff.auth import acting_user
@@ -238,7 +238,8 @@ class ProgressiveHandAdmin(ProgressiveAdmin):
         the patron's identification, and signs (``progressive_pay``, §655a.11(i)(4)(i)(D),
         §657a.11(e)(4)). Once: a second payment, or any other refusal, shows the service's message."""
         require(request, Action.PROGRESSIVE_PAY)
-        hand = get_object_or_404(
+        hand = room_object_or_404(
+            request,
             ProgressiveHand.objects.select_related(
                 "round__table", "round__meter__room", "validation__validated_by", "payment__paid_by"
             ),

@@ -24,12 +24,11 @@ from zoneinfo import ZoneInfo
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path
 from django.utils import timezone
 
-from casino_backoffice.core.admin import export_links
+from casino_backoffice.core.admin import RoomScopedAdmin, export_links, room_object_or_404
 from casino_backoffice.core.exports import export_response, pdf_response
 from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.permissions import Action, may
@@ -61,7 +60,7 @@ def _pdf_link(request: HttpRequest) -> str:
 
 
 @admin.register(BadBeatReport)
-class BadBeatReportAdmin(admin.ModelAdmin):
+class BadBeatReportAdmin(RoomScopedAdmin, admin.ModelAdmin):
     """The page of the Bad Beat's reports and the reports themselves."""
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -98,7 +97,7 @@ class BadBeatReportAdmin(admin.ModelAdmin):
     def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
         """Every Bad Beat report of a room, with the period a statement or the claims cover."""
         require(request, Action.BAD_BEAT_RECORDS_READ)
-        choices = rooms()
+        choices = rooms(request)
         room = room_of(request, choices)
         start, end = period_of(request, room)
         funds = list(Jackpot.objects.filter(room=room, kind=JackpotKind.BAD_BEAT).order_by("code")) if room else []
@@ -117,7 +116,7 @@ class BadBeatReportAdmin(admin.ModelAdmin):
     def rules_view(self, request: HttpRequest) -> HttpResponse:
         """The posted Bad Beat rules of a room (§637a.15(b)) from the rules version in effect now."""
         require(request, Action.BAD_BEAT_RECORDS_READ)
-        choices = rooms()
+        choices = rooms(request)
         room = room_of(request, choices)
         if room is None:
             raise PermissionDenied
@@ -165,7 +164,7 @@ class BadBeatReportAdmin(admin.ModelAdmin):
         made official, payouts, transfers in and out, other movements, closing balance; and the display
         history (§637a.15(h))."""
         require(request, Action.BAD_BEAT_RECORDS_READ)
-        jackpot = get_object_or_404(Jackpot.objects.select_related("room"), pk=jackpot_id)
+        jackpot = room_object_or_404(request, Jackpot.objects.select_related("room"), pk=jackpot_id)
         start, end = period_of(request, jackpot.room)
         statement = fund_statement(jackpot=jackpot, start=start, end=end)
         if (extension := request.GET.get("export")) in ("csv", "xlsx"):
@@ -209,7 +208,7 @@ class BadBeatReportAdmin(admin.ModelAdmin):
     def claims_view(self, request: HttpRequest) -> HttpResponse:
         """Every claim of a room opened over a period of gaming days, with its status and amounts: CSV or XLSX."""
         require(request, Action.BAD_BEAT_RECORDS_READ)
-        room = room_of(request, rooms())
+        room = room_of(request, rooms(request))
         extension = request.GET.get("export", "csv")
         if room is None or extension not in ("csv", "xlsx"):
             raise PermissionDenied
@@ -223,7 +222,7 @@ class BadBeatReportAdmin(admin.ModelAdmin):
     def high_hand_rules_view(self, request: HttpRequest) -> HttpResponse:
         """The posted High Hand rules of a room (§637a.16(b)) from the rules version in effect now."""
         require(request, Action.RULES_VERSIONS_READ)
-        choices = rooms()
+        choices = rooms(request)
         room = room_of(request, choices)
         if room is None:
             raise PermissionDenied
@@ -281,7 +280,7 @@ def _notices_response(
 ) -> HttpResponse:
     """The notices of a jackpot at the tables of the room asked for, from the rules in effect now: a
     printable page, or its PDF (``?format=pdf``)."""
-    room = room_of(request, rooms())
+    room = room_of(request, rooms(request))
     if room is None:
         raise PermissionDenied
     now = timezone.now()

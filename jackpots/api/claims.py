@@ -37,6 +37,7 @@ from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action
 from tables.api import local, room_named, room_required
+from tables.selectors import visible_to
 
 from ..models import BadBeatClaim, BadBeatDecision, ClaimStatus, DecisionOutcome, Jackpot
 from ..services import SeatedHand, SeatedPlayer, claim_deny, claim_open, claim_verify
@@ -223,13 +224,13 @@ class ClaimInput(serializers.Serializer):
 
 
 def _claim_open(*, values: dict[str, Any], actor: User, idempotency_key: str) -> dict[str, Any]:
-    room = room_required(values.get("room"))
+    room = room_required(values.get("room"), user=actor)
     jackpot = jackpot_named(values["jackpot"], room=room)
     table = table_named(values["table"], room=room)
     claim = claim_open(
         jackpot=jackpot,
         table=table,
-        round=round_named(values.get("round")),
+        round=round_named(values.get("round"), user=actor),
         players_dealt_in=values["players_dealt_in"],
         board=values["board"],
         losing=SeatedHand(**values["losing"]),
@@ -256,8 +257,8 @@ class ClaimListCreate(generics.ListAPIView):
 
     def get_queryset(self):
         params = self.request.query_params
-        claims = claims_queryset().order_by("-opened_at", "-pk")
-        room = room_named(params.get("room"))
+        claims = visible_to(self.request.user, claims_queryset()).order_by("-opened_at", "-pk")
+        room = room_named(params.get("room"), user=self.request.user)
         if room is not None:
             claims = claims.filter(room=room)
         if wanted := params.get("status"):
@@ -309,7 +310,7 @@ class ClaimDetail(APIView):
 
     @extend_schema(responses={200: ClaimOutput, **errors(e403=["not_permitted"], e404=[])})
     def get(self, request: Request, pk: int) -> Response:
-        document_or_404(BadBeatClaim.objects.all(), pk, "Bad Beat claim")
+        document_or_404(BadBeatClaim.objects.all(), pk, "Bad Beat claim", user=request.user)
         return Response(_claim(pk))
 
 
@@ -349,7 +350,7 @@ class ClaimVerify(APIView):
         },
     )
     def post(self, request: Request, pk: int) -> Response:
-        claim = document_or_404(BadBeatClaim.objects.all(), pk, "Bad Beat claim")
+        claim = document_or_404(BadBeatClaim.objects.all(), pk, "Bad Beat claim", user=request.user)
         values = valid(VerifyInput, request.data)
         claim_verify(claim=claim, actor=acting_user(request), pin=values["pin"])
         return Response(_claim(pk))
@@ -374,7 +375,7 @@ class ClaimDeny(APIView):
         },
     )
     def post(self, request: Request, pk: int) -> Response:
-        claim = document_or_404(BadBeatClaim.objects.all(), pk, "Bad Beat claim")
+        claim = document_or_404(BadBeatClaim.objects.all(), pk, "Bad Beat claim", user=request.user)
         values = valid(DenyInput, request.data)
         claim_deny(claim=claim, reason=values["reason"], actor=acting_user(request), pin=values["pin"])
         return Response(_claim(pk))

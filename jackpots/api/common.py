@@ -10,6 +10,7 @@ from rest_framework.exceptions import ValidationError
 
 from casino_backoffice.core.api import WholeNumberField
 from tables.models import PokerRoom, Round, Table
+from tables.selectors import visible_to
 
 from ..models import Jackpot
 
@@ -45,12 +46,12 @@ def table_named(number: str, *, room: PokerRoom) -> Table:
     return table
 
 
-def round_named(round_id: int | None) -> Round | None:
-    """The round of that id, None when none is given; a 400 on ``round`` when there is none (the
-    service checks that it was played at the claim's table)."""
+def round_named(round_id: int | None, *, user: Any) -> Round | None:
+    """The round of that id in the rooms ``user`` works in, None when none is given; a 400 on ``round``
+    when there is none (the service checks that it was played at the claim's table)."""
     if round_id is None:
         return None
-    found = Round.objects.filter(pk=round_id).first()
+    found = visible_to(user, Round.objects.filter(pk=round_id)).first()
     if found is None:
         raise ValidationError({"round": [f"There is no round {round_id}."]})
     return found

@@ -89,7 +89,7 @@ def adjustment_data(pk: int) -> dict[str, Any]:
 
 
 def _display_adjust(*, values: dict[str, Any], actor: User, idempotency_key: str) -> dict[str, Any]:
-    room = room_required(values.get("room"))
+    room = room_required(values.get("room"), user=actor)
     adjustment = display_adjust(
         jackpot=jackpot_named(values["jackpot"], room=room),
         actor=actor,
@@ -138,7 +138,7 @@ class DisplayAdjustmentWitness(APIView):
         },
     )
     def post(self, request: Request, pk: int) -> Response:
-        adjustment = document_or_404(DisplayAdjustment.objects.all(), pk, "display adjustment")
+        adjustment = document_or_404(DisplayAdjustment.objects.all(), pk, "display adjustment", user=request.user)
         values = valid(AdjustmentWitnessInput, request.data)
         display_witness(adjustment=adjustment, actor=acting_user(request), pin=values["pin"])
         return Response(adjustment_data(pk))
@@ -196,7 +196,7 @@ def transfer_data(pk: int) -> dict[str, Any]:
 
 
 def _transfer_prepare(*, values: dict[str, Any], actor: User, idempotency_key: str) -> dict[str, Any]:
-    room = room_required(values.get("room"))
+    room = room_required(values.get("room"), user=actor)
     transfer = fund_transfer_prepare(
         source=jackpot_named(values["source"], room=room, field="source"),
         destination=jackpot_named(values["destination"], room=room, field="destination"),
@@ -255,7 +255,7 @@ class FundTransferApprove(APIView):
         },
     )
     def post(self, request: Request, pk: int) -> Response:
-        transfer = document_or_404(FundTransfer.objects.all(), pk, "fund transfer")
+        transfer = document_or_404(FundTransfer.objects.all(), pk, "fund transfer", user=request.user)
         values = valid(ApproveInput, request.data)
         fund_transfer_approve(transfer=transfer, actor=acting_user(request), pin=values["pin"])
         return Response(transfer_data(pk))

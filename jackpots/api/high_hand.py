@@ -41,6 +41,8 @@ from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action
 from tables.api import local, room_named, room_required
+from tables.models import PokerRoom
+from tables.selectors import staff_of, visible_to
 
 from ..high_hand_cards import high_hand_cards
 from ..models import (
@@ -187,8 +189,8 @@ class PeriodList(generics.ListAPIView):
 
     def get_queryset(self):
         params = self.request.query_params
-        periods = high_hand_periods().order_by("-starts_at", "jackpot__code", "-pk")
-        room = room_named(params.get("room"))
+        periods = visible_to(self.request.user, high_hand_periods()).order_by("-starts_at", "jackpot__code", "-pk")
+        room = room_named(params.get("room"), user=self.request.user)
         if room is not None:
             periods = periods.filter(room=room)
         if wanted := params.get("status"):
@@ -315,18 +317,19 @@ class EntryInput(serializers.Serializer):
         return attrs
 
 
-def _dealer_named(username: str) -> User:
-    dealer = User.objects.filter(username=username).first()
+def _dealer_named(username: str, *, room: PokerRoom) -> User:
+    """The dealer of that username among those who work in ``room``; a 400 otherwise."""
+    dealer = User.objects.filter(staff_of(room), username=username).first()
     if dealer is None:
-        raise ValidationError({"dealer": [f"There is no member of staff {username}."]})
+        raise ValidationError({"dealer": [f"There is no member of staff {username} in room {room.code}."]})
     return dealer
 
 
 def _entry_record(*, values: dict[str, Any], actor: User, idempotency_key: str) -> dict[str, Any]:
-    room = room_required(values.get("room"))
+    room = room_required(values.get("room"), user=actor)
     jackpot = jackpot_named(values["jackpot"], room=room)
     table = table_named(values["table"], room=room)
-    dealer = _dealer_named(values["dealer"])
+    dealer = _dealer_named(values["dealer"], room=room)
     if "cards" in values:
         cards = values["cards"]
     else:
@@ -399,7 +402,7 @@ class EntryVoid(APIView):
         },
     )
     def post(self, request: Request, pk: int) -> Response:
-        entry = document_or_404(HighHandEntry.objects.all(), pk, "High Hand entry")
+        entry = document_or_404(HighHandEntry.objects.all(), pk, "High Hand entry", user=request.user)
         values = valid(EntryVoidInput, request.data)
         entry_void(entry=entry, reason=values["reason"], actor=acting_user(request), pin=values["pin"])
         voided = _entries().get(pk=pk)
@@ -477,7 +480,7 @@ class AwardPay(APIView):
         parameters=[IDEMPOTENCY_HEADER],
     )
     def post(self, request: Request, pk: int) -> Response:
-        award = document_or_404(HighHandAward.objects.all(), pk, "High Hand award")
+        award = document_or_404(HighHandAward.objects.all(), pk, "High Hand award", user=request.user)
 
         def create(*, values: dict[str, Any], actor: User, idempotency_key: str) -> dict[str, Any]:
             payment = award_pay(
@@ -532,7 +535,9 @@ class UnclaimedApprove(APIView):
         },
     )
     def post(self, request: Request, pk: int) -> Response:
-        unclaimed = document_or_404(HighHandUnclaimed.objects.all(), pk, "uncollected High Hand award")
+        unclaimed = document_or_404(
+            HighHandUnclaimed.objects.all(), pk, "uncollected High Hand award", user=request.user
+        )
         values = valid(UnclaimedApproveInput, request.data)
         unclaimed_approve(unclaimed=unclaimed, actor=acting_user(request), pin=values["pin"])
         done = HighHandUnclaimed.objects.select_related("award__period__room", "approved_by").get(pk=pk)

@@ -169,7 +169,7 @@ class DistributionCreate(APIView):
         parameters=[IDEMPOTENCY_HEADER],
     )
     def post(self, request: Request, pk: int) -> Response:
-        claim = document_or_404(BadBeatClaim.objects.all(), pk, "Bad Beat claim")
+        claim = document_or_404(BadBeatClaim.objects.all(), pk, "Bad Beat claim", user=request.user)
 
         def create(*, values: dict[str, Any], actor: User, idempotency_key: str) -> dict[str, Any]:
             distribution = distribution_prepare(
@@ -231,7 +231,7 @@ class SharePay(APIView):
         parameters=[IDEMPOTENCY_HEADER],
     )
     def post(self, request: Request, pk: int) -> Response:
-        share = document_or_404(BadBeatShare.objects.select_related("distribution"), pk, "share")
+        share = document_or_404(BadBeatShare.objects.select_related("distribution"), pk, "share", user=request.user)
 
         def create(*, values: dict[str, Any], actor: User, idempotency_key: str) -> dict[str, Any]:
             payment = share_pay(

@@ -40,7 +40,7 @@ from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action
 from tables.api import local, room_named, room_required
-from tables.models import PokerRoom
+from tables.selectors import rooms_of, visible_to
 
 from ..models import (
     PaymentPlace,
@@ -116,8 +116,8 @@ class MeterList(APIView):
         responses={200: ProgressiveMeterOutput(many=True), **RESTRICTED_LIST_ERRORS},
     )
     def get(self, request: Request) -> Response:
-        room = room_named(request.query_params.get("room"))
-        rooms = [room] if room is not None else list(PokerRoom.objects.all())
+        room = room_named(request.query_params.get("room"), user=request.user)
+        rooms = [room] if room is not None else list(rooms_of(request.user))
         return Response([meter_data(standing) for r in rooms for standing in meters_standing(room=r)])
 
 
@@ -151,7 +151,9 @@ class MeterReset(APIView):
         },
     )
     def post(self, request: Request, pk: int) -> Response:
-        meter = document_or_404(ProgressiveMeter.objects.select_related("room"), pk, "progressive meter")
+        meter = document_or_404(
+            ProgressiveMeter.objects.select_related("room"), pk, "progressive meter", user=request.user
+        )
         values = valid(ProgressivePinInput, request.data)
         funding = meter_reset(meter=meter, actor=acting_user(request), pin=values["pin"])
         standing = next(s for s in meters_standing(room=meter.room) if s.meter.pk == meter.pk)
@@ -315,7 +317,7 @@ def round_data(pk: int) -> dict[str, Any]:
 
 
 def _round_record(*, values: dict[str, Any], actor: User, idempotency_key: str) -> dict[str, Any]:
-    room = room_required(values.get("room"))
+    room = room_required(values.get("room"), user=actor)
     table = table_named(values["table"], room=room)
     round_ = progressive_round_record(
         table=table,
@@ -358,7 +360,7 @@ class RoundDetail(generics.GenericAPIView):
 
     @extend_schema(responses={200: ProgressiveRoundOutput, **errors(e403=ROLE_CODES, e404=[])})
     def get(self, request: Request, pk: int) -> Response:
-        document_or_404(ProgressiveRound.objects.all(), pk, "progressive round")
+        document_or_404(ProgressiveRound.objects.all(), pk, "progressive round", user=request.user)
         return Response(round_data(pk))
 
 
@@ -384,7 +386,7 @@ class ProgressiveHandInput(serializers.Serializer):
 
 
 def _hand_record(*, values: dict[str, Any], actor: User, idempotency_key: str) -> dict[str, Any]:
-    round_ = ProgressiveRound.objects.filter(pk=values["round"]).first()
+    round_ = visible_to(actor, ProgressiveRound.objects.filter(pk=values["round"])).first()
     if round_ is None:
         raise ValidationError({"round": [f"There is no progressive round {values['round']}."]})
     hand = progressive_hand_record(
@@ -446,7 +448,7 @@ class HandValidate(APIView):
         },
     )
     def post(self, request: Request, pk: int) -> Response:
-        hand = document_or_404(ProgressiveHand.objects.all(), pk, "progressive hand")
+        hand = document_or_404(ProgressiveHand.objects.all(), pk, "progressive hand", user=request.user)
         values = valid(ProgressiveValidateInput, request.data)
         progressive_validate(hand=hand, actor=acting_user(request), pin=values["pin"])
         return Response(hand_data(_hands().get(pk=pk)))
@@ -491,7 +493,7 @@ class HandPay(APIView):
         parameters=[IDEMPOTENCY_HEADER],
     )
     def post(self, request: Request, pk: int) -> Response:
-        hand = document_or_404(ProgressiveHand.objects.all(), pk, "progressive hand")
+        hand = document_or_404(ProgressiveHand.objects.all(), pk, "progressive hand", user=request.user)
 
         def create(*, values: dict[str, Any], actor: User, idempotency_key: str) -> dict[str, Any]:
             payment = progressive_pay(
@@ -544,7 +546,7 @@ class ExceptionExplain(APIView):
         },
     )
     def post(self, request: Request, pk: int) -> Response:
-        exception = document_or_404(WagerCountException.objects.all(), pk, "wager count exception")
+        exception = document_or_404(WagerCountException.objects.all(), pk, "wager count exception", user=request.user)
         values = valid(ProgressiveExplainInput, request.data)
         wager_count_explain(
             exception=exception, explanation=values["explanation"], actor=acting_user(request), pin=values["pin"]

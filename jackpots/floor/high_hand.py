@@ -31,7 +31,7 @@ from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action, may
 from casino_backoffice.staff.roles import Role
 from tables.models import PokerRoom, Table
-from tables.selectors import rules_version_in_effect
+from tables.selectors import rules_version_in_effect, visible_to
 
 from ..high_hand_cards import best_five_words, dealt_words, game_label
 from ..models import HighHandEntry, HighHandPeriod, HighHandVoid, Jackpot, JackpotKind, PeriodStatus
@@ -130,8 +130,8 @@ def _chosen(request: HttpRequest, values: Any) -> Chosen | None:
     jackpot_id, table_id = str(values.get("jackpot", "")), str(values.get("table", ""))
     if not (jackpot_id.isdigit() and table_id.isdigit()):
         return None
-    jackpot = Jackpot.objects.select_related("room").filter(pk=int(jackpot_id)).first()
-    table = Table.objects.select_related("room").filter(pk=int(table_id)).first()
+    jackpot = visible_to(request.user, Jackpot.objects.select_related("room")).filter(pk=int(jackpot_id)).first()
+    table = visible_to(request.user, Table.objects.select_related("room")).filter(pk=int(table_id)).first()
     if jackpot is None or table is None:
         messages.error(request, "That fund or table is not there any more: pick again.")
         return None
@@ -170,7 +170,7 @@ def record_page(request: HttpRequest) -> HttpResponse:
         if request.method == "POST":
             messages.error(request, "Nothing was recorded: pick the fund and the table of the hand.")
             return redirect("floor:high-hand-record")
-        return render(request, RECORD_TEMPLATE, {"offers": _offers(_rooms())})
+        return render(request, RECORD_TEMPLATE, {"offers": _offers(_rooms(request.user))})
     if request.method != "POST":
         return _record_form_page(request, chosen, _entry_form(chosen))
     form = _entry_form(chosen, request.POST)
@@ -292,7 +292,7 @@ class FundSlips:
 def _slip_page(request: HttpRequest, *, bound: tuple[int, HighHandVoidForm] | None = None) -> HttpResponse:
     user, now = acting_user(request), timezone.now()
     funds = list(
-        Jackpot.objects.filter(room__in=_rooms(), kind=JackpotKind.HIGH_HAND)
+        Jackpot.objects.filter(room__in=_rooms(request.user), kind=JackpotKind.HIGH_HAND)
         .select_related("room")
         .order_by("room__code", "code")
     )
@@ -314,7 +314,7 @@ def _period_page(
     request: HttpRequest, period_id: int, *, bound: tuple[int, HighHandVoidForm] | None = None
 ) -> HttpResponse:
     user = acting_user(request)
-    period = high_hand_periods().filter(pk=period_id).first()
+    period = visible_to(request.user, high_hand_periods()).filter(pk=period_id).first()
     if period is None:
         messages.error(request, f"There is no High Hand period {period_id}.")
         return redirect("floor:high-hand-slip")
@@ -354,7 +354,7 @@ def void_page(request: HttpRequest, entry_id: int) -> HttpResponse:
     the period's high hand falls back to the best entry left."""
     if (refusal := _refused(request, SLIP_TEMPLATE, Action.HIGH_HAND_VOID)) is not None:
         return refusal
-    entry = HighHandEntry.objects.select_related("table").filter(pk=entry_id).first()
+    entry = visible_to(request.user, HighHandEntry.objects.select_related("table")).filter(pk=entry_id).first()
     if entry is None:
         messages.error(request, f"There is no High Hand entry {entry_id}.")
         return redirect("floor:high-hand-slip")

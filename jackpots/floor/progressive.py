@@ -30,6 +30,7 @@ from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.permissions import Action, may
 from tables.games import Game
 from tables.models import PokerRoom, Table
+from tables.selectors import visible_to
 
 from ..models import (
     PayoutPlace,
@@ -150,7 +151,7 @@ def _chosen(request: HttpRequest, values: Any) -> Offer | None:
     table_id = str(values.get("table", ""))
     if not table_id.isdigit():
         return None
-    table = Table.objects.select_related("room").filter(pk=int(table_id)).first()
+    table = visible_to(request.user, Table.objects.select_related("room")).filter(pk=int(table_id)).first()
     if table is None:
         messages.error(request, "That table is not there any more: pick again.")
         return None
@@ -216,7 +217,7 @@ def record_page(request: HttpRequest) -> HttpResponse:
         if request.method == "POST":
             messages.error(request, "Nothing was recorded: pick the table of the round.")
             return redirect("floor:progressive-round")
-        return render(request, RECORD_TEMPLATE, {"offers": _offers(_rooms())})
+        return render(request, RECORD_TEMPLATE, {"offers": _offers(_rooms(request.user))})
     if request.method != "POST":
         return _record_form_page(request, chosen, _round_form(chosen))
     form = _round_form(chosen, request.POST)
@@ -283,8 +284,11 @@ def _hand_form(view: RoundView, data: Any = None) -> ProgressiveHandForm:
 
 def _round_or_none(request: HttpRequest, round_id: int) -> ProgressiveRound | None:
     found = (
-        ProgressiveRound.objects.select_related(
-            "table__room", "meter", "recorded_by", "count_exception__explanation__explained_by"
+        visible_to(
+            request.user,
+            ProgressiveRound.objects.select_related(
+                "table__room", "meter", "recorded_by", "count_exception__explanation__explained_by"
+            ),
         )
         .prefetch_related("wagers")
         .filter(pk=round_id)
@@ -368,7 +372,11 @@ class ToValidate:
 
 def _validate_page(request: HttpRequest, bound: tuple[int, ValidateForm] | None = None) -> HttpResponse:
     user = acting_user(request)
-    hands = _hands().filter(validation__isnull=True, round__meter__room__in=_rooms()).order_by("recorded_at", "id")
+    hands = (
+        _hands()
+        .filter(validation__isnull=True, round__meter__room__in=_rooms(request.user))
+        .order_by("recorded_at", "id")
+    )
     rows = []
     for hand in hands:
         form = None
@@ -393,7 +401,7 @@ def validate_page(request: HttpRequest) -> HttpResponse:
 def validate_sign(request: HttpRequest, hand_id: int) -> HttpResponse:
     if (refusal := _refused(request, VALIDATE_TEMPLATE, Action.PROGRESSIVE_VALIDATE)) is not None:
         return refusal
-    hand = _hands().filter(pk=hand_id).first()
+    hand = visible_to(request.user, _hands()).filter(pk=hand_id).first()
     if hand is None:
         messages.error(request, f"There is no progressive hand {hand_id}.")
         return redirect("floor:progressive-validate")
@@ -437,7 +445,7 @@ def _meters_page(
     reset: tuple[int, ResetForm] | None = None,
     explain: tuple[int, ExplainForm] | None = None,
 ) -> HttpResponse:
-    rooms = _rooms()
+    rooms = _rooms(request.user)
     standing = [meter for room in rooms for meter in meters_standing(room=room)]
     waiting = [meter.pending.pk for meter in standing if meter.pending is not None]
     validated = set(ProgressiveValidation.objects.filter(hand_id__in=waiting).values_list("hand_id", flat=True))
@@ -484,7 +492,7 @@ def meters_page(request: HttpRequest) -> HttpResponse:
 def reset_page(request: HttpRequest, meter_id: int) -> HttpResponse:
     if (refusal := _refused(request, METERS_TEMPLATE, Action.PROGRESSIVE_RESET)) is not None:
         return refusal
-    meter = ProgressiveMeter.objects.select_related("room").filter(pk=meter_id).first()
+    meter = visible_to(request.user, ProgressiveMeter.objects.select_related("room")).filter(pk=meter_id).first()
     if meter is None:
         messages.error(request, f"There is no progressive meter {meter_id}.")
         return redirect("floor:progressive-meters")
@@ -506,7 +514,11 @@ def reset_page(request: HttpRequest, meter_id: int) -> HttpResponse:
 def explain_page(request: HttpRequest, exception_id: int) -> HttpResponse:
     if (refusal := _refused(request, METERS_TEMPLATE, Action.PROGRESSIVE_EXPLAIN)) is not None:
         return refusal
-    exception = WagerCountException.objects.select_related("round__table").filter(pk=exception_id).first()
+    exception = (
+        visible_to(request.user, WagerCountException.objects.select_related("round__table"))
+        .filter(pk=exception_id)
+        .first()
+    )
     if exception is None:
         messages.error(request, f"There is no wager count exception {exception_id}.")
         return redirect("floor:progressive-meters")

@@ -35,7 +35,7 @@ from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action, action_require, may
 from tables.games import Game
 from tables.models import PokerRoom, Round, Table
-from tables.selectors import rules_version_in_effect
+from tables.selectors import rooms_of, rules_version_in_effect, visible_to
 
 from ..exceptions import BadBeatNotOffered
 from ..models import (
@@ -98,8 +98,9 @@ def _pin_typo(form: forms.Form) -> str:
     return ""
 
 
-def _rooms() -> list[PokerRoom]:
-    return list(PokerRoom.objects.order_by("code"))
+def _rooms(user: Any) -> list[PokerRoom]:
+    """The rooms the person works in (``tables.selectors.rooms_of``): a page shows only theirs."""
+    return list(rooms_of(user))
 
 
 # --- Cards as cards -------------------------------------------------------------------------------
@@ -240,8 +241,8 @@ def _chosen(request: HttpRequest, values: Any) -> Chosen | None:
     jackpot_id, table_id = str(values.get("jackpot", "")), str(values.get("table", ""))
     if not (jackpot_id.isdigit() and table_id.isdigit()):
         return None
-    jackpot = Jackpot.objects.select_related("room").filter(pk=int(jackpot_id)).first()
-    table = Table.objects.select_related("room").filter(pk=int(table_id)).first()
+    jackpot = visible_to(request.user, Jackpot.objects.select_related("room")).filter(pk=int(jackpot_id)).first()
+    table = visible_to(request.user, Table.objects.select_related("room")).filter(pk=int(table_id)).first()
     if jackpot is None or table is None:
         messages.error(request, "That fund or table is not there any more: pick again.")
         return None
@@ -278,7 +279,7 @@ def claim_page(request: HttpRequest) -> HttpResponse:
         if request.method == "POST":
             messages.error(request, "Nothing was recorded: pick the fund and the table of the claim.")
             return redirect("floor:bad-beat-claim")
-        return render(request, CLAIM_TEMPLATE, {"offers": _offers(_rooms())})
+        return render(request, CLAIM_TEMPLATE, {"offers": _offers(_rooms(request.user))})
     if request.method != "POST":
         return _claim_form_page(request, chosen, _claim_form(chosen))
     form = _claim_form(chosen, request.POST)
@@ -333,7 +334,7 @@ def claim_detail(request: HttpRequest, claim_id: int) -> HttpResponse:
     opened it, and where it is now (decision, distribution, payments)."""
     if (refusal := _refused(request, CLAIM_PAGE_TEMPLATE, Action.BAD_BEAT_READ)) is not None:
         return refusal
-    claim = _claim_with_everything().filter(pk=claim_id).first()
+    claim = visible_to(request.user, _claim_with_everything()).filter(pk=claim_id).first()
     if claim is None:
         messages.error(request, f"There is no Bad Beat claim {claim_id}.")
         return redirect("floor:bad-beat-claims")
@@ -376,7 +377,7 @@ class ToDecide:
 
 
 def _decide_rows(user: User, bound: dict[int, forms.Form] | None = None) -> list[ToDecide]:
-    claims = [claim for room in _rooms() for claim in claims_to_decide(room=room)]
+    claims = [claim for room in _rooms(user) for claim in claims_to_decide(room=room)]
     rounds = _rounds_of(claims)
     rows = []
     for claim in claims:
@@ -413,7 +414,7 @@ def decide_page(request: HttpRequest) -> HttpResponse:
 
 
 def _claim_or_back(request: HttpRequest, claim_id: int) -> BadBeatClaim | None:
-    claim = BadBeatClaim.objects.select_related("table").filter(pk=claim_id).first()
+    claim = visible_to(request.user, BadBeatClaim.objects.select_related("table")).filter(pk=claim_id).first()
     if claim is None:
         messages.error(request, f"There is no Bad Beat claim {claim_id}.")
     return claim
@@ -489,7 +490,7 @@ class PayoutRow:
 
 
 def _payout_rows(user: User, bound: dict[int, PayForm] | None = None) -> list[PayoutRow]:
-    claims = [claim for room in _rooms() for claim in payouts_to_deliver(room=room)]
+    claims = [claim for room in _rooms(user) for claim in payouts_to_deliver(room=room)]
     rounds = _rounds_of(claims)
     places = sorted(payment_places(user))
     can_pay = may(user, Action.BAD_BEAT_PAY) and bool(places)
@@ -545,7 +546,7 @@ def payouts_page(request: HttpRequest) -> HttpResponse:
 def share_pay_page(request: HttpRequest, share_id: int) -> HttpResponse:
     if (refusal := _refused(request, PAYOUTS_TEMPLATE, Action.BAD_BEAT_PAY)) is not None:
         return refusal
-    share = BadBeatShare.objects.select_related("distribution").filter(pk=share_id).first()
+    share = visible_to(request.user, BadBeatShare.objects.select_related("distribution")).filter(pk=share_id).first()
     if share is None:
         messages.error(request, f"There is no Bad Beat share {share_id}.")
         return redirect("floor:bad-beat-payouts")
@@ -580,9 +581,11 @@ def share_pay_page(request: HttpRequest, share_id: int) -> HttpResponse:
 # --- The witness of a display adjustment ----------------------------------------------------------
 
 
-def _witness_rows(bound: tuple[int, WitnessForm] | None = None) -> list[tuple[DisplayAdjustment, WitnessForm]]:
+def _witness_rows(
+    user: Any, bound: tuple[int, WitnessForm] | None = None
+) -> list[tuple[DisplayAdjustment, WitnessForm]]:
     rows = []
-    for room in _rooms():
+    for room in _rooms(user):
         for adjustment in adjustments_to_witness(room=room):
             if bound is not None and bound[0] == adjustment.pk:
                 rows.append((adjustment, bound[1]))
@@ -597,7 +600,7 @@ def witness_page(request: HttpRequest) -> HttpResponse:
     presence of a floorperson or above'): the one present signs each; never the one who adjusted."""
     if (refusal := _refused(request, WITNESS_TEMPLATE, Action.DISPLAY_WITNESS)) is not None:
         return refusal
-    return render(request, WITNESS_TEMPLATE, {"rows": _witness_rows()})
+    return render(request, WITNESS_TEMPLATE, {"rows": _witness_rows(request.user)})
 
 
 @login_required
@@ -605,19 +608,23 @@ def witness_page(request: HttpRequest) -> HttpResponse:
 def witness_sign(request: HttpRequest, adjustment_id: int) -> HttpResponse:
     if (refusal := _refused(request, WITNESS_TEMPLATE, Action.DISPLAY_WITNESS)) is not None:
         return refusal
-    adjustment = DisplayAdjustment.objects.select_related("jackpot", "witnessed_by").filter(pk=adjustment_id).first()
+    adjustment = (
+        visible_to(request.user, DisplayAdjustment.objects.select_related("jackpot", "witnessed_by"))
+        .filter(pk=adjustment_id)
+        .first()
+    )
     if adjustment is None:
         messages.error(request, f"There is no display adjustment {adjustment_id}.")
         return redirect("floor:bad-beat-witness")
     form = WitnessForm(request.POST, auto_id=f"id_adjustment{adjustment.pk}_%s")
     if not form.is_valid():
         messages.error(request, f"The adjustment was not witnessed: correct what is marked below.{_pin_typo(form)}")
-        return render(request, WITNESS_TEMPLATE, {"rows": _witness_rows((adjustment.pk, form))})
+        return render(request, WITNESS_TEMPLATE, {"rows": _witness_rows(request.user, (adjustment.pk, form))})
     try:
         display_witness(adjustment=adjustment, actor=acting_user(request), pin=form.cleaned_data["pin"])
     except DomainError as refused:
         messages.error(request, f"The adjustment was not witnessed. {refused.message}")
-        return render(request, WITNESS_TEMPLATE, {"rows": _witness_rows((adjustment.pk, form))})
+        return render(request, WITNESS_TEMPLATE, {"rows": _witness_rows(request.user, (adjustment.pk, form))})
     messages.success(
         request,
         f"You witnessed the {adjustment.jackpot.name} display set to {display_cents(adjustment.amount_cents)}.",
@@ -646,7 +653,7 @@ def _funds_page(
     adjust: tuple[int, AdjustForm] | None = None,
     distribute: tuple[int, DistributeForm] | None = None,
 ) -> HttpResponse:
-    rooms = _rooms()
+    rooms = _rooms(request.user)
     funds = list(
         Jackpot.objects.filter(room__in=rooms, kind=JackpotKind.BAD_BEAT)
         .select_related("room")
@@ -697,7 +704,7 @@ def funds_page(request: HttpRequest) -> HttpResponse:
 def display_adjust_page(request: HttpRequest, jackpot_id: int) -> HttpResponse:
     if (refusal := _refused(request, FUNDS_TEMPLATE, Action.DISPLAY_ADJUST)) is not None:
         return refusal
-    jackpot = Jackpot.objects.select_related("room").filter(pk=jackpot_id).first()
+    jackpot = visible_to(request.user, Jackpot.objects.select_related("room")).filter(pk=jackpot_id).first()
     if jackpot is None:
         messages.error(request, f"There is no jackpot fund {jackpot_id}.")
         return redirect("floor:bad-beat-funds")

@@ -87,7 +87,7 @@ class RoundBatch(APIView):
         # Shape first (serializers), then one service call records every well-formed round.
         for index, item in enumerate(batch.validated_data["rounds"]):
             try:
-                values, table = write_input(BatchRoundInput, item, tables=tables)
+                values, table = write_input(BatchRoundInput, item, user=request.user, tables=tables)
             except ValidationError as error:
                 results.append({"index": index, "status": 400, "replayed": False, "errors": error.detail})
                 continue

@@ -20,6 +20,7 @@ from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.models import User
 from tables.models import Table
+from tables.selectors import visible_to
 
 from ..exceptions import InvalidRound
 
@@ -48,12 +49,11 @@ class AwareDateTimeField(serializers.DateTimeField):
         raise ValidationError("Give an ISO-8601 date and time with its UTC offset.")
 
 
-def _resolve_table(number: str, room_code: str | None) -> Table:
-    tables = list(
-        Table.objects.select_related("room").filter(number=number, **({"room__code": room_code} if room_code else {}))[
-            :2
-        ]
-    )
+def _resolve_table(number: str, room_code: str | None, *, user: Any) -> Table:
+    """The table of that number (in the room of that code) among the rooms ``user`` works in; a 400
+    when there is none (another room's included) or several rooms have one and no room is said."""
+    visible = visible_to(user, Table.objects.select_related("room"))
+    tables = list(visible.filter(number=number, **({"room__code": room_code} if room_code else {}))[:2])
     if not tables:
         raise ValidationError({"table": [f"There is no table {number}{f' in room {room_code}' if room_code else ''}."]})
     if len(tables) > 1:
@@ -95,17 +95,22 @@ class Recorded:
 
 
 def write_input(
-    input_class: type[serializers.Serializer], data: Any, *, tables: dict[tuple[str, str | None], Table] | None = None
+    input_class: type[serializers.Serializer],
+    data: Any,
+    *,
+    user: Any,
+    tables: dict[tuple[str, str | None], Table] | None = None,
 ) -> tuple[dict[str, Any], Table]:
-    """Check the shape of one write (``input_class``), then find the table it names; a
-    ``ValidationError`` otherwise. ``tables`` caches tables across the items of a batch."""
+    """Check the shape of one write (``input_class``), then find the table it names in the rooms
+    ``user`` works in; a ``ValidationError`` otherwise. ``tables`` caches tables across the items of a
+    batch."""
     serializer = input_class(data=data)
     serializer.is_valid(raise_exception=True)
     values: dict[str, Any] = dict(serializer.validated_data)
     where = (values["table"], values.get("room"))
     if tables is None:
-        return values, _resolve_table(*where)
-    table = tables.get(where) or tables.setdefault(where, _resolve_table(*where))
+        return values, _resolve_table(*where, user=user)
+    table = tables.get(where) or tables.setdefault(where, _resolve_table(*where, user=user))
     return values, table
 
 
@@ -129,7 +134,7 @@ def idempotent_post(
     table it names, then ``record(table=, values=, actor=, idempotency_key=)`` (which calls the
     service); 201 with ``Idempotent-Replayed: true`` when the key was recorded before."""
     key = _idempotency_key(request)
-    values, table = write_input(input_class, request.data)
+    values, table = write_input(input_class, request.data, user=request.user)
     actor: User = acting_user(request)
     outcome: Recorded | DomainError
     try:

@@ -19,6 +19,7 @@ from casino_backoffice.core.api import MoneyField
 from casino_backoffice.money import format_cents
 from casino_backoffice.staff.permissions import Action
 from tables.models import PokerRoom, RulesVersion
+from tables.selectors import rooms_of, visible_to
 
 from ..compute import uncalled_bet_problem
 from ..exports import CSVRenderer, XLSXRenderer
@@ -74,7 +75,7 @@ class RakeCalculator(APIView):
         data = CalculatorInput(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
-        table = _resolve_table(values["table"], values.get("room"))
+        table = _resolve_table(values["table"], values.get("room"), user=request.user)
         if problem := uncalled_bet_problem(pot_cents=values["pot"], uncalled_cents=values["uncalled_bet"]):
             raise ValidationError({"uncalled_bet": [problem]})
         breakdown = pot_breakdown(
@@ -123,7 +124,8 @@ class RulesVersionList(generics.ListAPIView):
         return super().get(request, *args, **kwargs)
 
     def get_queryset(self):
-        versions = RulesVersion.objects.select_related("room", "loaded_by").order_by("room__code", "-number")
+        versions = visible_to(self.request.user, RulesVersion.objects.select_related("room", "loaded_by"))
+        versions = versions.order_by("room__code", "-number")
         if room := self.request.query_params.get("room"):
             versions = versions.filter(room__code=room)
         return versions
@@ -163,7 +165,7 @@ class RevenueReport(APIView):
     )
     def get(self, request: Request) -> Response:
         params = request.query_params
-        rooms = PokerRoom.objects.all()
+        rooms = rooms_of(request.user)
         room = (
             rooms.filter(code=params["room"]).first()
             if params.get("room")

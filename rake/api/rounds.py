@@ -20,6 +20,7 @@ from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action
 from jackpots.models import RoundDrop
 from tables.models import Round, Table
+from tables.selectors import visible_to
 
 from ..selectors import rules_version_number
 from ..services import RoundRecorded, round_record
@@ -125,9 +126,8 @@ class RoundListCreate(generics.ListAPIView):
     required_actions = {"POST": Action.ROUND_RECORD}
 
     def get_queryset(self):
-        rounds = Round.objects.select_related("table__room", "rules_version").prefetch_related(
-            Prefetch("drops", queryset=RoundDrop.objects.order_by("position"))
-        )
+        rounds = visible_to(self.request.user, Round.objects.select_related("table__room", "rules_version"))
+        rounds = rounds.prefetch_related(Prefetch("drops", queryset=RoundDrop.objects.order_by("position")))
         params = self.request.query_params
         if table := params.get("table"):
             rounds = rounds.filter(table__number=table)

@@ -16,6 +16,7 @@ from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action
 from tables.models import Table
+from tables.selectors import visible_to
 
 from ..models import TimeCharge
 from ..services import time_charge_assess, time_charge_verify
@@ -86,7 +87,7 @@ class TimeChargeListCreate(generics.ListAPIView):
     required_actions = {"POST": Action.TIME_CHARGE_ASSESS}
 
     def get_queryset(self):
-        charges = TimeCharge.objects.select_related("table__room")
+        charges = visible_to(self.request.user, TimeCharge.objects.select_related("table__room"))
         if table := self.request.query_params.get("table"):
             charges = charges.filter(table__number=table)
         return charges
@@ -118,7 +119,9 @@ class TimeChargeVerify(APIView):
         },
     )
     def post(self, request: Request, pk: int) -> Response:
-        charge = generics.get_object_or_404(TimeCharge.objects.select_related("table__room"), pk=pk)
+        charge = generics.get_object_or_404(
+            visible_to(request.user, TimeCharge.objects.select_related("table__room")), pk=pk
+        )
         charge = time_charge_verify(
             time_charge=charge, actor=acting_user(request), pin=str(request.data.get("pin", ""))
         )

@@ -19,6 +19,7 @@ from casino_backoffice.staff.exceptions import ActionNotPermitted
 from casino_backoffice.staff.forms import SignWithPinForm
 from casino_backoffice.staff.permissions import Action, action_require, may
 from tables.models import Round
+from tables.selectors import visible_to
 
 from ..exceptions import IdempotencyKeyReused
 from ..models import TimeCharge
@@ -164,7 +165,10 @@ def round_log(request: HttpRequest) -> HttpResponse:
     recorded_round = None
     if (recorded_id := request.GET.get("recorded", "")).isdigit():
         recorded_round = (
-            Round.objects.select_related("table__room").prefetch_related("drops").filter(pk=int(recorded_id)).first()
+            visible_to(request.user, Round.objects.select_related("table__room"))
+            .prefetch_related("drops")
+            .filter(pk=int(recorded_id))
+            .first()
         )
     form = RoundLogForm(initial={"table": recorded_round.table_id} if recorded_round else {})
     return render(
@@ -179,7 +183,7 @@ def time_charges(request: HttpRequest) -> HttpResponse:
     """Time charges waiting for a floorperson's verification (§637a.17(b)(3)(v)), newest first."""
     can_verify = may(acting_user(request), Action.TIME_CHARGE_VERIFY)
     pending = (
-        TimeCharge.objects.filter(verified_at__isnull=True)
+        visible_to(request.user, TimeCharge.objects.filter(verified_at__isnull=True))
         .select_related("table", "assessed_by")
         .order_by("-interval_starts_at")[:50]
     )
@@ -194,7 +198,7 @@ def time_charges(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def time_charge_verify_page(request: HttpRequest, charge_id: int) -> HttpResponse:
-    charge = get_object_or_404(TimeCharge, pk=charge_id)
+    charge = get_object_or_404(visible_to(request.user, TimeCharge.objects.all()), pk=charge_id)
     form = SignWithPinForm(request.POST)
     if not form.is_valid():
         # Refused by the form, before any PIN check: a typo does not count toward the signing lock.
