@@ -49,7 +49,8 @@ ALLOWED_HOSTS = os.environ.get("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,test
 INSTALLED_APPS = [
     # First, so that its createsuperuser (credential number and PIN) replaces django.contrib.auth's.
     "casino_backoffice.staff",
-    "django.contrib.admin",
+    # The admin site whose sign-in asks a person with a second factor for their code (staff.second_factor).
+    "casino_backoffice.staff.second_factor.admin_site.StaffAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -61,6 +62,9 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "django_htmx",
     "simple_history",
+    # The second factor's devices (TOTP, RFC 6238): staff.second_factor.
+    "django_otp",
+    "django_otp.plugins.otp_totp",
     "casino_backoffice.core",
     "casino_backoffice.ledger",
     "tables",
@@ -80,6 +84,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "casino_backoffice.staff.sessions.SessionTimeoutMiddleware",
+    "casino_backoffice.staff.second_factor.middleware.SecondFactorEnrolmentMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
@@ -186,6 +191,21 @@ SIGNIN_LOCKOUT = timedelta(minutes=15)
 SESSION_IDLE_TIMEOUT = timedelta(minutes=int(os.environ.get("DJANGO_SESSION_IDLE_MINUTES", "30")))
 SESSION_ABSOLUTE_TIMEOUT = timedelta(hours=int(os.environ.get("DJANGO_SESSION_ABSOLUTE_HOURS", "12")))
 SESSION_COOKIE_AGE = int(SESSION_ABSOLUTE_TIMEOUT.total_seconds())
+# The second factor (``staff.second_factor``): a time-based code from an authenticator app, offered to
+# shift supervisors, poker room managers, finance and administrators and asked at sign-in of those who
+# turned it on. STAFF_SECOND_FACTOR_REQUIRED_ROLES (role codes, comma-separated, e.g.
+# "finance,administrator") makes it required for those roles: such a person who has none is sent to set
+# it up at their next sign-in. Wrong codes count toward the sign-in lockout above, the one rule, so
+# django-otp's own throttling is off.
+STAFF_SECOND_FACTOR_REQUIRED_ROLES = tuple(
+    role.strip() for role in os.environ.get("STAFF_SECOND_FACTOR_REQUIRED_ROLES", "").split(",") if role.strip()
+)
+# Between the right password and the code.
+STAFF_SECOND_FACTOR_CODE_WINDOW = timedelta(minutes=5)
+OTP_TOTP_ISSUER = os.environ.get("STAFF_SECOND_FACTOR_ISSUER", "Poker room back office")
+OTP_TOTP_THROTTLE_FACTOR = 0
+# The admin never shows a device's key or QR code (the person sees theirs once, on the tablet).
+OTP_ADMIN_HIDE_SENSITIVE_DATA = True
 
 # --- Signing -------------------------------------------------------------------------------------
 # Wrong PINs in a row before a person's signing is locked until an administrator unlocks it.

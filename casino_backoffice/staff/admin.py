@@ -10,9 +10,10 @@ from casino_backoffice.core.admin import ReadOnlyAdmin
 from casino_backoffice.core.exceptions import DomainError
 
 from .auth import acting_user
-from .models import RefusedAction, Signature, SignInAttempt, User
+from .models import RefusedAction, SecondFactorEvent, Signature, SignInAttempt, User
 from .permissions import Action, may
 from .roles import Role
+from .second_factor.services import second_factor_reset
 from .services import signing_unlock
 
 
@@ -48,7 +49,7 @@ class StaffAdmin(SimpleHistoryAdmin, UserAdmin):
             },
         ),
     )
-    actions = ["unlock_signing"]
+    actions = ["unlock_signing", "reset_second_factor"]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[User]:
         return super().get_queryset(request).prefetch_related("groups")
@@ -64,6 +65,9 @@ class StaffAdmin(SimpleHistoryAdmin, UserAdmin):
 
     def has_unlock_signing_permission(self, request: HttpRequest) -> bool:
         return may(request.user, Action.SIGNING_UNLOCK)
+
+    def has_reset_second_factor_permission(self, request: HttpRequest) -> bool:
+        return may(request.user, Action.SECOND_FACTOR_RESET)
 
     @admin.display(description="Name", ordering="last_name")
     def full_name(self, user: User) -> str:
@@ -85,6 +89,24 @@ class StaffAdmin(SimpleHistoryAdmin, UserAdmin):
                 return
         self.message_user(request, f"Signing unlocked for {queryset.count()} people.")
 
+    @admin.action(
+        description="Reset the second factor (a lost phone: password alone until they set up another)",
+        permissions=["reset_second_factor"],
+    )
+    def reset_second_factor(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
+        reset = []
+        for user in queryset:
+            try:
+                if second_factor_reset(user=user, actor=acting_user(request)):
+                    reset.append(user.get_username())
+            except DomainError as error:
+                self.message_user(request, error.message, messages.ERROR)
+                return
+        if reset:
+            self.message_user(request, f"Second factor reset for {', '.join(reset)} (recorded).")
+        else:
+            self.message_user(request, "None of them had a second factor.", messages.WARNING)
+
 
 @admin.register(Signature)
 class SignatureAdmin(ReadOnlyAdmin):
@@ -100,8 +122,8 @@ class SignInAttemptAdmin(ReadOnlyAdmin):
     """Every attempt to sign in with a password, for compliance: who, when, from where, and whether it
     was refused because the person was locked out."""
 
-    list_display = ["at", "username", "succeeded", "refused_locked", "address"]
-    list_filter = ["succeeded", "refused_locked"]
+    list_display = ["at", "username", "succeeded", "reason", "refused_locked", "address"]
+    list_filter = ["succeeded", "reason", "refused_locked"]
     search_fields = ["username", "address"]
     date_hierarchy = "at"
 
@@ -113,4 +135,15 @@ class RefusedActionAdmin(ReadOnlyAdmin):
     list_display = ["at", "username", "action", "roles"]
     list_filter = ["action"]
     search_fields = ["username", "action"]
+    date_hierarchy = "at"
+
+
+@admin.register(SecondFactorEvent)
+class SecondFactorEventAdmin(ReadOnlyAdmin):
+    """Every second factor turned on, removed by its person or reset by an administrator, for compliance."""
+
+    list_display = ["at", "user", "kind", "actor"]
+    list_filter = ["kind"]
+    list_select_related = ["user", "actor"]
+    search_fields = ["user__username", "actor__username"]
     date_hierarchy = "at"

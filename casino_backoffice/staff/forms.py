@@ -3,7 +3,6 @@ from typing import Any
 from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm
-from django.utils import timezone
 
 from casino_backoffice.core.floor.forms import PinSignatureField
 
@@ -37,34 +36,67 @@ class CorrectionForm(SignWithPinForm):
     field_order = ["reason", "pin"]
 
 
+# The error a right password raises for a person with a second factor: the sign-in view then asks for
+# the code (``staff.second_factor.views``). Any other view shows it as a refusal, so a page that cannot
+# ask for the code never signs such a person in on their password alone.
+SECOND_FACTOR_NEEDED = "second_factor_needed"
+
+
 class LockoutAuthenticationForm(AuthenticationForm):
     """Sign-in with a password, refused for a while after too many wrong ones for the same person
-    (``staff.signin``); every attempt is recorded. The tablet's and the admin's sign-in use it."""
+    (``staff.signin``); every attempt is recorded. The tablet's and the admin's sign-in use it.
+
+    A right password of a person with a second factor is not yet a sign-in: the form is invalid with
+    ``SECOND_FACTOR_NEEDED``, ``get_user()`` names the person, and nothing is recorded until the code."""
 
     def clean(self) -> dict[str, Any]:
-        from .signin import signin_locked_until, signin_record
+        from .second_factor.services import second_factor_device
+        from .signin import signin_locked_message, signin_locked_until, signin_record
 
         username = (self.cleaned_data.get("username") or "").strip()
         if username:
             until = signin_locked_until(username=username)
             if until is not None:
                 signin_record(username=username, succeeded=False, request=self.request, refused_locked=True)
-                minutes = max(1, round((until - timezone.now()).total_seconds() / 60))
-                raise forms.ValidationError(
-                    f"Too many wrong passwords for {username}: signing in as {username} is refused for "
-                    f"{minutes} more minute{'s' if minutes != 1 else ''}. Another person may sign in at this "
-                    "terminal; an administrator can help if you have forgotten your password.",
-                    code="locked_out",
-                )
+                raise forms.ValidationError(signin_locked_message(username=username, until=until), code="locked_out")
         try:
             cleaned = super().clean()
         except forms.ValidationError:
             if username:
                 signin_record(username=username, succeeded=False, request=self.request)
             raise
+        user = self.get_user()
+        if user is not None and second_factor_device(user=user) is not None:
+            raise forms.ValidationError(
+                "Enter the 6-digit code from your authenticator app to finish signing in.", code=SECOND_FACTOR_NEEDED
+            )
         if username:
             signin_record(username=username, succeeded=True, request=self.request)
         return cleaned
+
+
+class SecondFactorCodeForm(forms.Form):
+    """A code from the authenticator app: six digits, checked only when it is six digits, so a typo of
+    length never counts toward the lockout."""
+
+    code = forms.RegexField(
+        label="6-digit code",
+        regex=r"^[0-9]{6}$",
+        error_messages={"invalid": "The code is 6 digits, as your app shows it."},
+        widget=forms.TextInput(
+            attrs={
+                "inputmode": "numeric",
+                "autocomplete": "one-time-code",
+                "pattern": "[0-9]{6}",
+                "maxlength": "6",
+                "autofocus": True,
+                "class": "code",
+            }
+        ),
+    )
+
+    def clean_code(self) -> str:
+        return str(self.cleaned_data["code"]).strip()
 
 
 class LockoutAdminAuthenticationForm(LockoutAuthenticationForm, AdminAuthenticationForm):

@@ -106,14 +106,27 @@ class Signature(models.Model):
         )
 
 
+class SignInReason(models.TextChoices):
+    """Why an attempt to sign in ended as it did (rows from before reasons were kept have none)."""
+
+    SIGNED_IN = "signed_in", "Signed in"
+    WRONG_PASSWORD = "wrong_password", "Wrong password"
+    LOCKED_OUT = "locked_out", "Locked out"
+    WRONG_CODE = "wrong_code", "Wrong second-factor code"
+    REPLAYED_CODE = "replayed_code", "Second-factor code used already"
+
+
 class SignInAttempt(models.Model):
-    """One attempt to sign in with a password, as compliance reads them: who was named, whether it
-    succeeded, when, from where. Inserted once, never changed (a trigger refuses UPDATE, DELETE and
-    TRUNCATE). The lockout counts a person's failures since their last success (``staff.signin``)."""
+    """One attempt to sign in, as compliance reads them: who was named, whether it succeeded, why,
+    when, from where. A person with a second factor makes one attempt with the password and, when it
+    is right, one with the code; only the code's success is a success. Re-entering the code to remove
+    a second factor is an attempt too. Inserted once, never changed (a trigger refuses UPDATE, DELETE
+    and TRUNCATE). The lockout counts a person's failures since their last success (``staff.signin``)."""
 
     username = models.CharField(max_length=150, db_index=True)
     succeeded = models.BooleanField()
     refused_locked = models.BooleanField(default=False, help_text="Refused before the password was checked: locked.")
+    reason = models.CharField(max_length=20, choices=SignInReason.choices, blank=True, default="")
     at = models.DateTimeField()
     address = models.GenericIPAddressField(null=True, blank=True)
     user_agent = models.CharField(max_length=300, blank=True)
@@ -123,8 +136,34 @@ class SignInAttempt(models.Model):
         indexes = [models.Index(fields=["username", "at"], name="staff_signin_username_at")]
 
     def __str__(self) -> str:
-        outcome = "signed in" if self.succeeded else "locked out" if self.refused_locked else "wrong password"
+        if self.reason:
+            outcome = self.get_reason_display().lower()
+        else:
+            outcome = "signed in" if self.succeeded else "locked out" if self.refused_locked else "wrong password"
         return f"{self.username}: {outcome} at {self.at:%Y-%m-%d %H:%M:%S}"
+
+
+class SecondFactorEventKind(models.TextChoices):
+    CONFIRMED = "confirmed", "Turned on (first code confirmed)"
+    REMOVED = "removed", "Removed by the person (code re-entered)"
+    RESET = "reset", "Reset by an administrator"
+
+
+class SecondFactorEvent(models.Model):
+    """A person's second factor (``staff.second_factor``) turned on, removed by them or reset by an
+    administrator, as compliance reads it: whose, what, by whom, when. Inserted once, never changed."""
+
+    user = models.ForeignKey("staff.User", on_delete=models.PROTECT, related_name="second_factor_events")
+    kind = models.CharField(max_length=20, choices=SecondFactorEventKind.choices)
+    actor = models.ForeignKey("staff.User", on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        indexes = [models.Index(fields=["at"], name="staff_secondfactorevent_at")]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.get_kind_display().lower()} by {self.actor} at {self.at:%Y-%m-%d %H:%M:%S}"
 
 
 class RefusedAction(models.Model):

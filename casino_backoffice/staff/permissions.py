@@ -81,6 +81,8 @@ class Action(models.TextChoices):
     PROGRESSIVE_RESET = "progressive_reset", "Reset a progressive meter after a 100% payout"
     PROGRESSIVE_EXPLAIN = "progressive_explain", "Explain a mismatch of progressive wagers and chips collected"
     PROGRESSIVE_READ = "progressive_read", "Read the progressive meters, rounds and payouts"
+    SECOND_FACTOR_USE = "second_factor_use", "Turn on a second factor (a code from an app) for their own sign-in"
+    SECOND_FACTOR_RESET = "second_factor_reset", "Reset a person's second factor"
 
 
 EVERY_ROLE = frozenset(Role)
@@ -175,6 +177,11 @@ ACTION_ROLES: dict[Action, frozenset[Role]] = {
     Action.PIN_SET: EVERY_ROLE,
     Action.SIGNING_UNLOCK: frozenset({Role.ADMINISTRATOR}),
     Action.STAFF_MANAGE: frozenset({Role.ADMINISTRATOR}),
+    # The second factor at sign-in (staff.second_factor) is offered to those who approve, sign for and
+    # move the most: supervisors, managers, finance and administrators; an administrator resets a
+    # person's when their phone is lost.
+    Action.SECOND_FACTOR_USE: SUPERVISOR_OR_ABOVE | FINANCE_OR_ADMINISTRATOR,
+    Action.SECOND_FACTOR_RESET: frozenset({Role.ADMINISTRATOR}),
 }
 
 # Role sets the regulations and the floor call by a name, said that way in a refusal.

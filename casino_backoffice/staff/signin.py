@@ -5,6 +5,10 @@ The lockout is per person, not per terminal: after ``SIGNIN_MAX_FAILURES`` wrong
 username since their last success (and within ``SIGNIN_LOCKOUT``), that username's next attempts are
 refused, the password unchecked, until ``SIGNIN_LOCKOUT`` after the last failure; another person at the
 same terminal still signs in. Every attempt is a ``SignInAttempt`` row compliance reads in the admin.
+
+A person with a second factor (``staff.second_factor``) signs in in two steps: a right password is not
+a success (it is not recorded: the code's attempt is), so wrong codes count toward the same lockout as
+wrong passwords, and a right password between them does not start the count again.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from django.conf import settings
 from django.http import HttpRequest
 from django.utils import timezone
 
-from .models import SignInAttempt
+from .models import SignInAttempt, SignInReason
 
 
 def signin_locked_until(*, username: str, now: datetime | None = None) -> datetime | None:
@@ -39,13 +43,47 @@ def signin_locked_until(*, username: str, now: datetime | None = None) -> dateti
     return recent[0] + settings.SIGNIN_LOCKOUT
 
 
-def signin_record(*, username: str, succeeded: bool, request: HttpRequest | None, refused_locked: bool = False) -> None:
-    """Record one attempt (insert only)."""
+def signin_locked_message(*, username: str, until: datetime, now: datetime | None = None) -> str:
+    """What a locked-out person reads: for how long, and that another person may sign in."""
+    now = now or timezone.now()
+    minutes = max(1, round((until - now).total_seconds() / 60))
+    codes = SignInAttempt.objects.filter(
+        username__iexact=username,
+        succeeded=False,
+        reason__in=[SignInReason.WRONG_CODE, SignInReason.REPLAYED_CODE],
+        at__gte=until - 2 * settings.SIGNIN_LOCKOUT,
+    ).exists()
+    what = "wrong passwords or codes" if codes else "wrong passwords"
+    return (
+        f"Too many {what} for {username}: signing in as {username} is refused for "
+        f"{minutes} more minute{'s' if minutes != 1 else ''}. Another person may sign in at this "
+        "terminal; an administrator can help if you have forgotten your password or lost your phone."
+    )
+
+
+def signin_record(
+    *,
+    username: str,
+    succeeded: bool,
+    request: HttpRequest | None,
+    refused_locked: bool = False,
+    reason: SignInReason | str = "",
+) -> None:
+    """Record one attempt (insert only), with why it ended as it did."""
     meta = request.META if request is not None else {}
+    if not reason:
+        reason = (
+            SignInReason.SIGNED_IN
+            if succeeded
+            else SignInReason.LOCKED_OUT
+            if refused_locked
+            else SignInReason.WRONG_PASSWORD
+        )
     SignInAttempt.objects.create(
         username=username[:150],
         succeeded=succeeded,
         refused_locked=refused_locked,
+        reason=reason,
         at=timezone.now(),
         address=meta.get("REMOTE_ADDR") or None,
         user_agent=str(meta.get("HTTP_USER_AGENT", ""))[:300],

@@ -93,6 +93,9 @@ ROUTES: dict[tuple[str, str], Action | str] = {
     ("api-progressive-hand-pay", "POST"): Action.PROGRESSIVE_PAY,
     ("api-progressive-exception-explain", "POST"): Action.PROGRESSIVE_EXPLAIN,
     ("floor:login", "GET"): PUBLIC,
+    ("floor:login-code", "GET"): PUBLIC,
+    ("floor:second-factor", "GET"): Action.SECOND_FACTOR_USE,
+    ("floor:second-factor", "POST"): Action.SECOND_FACTOR_USE,
     ("floor:logout", "POST"): PUBLIC,
     ("floor:home", "GET"): SIGNED_IN,
     ("floor:pin", "GET"): SIGNED_IN,
@@ -318,6 +321,7 @@ def _url(name: str, state: dict[str, int]) -> str:
 
 _FLOOR_POSTS: dict[str, dict[str, str]] = {
     "floor:pin": {"current_password": "wrong", "pin": "1357", "pin_again": "1357"},
+    "floor:second-factor": {"step": "start"},
     "floor:table-open-close": {"is_open": "1"},
     "floor:time-charge-verify": {"pin": PIN},
     "floor:round-log": {"pot": "not money"},
@@ -428,6 +432,7 @@ def service_state(floor_state, make_staff, finance) -> dict[str, Any]:
 
 def _service_calls() -> dict[str, tuple[Action, Callable[[User, dict[str, Any]], Any]]]:
     from casino_backoffice.ledger.services import correction_approve, correction_prepare
+    from casino_backoffice.staff.second_factor.services import second_factor_enrol_start, second_factor_reset
     from casino_backoffice.staff.services import pin_set, signing_unlock
     from rake.services import RoundRequest, round_record, rounds_record_batch, rules_load, time_charge_verify
     from tables.services import room_upsert, table_upsert
@@ -503,6 +508,14 @@ def _service_calls() -> dict[str, tuple[Action, Callable[[User, dict[str, Any]],
         "signing_unlock": (
             Action.SIGNING_UNLOCK,
             lambda actor, state: signing_unlock(user=state["locked"], actor=actor),
+        ),
+        "second_factor_enrol_start": (
+            Action.SECOND_FACTOR_USE,
+            lambda actor, state: second_factor_enrol_start(actor=actor),
+        ),
+        "second_factor_reset": (
+            Action.SECOND_FACTOR_RESET,
+            lambda actor, state: second_factor_reset(user=state["locked"], actor=actor),
         ),
         **_cage_service_calls(),
         **_jackpot_service_calls(),
