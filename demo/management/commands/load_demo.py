@@ -51,6 +51,18 @@ def load_rooms_and_tables() -> None:
     )
 
 
+def assign_demo_staff() -> None:
+    """The demo's people work in the demo room. A property of one room assigns nobody (a person
+    assigned to no room works in every room); where other rooms exist, they are assigned to theirs."""
+    from tables.models import PokerRoom
+    from tables.services import room_staff_set
+
+    room = PokerRoom.objects.get(code="main")
+    if PokerRoom.objects.exclude(pk=room.pk).exists():
+        demo = User.objects.filter(username__in=[username for username, *_ in DEMO_STAFF])
+        room_staff_set(room=room, staff=[*room.staff.all(), *demo], actor=User.objects.get(username="admin"))
+
+
 def play_a_demo_day(pins: dict[str, str]) -> None:
     """A first demo gaming day, through the same services as the tablets: rounds at T1-T3, then T1
     closes, its boxes are counted, witnessed, carried and verified at the cage, so the display board
@@ -346,6 +358,7 @@ class Command(BaseCommand):
             created.append((username, role, pin))
         with transaction.atomic():
             load_rooms_and_tables()
+            assign_demo_staff()
         if {username for username, _, _ in created} == {username for username, *_ in DEMO_STAFF}:
             play_a_demo_day({username: pin for username, _, pin in created})
             self.stdout.write(
