@@ -77,6 +77,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # The API's request size limits (413, 414), before anything reads the request.
+    "casino_backoffice.core.middleware.ApiRequestLimitsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -90,6 +92,7 @@ MIDDLEWARE = [
     "simple_history.middleware.HistoryRequestMiddleware",
     "casino_backoffice.core.middleware.ContentSecurityPolicyMiddleware",
     "casino_backoffice.core.middleware.RefuseNulMiddleware",
+    "casino_backoffice.core.middleware.RefuseEmptyParameterMiddleware",
 ]
 
 ROOT_URLCONF = "casino_backoffice.urls"
@@ -224,6 +227,12 @@ POKER_REVENUE_COUNTED = "cage.reports.revenue_counted"
 ROOMS_VISIBLE_TO = "tables.selectors.visible_to"
 
 # --- API -----------------------------------------------------------------------------------------
+# Request size limits under /api/ (core.middleware.ApiRequestLimitsMiddleware), each a JSON error: a
+# body over DATA_UPLOAD_MAX_MEMORY_SIZE bytes (Django's default, stated here) is a 413, a URL over
+# API_MAX_URL_LENGTH characters a 414. The Procfile's gunicorn takes request lines up to 8190 bytes,
+# so the app answers a long URL first (a longer line gets gunicorn's own 414).
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+API_MAX_URL_LENGTH = 4096
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",

@@ -13,6 +13,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -25,8 +26,17 @@ API_PREFIX = "/api/"
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, DomainError):
-        return Response({"detail": exc.message, "code": exc.code}, status=exc.status)
-    return drf_exception_handler(exc, context)
+        response: Response | None = Response({"detail": exc.message, "code": exc.code}, status=exc.status)
+    else:
+        response = drf_exception_handler(exc, context)
+    request = context.get("request")
+    # An error is JSON even where an export was asked for (?format=csv, xlsx): DRF would render it with
+    # the export's renderer, as a spreadsheet the schema does not promise; the browsable API keeps its page.
+    if response is not None and request is not None:
+        renderer = getattr(request, "accepted_renderer", None)
+        if not isinstance(renderer, JSONRenderer | BrowsableAPIRenderer):
+            request.accepted_renderer, request.accepted_media_type = JSONRenderer(), "application/json"
+    return response
 
 
 # --- Errors Django answers itself ----------------------------------------------------------------

@@ -1,6 +1,7 @@
 from collections.abc import Callable
 from urllib.parse import unquote_to_bytes
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 
 # No inline scripts or styles anywhere: every page works under this policy.
@@ -72,3 +73,53 @@ class RefuseNulMiddleware:
         if request.content_type in ("application/x-www-form-urlencoded", "multipart/form-data"):
             return any("\x00" in value for _, values in request.POST.lists() for value in values)
         return False
+
+
+def _refused(request: HttpRequest, status: int, detail: str, code: str) -> HttpResponse:
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": detail, "code": code}, status=status)
+    return HttpResponse(detail, status=status, content_type="text/plain; charset=utf-8")
+
+
+class ApiRequestLimitsMiddleware:
+    """Under /api/, before any view reads the request: a URL (path and query) longer than
+    ``API_MAX_URL_LENGTH`` characters is a 414, and a body whose Content-Length is over
+    ``DATA_UPLOAD_MAX_MEMORY_SIZE`` a 413, each a JSON error, where Django would answer a generic 400
+    (a body too large) or nothing would stop a URL. gunicorn's own request line limit (the Procfile's
+    ``--limit-request-line``) is set above this one, so the app answers first."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if not request.path.startswith("/api/"):
+            return self.get_response(request)
+        url_limit = settings.API_MAX_URL_LENGTH
+        if len(request.get_full_path()) > url_limit:
+            detail = f"The URL is longer than {url_limit} characters; nothing was recorded."
+            return _refused(request, 414, detail, "uri_too_long")
+        body_limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        declared = request.META.get("CONTENT_LENGTH") or "0"
+        if not declared.isdigit():
+            return _refused(request, 400, "The Content-Length header is not a number of bytes.", "bad_request")
+        if body_limit is not None and int(declared) > body_limit:
+            detail = f"The body is larger than {body_limit} bytes; nothing was recorded."
+            return _refused(request, 413, detail, "body_too_large")
+        return self.get_response(request)
+
+
+class RefuseEmptyParameterMiddleware:
+    """Under /api/, a query parameter given with no value (``?to=``, ``?kind``) is a 400 naming it:
+    no filter of the API reads an empty value (a date, a choice, a room code), and one read as absent
+    would answer more than was asked. The schema says so (``core.schema``: ``minLength`` 1)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.path.startswith("/api/"):
+            empty = sorted({name for name, values in request.GET.lists() if any(not value for value in values)})
+            if empty:
+                message = "Give a value, or leave the parameter out."
+                return JsonResponse({name: [message] for name in empty}, status=400)
+        return self.get_response(request)

@@ -1,14 +1,17 @@
 """The schema's answers that every operation may give, whatever its view declares: the kernel answers
 them before or around any view (docs/architecture.md, Errors).
 
-- 400: a request holding a NUL character, or a query parameter no view can read (``RefuseNulMiddleware``,
-  the lists' bounded pagination);
+- 400: a request holding a NUL character, a query parameter given empty, or one no view can read
+  (``RefuseNulMiddleware``, ``RefuseEmptyParameterMiddleware``, the lists' bounded pagination);
 - 401/403: no credentials, or credentials the API does not accept (DRF);
 - 404: no such path, document or export format;
-- 405: a method the path does not take.
+- 405: a method the path does not take;
+- 413/414: a body or a URL over the limits of the settings (``ApiRequestLimitsMiddleware``).
 
-Each is a JSON ``{detail}`` or ``{detail, code}`` (the one exception handler), so the schema names it
-once here, as a drf-spectacular postprocessing hook, for every operation that does not already say it.
+Each is a JSON ``{detail}`` or ``{detail, code}`` (the one exception handler), a 400 also
+``{field: [message]}``, so the schema names it once here, as a drf-spectacular postprocessing hook,
+for every operation that does not already say it. Every string query parameter gets ``minLength`` 1,
+as an empty one is refused.
 """
 
 from __future__ import annotations
@@ -20,13 +23,20 @@ _ERROR = {
     "properties": {"detail": {"type": "string"}, "code": {"type": "string"}},
     "required": ["detail"],
 }
+_FIELD_ERRORS = {
+    "type": "object",
+    "additionalProperties": {"type": "array", "items": {"type": "string"}},
+    "minProperties": 1,
+}
 _KERNEL_ANSWERS = {
-    "400": "The request cannot be read (a NUL character, a malformed parameter): nothing recorded. "
-    "`{detail, code}` or `{field: [message]}`.",
+    "400": "The request cannot be read (a NUL character, a parameter given empty or malformed): nothing "
+    "recorded. `{detail, code}` or `{field: [message]}`.",
     "401": "No credentials, or credentials the API does not accept: nothing recorded. `{detail}`.",
     "403": "The credentials were refused, or the role may not act: nothing recorded. `{detail, code}`.",
     "404": "No such path, document or export format: nothing recorded. `{detail}`.",
     "405": "The path does not take this method: nothing recorded. `{detail}`.",
+    "413": "The body is larger than the API takes: nothing recorded. `{detail, code}`.",
+    "414": "The URL is longer than the API takes: nothing recorded. `{detail, code}`.",
 }
 
 
@@ -37,7 +47,12 @@ def kernel_answers(result: dict[str, Any], generator: Any, request: Any, public:
             if not isinstance(operation, dict) or "responses" not in operation:
                 continue
             for status, description in _KERNEL_ANSWERS.items():
+                schema = {"anyOf": [_ERROR, _FIELD_ERRORS]} if status == "400" else _ERROR
                 operation["responses"].setdefault(
-                    status, {"description": description, "content": {"application/json": {"schema": _ERROR}}}
+                    status, {"description": description, "content": {"application/json": {"schema": schema}}}
                 )
+            for parameter in operation.get("parameters", []):
+                schema = parameter.get("schema", {})
+                if parameter.get("in") == "query" and schema.get("type") == "string" and "enum" not in schema:
+                    schema.setdefault("minLength", 1)
     return result
