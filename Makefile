@@ -1,6 +1,7 @@
 # Two commands do all the set-up on a fresh Debian machine with Python 3.11:
 #   make run   the service on its embedded default (SQLite, a broker that needs no server) with demo data
 #   make test  the whole test suite on PostgreSQL and Redis
+#   make proof schemathesis against the served API with a token of every role (CI runs it after make test)
 PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
@@ -8,8 +9,9 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/casino_backoffice
 TEST_BROKER_URL ?= redis://127.0.0.1:6379/15
+PROOF_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/casino_backoffice_proof
 
-.PHONY: run test lint format schema services browser pdf clean
+.PHONY: run test proof lint format schema services browser pdf clean
 
 # The service's own packages (make run), and the tests and checks on top of them (make test).
 $(BIN)/.installed: requirements.txt
@@ -43,6 +45,11 @@ services:
 
 test: $(BIN)/.installed-dev services browser pdf lint
 	DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL) $(BIN)/pytest
+
+# schemathesis against the served API (scripts/proof.py): a fresh database with the demo room, gunicorn on a
+# free local port, every check and phase, 200 examples per operation, once with a token of every role.
+proof: $(BIN)/.installed-dev services pdf
+	PROOF_DATABASE_URL=$(PROOF_DATABASE_URL) $(BIN)/python scripts/proof.py
 
 # ruff (the linter, and the formatter: `make format` applies it), mypy (with the Django and DRF
 # plugins) and the layer contracts of pyproject.toml (import-linter: an import pointing upward fails,
