@@ -128,8 +128,13 @@ def fault(point: str, terminator: Terminator) -> Iterator[Callable[[], int]]:
 class Day:
     """The steps of a room's day, each given what the earlier steps made (``made``)."""
 
-    def __init__(self, *, code: str, staff: dict[str, Any]) -> None:
+    def __init__(
+        self, *, code: str, staff: dict[str, Any], drop_counted: int = 1_500, cage_counted: int = 1_800
+    ) -> None:
+        """``drop_counted``: what the dealer counts in the drop box (it holds $15.00); ``cage_counted``: what
+        the cashier counts in the container of the drop and Bad Beat counts (their table counts)."""
         self.code = code
+        self.drop_counted, self.cage_counted = drop_counted, cage_counted
         self.staff = staff
         self.made: dict[str, Any] = {}
         rules_load(text=progressive_rules_text(room=code, name=f"Room {code}"), actor=rules_loader())
@@ -306,7 +311,7 @@ class Day:
                 ),
                 keyed=True,
             ),
-            a_count("drop", 1_500),
+            a_count("drop", self.drop_counted),
             a_count("bb", 300),
             a_witness("drop"),
             a_witness("bb"),
@@ -329,7 +334,7 @@ class Day:
                 "cage_verify",
                 lambda: cage_verify(
                     transport=Transport.objects.get(pk=made["transport"].pk),
-                    counted=1_800,
+                    counted=self.cage_counted,
                     actor=s["cashier"],
                     pin=PIN,
                     idempotency_key=key("verify"),
