@@ -24,17 +24,19 @@ sums to zero, no box, container, fund, revenue or payout account is below zero, 
 finance record (official, owed, displayed, pending) and the display board equal the model's, and each
 High Hand period's status, pool and roll-over are the model's.
 
-Time: the High Hand's periods run on a simulated clock three days in the past (rounds and hands are
-logged late, as table systems may); ``periods_run``, ``sheets_create`` and ``high_hand_pools_settle``
+Time: the High Hand's periods run on a simulated clock a day and an hour a step in the past (rounds and
+hands are logged late, as table systems may); ``periods_run``, ``sheets_create`` and ``high_hand_pools_settle``
 are called for this room as ``cage.services.schedule_run`` calls them for every room. Left out of the
 model: the schedule's daily count sheets of the simulated days (a table count creates the sheet of the
 current gaming day, as it does when the schedule is down), fund transfers of a discontinued Bad Beat,
 explanations of variances and the close of a gaming day (they move no money), and wrong PINs.
 
 Each example plays in a room of its own inside a savepoint rolled back at its end, so examples share
-nothing but the staff. Runs: ``PROOF_EXAMPLES`` (default 12) examples of ``PROOF_STEPS`` (default 40)
-steps from ``PROOF_SEED`` (default 20261201); the exhaustive run is ``PROOF_EXAMPLES=2000``, marked
-``exhaustive``. A failure prints its seed and hypothesis's reproduction blob.
+nothing but the staff. Two hypothesis profiles, both from ``PROOF_SEED`` (default 20261201): ``proof-fast``
+(12 examples of up to 40 steps, in ``make test``) and ``proof-exhaustive``, the test marked ``exhaustive``
+that runs only when ``PROOF_EXAMPLES`` is set (``PROOF_EXAMPLES=2000``, ``PROOF_STEPS``, default 40;
+``PROOF_REPORT=path`` writes the figures so far every 25 examples). A failure prints its seed and
+hypothesis's reproduction blob (``@reproduce_failure``).
 """
 
 from __future__ import annotations
