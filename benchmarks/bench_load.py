@@ -1050,6 +1050,7 @@ def main() -> None:
     port = free_port()
     processes = start_processes(args, port, workdir)
     results: list[tuple[str, bool, str]] = []
+    printed = 0
     summary = ""
     command: subprocess.Popen | None = None
     try:
@@ -1126,9 +1127,15 @@ def main() -> None:
             )
         time.sleep(2)  # let the beat's checkpoint tick of the last minute settle nothing in flight
         results += database_checks(records)
+        for name, held, detail in results:
+            print(f"[{'ok' if held else 'FAILED'}] {name}: {detail}", flush=True)
+        printed = len(results)
         if args.contenders:
-            found, summary = contention(port, tokens[1 % len(tokens)], contender_tokens)
-            results += found
+            try:
+                found, summary = contention(port, tokens[1 % len(tokens)], contender_tokens)
+                results += found
+            except Exception as error:  # noqa: BLE001 - reported with the other checks
+                results.append(("contention ran", False, repr(error)[:300]))
         if args.races:
             results += same_key_races(port, tokens[2 % len(tokens)])
         if args.contenders or args.races:
@@ -1153,7 +1160,7 @@ def main() -> None:
         )
     if summary:
         print(summary)
-    for name, held, detail in results:
+    for name, held, detail in results[printed:]:
         print(f"[{'ok' if held else 'FAILED'}] {name}: {detail}")
     print(f"end: {load_average()}; server and worker logs in {workdir}")
     if not all(held for _, held, _ in results):
