@@ -44,6 +44,12 @@ def announce_in_order(period: HighHandPeriod, contributions_cents: int, at: date
     """Close ``period`` (the schedule runs after its end), announce every earlier period of its fund
     still waiting with no contributions, then ``period`` with ``contributions_cents``."""
     periods_run(room=period.room, at=period.ends_at + timedelta(minutes=1))
+    if contributions_cents:
+        # The money is official in the fund before its pool is announced, as the cage's verification makes it.
+        from casino_backoffice.staff.models import User
+        from tests.jackpots.bad_beat import fund_official
+
+        fund_official(period.jackpot, contributions_cents, User.objects.order_by("pk").first())
     for earlier in HighHandPeriod.objects.filter(
         jackpot=period.jackpot, status=PeriodStatus.CLOSED, starts_at__lt=period.starts_at
     ).order_by("starts_at"):
