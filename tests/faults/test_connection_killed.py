@@ -41,6 +41,7 @@ def _terminations(*, staff: dict[str, Any], wanted: int, seed: int) -> None:
     tables = tables_counted()
     done: Counter[str] = Counter()
     points: Counter[str] = Counter()
+    services: Counter[str] = Counter()
     day = 0
     while terminator.count < wanted:
         at = timezone.now()
@@ -77,6 +78,7 @@ def _terminations(*, staff: dict[str, Any], wanted: int, seed: int) -> None:
                     break
                 assert terminator.count == fired + 1
                 points[point.split(":")[0]] += 1
+                services[step.name.split()[0]] += 1
                 # Not one row changed: the operation is all or nothing.
                 assert snapshot(tables) == before, f"{step.name} left rows behind when terminated at {point}"
                 assert invariants_check() == []
@@ -90,6 +92,7 @@ def _terminations(*, staff: dict[str, Any], wanted: int, seed: int) -> None:
                     # Terminated right after the commit: the caller never heard; it retries with the same key.
                     terminator.terminate()
                     points["after_commit"] += 1
+                    services[step.name.split()[0]] += 1
                     connection.close()
                 step.run()
                 assert snapshot(tables) == after, f"{step.name} did its operation twice on a retry with its key"
@@ -98,7 +101,7 @@ def _terminations(*, staff: dict[str, Any], wanted: int, seed: int) -> None:
         day += 1
     print(
         f"\n{terminator.count} backends terminated over {day} days of two rooms ({sum(done.values())} faulted steps): "
-        f"{dict(points)}"
+        f"{dict(points)}; by service {dict(services.most_common())}"
     )
 
 

@@ -225,7 +225,12 @@ def _campaign(*, table: Table, dealer, kills_wanted: int, worker_kill_every: int
             campaign.wait()
     finally:
         outs = campaign.stop()
-        campaign.control.delete(f"faults:{campaign.run}:events")
+        queue = campaign.queue
+        campaign.control.delete(
+            f"faults:{campaign.run}:events",
+            queue,
+            *(f"{queue}:{k}" for k in ("unacked", "unacked_index", "unacked_mutex")),
+        )
         for key in campaign.control.scan_iter(f"faults:{campaign.run}:plan:*"):
             campaign.control.delete(key)
     print(

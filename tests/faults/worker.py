@@ -39,6 +39,8 @@ if __name__ == "__main__":
         "unacked_key": f"{queue}:unacked",
         "unacked_index_key": f"{queue}:unacked_index",
         "unacked_mutex_key": f"{queue}:unacked_mutex",
+        # A worker killed while it held the lock of that list leaves it locked this long (5 min by default).
+        "unacked_mutex_expire": 5,
     }
     level = os.environ.get("FAULTS_WORKER_LOGLEVEL", "WARNING")
     quiet = ["--without-gossip", "--without-mingle", "--without-heartbeat"]
