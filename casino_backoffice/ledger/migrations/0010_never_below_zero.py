@@ -23,10 +23,12 @@ DECLARE
     through bigint;
     balance bigint;
 BEGIN
-    SELECT code, kind INTO account_code, account_kind FROM ledger_account WHERE id = NEW.credit_id FOR NO KEY UPDATE;
+    -- Sources (the room's pots, credited by every round) are neither guarded nor locked.
+    SELECT kind INTO account_kind FROM ledger_account WHERE id = NEW.credit_id;
     IF account_kind NOT IN {KINDS} THEN
         RETURN NULL;
     END IF;
+    SELECT code INTO account_code FROM ledger_account WHERE id = NEW.credit_id FOR NO KEY UPDATE;
     SELECT through_transfer_id, balance_cents INTO through, balance FROM ledger_balancecheckpoint
         WHERE account_id = NEW.credit_id ORDER BY through_transfer_id DESC LIMIT 1;
     through := COALESCE(through, 0);
