@@ -242,6 +242,9 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "casino_backoffice.core.api.exception_handler",
     "DEFAULT_PAGINATION_CLASS": "casino_backoffice.core.pagination.BoundedLimitOffsetPagination",
+    # JSON bodies only: money is a JSON string and a seat, a count or an id a JSON integer, which no form
+    # can send; any other media type is a 415 (the schema lists JSON alone).
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "PAGE_SIZE": 100,
 }
 SPECTACULAR_SETTINGS = {

@@ -6,7 +6,8 @@ them before or around any view (docs/architecture.md, Errors).
 - 401/403: no credentials, or credentials the API does not accept (DRF);
 - 404: no such path, document or export format;
 - 405: a method the path does not take;
-- 413/414: a body or a URL over the limits of the settings (``ApiRequestLimitsMiddleware``).
+- 413/414: a body or a URL over the limits of the settings (``ApiRequestLimitsMiddleware``);
+- 415: a body that is not JSON, on an operation that takes one (the API's only parser).
 
 Each is a JSON ``{detail}`` or ``{detail, code}`` (the one exception handler), a 400 also
 ``{field: [message]}``, so the schema names it once here, as a drf-spectacular postprocessing hook,
@@ -38,6 +39,7 @@ _KERNEL_ANSWERS = {
     "413": "The body is larger than the API takes: nothing recorded. `{detail, code}`.",
     "414": "The URL is longer than the API takes: nothing recorded. `{detail, code}`.",
 }
+_BODY_ANSWERS = {"415": "The body is not JSON (`Content-Type: application/json`): nothing recorded. `{detail}`."}
 
 
 def kernel_answers(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
@@ -46,7 +48,8 @@ def kernel_answers(result: dict[str, Any], generator: Any, request: Any, public:
         for operation in methods.values():
             if not isinstance(operation, dict) or "responses" not in operation:
                 continue
-            for status, description in _KERNEL_ANSWERS.items():
+            answers = {**_KERNEL_ANSWERS, **(_BODY_ANSWERS if "requestBody" in operation else {})}
+            for status, description in answers.items():
                 schema = {"anyOf": [_ERROR, _FIELD_ERRORS]} if status == "400" else _ERROR
                 operation["responses"].setdefault(
                     status, {"description": description, "content": {"application/json": {"schema": schema}}}

@@ -61,7 +61,7 @@ class BatchOutput(serializers.Serializer):
 
 
 class BatchRequest(serializers.Serializer):
-    rounds = BatchRoundInput(many=True)
+    rounds = serializers.ListField(child=BatchRoundInput(), min_length=1, max_length=MAX_ROUNDS_PER_BATCH)
 
 
 class RoundBatch(APIView):

@@ -7,9 +7,11 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from django.apps import apps
 from django.test import Client
 from rest_framework.authtoken.models import Token
@@ -224,3 +226,36 @@ def test_an_error_asked_for_as_a_spreadsheet_is_json(rules, finance) -> None:
     assert response.status_code == 400
     assert response["Content-Type"] == "application/json"
     assert "from" in response.json()
+
+
+def test_a_form_body_is_a_json_415_that_records_nothing(rated_table, dealer) -> None:
+    """Money is a JSON string and a count a JSON integer, which no form can send: the API reads JSON alone."""
+    before = _rows()
+
+    response = _client(dealer).post("/api/rounds/", {"table": "T1", "pot": "120.00"}, HTTP_IDEMPOTENCY_KEY="form-1")
+
+    assert response.status_code == 415, response.content
+    assert response["Content-Type"] == "application/json"
+    assert _rows() == before
+
+
+@pytest.mark.parametrize("key", [" ", "\t \t"])
+def test_an_idempotency_key_of_blanks_is_missing(rated_table, dealer, key) -> None:
+    body = json.dumps({**_rounds_body(), "pot": "120.00"})
+    response = _client(dealer).post("/api/rounds/", body, content_type="application/json", HTTP_IDEMPOTENCY_KEY=key)
+    assert response.status_code == 400 and "Idempotency-Key" in response.json()
+
+
+def test_the_schema_documents_the_kernel_s_answers_and_json_bodies_alone() -> None:
+    schema = yaml.safe_load((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text())
+    for path, methods in schema["paths"].items():
+        for method, operation in methods.items():
+            responses = set(operation["responses"])
+            assert {"400", "401", "403", "404", "405", "413", "414"} <= responses, (method, path)
+            if "requestBody" in operation:
+                assert "415" in responses, (method, path)
+                assert list(operation["requestBody"]["content"]) == ["application/json"], (method, path)
+            for parameter in operation.get("parameters", []):
+                if parameter["in"] == "query" and parameter["schema"].get("type") == "string":
+                    given = parameter["schema"]
+                    assert "enum" in given or given.get("minLength", 0) >= 1, (path, parameter)
