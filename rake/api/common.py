@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
@@ -26,7 +25,8 @@ from ..exceptions import InvalidRound
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
     "Idempotency-Key",
-    OpenApiTypes.STR,
+    # As ``_idempotency_key`` reads it: up to 120 characters, not only spaces or tabs.
+    {"type": "string", "minLength": 1, "maxLength": 120, "pattern": "[^ \t]"},
     OpenApiParameter.HEADER,
     required=True,
     description="A new key per round (up to 120 characters). The same key with the same body answers the first "
@@ -45,6 +45,14 @@ class AwareDateTimeField(serializers.DateTimeField):
                 raise ValidationError(f"{value!r} is not an ISO-8601 date and time.") from None
             if parsed.tzinfo is None:
                 raise ValidationError("Give the time with its UTC offset, such as 2026-11-30T21:15:00-05:00.")
+            # PostgreSQL refuses an offset past 15:59 that Python reads ("+21:01"), which was a server error:
+            # such a time is kept in UTC.
+            offset = parsed.utcoffset()
+            if offset is not None and abs(offset) >= timedelta(hours=16):
+                try:
+                    return parsed.astimezone(UTC)
+                except OverflowError:
+                    raise ValidationError(f"{value!r} is not a date and time the room can have.") from None
             return parsed
         raise ValidationError("Give an ISO-8601 date and time with its UTC offset.")
 
@@ -62,7 +70,8 @@ def _resolve_table(number: str, room_code: str | None, *, user: Any) -> Table:
 
 
 def _idempotency_key(request: Request) -> str:
-    key = (request.headers.get("Idempotency-Key") or "").strip()
+    # HTTP's optional whitespace around a value: spaces and tabs (str.strip() would take \x1c-\x1f and \x85 too).
+    key = (request.headers.get("Idempotency-Key") or "").strip(" \t")
     if not key:
         raise ValidationError(
             {"Idempotency-Key": ["This header is required: a new key per round, reused only to retry it."]}

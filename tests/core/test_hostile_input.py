@@ -259,3 +259,13 @@ def test_the_schema_documents_the_kernel_s_answers_and_json_bodies_alone() -> No
                 if parameter["in"] == "query" and parameter["schema"].get("type") == "string":
                     given = parameter["schema"]
                     assert "enum" in given or given.get("minLength", 0) >= 1, (path, parameter)
+
+
+@pytest.mark.parametrize("ended_at", ["1192-03-13T15:21:13+21:01", "0713-02-23T01:52:12-18:09"])
+def test_a_time_with_an_offset_postgresql_cannot_hold_is_read_in_utc(rated_table, dealer, ended_at) -> None:
+    """Python reads offsets up to 24 hours, PostgreSQL takes 15:59: the time is kept in UTC (a server error
+    found by make proof); a round or a time charge that long ago is then refused, not a crash."""
+    body = json.dumps({**_rounds_body(), "pot": "120.00", "ended_at": ended_at})
+    assert _post(_client(dealer), "/api/rounds/", body).status_code in (400, 409)
+    charge = json.dumps({"table": "T1", "interval_starts_at": ended_at, "players_seated": 5})
+    assert _post(_client(dealer), "/api/time-charges/", charge).status_code in (400, 409)
