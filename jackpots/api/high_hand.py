@@ -12,7 +12,7 @@ are text ("Ah Ad Ac Kh Ks"), times ISO-8601 with their offset, answered on the r
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
@@ -94,6 +94,14 @@ class AwareDateTimeField(serializers.DateTimeField):
             raise ValidationError(f"{value!r} is not an ISO-8601 date and time.") from None
         if parsed.tzinfo is None:
             raise ValidationError("Give the time with its UTC offset, such as 2026-11-30T21:15:00-05:00.")
+        # PostgreSQL refuses an offset past 15:59 that Python reads ("-20:34"), which was a server error:
+        # such a time is kept in UTC.
+        offset = parsed.utcoffset()
+        if offset is not None and abs(offset) >= timedelta(hours=16):
+            try:
+                return parsed.astimezone(UTC)
+            except OverflowError:
+                raise ValidationError(f"{value!r} is not a date and time the room can have.") from None
         return parsed
 
 

@@ -269,3 +269,5 @@ def test_a_time_with_an_offset_postgresql_cannot_hold_is_read_in_utc(rated_table
     assert _post(_client(dealer), "/api/rounds/", body).status_code in (400, 409)
     charge = json.dumps({"table": "T1", "interval_starts_at": ended_at, "players_seated": 5})
     assert _post(_client(dealer), "/api/time-charges/", charge).status_code in (400, 409)
+    wagers = json.dumps({"table": "T1", "ended_at": ended_at, "wagers": [{"seat": 1, "amount": "1.00"}]})
+    assert _post(_client(dealer), "/api/progressive/rounds/", wagers).status_code in (400, 409)
