@@ -1,7 +1,7 @@
 # Two commands do all the set-up on a fresh Debian machine with Python 3.11:
 #   make run   the service on its embedded default (SQLite, a broker that needs no server) with demo data
 #   make test  the whole test suite on PostgreSQL and Redis
-#   make proof schemathesis against the served API with a token of every role (CI runs it after make test)
+#   make proof schemathesis against the served API with a token of every role
 PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
