@@ -213,6 +213,7 @@ AUDIT_LOG = (
     "ledger_historicalaccount",
     "ledger_historicalcorrection",
     "tables_historicalpokerroom",
+    "tables_historicalpokerroom_staff",
     "tables_historicaltable",
     "rake_historicaltimecharge",
     "jackpots_historicaljackpot",
@@ -228,6 +229,10 @@ AUDIT_LOG = (
     "cage_historicalcageverification",
     "cage_historicalvariance",
 )
+
+# Insert-only tables the embedded database holds no row of (nobody there has set up a second factor):
+# their triggers' presence is compared here, their refusal proven on the tables above.
+WITHOUT_ROWS = ("staff_secondfactorevent",)
 
 
 @pytest.fixture(scope="module")
@@ -269,5 +274,5 @@ def test_every_table_insert_only_on_postgresql_is_insert_only_on_sqlite(embedded
     on_sqlite = {table for table, name in triggers if name == f"{table}_insert_only_update"}
     on_sqlite &= {table for table, name in triggers if name == f"{table}_insert_only_delete"}
 
-    assert on_postgresql == set(INSERT_ONLY) | set(AUDIT_LOG)
+    assert on_postgresql == set(INSERT_ONLY) | set(AUDIT_LOG) | set(WITHOUT_ROWS)
     assert on_sqlite == on_postgresql

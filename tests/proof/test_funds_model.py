@@ -1414,8 +1414,10 @@ STEPS_TAKEN = {
     "pay an award",
     "refused: a round at a closed table",
     "refused: a box counted twice for its sheet",
-    "refused: a High Hand entry (not_higher)",
 }
+# Not required of the fast run: a High Hand entry refused as not higher. Its runs do not take the same
+# path each time (18 examples one run, 14 another), and that refusal needs a slip already holding a
+# better hand, so some runs never reach it. tests/jackpots/test_high_hand_services.py refuses it by name.
 
 
 def _run(make_staff, profile: str) -> None:
