@@ -13,7 +13,8 @@ from datetime import date, datetime
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from casino_backoffice.core.idempotency import document_replay, request_fingerprint
+from casino_backoffice.core.exceptions import DomainError
+from casino_backoffice.core.idempotency import document_replay, document_replay_after, request_fingerprint
 from casino_backoffice.ledger.models import TransferKind
 from casino_backoffice.ledger.selectors import account_balance
 from casino_backoffice.money import format_cents
@@ -28,7 +29,7 @@ from ..accounts import custody_account, variance_account
 from ..exceptions import BoxAlreadyCounted, CageError, NoticeRequired, WrongStatus
 from ..models import Box, ComplianceNotice, Count, CountPlace, CountSheet, CountStatus, Variance, VarianceKind
 from ._common import move, variance_threshold_cents
-from .schedule import HIGH_HAND_COUNT_GRACE, sheets_create
+from .schedule import HIGH_HAND_COUNT_GRACE, schedule_lock_shared, sheets_create
 
 # A count creates the sheets the schedule would have created by now (it runs every minute; it may be
 # down, or not yet started): the current gaming day's and the qualifying periods ended within the grace.
@@ -58,19 +59,24 @@ def notice_record(
     replayed = document_replay(model=ComplianceNotice, idempotency_key=idempotency_key, fingerprint=fingerprint)
     if replayed is not None:
         return replayed
-    signer = pin_check(user=actor, pin=pin)
-    with transaction.atomic(durable=True):
-        notice = ComplianceNotice.objects.create(
-            room=room,
-            gaming_day=gaming_day(room=room, at=notified_at),
-            notified=notified,
-            method=method,
-            notified_at=notified_at,
-            recorded_by=actor,
-            idempotency_key=idempotency_key,
-            request_sha256=fingerprint,
+    try:
+        signer = pin_check(user=actor, pin=pin)
+        with transaction.atomic(durable=True):
+            notice = ComplianceNotice.objects.create(
+                room=room,
+                gaming_day=gaming_day(room=room, at=notified_at),
+                notified=notified,
+                method=method,
+                notified_at=notified_at,
+                recorded_by=actor,
+                idempotency_key=idempotency_key,
+                request_sha256=fingerprint,
+            )
+            signature_add(document=notice, rule=ComplianceNotice.RECORDER, signer=signer)
+    except (IntegrityError, DomainError) as error:
+        return document_replay_after(
+            error, model=ComplianceNotice, idempotency_key=idempotency_key, fingerprint=fingerprint
         )
-        signature_add(document=notice, rule=ComplianceNotice.RECORDER, signer=signer)
     return notice
 
 
@@ -128,12 +134,13 @@ def count_record(
     replayed = document_replay(model=Count, idempotency_key=idempotency_key, fingerprint=fingerprint)
     if replayed is not None:
         return replayed
-    if box.table.is_open:
-        raise CageError(f"Table {box.table.number} is open: boxes are counted at a closed table (§637a.15(d)(1)).")
-    now = timezone.now()
-    signer = pin_check(user=actor, pin=pin)
     try:
+        if box.table.is_open:
+            raise CageError(f"Table {box.table.number} is open: boxes are counted at a closed table (§637a.15(d)(1)).")
+        now = timezone.now()
+        signer = pin_check(user=actor, pin=pin)
         with transaction.atomic(durable=True):
+            schedule_lock_shared()
             box = (
                 Box.objects.select_for_update(of=("self",))
                 .select_related("room", "table", "jackpot", "account")
@@ -193,11 +200,8 @@ def count_record(
                     reference=count,
                     memo=f"Count {count.pk} of {box.code}: counted {format_cents(counted_cents)}, expected {format_cents(expected)}",
                 )
-    except IntegrityError:
-        replayed = document_replay(model=Count, idempotency_key=idempotency_key, fingerprint=fingerprint)
-        if replayed is None:
-            raise
-        return replayed
+    except (IntegrityError, DomainError) as error:
+        return document_replay_after(error, model=Count, idempotency_key=idempotency_key, fingerprint=fingerprint)
     return count
 
 

@@ -97,6 +97,17 @@ def sheets_due(*, box: Box, after: datetime, until: datetime) -> list[CountSheet
     return sheets
 
 
+def schedule_lock_shared() -> None:
+    """Wait for a schedule run that is under way, and keep the next one from starting, until this
+    transaction ends. Called first in every transaction that counts a box (it creates or fills count
+    sheets, which ``schedule_run`` creates and flags across every room in one transaction): the run
+    and the counts then take their locks in one order, the schedule's first, and never deadlock.
+    Counts do not wait for one another (PostgreSQL; SQLite runs one write transaction at a time)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock_shared(%s, %s)", SCHEDULE_LOCK)
+
+
 def sheets_create(*, boxes: list[Box], after: datetime, until: datetime) -> int:
     """Insert the sheets due in (after, until] that do not exist yet; returns how many were new."""
     wanted = [sheet for box in boxes for sheet in sheets_due(box=box, after=after, until=until)]

@@ -12,7 +12,8 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from casino_backoffice.core.idempotency import document_replay, request_fingerprint
+from casino_backoffice.core.exceptions import DomainError
+from casino_backoffice.core.idempotency import document_replay, document_replay_after, request_fingerprint
 from casino_backoffice.ledger.models import TransferKind
 from casino_backoffice.ledger.selectors import account_balance
 from casino_backoffice.staff.models import User
@@ -61,9 +62,9 @@ def transport_create(
     replayed = document_replay(model=Transport, idempotency_key=idempotency_key, fingerprint=fingerprint)
     if replayed is not None:
         return replayed
-    signer = pin_check(user=actor, pin=pin)
-    now = timezone.now()
     try:
+        signer = pin_check(user=actor, pin=pin)
+        now = timezone.now()
         with transaction.atomic(durable=True):
             if Transport.objects.filter(room=room, seal=seal).exists():
                 raise CageError(f"Seal {seal} was already used for another container; use the seal on this one.")
@@ -134,11 +135,8 @@ def transport_create(
                         memo=f"{box.code} carried under seal {seal}",
                     )
             signature_add(document=transport, rule=Transport.CUSTODY, signer=signer)
-    except IntegrityError:
-        replayed = document_replay(model=Transport, idempotency_key=idempotency_key, fingerprint=fingerprint)
-        if replayed is None:
-            raise
-        return replayed
+    except (IntegrityError, DomainError) as error:
+        return document_replay_after(error, model=Transport, idempotency_key=idempotency_key, fingerprint=fingerprint)
     return transport
 
 

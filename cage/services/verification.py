@@ -21,7 +21,8 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from casino_backoffice.core.idempotency import document_replay, request_fingerprint
+from casino_backoffice.core.exceptions import DomainError
+from casino_backoffice.core.idempotency import document_replay, document_replay_after, request_fingerprint
 from casino_backoffice.ledger.models import Account, TransferKind
 from casino_backoffice.money import format_cents
 from casino_backoffice.staff.exceptions import SignerNotIndependent
@@ -48,6 +49,7 @@ from ..models import (
     VerificationStatus,
 )
 from ._common import move, official_account, variance_threshold_cents
+from .schedule import schedule_lock_shared
 
 
 def cage_verify(
@@ -70,10 +72,11 @@ def cage_verify(
     replayed = document_replay(model=CageVerification, idempotency_key=idempotency_key, fingerprint=fingerprint)
     if replayed is not None:
         return replayed
-    signer = pin_check(user=actor, pin=pin)
-    now = timezone.now()
     try:
+        signer = pin_check(user=actor, pin=pin)
+        now = timezone.now()
         with transaction.atomic(durable=True):
+            schedule_lock_shared()
             transport = Transport.objects.select_for_update(of=("self",)).select_related("room").get(pk=transport.pk)
             if hasattr(transport, "verification"):
                 raise WrongStatus(
@@ -115,11 +118,10 @@ def cage_verify(
                 verification.save(update_fields=["status"])
             transport.status = TransportStatus.VERIFIED
             transport.save(update_fields=["status"])
-    except IntegrityError:
-        replayed = document_replay(model=CageVerification, idempotency_key=idempotency_key, fingerprint=fingerprint)
-        if replayed is None:
-            raise
-        return replayed
+    except (IntegrityError, DomainError) as error:
+        return document_replay_after(
+            error, model=CageVerification, idempotency_key=idempotency_key, fingerprint=fingerprint
+        )
     return verification
 
 

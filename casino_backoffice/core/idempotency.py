@@ -4,6 +4,12 @@ key with another request is refused (HTTP 409) and changes nothing.
 A service that creates a document stores ``idempotency_key`` (unique) and ``request_sha256`` (the
 fingerprint of what was asked) on it. ``document_replay`` answers a retry; parallel posts of one key
 meet at the unique key and the loser reads the winner's document.
+
+A retry can also race its own first attempt: it finds no document yet, waits for the lock the first
+attempt holds, and then meets the state the first attempt left (the box counted, the claim
+distributed) and is refused by a rule. ``document_replay_after`` is how every service ends such a
+refusal: when the document of this very key and request now exists, the answer is that document, as
+for any other retry.
 """
 
 from __future__ import annotations
@@ -13,9 +19,9 @@ import json
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from django.db import models
+from django.db import IntegrityError, models
 
-from .exceptions import Conflict
+from .exceptions import Conflict, DomainError
 
 
 class IdempotencyKeyReused(Conflict):
@@ -52,3 +58,18 @@ def document_replay(*, model: type[D], idempotency_key: str, fingerprint: str) -
             f"nothing was recorded. Use a new key for a new {name}."
         )
     return existing
+
+
+def document_replay_after(
+    error: IntegrityError | DomainError, *, model: type[D], idempotency_key: str, fingerprint: str
+) -> D:
+    """After ``error`` refused a request: the document that a concurrent attempt of the same request
+    recorded under its key (the first attempt of a retry that waited for it), else ``error`` itself.
+
+    Services call it from ``except (IntegrityError, DomainError) as error`` around everything after
+    their first ``document_replay``; it answers ``IdempotencyKeyReused`` when the winner under that key
+    was another request."""
+    replayed = document_replay(model=model, idempotency_key=idempotency_key, fingerprint=fingerprint)
+    if replayed is None:
+        raise error
+    return replayed

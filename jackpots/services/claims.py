@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from casino_backoffice.core.idempotency import document_replay, request_fingerprint
+from casino_backoffice.core.exceptions import DomainError
+from casino_backoffice.core.idempotency import document_replay, document_replay_after, request_fingerprint
 from casino_backoffice.ledger.models import Account
 from casino_backoffice.ledger.services import account_locked
 from casino_backoffice.money import percent_floor
@@ -176,30 +177,30 @@ def claim_open(
     replayed = document_replay(model=BadBeatClaim, idempotency_key=idempotency_key, fingerprint=fingerprint)
     if replayed is not None:
         return replayed
-    _seats_check(table=table, players_dealt_in=players_dealt_in, losing=losing, winning=winning, others=others)
-    now = timezone.now()
-    happened_at = now
-    if round is not None:
-        if round.table_id != table.pk:
-            raise ClaimInvalid(f"Round {round.pk} was played at another table, not {table.number}.")
-        if round.voided:
-            raise ClaimInvalid(f"Round {round.pk} was voided (§637a.18(i)): it has no winning hand.")
-        if round.players_dealt_in != players_dealt_in:
-            raise ClaimInvalid(
-                f"Round {round.pk} was logged with {round.players_dealt_in} players dealt in, not {players_dealt_in}."
-            )
-        happened_at = round.ended_at
-    offered = bad_beat_at_table(jackpot=jackpot, table=table, at=happened_at)
-    verdict = claim_evaluate(
-        rule=offered.rule,
-        game=offered.game,
-        board=board,
-        losing_hole=losing.hole,
-        winning_hole=winning.hole,
-        players_dealt_in=players_dealt_in,
-    )
-    signer = pin_check(user=actor, pin=pin)
     try:
+        _seats_check(table=table, players_dealt_in=players_dealt_in, losing=losing, winning=winning, others=others)
+        now = timezone.now()
+        happened_at = now
+        if round is not None:
+            if round.table_id != table.pk:
+                raise ClaimInvalid(f"Round {round.pk} was played at another table, not {table.number}.")
+            if round.voided:
+                raise ClaimInvalid(f"Round {round.pk} was voided (§637a.18(i)): it has no winning hand.")
+            if round.players_dealt_in != players_dealt_in:
+                raise ClaimInvalid(
+                    f"Round {round.pk} was logged with {round.players_dealt_in} players dealt in, not {players_dealt_in}."
+                )
+            happened_at = round.ended_at
+        offered = bad_beat_at_table(jackpot=jackpot, table=table, at=happened_at)
+        verdict = claim_evaluate(
+            rule=offered.rule,
+            game=offered.game,
+            board=board,
+            losing_hole=losing.hole,
+            winning_hole=winning.hole,
+            players_dealt_in=players_dealt_in,
+        )
+        signer = pin_check(user=actor, pin=pin)
         with transaction.atomic(durable=True):
             claim = BadBeatClaim.objects.create(
                 room=table.room,
@@ -231,12 +232,10 @@ def claim_open(
                 request_sha256=fingerprint,
             )
             signature_add(document=claim, rule=BadBeatClaim.OPENER, signer=signer)
-    except IntegrityError:
-        # The same key posted at the same moment by a retry: the first one's claim is the answer.
-        replayed = document_replay(model=BadBeatClaim, idempotency_key=idempotency_key, fingerprint=fingerprint)
-        if replayed is None:
-            raise
-        return replayed
+    except (IntegrityError, DomainError) as error:
+        return document_replay_after(
+            error, model=BadBeatClaim, idempotency_key=idempotency_key, fingerprint=fingerprint
+        )
     return claim
 
 

@@ -19,7 +19,8 @@ from datetime import date, datetime, timedelta
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from casino_backoffice.core.idempotency import document_replay, request_fingerprint
+from casino_backoffice.core.exceptions import DomainError
+from casino_backoffice.core.idempotency import document_replay, document_replay_after, request_fingerprint
 from casino_backoffice.ledger.models import Account, TransferKind
 from casino_backoffice.ledger.services import account_open_as, transfer_post_within
 from casino_backoffice.money import display_cents
@@ -57,8 +58,8 @@ def display_adjust(*, jackpot: Jackpot, actor: User, pin: str, idempotency_key: 
     replayed = document_replay(model=DisplayAdjustment, idempotency_key=idempotency_key, fingerprint=fingerprint)
     if replayed is not None:
         return replayed
-    signer = pin_check(user=actor, pin=pin)
     try:
+        signer = pin_check(user=actor, pin=pin)
         with transaction.atomic(durable=True):
             fund_locked(jackpot)
             position = fund_position(jackpot=jackpot)
@@ -82,11 +83,10 @@ def display_adjust(*, jackpot: Jackpot, actor: User, pin: str, idempotency_key: 
                 request_sha256=fingerprint,
             )
             signature_add(document=adjustment, rule=DisplayAdjustment.ADJUSTER, signer=signer)
-    except IntegrityError:
-        replayed = document_replay(model=DisplayAdjustment, idempotency_key=idempotency_key, fingerprint=fingerprint)
-        if replayed is None:
-            raise
-        return replayed
+    except (IntegrityError, DomainError) as error:
+        return document_replay_after(
+            error, model=DisplayAdjustment, idempotency_key=idempotency_key, fingerprint=fingerprint
+        )
     return adjustment
 
 
@@ -213,19 +213,24 @@ def fund_transfer_prepare(
     replayed = document_replay(model=FundTransfer, idempotency_key=idempotency_key, fingerprint=fingerprint)
     if replayed is not None:
         return replayed
-    signer = pin_check(user=actor, pin=pin)
-    with transaction.atomic(durable=True):
-        transfer = FundTransfer.objects.create(
-            source=source,
-            destination=destination,
-            amount_cents=amount_cents,
-            reason=reason,
-            prepared_by=actor,
-            prepared_at=signer.verified_at,
-            idempotency_key=idempotency_key,
-            request_sha256=fingerprint,
+    try:
+        signer = pin_check(user=actor, pin=pin)
+        with transaction.atomic(durable=True):
+            transfer = FundTransfer.objects.create(
+                source=source,
+                destination=destination,
+                amount_cents=amount_cents,
+                reason=reason,
+                prepared_by=actor,
+                prepared_at=signer.verified_at,
+                idempotency_key=idempotency_key,
+                request_sha256=fingerprint,
+            )
+            signature_add(document=transfer, rule=FundTransfer.PREPARER, signer=signer)
+    except (IntegrityError, DomainError) as error:
+        return document_replay_after(
+            error, model=FundTransfer, idempotency_key=idempotency_key, fingerprint=fingerprint
         )
-        signature_add(document=transfer, rule=FundTransfer.PREPARER, signer=signer)
     return transfer
 
 

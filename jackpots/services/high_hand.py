@@ -22,7 +22,8 @@ from datetime import datetime, timedelta
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from casino_backoffice.core.idempotency import document_replay, request_fingerprint
+from casino_backoffice.core.exceptions import DomainError
+from casino_backoffice.core.idempotency import document_replay, document_replay_after, request_fingerprint
 from casino_backoffice.ledger.models import TransferKind
 from casino_backoffice.ledger.services import account_locked, account_open_as, transfer_post_within
 from casino_backoffice.money import display_cents, split_evenly
@@ -206,28 +207,28 @@ def entry_record(
     replayed = document_replay(model=HighHandEntry, idempotency_key=idempotency_key, fingerprint=fingerprint)
     if replayed is not None:
         return replayed
-    if not values["player_name"] or not values["player_phone"]:
-        raise _refuse("Record the player's name and phone number (§637a.16(f)(1)).", "player_required")
-    if not values["id_type"] or not values["id_number"]:
-        raise _refuse(
-            "Record the player's identification: valid identification is presented for a hand to qualify "
-            "(§637a.16(b)(7)).",
-            "id_required",
-        )
-    if Role.DEALER not in dealer.roles:
-        raise _refuse(f"{dealer} is not a dealer: name the dealer of the hand (§637a.16(f)(4)).", "dealer_required")
-    if not dealer.credential_number:
-        raise _refuse(f"Dealer {dealer} has no Board credential number (§637a.16(f)(4)).", "credential_required")
-    if dealer.pk == actor.pk:
-        raise _refuse(
-            "The dealer calls a floorperson or above, who verifies the hand (§637a.16(f)).", "dealer_is_verifier"
-        )
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= table.seats:
-        raise _refuse(f"Table {table.number} has seats 1 to {table.seats}, not {seat!r}.", "seat_invalid")
-    now = timezone.now()
-    if made_at > now:
-        raise _refuse("A hand cannot be made in the future.", "made_in_future")
     try:
+        if not values["player_name"] or not values["player_phone"]:
+            raise _refuse("Record the player's name and phone number (§637a.16(f)(1)).", "player_required")
+        if not values["id_type"] or not values["id_number"]:
+            raise _refuse(
+                "Record the player's identification: valid identification is presented for a hand to qualify "
+                "(§637a.16(b)(7)).",
+                "id_required",
+            )
+        if Role.DEALER not in dealer.roles:
+            raise _refuse(f"{dealer} is not a dealer: name the dealer of the hand (§637a.16(f)(4)).", "dealer_required")
+        if not dealer.credential_number:
+            raise _refuse(f"Dealer {dealer} has no Board credential number (§637a.16(f)(4)).", "credential_required")
+        if dealer.pk == actor.pk:
+            raise _refuse(
+                "The dealer calls a floorperson or above, who verifies the hand (§637a.16(f)).", "dealer_is_verifier"
+            )
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= table.seats:
+            raise _refuse(f"Table {table.number} has seats 1 to {table.seats}, not {seat!r}.", "seat_invalid")
+        now = timezone.now()
+        if made_at > now:
+            raise _refuse("A hand cannot be made in the future.", "made_in_future")
         hand_cards = parse_cards(cards)
         if len(hand_cards) != 5:
             raise InvalidCards(f"a hand on the slip is five cards, not {len(hand_cards)}")
@@ -319,11 +320,10 @@ def entry_record(
                 request_sha256=fingerprint,
             )
             signature_add(document=entry, rule=HighHandEntry.RECORDER, signer=signer)
-    except IntegrityError:
-        replayed = document_replay(model=HighHandEntry, idempotency_key=idempotency_key, fingerprint=fingerprint)
-        if replayed is None:
-            raise
-        return replayed
+    except (IntegrityError, DomainError) as error:
+        return document_replay_after(
+            error, model=HighHandEntry, idempotency_key=idempotency_key, fingerprint=fingerprint
+        )
     return entry
 
 
@@ -441,16 +441,19 @@ def award_pay(
     replayed = document_replay(model=HighHandAwardPayment, idempotency_key=idempotency_key, fingerprint=fingerprint)
     if replayed is not None:
         return replayed
-    award = HighHandAward.objects.select_related("entry", "period__jackpot__room").get(pk=award.pk)
-    if (id_type.casefold(), id_number.casefold()) != (award.entry.id_type.casefold(), award.entry.id_number.casefold()):
-        raise _refuse(
-            "The identification presented is not the one recorded with the hand on the Tracking Slip "
-            "(§637a.16(b)(7)); nothing was paid.",
-            "id_mismatch",
-        )
-    _payable(award)
-    signer = pin_check(user=actor, pin=pin)
     try:
+        award = HighHandAward.objects.select_related("entry", "period__jackpot__room").get(pk=award.pk)
+        if (id_type.casefold(), id_number.casefold()) != (
+            award.entry.id_type.casefold(),
+            award.entry.id_number.casefold(),
+        ):
+            raise _refuse(
+                "The identification presented is not the one recorded with the hand on the Tracking Slip "
+                "(§637a.16(b)(7)); nothing was paid.",
+                "id_mismatch",
+            )
+        _payable(award)
+        signer = pin_check(user=actor, pin=pin)
         with transaction.atomic(durable=True):
             award = (
                 HighHandAward.objects.select_for_update()
@@ -484,6 +487,10 @@ def award_pay(
                 memo=f"High Hand award {award.pk} to {award.entry.player_name}"[:300],
             )
             signature_add(document=payment, rule=HighHandAwardPayment.PAYER, signer=signer)
+    except DomainError as error:
+        return document_replay_after(
+            error, model=HighHandAwardPayment, idempotency_key=idempotency_key, fingerprint=fingerprint
+        )
     except IntegrityError:
         replayed = document_replay(model=HighHandAwardPayment, idempotency_key=idempotency_key, fingerprint=fingerprint)
         if replayed is None:

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import IntegrityError, transaction
 
-from casino_backoffice.core.idempotency import document_replay, request_fingerprint
+from casino_backoffice.core.exceptions import DomainError
+from casino_backoffice.core.idempotency import document_replay, document_replay_after, request_fingerprint
 from casino_backoffice.ledger.models import TransferKind
 from casino_backoffice.ledger.selectors import account_balance
 from casino_backoffice.ledger.services import account_open_as, transfer_post_within
@@ -117,10 +118,10 @@ def distribution_prepare(
     replayed = document_replay(model=BadBeatDistribution, idempotency_key=idempotency_key, fingerprint=fingerprint)
     if replayed is not None:
         return replayed
-    claim = BadBeatClaim.objects.select_related("decision").get(pk=claim.pk)  # as it stands now
-    _distributable(claim)
-    signer = pin_check(user=actor, pin=pin)
     try:
+        claim = BadBeatClaim.objects.select_related("decision").get(pk=claim.pk)  # as it stands now
+        _distributable(claim)
+        signer = pin_check(user=actor, pin=pin)
         with transaction.atomic(durable=True):
             claim = (
                 BadBeatClaim.objects.select_for_update()
@@ -173,11 +174,10 @@ def distribution_prepare(
             signature_add(document=distribution, rule=BadBeatDistribution.PREPARER, signer=signer)
             claim.status = ClaimStatus.DISTRIBUTED
             claim.save(update_fields=["status"])
-    except IntegrityError:
-        replayed = document_replay(model=BadBeatDistribution, idempotency_key=idempotency_key, fingerprint=fingerprint)
-        if replayed is None:
-            raise
-        return replayed
+    except (IntegrityError, DomainError) as error:
+        return document_replay_after(
+            error, model=BadBeatDistribution, idempotency_key=idempotency_key, fingerprint=fingerprint
+        )
     return distribution
 
 
@@ -246,9 +246,9 @@ def share_pay(
     replayed = document_replay(model=BadBeatPayment, idempotency_key=idempotency_key, fingerprint=fingerprint)
     if replayed is not None:
         return replayed
-    _unpaid(share)
-    signer = pin_check(user=actor, pin=pin)
     try:
+        _unpaid(share)
+        signer = pin_check(user=actor, pin=pin)
         with transaction.atomic(durable=True):
             claim = (
                 BadBeatClaim.objects.select_for_update()
@@ -294,6 +294,10 @@ def share_pay(
             if not BadBeatShare.objects.filter(distribution__claim=claim, payment__isnull=True).exists():
                 claim.status = ClaimStatus.PAID
                 claim.save(update_fields=["status"])
+    except DomainError as error:
+        return document_replay_after(
+            error, model=BadBeatPayment, idempotency_key=idempotency_key, fingerprint=fingerprint
+        )
     except IntegrityError:
         replayed = document_replay(model=BadBeatPayment, idempotency_key=idempotency_key, fingerprint=fingerprint)
         if replayed is None:

@@ -29,7 +29,8 @@ from datetime import datetime, timedelta
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from casino_backoffice.core.idempotency import document_replay, request_fingerprint
+from casino_backoffice.core.exceptions import DomainError
+from casino_backoffice.core.idempotency import document_replay, document_replay_after, request_fingerprint
 from casino_backoffice.ledger.models import TransferKind
 from casino_backoffice.ledger.selectors import account_balance
 from casino_backoffice.ledger.services import (
@@ -222,41 +223,43 @@ def progressive_round_record(
     replayed = document_replay(model=ProgressiveRound, idempotency_key=idempotency_key, fingerprint=fingerprint)
     if replayed is not None:
         return replayed
-    if timezone.is_naive(ended_at):
-        raise _refuse("ended_at needs its time zone.", "invalid")
-    if ended_at > timezone.now() + timedelta(minutes=5):
-        raise _refuse("A round is recorded after it ended: ended_at is in the future.", "invalid")
-    at = meter_at_table(table=table, at=ended_at)
-    if at is None:
-        raise _refuse(
-            f"Table {table.number} plays into no progressive meter by the rules in effect at {ended_at.isoformat()}.",
-            "not_progressive",
-        )
-    if not table.is_open:
-        raise _refuse(
-            f"Table {table.number} is closed; a floorperson opens it before rounds are recorded.", "table_closed"
-        )
-    community = _community(community_cards, table.game)
-    seats = [w.seat for w in wagers]
-    if len(set(seats)) != len(seats):
-        raise _refuse("A seat places one Progressive Payout Wager (§655a.7(e), §657a.7(e)).", "invalid")
-    for wager in wagers:
-        if not 1 <= wager.seat <= table.seats:
-            raise _refuse(f"Seat {wager.seat} is not a seat of table {table.number} (1-{table.seats}).", "invalid")
-        if wager.amount_cents not in at.rule.wagers_cents:
-            sizes = " or ".join(display_cents(c) for c in at.rule.wagers_cents)
-            raise _refuse(
-                f"A Progressive Payout Wager of {display_cents(wager.amount_cents)} is not accepted by {at.meter.name}: "
-                f"it accepts {sizes} ({at.rule.envy_section}).",
-                "wager_size",
-            )
-    if not isinstance(chips_collected, int) or chips_collected < 0:
-        raise _refuse("chips_collected is the number of value chips the dealer collected: 0 or more.", "invalid")
-    if not wagers and chips_collected == 0:
-        raise _refuse("The round has no Progressive Payout Wager and no chip collected: nothing to record.", "invalid")
-    total = sum(w.amount_cents for w in wagers)
-    increment = sum(at.rule.increment_cents(wager_cents=w.amount_cents) for w in wagers)
     try:
+        if timezone.is_naive(ended_at):
+            raise _refuse("ended_at needs its time zone.", "invalid")
+        if ended_at > timezone.now() + timedelta(minutes=5):
+            raise _refuse("A round is recorded after it ended: ended_at is in the future.", "invalid")
+        at = meter_at_table(table=table, at=ended_at)
+        if at is None:
+            raise _refuse(
+                f"Table {table.number} plays into no progressive meter by the rules in effect at {ended_at.isoformat()}.",
+                "not_progressive",
+            )
+        if not table.is_open:
+            raise _refuse(
+                f"Table {table.number} is closed; a floorperson opens it before rounds are recorded.", "table_closed"
+            )
+        community = _community(community_cards, table.game)
+        seats = [w.seat for w in wagers]
+        if len(set(seats)) != len(seats):
+            raise _refuse("A seat places one Progressive Payout Wager (§655a.7(e), §657a.7(e)).", "invalid")
+        for wager in wagers:
+            if not 1 <= wager.seat <= table.seats:
+                raise _refuse(f"Seat {wager.seat} is not a seat of table {table.number} (1-{table.seats}).", "invalid")
+            if wager.amount_cents not in at.rule.wagers_cents:
+                sizes = " or ".join(display_cents(c) for c in at.rule.wagers_cents)
+                raise _refuse(
+                    f"A Progressive Payout Wager of {display_cents(wager.amount_cents)} is not accepted by {at.meter.name}: "
+                    f"it accepts {sizes} ({at.rule.envy_section}).",
+                    "wager_size",
+                )
+        if not isinstance(chips_collected, int) or chips_collected < 0:
+            raise _refuse("chips_collected is the number of value chips the dealer collected: 0 or more.", "invalid")
+        if not wagers and chips_collected == 0:
+            raise _refuse(
+                "The round has no Progressive Payout Wager and no chip collected: nothing to record.", "invalid"
+            )
+        total = sum(w.amount_cents for w in wagers)
+        increment = sum(at.rule.increment_cents(wager_cents=w.amount_cents) for w in wagers)
         with transaction.atomic(durable=True):
             meter = _lock_meter(at.meter)
             again = document_replay(model=ProgressiveRound, idempotency_key=idempotency_key, fingerprint=fingerprint)
@@ -304,11 +307,10 @@ def progressive_round_record(
                 if amount > 0
             ]
             transfers_post_within(postings=postings, actor=actor, reference=round_)
-    except IntegrityError:
-        replayed = document_replay(model=ProgressiveRound, idempotency_key=idempotency_key, fingerprint=fingerprint)
-        if replayed is None:
-            raise
-        return replayed
+    except (IntegrityError, DomainError) as error:
+        return document_replay_after(
+            error, model=ProgressiveRound, idempotency_key=idempotency_key, fingerprint=fingerprint
+        )
     return round_
 
 
@@ -554,6 +556,10 @@ def progressive_hand_record(
                 for bonus in bonuses
             )
             transfers_post_within(postings=postings, actor=actor, reference=hand_record)
+    except DomainError as error:
+        return document_replay_after(
+            error, model=ProgressiveHand, idempotency_key=idempotency_key, fingerprint=fingerprint
+        )
     except IntegrityError:
         replayed = document_replay(model=ProgressiveHand, idempotency_key=idempotency_key, fingerprint=fingerprint)
         if replayed is None:
@@ -641,13 +647,13 @@ def progressive_pay(
     replayed = document_replay(model=ProgressivePayment, idempotency_key=idempotency_key, fingerprint=fingerprint)
     if replayed is not None:
         return replayed
-    if not patron_name or not id_type or not id_number:
-        raise _refuse(
-            "The patron's name, ID type and ID number are recorded with a payment at the cage.", "id_required"
-        )
-    _payable_at_cage(hand)
-    signer = pin_check(user=actor, pin=pin)
     try:
+        if not patron_name or not id_type or not id_number:
+            raise _refuse(
+                "The patron's name, ID type and ID number are recorded with a payment at the cage.", "id_required"
+            )
+        _payable_at_cage(hand)
+        signer = pin_check(user=actor, pin=pin)
         with transaction.atomic(durable=True):
             hand = ProgressiveHand.objects.select_for_update().select_related("round__meter__room").get(pk=hand.pk)
             again = document_replay(model=ProgressivePayment, idempotency_key=idempotency_key, fingerprint=fingerprint)
@@ -680,6 +686,10 @@ def progressive_pay(
                 reference=payment,
             )
             signature_add(document=payment, rule=ProgressivePayment.PAYER, signer=signer)
+    except DomainError as error:
+        return document_replay_after(
+            error, model=ProgressivePayment, idempotency_key=idempotency_key, fingerprint=fingerprint
+        )
     except IntegrityError:
         replayed = document_replay(model=ProgressivePayment, idempotency_key=idempotency_key, fingerprint=fingerprint)
         if replayed is None:
