@@ -259,6 +259,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "casino_backoffice.core.schema.kernel_answers",
+        "casino_backoffice.core.schema.trimmed_text",
     ],
 }
 

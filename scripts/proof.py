@@ -230,9 +230,15 @@ def fuzz(role: str, person: dict[str, Any], schema_url: str) -> dict[str, Any]:
         "seconds": round(bounds["seconds"] + fuzzing["seconds"]),
         "operations": fuzzing.get("operations", "?"),
         "covered": bounds.get("operations", "?"),
-        "cases": bounds.get("cases", 0) + fuzzing.get("cases", 0),
-        "failures": bounds.get("failures", 0) + fuzzing.get("failures", 0),
+        # A summary the figures could not be read from is "?", never a 0 that would read as none.
+        "cases": _sum(bounds.get("cases"), fuzzing.get("cases")),
+        "failures": _sum(bounds.get("failures"), fuzzing.get("failures")),
     }
+
+
+def _sum(*figures: object) -> int | str:
+    counted = [figure for figure in figures if isinstance(figure, int)]
+    return sum(counted) if len(counted) == len(figures) else "?"
 
 
 def figures_read(output: Path) -> dict[str, object]:
@@ -241,7 +247,8 @@ def figures_read(output: Path) -> dict[str, object]:
     figures: dict[str, object] = {}
     if match := re.search(r"API Operations:\s*\n\s*Selected: \d+/\d+\s*\n\s*Tested: (\d+)", text):
         figures["operations"] = int(match.group(1))
-    if match := re.search(r"Test cases:\s*\n?\s*(\d+) generated, (\d+) found (\d+) unique failures", text):
+    # "1 found 1 unique failure", "2 found 2 unique failures"
+    if match := re.search(r"Test cases:\s*\n?\s*(\d+) generated, (\d+) found (\d+) unique failures?\b", text):
         figures["cases"], figures["failures"] = int(match.group(1)), int(match.group(3))
     elif match := re.search(r"Test cases:\s*\n?\s*(\d+) generated, (\d+) passed", text):
         figures["cases"], figures["failures"] = int(match.group(1)), 0

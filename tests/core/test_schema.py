@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import re
+import sys
 from pathlib import Path
 
 import yaml
 from django.core.management import call_command
+
+from casino_backoffice.core.schema import NOT_WHITESPACE
 
 COMMITTED = Path(__file__).resolve().parents[2] / "openapi.yaml"
 
@@ -47,3 +51,23 @@ def test_a_method_the_path_does_not_take_is_the_documented_json_405(client, floo
     client.force_login(floorperson)
     response = client.delete("/api/progressive/meters/")
     assert response.status_code == 405 and "detail" in response.json()
+
+
+def test_the_not_whitespace_pattern_is_exactly_what_str_strip_keeps() -> None:
+    """Every code point: the pattern matches it exactly when Python's ``str.strip`` would keep it."""
+    pattern = re.compile(NOT_WHITESPACE)
+    disagree = [hex(n) for n in range(sys.maxunicode + 1) if chr(n).isspace() == bool(pattern.fullmatch(chr(n)))]
+    assert disagree == []
+
+
+def test_a_required_text_of_a_request_says_whitespace_alone_is_blank() -> None:
+    """The PIN, the surveillance reference and the players' names are trimmed before they are read, so
+    whitespace alone (a form feed, U+001F) is blank and refused: the schema says so, where ``minLength``
+    1 alone let schemathesis send ``"\x1f"`` as a valid PIN (found by ``make proof``)."""
+    schema = yaml.safe_load(COMMITTED.read_text())["components"]["schemas"]
+    witness, player = schema["WitnessInputRequest"]["properties"], schema["PlayerInputRequest"]["properties"]
+    assert witness["pin"]["pattern"] == witness["surveillance_reference"]["pattern"] == NOT_WHITESPACE
+    assert player["name"]["pattern"] == NOT_WHITESPACE
+    assert "pattern" not in schema["PlayerInputRequest"]["properties"]["seat"]
+    assert not re.search(NOT_WHITESPACE, " \x1f\x0c\u3000")
+    assert re.search(NOT_WHITESPACE, " 2468 ")
