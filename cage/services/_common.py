@@ -52,6 +52,12 @@ def official_account(*, box: Box) -> Account:
     return revenue_account(room=box.room)
 
 
+def verification_transfer_key(*, verification_id: int, part: str) -> str:
+    """The idempotency key of a transfer a verification posted: ``part`` is the box code for the box's
+    money made official, or names the variance it moved (``T1-hh:over``, ``over_short``)."""
+    return f"verification:{verification_id}:{part}"
+
+
 def variance_threshold_cents(*, room: PokerRoom, at: datetime) -> int:
     """The room's variance threshold (a house control in the rules file): a variance larger than
     this needs a signed explanation. No rules, or no threshold stated: every variance does."""

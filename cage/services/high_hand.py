@@ -4,9 +4,12 @@ and taken to the main cage or satellite cage in accordance with subsections (d) 
 contribution amounts from all Poker tables that participated in the qualifying period shall then be
 announced and displayed.'
 
-A closed period's official contributions are the counts of its count sheets (one per High Hand box of
-the period, ``cage.services.schedule``) once every one of them is verified at the cage; then
-``jackpots.services.period_announce`` announces the pool and awards it or rolls it over.
+A closed period's official contributions are what the cage verifications of its count sheets' counts
+(one sheet per High Hand box of the period, ``cage.services.schedule``) made official in the fund,
+less what a signed correction reversed of those transfers, once every sheet is counted and verified;
+then ``jackpots.services.period_announce`` announces the pool and awards it or rolls it over. (The
+counts alone would still count a verification that finance reversed before the announcement, and
+the pool would be more than the fund holds.)
 """
 
 from __future__ import annotations
@@ -14,18 +17,36 @@ from __future__ import annotations
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from django.db.models import Sum
+from django.db.models import QuerySet, Sum
 
+from casino_backoffice.ledger.models import Transfer, TransferKind
 from jackpots.models import HighHandPeriod, PeriodStatus
 from jackpots.services import period_announce
 from tables.models import PokerRoom
 
-from ..models import CountSheet, CountStatus, SheetKind
+from ..models import CountPlace, CountSheet, CountStatus, SheetKind
+from ._common import verification_transfer_key
 
 
 def period_sheet_key(period: HighHandPeriod) -> str:
     """The key of a period's count sheets: its start by the room's wall clock (``schedule.sheets_due``)."""
     return f"period:{period.starts_at.astimezone(ZoneInfo(period.room.timezone)).strftime('%Y-%m-%dT%H:%M')}"
+
+
+def _official_contributions(sheets: QuerySet[CountSheet]) -> int:
+    """What the verifications of these sheets' counts made official, net of the reversals of it."""
+    keys = []
+    for sheet in sheets.select_related("box", "count__transport_item__transport__verification"):
+        count = sheet.count
+        if count.place == CountPlace.CAGE:
+            keys.append(count.idempotency_key)  # a count made at the cage carries its transfer's key
+        else:
+            verification = count.transport_item.transport.verification
+            keys.append(verification_transfer_key(verification_id=verification.pk, part=sheet.box.code))
+    posted = Transfer.objects.filter(kind=TransferKind.VERIFICATION, idempotency_key__in=keys)
+    made_official = posted.aggregate(total=Sum("amount_cents"))["total"] or 0
+    reversed_ = Transfer.objects.filter(reverses__in=posted).aggregate(total=Sum("amount_cents"))["total"] or 0
+    return made_official - reversed_
 
 
 def high_hand_pools_settle(*, room: PokerRoom, at: datetime) -> int:
@@ -42,7 +63,7 @@ def high_hand_pools_settle(*, room: PokerRoom, at: datetime) -> int:
         )
         if not sheets.exists() or sheets.exclude(count__status=CountStatus.VERIFIED).exists():
             continue
-        contributions = sheets.aggregate(total=Sum("count__counted_cents"))["total"] or 0
+        contributions = _official_contributions(sheets)
         if period_announce(period=period, contributions_cents=contributions, at=at).status != PeriodStatus.CLOSED:
             announced += 1
     return announced

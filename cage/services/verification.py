@@ -48,7 +48,7 @@ from ..models import (
     VarianceKind,
     VerificationStatus,
 )
-from ._common import move, official_account, variance_threshold_cents
+from ._common import move, official_account, variance_threshold_cents, verification_transfer_key
 from .schedule import schedule_lock_shared
 
 
@@ -146,7 +146,7 @@ class _Verifying:
             destination=destination,
             amount_cents=amount_cents,
             kind=kind,
-            key=f"verification:{self.verification.pk}:{key}",
+            key=verification_transfer_key(verification_id=self.verification.pk, part=key),
             actor=self.actor,
             reference=self.verification,
             memo=memo,
@@ -268,7 +268,8 @@ def _verify_boxes(step: _Verifying, *, counted: int | dict[str, int], fingerprin
             counted_by=step.actor,
             counted_at=now,
             status=CountStatus.VERIFIED,
-            idempotency_key=f"verification:{verification.pk}:{item.box.code}",
+            # The key of the transfer that makes this box's money official (``step.move`` below).
+            idempotency_key=verification_transfer_key(verification_id=verification.pk, part=item.box.code),
             request_sha256=fingerprint,
         )
         memo = f"{item.box.code}: counted {format_cents(cents)}, expected {format_cents(item.expected_cents)}"
