@@ -45,12 +45,14 @@ class TransportInput(serializers.Serializer):
         child=serializers.IntegerField(),
         required=False,
         allow_empty=False,
+        min_length=1,  # minItems in the schema
         help_text="A container of witnessed table counts: their ids.",
     )
     boxes = serializers.ListField(
         child=serializers.CharField(max_length=60),
         required=False,
         allow_empty=False,
+        min_length=1,
         help_text="Locked, uncounted boxes: their codes.",
     )
     room = serializers.SlugField(

@@ -1520,6 +1520,8 @@ def _reverse_a_pooled_verification(machine: FundsMachine) -> None:
     official = account_balances(accounts=[fund])[fund.pk]
     assert official == 10_00 - transfer.amount_cents  # the reversal took the count's money back out
     machine._schedule()  # was BelowZero: the pool still counted the reversed verification
-    period = HighHandPeriod.objects.filter(jackpot=machine.jackpots["hh"], announced_at__isnull=False).latest("starts_at")
+    period = HighHandPeriod.objects.filter(jackpot=machine.jackpots["hh"], announced_at__isnull=False).latest(
+        "starts_at"
+    )
     assert (period.status, period.contributions_cents, period.pool_cents) == ("awarded", official, official)
     assert account_balances(accounts=[fund])[fund.pk] == 0
