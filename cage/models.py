@@ -13,7 +13,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 from simple_history.models import HistoricalRecords
 
 from casino_backoffice.ledger.models import ReferencingTransfers
@@ -184,6 +184,11 @@ class Count(SignableDocument):
         constraints = [
             models.CheckConstraint(condition=Q(counted_cents__gte=0), name="cage_count_counted_not_negative"),
             models.CheckConstraint(condition=Q(expected_cents__gte=0), name="cage_count_expected_not_negative"),
+            # §637a.15(d)(1): the witness of a table count is not its counter (count_witness refuses first).
+            models.CheckConstraint(
+                condition=Q(witnessed_by__isnull=True) | ~Q(witnessed_by=F("counted_by")),
+                name="cage_count_witness_is_not_the_counter",
+            ),
         ]
         indexes = [models.Index(fields=["status", "box"]), models.Index(fields=["gaming_day"])]
 

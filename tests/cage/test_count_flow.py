@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.db import IntegrityError, transaction
 
 from cage.accounts import cage_over_short_account, custody_account, revenue_account, variance_account
 from cage.exceptions import BoxAlreadyCounted, NoticeRequired, WrongStatus
@@ -98,6 +99,20 @@ def test_the_witness_is_not_the_counter_and_the_cashier_neither(
         cage_verify(transport=transport, counted=1500, actor=both, pin=PIN, idempotency_key=key())
     transport.refresh_from_db()
     assert transport.status == TransportStatus.IN_TRANSIT
+
+
+def test_the_database_refuses_a_count_witnessed_by_its_counter_whatever_path_writes_it(
+    closed_table, dealer, key
+) -> None:
+    """Segregation of duties in the database too (§637a.15(d)(1)): a count whose witness is its counter
+    is refused by a check constraint, on an UPDATE that no service would make."""
+    count = count_record(
+        box=_box(closed_table, "T1-drop"), counted_cents=1500, actor=dealer, pin=PIN, idempotency_key=key()
+    )
+    with pytest.raises(IntegrityError, match="cage_count_witness_is_not_the_counter"), transaction.atomic():
+        Count.objects.filter(pk=count.pk).update(witnessed_by=dealer, status=CountStatus.WITNESSED)
+    count.refresh_from_db()
+    assert (count.witnessed_by_id, count.status) == (None, CountStatus.COUNTED)
 
 
 def test_a_short_count_and_a_cage_difference_are_variances_and_the_ledger_balances(
