@@ -29,7 +29,7 @@ def room_upsert(*, code: str, name: str, timezone_name: str, gaming_day_starts: 
 
 def table_upsert(*, room: PokerRoom, number: str, game: Game, seats: int, actor: User) -> Table:
     """Create a table or change its game and seats, within the game's seat limit."""
-    action_require(actor=actor, action=Action.TABLE_UPSERT)
+    action_require(actor=actor, action=Action.TABLE_UPSERT, of=room)
     try:
         game = Game(game)
     except ValueError:
@@ -42,7 +42,7 @@ def table_upsert(*, room: PokerRoom, number: str, game: Game, seats: int, actor:
 
 def table_set_open(*, table: Table, is_open: bool, actor: User) -> Table:
     """Open or close a table for play: a floorperson or above."""
-    action_require(actor=actor, action=Action.TABLE_OPEN_CLOSE)
+    action_require(actor=actor, action=Action.TABLE_OPEN_CLOSE, of=table)
     with transaction.atomic():
         locked = Table.objects.select_for_update().get(pk=table.pk)
         if locked.is_open != is_open:
@@ -55,7 +55,7 @@ def table_set_open(*, table: Table, is_open: bool, actor: User) -> Table:
 def room_staff_set(*, room: PokerRoom, staff: Iterable[User], actor: User) -> PokerRoom:
     """Say who works in ``room`` (``PokerRoom.staff``): an administrator, who manages the staff. A person
     assigned to rooms works only in those; a person assigned to none works in every room."""
-    action_require(actor=actor, action=Action.STAFF_MANAGE)
+    action_require(actor=actor, action=Action.STAFF_MANAGE, of=room)
     with transaction.atomic():
         locked = PokerRoom.objects.select_for_update().get(pk=room.pk)
         locked.staff.set(list(staff))

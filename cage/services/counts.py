@@ -47,7 +47,7 @@ def notice_record(
     notified_at: datetime | None = None,
 ) -> ComplianceNotice:
     """Record, and sign, the notice to the compliance representative before Bad Beat boxes are counted."""
-    action_require(actor=actor, action=Action.NOTICE_RECORD)
+    action_require(actor=actor, action=Action.NOTICE_RECORD, of=room)
     notified, method = notified.strip(), method.strip()
     if not notified or not method:
         raise CageError("Say who at compliance was notified and how (phone, radio, in person).")
@@ -112,7 +112,7 @@ def count_record(
     box held by the ledger is its expected content; it moves into custody at once (the box is empty),
     and ``counted - expected``, when not zero, is a variance posted to the room's variance account.
     """
-    action_require(actor=actor, action=Action.COUNT_RECORD)
+    action_require(actor=actor, action=Action.COUNT_RECORD, of=box)
     if isinstance(counted_cents, bool) or not isinstance(counted_cents, int) or counted_cents < 0:
         raise CageError(f"A count is zero or more whole cents, not {counted_cents!r}.")
     denominations = denominations or {}
@@ -227,7 +227,7 @@ def _variance_record(
 def count_witness(*, count: Count, actor: User, pin: str, surveillance_reference: str) -> Count:
     """A floorperson or above who is not the counter witnesses the count and signs, with the
     surveillance department's recording reference (§637a.15(d)(1))."""
-    action_require(actor=actor, action=Action.COUNT_WITNESS)
+    action_require(actor=actor, action=Action.COUNT_WITNESS, of=count)
     reference = surveillance_reference.strip()
     if not reference:
         raise CageError(

@@ -42,7 +42,7 @@ def transport_create(
     """Security signs for custody of a sealed container of witnessed table counts (``counts``), or of
     locked uncounted boxes (``boxes``), and carries it to the cage. Uncounted boxes move from the box
     into custody in the ledger now, at what the box held (their expected content)."""
-    action_require(actor=actor, action=Action.TRANSPORT_CREATE)
+    action_require(actor=actor, action=Action.TRANSPORT_CREATE, of=room)
     seal = seal.strip()
     if not seal:
         raise CageError("Give the seal number of the locked container.")
@@ -142,7 +142,7 @@ def transport_create(
 
 def missing_box_record(*, transport: Transport, box: Box, reason: str, actor: User, pin: str) -> MissingBox:
     """A supervisor signs an exception naming a box that was carried but is not at the cage."""
-    action_require(actor=actor, action=Action.MISSING_BOX_RECORD)
+    action_require(actor=actor, action=Action.MISSING_BOX_RECORD, of=transport)
     reason = reason.strip()
     if not reason:
         raise CageError("Say what is known of the missing box.")
@@ -165,7 +165,7 @@ def missing_box_record(*, transport: Transport, box: Box, reason: str, actor: Us
 
 def transport_account(*, transport: Transport, box_codes: list[str], actor: User, pin: str) -> Transport:
     """At the cage a floorperson or above accounts for every box that was carried, and signs."""
-    action_require(actor=actor, action=Action.TRANSPORT_ACCOUNT)
+    action_require(actor=actor, action=Action.TRANSPORT_ACCOUNT, of=transport)
     signer = pin_check(user=actor, pin=pin)
     with transaction.atomic(durable=True):
         transport = Transport.objects.select_for_update(of=("self",)).get(pk=transport.pk)

@@ -63,7 +63,7 @@ def cage_verify(
     """A cage cashier verifies what a transport brought: the aggregate of a container of table counts
     (``counted`` in cents), or each uncounted box (``counted`` as {box code: cents}; a box excused as
     missing counts zero). The cashier is neither the counter nor the witness of any count inside."""
-    action_require(actor=actor, action=Action.CAGE_VERIFY)
+    action_require(actor=actor, action=Action.CAGE_VERIFY, of=transport)
     amounts = counted if isinstance(counted, dict) else {"": counted}
     for code, cents in amounts.items():
         if isinstance(cents, bool) or not isinstance(cents, int) or cents < 0:
@@ -315,7 +315,7 @@ def _verify_boxes(step: _Verifying, *, counted: int | dict[str, int], fingerprin
 def variance_explain(*, variance: Variance, reason: str, actor: User, pin: str) -> Variance:
     """A shift supervisor or finance explains a variance and signs; a verification whose variances
     are all explained is verified."""
-    action_require(actor=actor, action=Action.VARIANCE_EXPLAIN)
+    action_require(actor=actor, action=Action.VARIANCE_EXPLAIN, of=variance)
     reason = reason.strip()
     if not reason:
         raise CageError("Say why the count differs.")
@@ -328,7 +328,7 @@ def variance_explain(*, variance: Variance, reason: str, actor: User, pin: str) 
 
 def verification_explain(*, verification: CageVerification, reason: str, actor: User, pin: str) -> CageVerification:
     """Explain every variance of a verification that awaits an explanation, with one signature each."""
-    action_require(actor=actor, action=Action.VARIANCE_EXPLAIN)
+    action_require(actor=actor, action=Action.VARIANCE_EXPLAIN, of=verification)
     reason = reason.strip()
     if not reason:
         raise CageError("Say why the count differs.")
@@ -373,7 +373,7 @@ def _explain(*, variance: Variance, reason: str, actor: User, signer: VerifiedSi
 
 def gaming_day_close(*, room: PokerRoom, day: date, actor: User, pin: str) -> GamingDayClose:
     """Finance closes a gaming day; refused while any variance of that day awaits its explanation."""
-    action_require(actor=actor, action=Action.GAMING_DAY_CLOSE)
+    action_require(actor=actor, action=Action.GAMING_DAY_CLOSE, of=room)
     signer = pin_check(user=actor, pin=pin)
     with transaction.atomic(durable=True):
         existing = GamingDayClose.objects.filter(room=room, gaming_day=day).first()

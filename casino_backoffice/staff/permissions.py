@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from django.db import models
 
+from casino_backoffice.core.rooms import visible
+
 from .exceptions import ActionNotPermitted
 from .roles import ADMIN_ROLES, DEALER_OR_FLOORPERSON_OR_ABOVE, FLOORPERSON_OR_ABOVE, SUPERVISOR_OR_ABOVE, Role
 
@@ -237,17 +239,32 @@ def who_may(action: Action) -> str:
     return f"Only {roles_in_words(ACTION_ROLES[action])} may {action.label[0].lower()}{action.label[1:]}"
 
 
-def action_require(*, actor: User, action: Action) -> None:
-    """Refuse ``actor`` unless a role they hold may take ``action``: ``ActionNotPermitted``, whose
-    message names the action and the roles that may take it."""
+def action_require(*, actor: User, action: Action, of: models.Model | None = None) -> None:
+    """Refuse ``actor`` unless a role they hold may take ``action``, and, given ``of`` (the room, table,
+    box or document the action is on), unless they work in its room: ``ActionNotPermitted``, whose
+    message names the action and the roles that may take it, or the room. The room check is the one
+    the API, tablet pages and admin filter their rows by (``core.rooms.visible``); the service makes
+    it again, so no path reaches another room's documents."""
     if may(actor, action):
-        return
+        if of is None or _in_their_rooms(actor, of):
+            return
+        _refusal_record(actor=actor, action=Action(action), held=_held(actor))
+        raise ActionNotPermitted(
+            f"{actor} does not work in the room of {of._meta.verbose_name} {of}: nothing was done.",
+            action=Action(action),
+        )
     held = _held(actor)
     who = " and ".join(_ROLE_NOUNS[role] for role in Role if role in held) or "without a role"
     if actor is not None and not getattr(actor, "is_active", True):
         who = "not an active member of staff"
     _refusal_record(actor=actor, action=Action(action), held=held)
     raise ActionNotPermitted(f"{who_may(action)}; {actor} is {who}.", action=Action(action))
+
+
+def _in_their_rooms(actor: User, document: models.Model) -> bool:
+    rows = type(document)._default_manager.filter(pk=document.pk)
+    scoped = visible(actor, rows)
+    return scoped is rows or scoped.exists()  # a row no room owns is the same queryset, unfiltered
 
 
 def _refusal_record(*, actor: Any, action: Action, held: frozenset[Role]) -> None:

@@ -159,7 +159,7 @@ def claim_open(
     verdict is recorded with it, qualifying or not (a claim that does not qualify is kept as evidence,
     never paid). The hand is checked against the rules in effect when it was played: the round's end
     when the round is given, else now."""
-    action_require(actor=actor, action=Action.BAD_BEAT_CLAIM)
+    action_require(actor=actor, action=Action.BAD_BEAT_CLAIM, of=table)
     fingerprint = request_fingerprint(
         {
             "jackpot": jackpot.pk,
@@ -289,7 +289,7 @@ def claim_verify(*, claim: BadBeatClaim, actor: User, pin: str) -> BadBeatDecisi
     (rounded down to the cent, so the reserve keeps the odd cent), times the hand's posted payout
     percentage (rounded down: what is left stays in the fund).
     """
-    action_require(actor=actor, action=Action.BAD_BEAT_VERIFY)
+    action_require(actor=actor, action=Action.BAD_BEAT_VERIFY, of=claim)
     claim = BadBeatClaim.objects.get(pk=claim.pk)  # as it stands now
     _undecided(claim)
     _not_the_opener(claim, actor)
@@ -329,7 +329,7 @@ def claim_deny(*, claim: BadBeatClaim, reason: str, actor: User, pin: str) -> Ba
     """The poker shift supervisor denies a claim with a reason and signs; the claim keeps its evidence
     (cards, surveillance reference, who said what) for a dispute or the regulator (§637a.18(a): the
     shift supervisor's decision is final)."""
-    action_require(actor=actor, action=Action.BAD_BEAT_VERIFY)
+    action_require(actor=actor, action=Action.BAD_BEAT_VERIFY, of=claim)
     reason = (reason or "").strip()
     if not reason:
         raise JackpotError("Say why the claim is denied: the reason is kept with its evidence.", code="reason_required")

@@ -48,7 +48,7 @@ def display_adjust(*, jackpot: Jackpot, actor: User, pin: str, idempotency_key: 
     the finance record (the official balance less what verified claims owe), and signs (§637a.15(h)(1));
     the floorperson or above present witnesses it with ``display_witness``. The display board shows the
     new amount at once and the 'pending adjustment' notice of earlier verifications ends."""
-    action_require(actor=actor, action=Action.DISPLAY_ADJUST)
+    action_require(actor=actor, action=Action.DISPLAY_ADJUST, of=jackpot)
     if jackpot.kind != JackpotKind.BAD_BEAT:
         raise DisplayError(
             f"{jackpot.name} is a {jackpot.get_kind_display()} fund: its display shows the pool of its qualifying "
@@ -93,7 +93,7 @@ def display_adjust(*, jackpot: Jackpot, actor: User, pin: str, idempotency_key: 
 def display_witness(*, adjustment: DisplayAdjustment, actor: User, pin: str) -> DisplayAdjustment:
     """The floorperson or above in whose presence the display was adjusted signs (§637a.15(h)(1));
     not the finance employee who adjusted it."""
-    action_require(actor=actor, action=Action.DISPLAY_WITNESS)
+    action_require(actor=actor, action=Action.DISPLAY_WITNESS, of=adjustment)
     _unwitnessed(adjustment)
     signer = pin_check(user=actor, pin=pin)
     with transaction.atomic(durable=True):
@@ -198,7 +198,7 @@ def fund_transfer_prepare(
 ) -> FundTransfer:
     """Finance prepares the transfer of a discontinued Bad Beat fund's money to another Bad Beat and
     signs; nothing moves until a second person approves it (``fund_transfer_approve``)."""
-    action_require(actor=actor, action=Action.FUND_TRANSFER_PREPARE)
+    action_require(actor=actor, action=Action.FUND_TRANSFER_PREPARE, of=source)
     if isinstance(amount_cents, bool) or not isinstance(amount_cents, int) or amount_cents <= 0:
         raise FundTransferRefused(f"A transfer is more than zero whole cents, not {amount_cents!r}.")
     reason = (reason or "").strip()
@@ -237,7 +237,7 @@ def fund_transfer_prepare(
 def fund_transfer_approve(*, transfer: FundTransfer, actor: User, pin: str) -> FundTransfer:
     """Another finance employee or an administrator approves a prepared transfer and signs; the
     ledger transfer from fund to fund is posted then, under both funds' locks."""
-    action_require(actor=actor, action=Action.FUND_TRANSFER_APPROVE)
+    action_require(actor=actor, action=Action.FUND_TRANSFER_APPROVE, of=transfer)
     if transfer.status != FundTransferStatus.PREPARED:
         raise AlreadyApproved(f"Transfer {transfer.pk} was approved already.")
     signer = pin_check(user=actor, pin=pin)

@@ -183,7 +183,7 @@ def entry_record(
     is recorded as a tie), a moment outside an open period (``period_closed``), too few players dealt
     in (``too_few_players``), a pot under the posted minimum (``pot_too_small``), a missing
     identification (§637a.16(b)(7)) or a dealer without a Board credential number."""
-    action_require(actor=actor, action=Action.HIGH_HAND_RECORD)
+    action_require(actor=actor, action=Action.HIGH_HAND_RECORD, of=table)
     values = {
         "player_name": (player_name or "").strip(),
         "player_phone": (player_phone or "").strip(),
@@ -331,7 +331,7 @@ def entry_void(*, entry: HighHandEntry, reason: str, actor: User, pin: str) -> H
     """A shift supervisor voids a wrong entry with a reason and signs; the entry stays on the slip and
     the period's high hand falls back to the best entry left. Refused once the period's pool was
     announced (its awards stand)."""
-    action_require(actor=actor, action=Action.HIGH_HAND_VOID)
+    action_require(actor=actor, action=Action.HIGH_HAND_VOID, of=entry)
     reason = (reason or "").strip()
     if not reason:
         raise _refuse("Say why the entry is void: the reason stays on the slip.", "reason_required")
@@ -435,7 +435,7 @@ def award_pay(
     """A cage cashier pays an award and signs (§637a.16(h)), against the identification recorded with
     the hand (§637a.16(b)(7)); the winner need not have been present at the close (b)(6). Paid once;
     not after it went where the rules send uncollected awards."""
-    action_require(actor=actor, action=Action.HIGH_HAND_PAY)
+    action_require(actor=actor, action=Action.HIGH_HAND_PAY, of=award)
     id_type, id_number = (id_type or "").strip(), (id_number or "").strip()
     fingerprint = request_fingerprint({"award": award.pk, "id_type": id_type, "id_number": id_number, "by": actor.pk})
     replayed = document_replay(model=HighHandAwardPayment, idempotency_key=idempotency_key, fingerprint=fingerprint)
@@ -533,7 +533,7 @@ def unclaimed_approve(*, unclaimed: HighHandUnclaimed, actor: User, pin: str) ->
     """Finance approves and signs the transfer of an uncollected award (§637a.16(i)): its money moves
     back from the awards to collect to the fund, into the pool of the fund's next period not yet
     announced."""
-    action_require(actor=actor, action=Action.HIGH_HAND_UNCLAIMED_APPROVE)
+    action_require(actor=actor, action=Action.HIGH_HAND_UNCLAIMED_APPROVE, of=unclaimed)
     if unclaimed.approved_by_id is not None:
         raise _refuse(f"The transfer of award {unclaimed.award_id} was approved already.", "already_approved")
     signer = pin_check(user=actor, pin=pin)

@@ -111,7 +111,7 @@ def distribution_prepare(
     """Finance prepares the distribution of a verified claim's payout and signs (§637a.15(g)): the
     payout fixed at verification, split by the posted shares; refused above what the fund holds
     officially less what other verified claims owe from it."""
-    action_require(actor=actor, action=Action.BAD_BEAT_DISTRIBUTE)
+    action_require(actor=actor, action=Action.BAD_BEAT_DISTRIBUTE, of=claim)
     if method not in PayoutMethod.values:
         raise JackpotError(f"A payout is in {' or a '.join(PayoutMethod.labels).lower()}, not {method!r}.")
     fingerprint = request_fingerprint({"claim": claim.pk, "method": method, "by": actor.pk})
@@ -235,7 +235,7 @@ def share_pay(
     """Pay one share to its patron and sign, recording the patron's identification: one transfer from
     the fund to its payouts. A share is paid once (a second payment is a 409; the same request
     retried with its key answers the first payment); the fund never goes below zero."""
-    action_require(actor=actor, action=Action.BAD_BEAT_PAY)
+    action_require(actor=actor, action=Action.BAD_BEAT_PAY, of=share)
     id_type, id_number = (id_type or "").strip(), (id_number or "").strip()
     if not id_type or not id_number:
         raise JackpotError("Record the patron's identification: its type and its number.", code="id_required")

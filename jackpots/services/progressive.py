@@ -209,7 +209,7 @@ def progressive_round_record(
     open until a supervisor explains it (``wager_count_explain``); the meter rises by what the system
     accepted. Wager sizes are those the meter accepts (the Envy Bonus schedules, §655a.12(c)(5),
     §657a.12(d)(5)); a seat wagers once (§655a.7(e), §657a.7(e)); a closed table records no round."""
-    action_require(actor=actor, action=Action.PROGRESSIVE_ROUND_RECORD)
+    action_require(actor=actor, action=Action.PROGRESSIVE_ROUND_RECORD, of=table)
     fingerprint = request_fingerprint(
         {
             "table": table.pk,
@@ -319,7 +319,7 @@ def wager_count_explain(
 ) -> WagerCountExplanation:
     """A supervisor explains why the chips collected differ from the wagers accepted, and signs (a
     house control over §655a.8(b), §657a.8(b)). Once."""
-    action_require(actor=actor, action=Action.PROGRESSIVE_EXPLAIN)
+    action_require(actor=actor, action=Action.PROGRESSIVE_EXPLAIN, of=exception)
     explanation = (explanation or "").strip()
     if not explanation:
         raise _refuse("Say what happened: the explanation stays with the round.", "reason_required")
@@ -398,7 +398,7 @@ def progressive_hand_record(
     Refused: a hand that wins nothing, a payout whose light was not confirmed, cards that cannot be
     dealt with the round's others, a seat already recorded, a seat to the dealer's left of one
     recorded (paid later), and a meter payout while the meter waits to be reset."""
-    action_require(actor=actor, action=Action.PROGRESSIVE_HAND_RECORD)
+    action_require(actor=actor, action=Action.PROGRESSIVE_HAND_RECORD, of=round)
     fingerprint = request_fingerprint(
         {
             "round": round.pk,
@@ -576,7 +576,7 @@ def progressive_validate(*, hand: ProgressiveHand, actor: User, pin: str) -> Pro
     (§655a.11(i)(4)(i)(C), §657a.11(e)(3)); not the person who recorded the hand. What is paid at the
     table (a 'for 1' payout, Mississippi Stud's 10% of the meter, every Envy Bonus) is paid with the
     validation; a payout through the cage waits for the cashier (``progressive_pay``)."""
-    action_require(actor=actor, action=Action.PROGRESSIVE_VALIDATE)
+    action_require(actor=actor, action=Action.PROGRESSIVE_VALIDATE, of=hand)
     if ProgressiveValidation.objects.filter(hand_id=hand.pk).exists():
         raise _refuse(f"The payout of {hand} is validated already.", "already_validated")
     if hand.recorded_by_id == actor.pk:
@@ -641,7 +641,7 @@ def progressive_pay(
     """A cage cashier pays a validated progressive payout that may not be paid from the table inventory
     (§655a.11(i)(4)(i)(D), §657a.11(e)(4) as amended), against the patron's identification, and signs.
     Once."""
-    action_require(actor=actor, action=Action.PROGRESSIVE_PAY)
+    action_require(actor=actor, action=Action.PROGRESSIVE_PAY, of=hand)
     patron_name, id_type, id_number = ((value or "").strip() for value in (patron_name, id_type, id_number))
     fingerprint = request_fingerprint({"hand": hand.pk, "patron": [patron_name, id_type, id_number], "by": actor.pk})
     replayed = document_replay(model=ProgressivePayment, idempotency_key=idempotency_key, fingerprint=fingerprint)
@@ -716,7 +716,7 @@ def meter_reset(*, meter: ProgressiveMeter, actor: User, pin: str) -> MeterFundi
     funded by the house (§655a.12(c)(3), §657a.12(d)(3)), and signs. Until then the meter is pending:
     the display says so and it pays no share of the meter. The payout is validated first (its
     documentation complete, §655a.11(i)(4)(i)(D)). Wagers made meanwhile stay on the meter."""
-    action_require(actor=actor, action=Action.PROGRESSIVE_RESET)
+    action_require(actor=actor, action=Action.PROGRESSIVE_RESET, of=meter)
     signer = pin_check(user=actor, pin=pin)
     try:
         with transaction.atomic(durable=True):

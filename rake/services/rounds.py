@@ -68,7 +68,7 @@ def round_record(
 ) -> RoundRecorded:
     """Record one round of play (see ``_round_record``) in its own transaction, under the room's
     rules lock (``rake.locks``)."""
-    action_require(actor=actor, action=Action.ROUND_RECORD)
+    action_require(actor=actor, action=Action.ROUND_RECORD, of=table)
     request = RoundRequest(
         table=table,
         ended_at=ended_at,
@@ -94,9 +94,18 @@ def rounds_record_batch(*, rounds: list[RoundRequest], actor: User) -> list[Roun
     action_require(actor=actor, action=Action.ROUND_RECORD)
     results: list[RoundRecorded | DomainError] = []
     versions: dict[int, RoomVersions] = {}
+    refused_in: dict[int, DomainError] = {}  # the rooms the dealer does not work in, each asked once
     with transaction.atomic():
         for request in rounds:
             room = request.table.room
+            if room.pk not in versions and room.pk not in refused_in:
+                try:
+                    action_require(actor=actor, action=Action.ROUND_RECORD, of=room)
+                except DomainError as refused:
+                    refused_in[room.pk] = refused
+            if room.pk in refused_in:
+                results.append(refused_in[room.pk])
+                continue
             if room.pk not in versions:
                 lock_room_rules(room=room, exclusive=False)
                 versions[room.pk] = RoomVersions.of(room=room)

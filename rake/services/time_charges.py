@@ -44,7 +44,7 @@ def time_charge_assess(
     time zone; it is assessed once. The money reaches the drop box when a floorperson or above
     verifies it (``time_charge_verify``). Returns the charge and whether it was a replay.
     """
-    action_require(actor=actor, action=Action.TIME_CHARGE_ASSESS)
+    action_require(actor=actor, action=Action.TIME_CHARGE_ASSESS, of=table)
     fingerprint = request_fingerprint(
         {
             "table": table.pk,
@@ -138,7 +138,7 @@ def time_charge_verify(*, time_charge: TimeCharge, actor: User, pin: str) -> Tim
     placed by the dealer into the drop box" (§637a.17(b)(3)(v)). The verifier is not the person who
     assessed it.
     """
-    action_require(actor=actor, action=Action.TIME_CHARGE_VERIFY)
+    action_require(actor=actor, action=Action.TIME_CHARGE_VERIFY, of=time_charge)
     signer = pin_check(user=actor, pin=pin)
     with transaction.atomic():
         charge = TimeCharge.objects.select_for_update().select_related("table__room").get(pk=time_charge.pk)

@@ -344,3 +344,72 @@ def test_every_admin_list_shows_a_person_of_room_a_only_their_rooms_rows(people_
     response = browser.get(reverse("admin:jackpots_badbeatclaim_change", args=[claim.pk]))
     assert response.status_code == 302  # "does not exist", back to the admin's home
     assert browser.get(reverse("admin:jackpots_badbeatclaim_changelist")).context["cl"].result_count == 0
+
+
+def test_every_service_refuses_a_person_of_room_a_on_mains_documents_and_changes_nothing(
+    people_of_a, two_rooms
+) -> None:
+    """The services check the room themselves (``action_require(..., of=...)``), so a path that does not
+    filter by room (a task, a script, a page that forgot) cannot reach another room's documents."""
+    from cage.models import Box
+    from cage.services import count_record, notice_record
+    from casino_backoffice.staff.exceptions import ActionNotPermitted
+    from casino_backoffice.staff.models import RefusedAction
+    from jackpots.models import BadBeatClaim, Jackpot
+    from jackpots.services import claim_verify, display_adjust
+    from rake.services import RoundRequest, round_record, rounds_record_batch
+    from tables.models import Table
+    from tables.services import table_set_open
+
+    main = two_rooms["main"]
+    table = Table.objects.get(room=main, number="T2")
+    box = Box.objects.filter(room=main, code="T2-drop").get()
+    bad_beat = Jackpot.objects.get(room=main, code="bb")
+    claim = BadBeatClaim.objects.filter(room=main).first()
+    assert claim is not None
+    before, refusals = _snapshot(), RefusedAction.objects.count()
+    ended_at = Round.objects.filter(table=table).latest("ended_at").ended_at
+    a = people_of_a
+    attempts = {
+        "table_set_open": lambda: table_set_open(table=table, is_open=not table.is_open, actor=a[Role.FLOORPERSON]),
+        "count_record": lambda: count_record(
+            box=box, counted_cents=100, actor=a[Role.DEALER], pin=PIN, idempotency_key="a-count"
+        ),
+        "notice_record": lambda: notice_record(
+            room=main, notified="J", method="phone", actor=a[Role.FLOORPERSON], pin=PIN, idempotency_key="a-notice"
+        ),
+        "claim_verify": lambda: claim_verify(claim=claim, actor=a[Role.SHIFT_SUPERVISOR], pin=PIN),
+        "display_adjust": lambda: display_adjust(
+            jackpot=bad_beat, actor=a[Role.FINANCE], pin=PIN, idempotency_key="a-display"
+        ),
+        "round_record": lambda: round_record(
+            table=table,
+            ended_at=ended_at,
+            players_dealt_in=4,
+            pot_cents=1000,
+            uncalled_bet_cents=0,
+            flop_dealt=True,
+            voided=False,
+            actor=a[Role.DEALER],
+            idempotency_key="a-round",
+        ),
+    }
+    for name, attempt in attempts.items():
+        with pytest.raises(ActionNotPermitted, match="does not work in the room"):
+            attempt()
+        assert _snapshot() == before, name
+
+    request = RoundRequest(
+        table=table,
+        ended_at=ended_at,
+        players_dealt_in=4,
+        pot_cents=1000,
+        uncalled_bet_cents=0,
+        flop_dealt=True,
+        voided=False,
+        idempotency_key="a-batch-round",
+    )
+    [answer] = rounds_record_batch(rounds=[request], actor=a[Role.DEALER])
+    assert isinstance(answer, ActionNotPermitted)
+    assert _snapshot() == before
+    assert RefusedAction.objects.count() == refusals + len(attempts) + 1
