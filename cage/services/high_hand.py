@@ -14,11 +14,14 @@ the pool would be more than the fund holds.)
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
+from django.db import transaction
 from django.db.models import QuerySet, Sum
 
+from casino_backoffice.ledger.exceptions import BelowZero
 from casino_backoffice.ledger.models import Transfer, TransferKind
 from jackpots.models import HighHandPeriod, PeriodStatus
 from jackpots.services import period_announce
@@ -26,6 +29,8 @@ from tables.models import PokerRoom
 
 from ..models import CountPlace, CountSheet, CountStatus, SheetKind
 from ._common import verification_transfer_key
+
+logger = logging.getLogger(__name__)
 
 
 def period_sheet_key(period: HighHandPeriod) -> str:
@@ -64,6 +69,16 @@ def high_hand_pools_settle(*, room: PokerRoom, at: datetime) -> int:
         if not sheets.exists() or sheets.exclude(count__status=CountStatus.VERIFIED).exists():
             continue
         contributions = _official_contributions(sheets)
-        if period_announce(period=period, contributions_cents=contributions, at=at).status != PeriodStatus.CLOSED:
-            announced += 1
+        try:
+            with transaction.atomic():
+                if (
+                    period_announce(period=period, contributions_cents=contributions, at=at).status
+                    != PeriodStatus.CLOSED
+                ):
+                    announced += 1
+        except BelowZero as refused:
+            # The pool is more than the fund holds: a correction took back, after a period rolled over
+            # into this one (or after its award), money its pool counts. The period waits, closed, for
+            # finance to put the fund right; the schedule goes on for every other fund and room.
+            logger.error("High Hand %s is not announced: %s", period, refused.message)
     return announced

@@ -1525,3 +1525,52 @@ def _reverse_a_pooled_verification(machine: FundsMachine) -> None:
     )
     assert (period.status, period.contributions_cents, period.pool_cents) == ("awarded", official, official)
     assert account_balances(accounts=[fund])[fund.pk] == 0
+
+
+def test_a_reversal_after_a_period_rolled_over_leaves_the_next_pool_waiting_and_the_schedule_running(
+    make_staff, caplog
+) -> None:
+    """A period with no qualifying hand rolls its pool into the next; finance then reverses one of its
+    verifications, so the next pool counts money the fund no longer holds. That announcement waits,
+    closed, with an error in the log; the schedule still runs (it used to fail with below_zero every
+    minute, for every room) and the fund is never below zero."""
+    machine = _machine(make_staff)
+    try:
+        machine.play_a_busy_hour(number="T1", pots=[120_00] * 5)
+        machine.end_the_period()  # no hand on the slip: the pool rolls into the next period
+        machine._carry_boxes(["T1-hh", "T2-hh"])
+        machine.account_for_the_boxes_at_the_cage(pick=0, one_missing=False)
+        machine.count_the_boxes_at_the_cage(pick=0, differences=[0] * 6)
+        machine._schedule()
+        jackpot = machine.jackpots["hh"]
+        first = HighHandPeriod.objects.filter(jackpot=jackpot, announced_at__isnull=False).get()
+        assert (first.status, first.pool_cents) == ("rolled_over", 10_00)
+        verification = next(movement for movement in machine.movements if movement.debit == "hh:fund")
+        correction = correction_prepare(
+            transfer=Transfer.objects.get(pk=verification.transfer_id),
+            reason="Posted in error.",
+            actor=machine.people["finance"],
+            pin=PIN,
+        )
+        correction_approve(correction=correction, actor=machine.people["finance2"], pin=PIN)
+        fund = Account.objects.get(code=f"jackpot:{machine.code}:hh:fund")
+        official = account_balances(accounts=[fund])[fund.pk]
+        assert official < 10_00
+
+        machine.record_a_high_hand(number="T1", seat=3, rank=1, players=6, pot=120_00, late=False)
+        machine.end_the_period()
+        machine._carry_boxes(["T1-hh", "T2-hh"])
+        machine.account_for_the_boxes_at_the_cage(pick=0, one_missing=False)
+        machine.count_the_boxes_at_the_cage(pick=0, differences=[0] * 6)
+        machine.clock += timedelta(minutes=1)
+        with caplog.at_level("ERROR", logger="cage.services.high_hand"):
+            machine._schedule()
+
+        second = HighHandPeriod.objects.get(
+            pk=HighHandPeriod.objects.filter(jackpot=jackpot).order_by("starts_at")[1].pk
+        )
+        assert (second.status, second.announced_at, second.rolled_in_cents) == ("closed", None, 10_00)
+        assert "is not announced" in caplog.text and "below" in caplog.text
+        assert account_balances(accounts=[fund])[fund.pk] == official
+    finally:
+        machine.teardown()
