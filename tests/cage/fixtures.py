@@ -52,3 +52,24 @@ def closed_table(rated_table, log_rounds, floorperson) -> Table:
     """T1 after 3 rounds of $120 (rake $5.00 each, bb $1.00 each, hh $2.00 each), closed for the count."""
     log_rounds(rated_table, 3)
     return table_set_open(table=rated_table, is_open=False, actor=floorperson)
+
+
+@pytest.fixture
+def witnessed_counts(closed_table, dealer, floorperson, key) -> list:
+    """T1's three boxes counted as expected (bb $3.00, hh $6.00, drop $15.00) and witnessed, after the
+    notice to compliance that the Bad Beat box needs."""
+    from cage.models import Box
+    from cage.services import boxes_sync, count_record, count_witness, notice_record
+    from tests.conftest import PIN
+
+    boxes_sync(room=closed_table.room)
+    notice_record(
+        room=closed_table.room, notified="J. Smith", method="phone", actor=floorperson, pin=PIN, idempotency_key=key()
+    )
+    counts = []
+    for code, cents in (("T1-bb", 300), ("T1-hh", 600), ("T1-drop", 1500)):
+        count = count_record(
+            box=Box.objects.get(code=code), counted_cents=cents, actor=dealer, pin=PIN, idempotency_key=key()
+        )
+        counts.append(count_witness(count=count, actor=floorperson, pin=PIN, surveillance_reference="CAM-3"))
+    return counts

@@ -10,7 +10,7 @@ import pytest
 from openpyxl import load_workbook
 
 from cage.models import Box, Count, CountStatus
-from cage.services import boxes_sync, count_record, count_witness, notice_record
+from cage.services import boxes_sync, count_record, count_witness
 from casino_backoffice.ledger.selectors import ledger_total
 from casino_backoffice.staff.roles import Role
 from tests.conftest import PIN
@@ -23,25 +23,11 @@ CLOSE = "/api/gaming-days/close/"
 
 
 @pytest.fixture
-def witnessed(closed_table, dealer, floorperson, key) -> list[Count]:
-    """T1's three boxes counted as expected (bb $3.00, hh $6.00, drop $15.00) and witnessed."""
-    boxes_sync(room=closed_table.room)
-    notice_record(
-        room=closed_table.room, notified="J. Smith", method="phone", actor=floorperson, pin=PIN, idempotency_key=key()
-    )
-    counts = []
-    for code, cents in (("T1-bb", 300), ("T1-hh", 600), ("T1-drop", 1500)):
-        count = count_record(
-            box=Box.objects.get(code=code), counted_cents=cents, actor=dealer, pin=PIN, idempotency_key=key()
-        )
-        counts.append(count_witness(count=count, actor=floorperson, pin=PIN, surveillance_reference="CAM-3"))
-    return counts
-
-
-@pytest.fixture
-def container(witnessed, security) -> dict:
+def container(witnessed_counts, security) -> dict:
     """The witnessed counts in a container under seal S-1, carried to the cage."""
-    response = post(client_for(security), TRANSPORTS, {"seal": "S-1", "counts": [count.pk for count in witnessed]})
+    response = post(
+        client_for(security), TRANSPORTS, {"seal": "S-1", "counts": [count.pk for count in witnessed_counts]}
+    )
     assert response.status_code == 201, response.content
     return response.json()
 
@@ -54,7 +40,7 @@ def _results(response) -> list[dict]:
 # --- Transports -----------------------------------------------------------------------------------
 
 
-def test_security_carries_a_container_of_witnessed_table_counts(container, witnessed, security) -> None:
+def test_security_carries_a_container_of_witnessed_table_counts(container, witnessed_counts, security) -> None:
     assert {
         key: container[key] for key in ("room", "seal", "kind", "status", "declared", "carried_by", "destination")
     } == {
@@ -67,9 +53,9 @@ def test_security_carries_a_container_of_witnessed_table_counts(container, witne
         "destination": "main cage",
     }
     assert container["items"] == [
-        {"box": "T1-bb", "count": witnessed[0].pk},
-        {"box": "T1-drop", "count": witnessed[2].pk},
-        {"box": "T1-hh", "count": witnessed[1].pk},
+        {"box": "T1-bb", "count": witnessed_counts[0].pk},
+        {"box": "T1-drop", "count": witnessed_counts[2].pk},
+        {"box": "T1-hh", "count": witnessed_counts[1].pk},
     ]
     assert set(Count.objects.values_list("status", flat=True)) == {CountStatus.IN_TRANSIT}
 

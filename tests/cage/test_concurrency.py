@@ -14,8 +14,6 @@ from cage.services import (
     boxes_sync,
     cage_verify,
     count_record,
-    count_witness,
-    notice_record,
     schedule_run,
     transport_create,
 )
@@ -28,20 +26,10 @@ from tests.lock_race import second_waits_for_first
 
 @pytest.mark.django_db(transaction=True)
 def test_two_concurrent_verifications_of_one_transport_post_once(
-    closed_table, dealer, floorperson, security, make_staff, key
+    closed_table, witnessed_counts, security, make_staff, key
 ) -> None:
-    boxes_sync(room=closed_table.room)
-    notice_record(
-        room=closed_table.room, notified="J. Smith", method="radio", actor=floorperson, pin=PIN, idempotency_key=key()
-    )
-    counts = []
-    for code, cents in (("T1-bb", 300), ("T1-hh", 600), ("T1-drop", 1500)):
-        count = count_record(
-            box=Box.objects.get(code=code), counted_cents=cents, actor=dealer, pin=PIN, idempotency_key=key()
-        )
-        counts.append(count_witness(count=count, actor=floorperson, pin=PIN, surveillance_reference="CAM-3"))
     transport = transport_create(
-        room=closed_table.room, seal="C-1", counts=counts, actor=security, pin=PIN, idempotency_key=key()
+        room=closed_table.room, seal="C-1", counts=witnessed_counts, actor=security, pin=PIN, idempotency_key=key()
     )
     cashiers = [make_staff(Role.CAGE_CASHIER), make_staff(Role.CAGE_CASHIER)]
     start = threading.Barrier(2)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from cage.models import Box, CageVerification, Count, Transport
-from cage.services import boxes_sync, cage_verify, count_record, count_witness, notice_record, transport_create
+from cage.services import boxes_sync, cage_verify, count_record, transport_create
 from casino_backoffice.ledger.models import Transfer
 from casino_backoffice.ledger.selectors import ledger_total
 from casino_backoffice.staff.models import Signature
@@ -35,20 +35,6 @@ def _both_answer_one(answers: dict, model) -> None:
     assert ledger_total() == 0
 
 
-def _counted(closed_table, dealer, floorperson, key) -> list[Count]:
-    boxes_sync(room=closed_table.room)
-    notice_record(
-        room=closed_table.room, notified="J. Smith", method="radio", actor=floorperson, pin=PIN, idempotency_key=key()
-    )
-    counts = []
-    for code, cents in (("T1-bb", 300), ("T1-hh", 600), ("T1-drop", 1500)):
-        count = count_record(
-            box=Box.objects.get(code=code), counted_cents=cents, actor=dealer, pin=PIN, idempotency_key=key()
-        )
-        counts.append(count_witness(count=count, actor=floorperson, pin=PIN, surveillance_reference="CAM-3"))
-    return counts
-
-
 def test_a_count_retried_while_its_first_attempt_runs_answers_the_first_count(
     closed_table, dealer, floorperson, key
 ) -> None:
@@ -68,9 +54,9 @@ def test_a_count_retried_while_its_first_attempt_runs_answers_the_first_count(
 
 
 def test_a_transport_retried_while_its_first_attempt_runs_answers_the_first_transport(
-    closed_table, dealer, floorperson, security, key
+    closed_table, witnessed_counts, security
 ) -> None:
-    counts = _counted(closed_table, dealer, floorperson, key)
+    counts = witnessed_counts
 
     answers = retry_racing_its_first_attempt(
         lambda: transport_create(
@@ -85,11 +71,10 @@ def test_a_transport_retried_while_its_first_attempt_runs_answers_the_first_tran
 
 
 def test_a_verification_retried_while_its_first_attempt_runs_answers_the_first_verification(
-    closed_table, dealer, floorperson, security, make_staff, key
+    closed_table, witnessed_counts, security, make_staff, key
 ) -> None:
-    counts = _counted(closed_table, dealer, floorperson, key)
     transport = transport_create(
-        room=closed_table.room, seal="C-1", counts=counts, actor=security, pin=PIN, idempotency_key=key()
+        room=closed_table.room, seal="C-1", counts=witnessed_counts, actor=security, pin=PIN, idempotency_key=key()
     )
     cashier = make_staff(Role.CAGE_CASHIER)
     transfers = Transfer.objects.count()
