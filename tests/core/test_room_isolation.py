@@ -369,6 +369,15 @@ def test_every_service_refuses_a_person_of_room_a_on_mains_documents_and_changes
     assert claim is not None
     before, refusals = _snapshot(), RefusedAction.objects.count()
     ended_at = Round.objects.filter(table=table).latest("ended_at").ended_at
+    a_round: dict[str, Any] = {
+        "table": table,
+        "ended_at": ended_at,
+        "players_dealt_in": 4,
+        "pot_cents": 1000,
+        "uncalled_bet_cents": 0,
+        "flop_dealt": True,
+        "voided": False,
+    }
     a = people_of_a
     attempts = {
         "table_set_open": lambda: table_set_open(table=table, is_open=not table.is_open, actor=a[Role.FLOORPERSON]),
@@ -382,33 +391,14 @@ def test_every_service_refuses_a_person_of_room_a_on_mains_documents_and_changes
         "display_adjust": lambda: display_adjust(
             jackpot=bad_beat, actor=a[Role.FINANCE], pin=PIN, idempotency_key="a-display"
         ),
-        "round_record": lambda: round_record(
-            table=table,
-            ended_at=ended_at,
-            players_dealt_in=4,
-            pot_cents=1000,
-            uncalled_bet_cents=0,
-            flop_dealt=True,
-            voided=False,
-            actor=a[Role.DEALER],
-            idempotency_key="a-round",
-        ),
+        "round_record": lambda: round_record(**a_round, actor=a[Role.DEALER], idempotency_key="a-round"),
     }
     for name, attempt in attempts.items():
         with pytest.raises(ActionNotPermitted, match="does not work in the room"):
             attempt()
         assert _snapshot() == before, name
 
-    request = RoundRequest(
-        table=table,
-        ended_at=ended_at,
-        players_dealt_in=4,
-        pot_cents=1000,
-        uncalled_bet_cents=0,
-        flop_dealt=True,
-        voided=False,
-        idempotency_key="a-batch-round",
-    )
+    request = RoundRequest(**a_round, idempotency_key="a-batch-round")
     [answer] = rounds_record_batch(rounds=[request], actor=a[Role.DEALER])
     assert isinstance(answer, ActionNotPermitted)
     assert _snapshot() == before
