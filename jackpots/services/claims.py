@@ -177,29 +177,29 @@ def claim_open(
     replayed = document_replay(model=BadBeatClaim, idempotency_key=idempotency_key, fingerprint=fingerprint)
     if replayed is not None:
         return replayed
+    _seats_check(table=table, players_dealt_in=players_dealt_in, losing=losing, winning=winning, others=others)
+    now = timezone.now()
+    happened_at = now
+    if round is not None:
+        if round.table_id != table.pk:
+            raise ClaimInvalid(f"Round {round.pk} was played at another table, not {table.number}.")
+        if round.voided:
+            raise ClaimInvalid(f"Round {round.pk} was voided (§637a.18(i)): it has no winning hand.")
+        if round.players_dealt_in != players_dealt_in:
+            raise ClaimInvalid(
+                f"Round {round.pk} was logged with {round.players_dealt_in} players dealt in, not {players_dealt_in}."
+            )
+        happened_at = round.ended_at
+    offered = bad_beat_at_table(jackpot=jackpot, table=table, at=happened_at)
+    verdict = claim_evaluate(
+        rule=offered.rule,
+        game=offered.game,
+        board=board,
+        losing_hole=losing.hole,
+        winning_hole=winning.hole,
+        players_dealt_in=players_dealt_in,
+    )
     try:
-        _seats_check(table=table, players_dealt_in=players_dealt_in, losing=losing, winning=winning, others=others)
-        now = timezone.now()
-        happened_at = now
-        if round is not None:
-            if round.table_id != table.pk:
-                raise ClaimInvalid(f"Round {round.pk} was played at another table, not {table.number}.")
-            if round.voided:
-                raise ClaimInvalid(f"Round {round.pk} was voided (§637a.18(i)): it has no winning hand.")
-            if round.players_dealt_in != players_dealt_in:
-                raise ClaimInvalid(
-                    f"Round {round.pk} was logged with {round.players_dealt_in} players dealt in, not {players_dealt_in}."
-                )
-            happened_at = round.ended_at
-        offered = bad_beat_at_table(jackpot=jackpot, table=table, at=happened_at)
-        verdict = claim_evaluate(
-            rule=offered.rule,
-            game=offered.game,
-            board=board,
-            losing_hole=losing.hole,
-            winning_hole=winning.hole,
-            players_dealt_in=players_dealt_in,
-        )
         signer = pin_check(user=actor, pin=pin)
         with transaction.atomic(durable=True):
             claim = BadBeatClaim.objects.create(

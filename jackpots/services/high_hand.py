@@ -207,28 +207,28 @@ def entry_record(
     replayed = document_replay(model=HighHandEntry, idempotency_key=idempotency_key, fingerprint=fingerprint)
     if replayed is not None:
         return replayed
+    if not values["player_name"] or not values["player_phone"]:
+        raise _refuse("Record the player's name and phone number (§637a.16(f)(1)).", "player_required")
+    if not values["id_type"] or not values["id_number"]:
+        raise _refuse(
+            "Record the player's identification: valid identification is presented for a hand to qualify "
+            "(§637a.16(b)(7)).",
+            "id_required",
+        )
+    if Role.DEALER not in dealer.roles:
+        raise _refuse(f"{dealer} is not a dealer: name the dealer of the hand (§637a.16(f)(4)).", "dealer_required")
+    if not dealer.credential_number:
+        raise _refuse(f"Dealer {dealer} has no Board credential number (§637a.16(f)(4)).", "credential_required")
+    if dealer.pk == actor.pk:
+        raise _refuse(
+            "The dealer calls a floorperson or above, who verifies the hand (§637a.16(f)).", "dealer_is_verifier"
+        )
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= table.seats:
+        raise _refuse(f"Table {table.number} has seats 1 to {table.seats}, not {seat!r}.", "seat_invalid")
+    now = timezone.now()
+    if made_at > now:
+        raise _refuse("A hand cannot be made in the future.", "made_in_future")
     try:
-        if not values["player_name"] or not values["player_phone"]:
-            raise _refuse("Record the player's name and phone number (§637a.16(f)(1)).", "player_required")
-        if not values["id_type"] or not values["id_number"]:
-            raise _refuse(
-                "Record the player's identification: valid identification is presented for a hand to qualify "
-                "(§637a.16(b)(7)).",
-                "id_required",
-            )
-        if Role.DEALER not in dealer.roles:
-            raise _refuse(f"{dealer} is not a dealer: name the dealer of the hand (§637a.16(f)(4)).", "dealer_required")
-        if not dealer.credential_number:
-            raise _refuse(f"Dealer {dealer} has no Board credential number (§637a.16(f)(4)).", "credential_required")
-        if dealer.pk == actor.pk:
-            raise _refuse(
-                "The dealer calls a floorperson or above, who verifies the hand (§637a.16(f)).", "dealer_is_verifier"
-            )
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= table.seats:
-            raise _refuse(f"Table {table.number} has seats 1 to {table.seats}, not {seat!r}.", "seat_invalid")
-        now = timezone.now()
-        if made_at > now:
-            raise _refuse("A hand cannot be made in the future.", "made_in_future")
         hand_cards = parse_cards(cards)
         if len(hand_cards) != 5:
             raise InvalidCards(f"a hand on the slip is five cards, not {len(hand_cards)}")

@@ -223,43 +223,41 @@ def progressive_round_record(
     replayed = document_replay(model=ProgressiveRound, idempotency_key=idempotency_key, fingerprint=fingerprint)
     if replayed is not None:
         return replayed
+    if timezone.is_naive(ended_at):
+        raise _refuse("ended_at needs its time zone.", "invalid")
+    if ended_at > timezone.now() + timedelta(minutes=5):
+        raise _refuse("A round is recorded after it ended: ended_at is in the future.", "invalid")
+    at = meter_at_table(table=table, at=ended_at)
+    if at is None:
+        raise _refuse(
+            f"Table {table.number} plays into no progressive meter by the rules in effect at {ended_at.isoformat()}.",
+            "not_progressive",
+        )
+    if not table.is_open:
+        raise _refuse(
+            f"Table {table.number} is closed; a floorperson opens it before rounds are recorded.", "table_closed"
+        )
+    community = _community(community_cards, table.game)
+    seats = [w.seat for w in wagers]
+    if len(set(seats)) != len(seats):
+        raise _refuse("A seat places one Progressive Payout Wager (§655a.7(e), §657a.7(e)).", "invalid")
+    for wager in wagers:
+        if not 1 <= wager.seat <= table.seats:
+            raise _refuse(f"Seat {wager.seat} is not a seat of table {table.number} (1-{table.seats}).", "invalid")
+        if wager.amount_cents not in at.rule.wagers_cents:
+            sizes = " or ".join(display_cents(c) for c in at.rule.wagers_cents)
+            raise _refuse(
+                f"A Progressive Payout Wager of {display_cents(wager.amount_cents)} is not accepted by {at.meter.name}: "
+                f"it accepts {sizes} ({at.rule.envy_section}).",
+                "wager_size",
+            )
+    if not isinstance(chips_collected, int) or chips_collected < 0:
+        raise _refuse("chips_collected is the number of value chips the dealer collected: 0 or more.", "invalid")
+    if not wagers and chips_collected == 0:
+        raise _refuse("The round has no Progressive Payout Wager and no chip collected: nothing to record.", "invalid")
+    total = sum(w.amount_cents for w in wagers)
+    increment = sum(at.rule.increment_cents(wager_cents=w.amount_cents) for w in wagers)
     try:
-        if timezone.is_naive(ended_at):
-            raise _refuse("ended_at needs its time zone.", "invalid")
-        if ended_at > timezone.now() + timedelta(minutes=5):
-            raise _refuse("A round is recorded after it ended: ended_at is in the future.", "invalid")
-        at = meter_at_table(table=table, at=ended_at)
-        if at is None:
-            raise _refuse(
-                f"Table {table.number} plays into no progressive meter by the rules in effect at {ended_at.isoformat()}.",
-                "not_progressive",
-            )
-        if not table.is_open:
-            raise _refuse(
-                f"Table {table.number} is closed; a floorperson opens it before rounds are recorded.", "table_closed"
-            )
-        community = _community(community_cards, table.game)
-        seats = [w.seat for w in wagers]
-        if len(set(seats)) != len(seats):
-            raise _refuse("A seat places one Progressive Payout Wager (§655a.7(e), §657a.7(e)).", "invalid")
-        for wager in wagers:
-            if not 1 <= wager.seat <= table.seats:
-                raise _refuse(f"Seat {wager.seat} is not a seat of table {table.number} (1-{table.seats}).", "invalid")
-            if wager.amount_cents not in at.rule.wagers_cents:
-                sizes = " or ".join(display_cents(c) for c in at.rule.wagers_cents)
-                raise _refuse(
-                    f"A Progressive Payout Wager of {display_cents(wager.amount_cents)} is not accepted by {at.meter.name}: "
-                    f"it accepts {sizes} ({at.rule.envy_section}).",
-                    "wager_size",
-                )
-        if not isinstance(chips_collected, int) or chips_collected < 0:
-            raise _refuse("chips_collected is the number of value chips the dealer collected: 0 or more.", "invalid")
-        if not wagers and chips_collected == 0:
-            raise _refuse(
-                "The round has no Progressive Payout Wager and no chip collected: nothing to record.", "invalid"
-            )
-        total = sum(w.amount_cents for w in wagers)
-        increment = sum(at.rule.increment_cents(wager_cents=w.amount_cents) for w in wagers)
         with transaction.atomic(durable=True):
             meter = _lock_meter(at.meter)
             again = document_replay(model=ProgressiveRound, idempotency_key=idempotency_key, fingerprint=fingerprint)
