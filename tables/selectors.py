@@ -3,16 +3,25 @@ says which rooms a person works in and so which rows they may see (every face as
 
 from __future__ import annotations
 
+import operator
+import re
 from collections import deque
 from datetime import date, datetime, timedelta
-from functools import cache
+from functools import cache, reduce
 from typing import Any, TypeVar
 from zoneinfo import ZoneInfo
 
+from django.apps import apps
 from django.conf import settings
+from django.contrib.contenttypes.models import ContentType
 from django.db import models
 from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models.functions import Cast
 from django.utils import timezone
+
+from casino_backoffice.ledger.models import Account
+from casino_backoffice.staff.models import Signature
+from casino_backoffice.staff.signing import SignableDocument
 
 from .models import PokerRoom, RulesVersion
 
@@ -55,12 +64,20 @@ def room_path(model: type[models.Model]) -> str | None:
     ``"table__room"``, ``"distribution__claim__room"``: the shortest path along required foreign
     keys (every path of a row leads to the same room), None for a model no room owns (people, the
     ledger's accounts and transfers)."""
-    return _room_path(model._meta.concrete_model or model)
+    return _path_to(model._meta.concrete_model or model, PokerRoom)
+
+
+def account_path(model: type[models.Model]) -> str | None:
+    """The lookup from a row of ``model`` to the ledger account it moves or counts: ``"pk"`` for an
+    account, ``"debit"`` for a transfer, ``"transfer__debit"`` for a correction, ``"account"`` for a
+    balance checkpoint; None for a model that reaches none. The kernel's ledger knows no rooms: an
+    account's room is the second part of its code (``Account``), and this path leads there."""
+    return _path_to(model._meta.concrete_model or model, Account)
 
 
 @cache
-def _room_path(model: type[models.Model]) -> str | None:
-    if model is PokerRoom:
+def _path_to(model: type[models.Model], target: type[models.Model]) -> str | None:
+    if model is target:
         return "pk"
     people = {settings.AUTH_USER_MODEL.lower()}
     seen = {model}
@@ -75,7 +92,7 @@ def _room_path(model: type[models.Model]) -> str | None:
             if related._meta.label_lower in people or related in seen:
                 continue
             lookup = f"{path}{field.name}"
-            if related is PokerRoom:
+            if related is target:
                 return lookup
             seen.add(related)
             paths.append((related, f"{lookup}__"))
@@ -89,15 +106,58 @@ def _assignments(user: Any) -> QuerySet[Any]:
 def visible_to(user: Any, queryset: QuerySet[M], *, path: str | None = None) -> QuerySet[M]:
     """The rows of ``queryset`` in the rooms ``user`` works in (``PokerRoom.staff``): every row for a
     person assigned to no room, only their rooms' rows for a person assigned to some, none for a
-    visitor who is not signed in. ``path`` leads from a row to its room (``room_path`` finds it);
-    a model no room owns is returned as it is. No query of its own: the rooms are a subquery."""
+    visitor who is not signed in. ``path`` leads from a row to its room (``room_path`` finds it).
+    Rows no room owns by a foreign key are scoped by what they lead to: the ledger's accounts,
+    transfers, corrections and checkpoints by the room in the account's code, a signature by the
+    document it is on. A model that reaches no room is returned as it is (people, sign-in logs).
+    Rooms by a key cost no query of their own (a subquery); accounts and signatures ask the
+    person's room codes once, and only for a person assigned to rooms."""
     if not getattr(user, "is_authenticated", False):
         return queryset.none()
     lookup = path or room_path(queryset.model)
-    if lookup is None:
+    if lookup is not None:
+        assignments = _assignments(user)
+        return queryset.filter(Q(**{f"{lookup}__in": assignments.values("pokerroom_id")}) | ~Exists(assignments))
+    model = queryset.model._meta.concrete_model or queryset.model
+    account = account_path(model)
+    if account is None and not issubclass(model, Signature):
         return queryset
-    assignments = _assignments(user)
-    return queryset.filter(Q(**{f"{lookup}__in": assignments.values("pokerroom_id")}) | ~Exists(assignments))
+    codes = list(_assignments(user).values_list("pokerroom__code", flat=True))
+    if not codes:
+        return queryset
+    if account is not None:
+        return queryset.filter(_accounts_of(codes, lookup=account))
+    return queryset.filter(_signatures_of(codes))
+
+
+def _accounts_of(codes: list[str], *, lookup: str) -> Q:
+    """The accounts of the rooms ``codes``: their code's second part is the room's (``Account``)."""
+    field = "code" if lookup == "pk" else f"{lookup}__code"
+    pattern = "|".join(re.escape(code) for code in codes)
+    return Q(**{f"{field}__regex": rf"^[^:]+:({pattern}):"})
+
+
+def _signatures_of(codes: list[str]) -> Q:
+    """The signatures on documents of the rooms ``codes``: one subquery per kind of signed document,
+    each scoped as its own rows are (a kind no room owns is shown whole)."""
+    kinds = []
+    for model in _signed_documents():
+        documents: QuerySet[Any] = model._default_manager.all()
+        if (room := room_path(model)) is not None:
+            documents = documents.filter(**{f"{room}__code__in": codes})
+        elif (account := account_path(model)) is not None:
+            documents = documents.filter(_accounts_of(codes, lookup=account))
+        ids = documents.annotate(signed_id=Cast("pk", output_field=models.CharField())).values("signed_id")
+        kinds.append(Q(document_type=ContentType.objects.get_for_model(model), document_id__in=ids))
+    return reduce(operator.or_, kinds)
+
+
+def _signed_documents() -> list[type[models.Model]]:
+    return [
+        model
+        for model in apps.get_models()
+        if issubclass(model, SignableDocument) and (model._meta.concrete_model or model) is model
+    ]
 
 
 def rooms_of(user: Any) -> QuerySet[PokerRoom]:

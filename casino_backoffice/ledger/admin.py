@@ -6,13 +6,13 @@ from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 from simple_history.admin import SimpleHistoryAdmin
 
-from casino_backoffice.core.admin import ReadOnlyAdmin, TotalsAdmin
+from casino_backoffice.core.admin import ReadOnlyAdmin, RoomScopedAdmin, TotalsAdmin, room_object_or_404
 from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.money import display_cents
 from casino_backoffice.staff.auth import acting_user
@@ -49,8 +49,9 @@ def _sign_page(
 
 
 @admin.register(Account)
-class AccountAdmin(TotalsAdmin, SimpleHistoryAdmin):
-    """Every account with its balance, derived from its transfers in the list's own query."""
+class AccountAdmin(RoomScopedAdmin, TotalsAdmin, SimpleHistoryAdmin):
+    """Every account of the rooms a person works in, with its balance, derived from its transfers in
+    the list's own query."""
 
     list_display = ["code", "name", "kind", "balance", "opened_at", "closed_at"]
     list_filter = ["kind"]
@@ -116,7 +117,7 @@ class TransferAdmin(ReadOnlyAdmin):
         """Finance prepares and signs the reversal of a transfer posted in error."""
         if not request.user.has_perm("ledger.view_transfer"):
             raise PermissionDenied
-        transfer = get_object_or_404(Transfer.objects.select_related("debit", "credit"), pk=transfer_id)
+        transfer = room_object_or_404(request, Transfer.objects.select_related("debit", "credit"), pk=transfer_id)
         form = CorrectionForm(request.POST or None)
         error = ""
         if request.method == "POST" and form.is_valid():
@@ -182,7 +183,7 @@ class CorrectionAdmin(ReadOnlyAdmin, SimpleHistoryAdmin):
         """A second finance person or an administrator approves; the reversal posts at once."""
         if not request.user.has_perm("ledger.view_correction"):
             raise PermissionDenied
-        correction = get_object_or_404(Correction.objects.select_related("transfer"), pk=correction_id)
+        correction = room_object_or_404(request, Correction.objects.select_related("transfer"), pk=correction_id)
         form = SignWithPinForm(request.POST or None)
         error = ""
         if request.method == "POST" and form.is_valid():

@@ -38,7 +38,12 @@ class AccountKind(models.TextChoices):
 
 
 class Account(models.Model):
-    """Somewhere money is. ``code`` is stable and readable: ``table:main:T1:bad_beat_box``."""
+    """Somewhere money is. ``code`` is stable and readable: ``table:main:T1:bad_beat_box``.
+
+    The ledger knows no rooms, but every code names one, as its second part: ``room:<room>:custody``,
+    ``table:<room>:<table>:drop_box``, ``jackpot:<room>:<jackpot>:fund``,
+    ``progressive:<room>:<meter>:<part>`` (a room's code is a slug: no colon). Lists of accounts,
+    transfers and corrections show a person only their rooms' by it (``tables.selectors``)."""
 
     code = models.CharField(max_length=120, unique=True)
     name = models.CharField(max_length=200)

@@ -314,7 +314,7 @@ def _already_posted(transfers: list[Transfer]) -> dict[str, Transfer]:
 
 def correction_prepare(*, transfer: Transfer, reason: str, actor: User, pin: str) -> Correction:
     """Finance prepares and signs the reversal of a transfer posted in error."""
-    action_require(actor=actor, action=Action.CORRECTION_PREPARE)
+    action_require(actor=actor, action=Action.CORRECTION_PREPARE, of=transfer)
     if not reason.strip():
         raise LedgerError("Say why the transfer is reversed.")
     signer = pin_check(user=actor, pin=pin)
@@ -331,7 +331,7 @@ def correction_prepare(*, transfer: Transfer, reason: str, actor: User, pin: str
 
 def correction_approve(*, correction: Correction, actor: User, pin: str) -> Transfer:
     """A second person approves and signs; the reversing transfer posts at once."""
-    action_require(actor=actor, action=Action.CORRECTION_APPROVE)
+    action_require(actor=actor, action=Action.CORRECTION_APPROVE, of=correction)
     signer = pin_check(user=actor, pin=pin)
     with transaction.atomic():
         correction = Correction.objects.select_for_update().select_related("transfer").get(pk=correction.pk)

@@ -403,3 +403,58 @@ def test_every_service_refuses_a_person_of_room_a_on_mains_documents_and_changes
     assert isinstance(answer, ActionNotPermitted)
     assert _snapshot() == before
     assert RefusedAction.objects.count() == refusals + len(attempts) + 1
+
+
+def test_the_ledger_and_signatures_show_a_person_of_room_a_only_their_rooms(people_of_a, two_rooms) -> None:
+    """No foreign key leads from the kernel's ledger and signatures to a room: an account's room is the
+    second part of its code, a transfer's and a correction's that of their account, a signature's that
+    of its document. Lists and row pages in the admin and the correction services follow it."""
+    from cage.services import notice_record
+    from casino_backoffice.ledger.models import Account, BalanceCheckpoint, Correction, Transfer, TransferKind
+    from casino_backoffice.ledger.services import account_open_as, correction_prepare, transfer_post_atomic
+    from casino_backoffice.staff.exceptions import ActionNotPermitted
+    from rake.services.accounts import drop_box_account, pots_account
+    from tables.models import Table
+
+    a, main = two_rooms["a"], two_rooms["main"]
+    notice = notice_record(
+        room=a, notified="J", method="phone", actor=people_of_a[Role.FLOORPERSON], pin=PIN, idempotency_key="a-notice"
+    )
+    finance = people_of_a[Role.FINANCE]
+    own = transfer_post_atomic(
+        debit=account_open_as(drop_box_account(table=Table.objects.get(room=a, number="T1"))),
+        credit=account_open_as(pots_account(room=a)),
+        amount_cents=500,
+        kind=TransferKind.RAKE,
+        idempotency_key="a-rake",
+        actor=finance,
+    )
+    own_correction = correction_prepare(transfer=own, reason="posted in error", actor=finance, pin=PIN)
+    request = RequestFactory().get("/admin/")
+    request.user = finance
+    rows = {model: site._registry[model].get_queryset(request) for model in (Account, Transfer, Correction, Signature)}
+    assert Transfer.objects.filter(debit__code__startswith="table:main:").exists()
+    assert set(rows[Account].values_list("code", flat=True)) == set(
+        Account.objects.filter(code__contains=":a:").values_list("code", flat=True)
+    )
+    assert rows[Account].exists()
+    assert all(code.split(":")[1] == "a" for code in rows[Account].values_list("code", flat=True))
+    assert list(rows[Transfer]) == [own] and list(rows[Correction]) == [own_correction]
+    assert set(rows[Signature]) == {*notice.signatures(), *own_correction.signatures()}
+    assert not visible_to(finance, BalanceCheckpoint.objects.all()).exclude(account__code__contains=":a:").exists()
+    everywhere = _main_person(Role.FINANCE)
+    assert visible_to(everywhere, Signature.objects.all()).count() == Signature.objects.count() > 1
+    assert visible_to(everywhere, Transfer.objects.all()).count() == Transfer.objects.count()
+
+    transfer = Transfer.objects.filter(debit__code__startswith=f"table:{main.code}:").first()
+    assert transfer is not None
+    browser = Client()
+    browser.force_login(finance)
+    assert browser.get(reverse("admin:ledger_transfer_correct", args=[transfer.pk])).status_code == 404
+    assert browser.get(reverse("admin:ledger_transfer_changelist")).context["cl"].result_count == 1
+    assert browser.get(reverse("admin:staff_signature_changelist")).context["cl"].result_count == 2
+    assert browser.get(reverse("admin:ledger_account_changelist")).status_code == 200
+    before = _snapshot()
+    with pytest.raises(ActionNotPermitted, match="does not work in the room"):
+        correction_prepare(transfer=transfer, reason="posted in error", actor=finance, pin=PIN)
+    assert _snapshot() == before and list(Correction.objects.all()) == [own_correction]
