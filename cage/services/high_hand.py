@@ -24,7 +24,7 @@ from django.db.models import QuerySet, Sum
 from casino_backoffice.ledger.exceptions import BelowZero
 from casino_backoffice.ledger.models import Transfer, TransferKind
 from jackpots.models import HighHandPeriod, PeriodStatus
-from jackpots.services import period_announce
+from jackpots.services import period_announce, period_wait
 from tables.models import PokerRoom
 
 from ..models import CountPlace, CountSheet, CountStatus, SheetKind
@@ -79,6 +79,8 @@ def high_hand_pools_settle(*, room: PokerRoom, at: datetime) -> int:
         except BelowZero as refused:
             # The pool is more than the fund holds: a correction took back, after a period rolled over
             # into this one (or after its award), money its pool counts. The period waits, closed, for
-            # finance to put the fund right; the schedule goes on for every other fund and room.
-            logger.error("High Hand %s is not announced: %s", period, refused.message)
+            # finance to put the fund right, saying why on its page; the schedule goes on for every
+            # other fund and room.
+            if period_wait(period=period, contributions_cents=contributions):
+                logger.error("High Hand %s is not announced: %s", period, refused.message)
     return announced

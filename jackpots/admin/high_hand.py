@@ -113,6 +113,7 @@ class HighHandPeriodAdmin(HighHandAdmin, SimpleHistoryAdmin):
         "entries",
         "high_hand",
         "close_note",
+        "waiting_note",
     ]
     list_display_links = ["starts_at"]
     list_filter = ["status", "room", ("jackpot", admin.RelatedOnlyFieldListFilter), "starts_at"]
@@ -126,7 +127,7 @@ class HighHandPeriodAdmin(HighHandAdmin, SimpleHistoryAdmin):
         ("Opened and closed by the schedule", {"fields": ["opened_at", "closed_at", "close_note"]}),
         (
             "The pool (§637a.16(g)-(h))",
-            {"fields": ["contributions", "rolled_in", "pool", "announced_at"]},
+            {"fields": ["contributions", "rolled_in", "pool", "announced_at", "waiting_note"]},
         ),
     ]
     # The money fields by their displays (``MoneyAdmin``), as fieldsets name them.

@@ -151,6 +151,10 @@ class PeriodOutput(serializers.Serializer):
     )
     winners = WinnerOutput(many=True, help_text="Once awarded: each winning hand's award (several for a tie).")
     close_note = serializers.CharField(help_text="Why the period was closed late, when it was.")
+    waiting_note = serializers.CharField(
+        help_text="Why the period, its boxes counted and verified, is not announced yet (its pool is more than "
+        "the fund holds); empty otherwise."
+    )
     announced_at = serializers.DateTimeField(allow_null=True)
 
 
@@ -184,6 +188,7 @@ def period_data(period: HighHandPeriod) -> dict[str, Any]:
             for award in period.awards.all()
         ],
         "close_note": period.close_note,
+        "waiting_note": period.waiting_note,
         "announced_at": local(period.announced_at, room),
     }
 

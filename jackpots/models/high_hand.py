@@ -39,7 +39,9 @@ class HighHandPeriod(models.Model):
 
     ``pool_cents`` is null until the period's boxes are counted and verified; then it is the period's
     official contributions plus ``rolled_in_cents`` (§637a.16(g)-(h)). ``close_note`` says when a
-    period was closed late (the schedule was down at its end).
+    period was closed late (the schedule was down at its end). ``waiting_note`` says why a closed
+    period whose boxes are all counted and verified is not announced yet (its pool is more than the
+    fund holds: a correction took back money the pool counts); the announcement clears it.
     """
 
     room = models.ForeignKey("tables.PokerRoom", on_delete=models.PROTECT, related_name="high_hand_periods")
@@ -51,6 +53,9 @@ class HighHandPeriod(models.Model):
     opened_at = models.DateTimeField(help_text="When the schedule opened it.")
     closed_at = models.DateTimeField(null=True, blank=True, help_text="When the schedule closed it.")
     close_note = models.CharField(max_length=300, blank=True)
+    waiting_note = models.CharField(
+        max_length=300, blank=True, help_text="Why the period, its boxes counted and verified, is not announced yet."
+    )
     contributions_cents = models.BigIntegerField(null=True, blank=True)
     rolled_in_cents = models.BigIntegerField(default=0)
     pool_cents = models.BigIntegerField(null=True, blank=True)

@@ -24,7 +24,8 @@ from django.utils import timezone
 
 from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.core.idempotency import document_replay, document_replay_after, request_fingerprint
-from casino_backoffice.ledger.models import TransferKind
+from casino_backoffice.ledger.models import Account, TransferKind
+from casino_backoffice.ledger.selectors import account_balances
 from casino_backoffice.ledger.services import account_locked, account_open_as, transfer_post_within
 from casino_backoffice.money import display_cents, split_evenly
 from casino_backoffice.poker import InvalidCards, best_high, parse_cards
@@ -393,7 +394,8 @@ def period_announce(*, period: HighHandPeriod, contributions_cents: int, at: dat
         following.rolled_in_cents += pool
         following.save(update_fields=["rolled_in_cents"])
         period.status = PeriodStatus.ROLLED_OVER
-        period.save(update_fields=["contributions_cents", "pool_cents", "announced_at", "status"])
+        period.waiting_note = ""
+        period.save(update_fields=["contributions_cents", "pool_cents", "announced_at", "status", "waiting_note"])
         return period
     winners = list(
         HighHandEntry.objects.filter(period=period, void__isnull=True, strength=best.strength).order_by(
@@ -425,8 +427,35 @@ def period_announce(*, period: HighHandPeriod, contributions_cents: int, at: dat
             memo=f"{period}: {entry.words}, {entry.player_name} (table {entry.table_id}, seat {entry.seat})"[:300],
         )
     period.status = PeriodStatus.AWARDED
-    period.save(update_fields=["contributions_cents", "pool_cents", "announced_at", "status"])
+    period.waiting_note = ""
+    period.save(update_fields=["contributions_cents", "pool_cents", "announced_at", "status", "waiting_note"])
     return period
+
+
+def period_wait(*, period: HighHandPeriod, contributions_cents: int) -> bool:
+    """Say on a closed period why it is not announced although its boxes are counted and verified:
+    its pool (§637a.16(g): its official contributions plus what rolled in) is more than the fund
+    holds, because a correction took back, after an earlier period rolled over into this one, money
+    the pool counts. The note shows in the period's list and page and in the API until the
+    announcement clears it; finance puts the fund right and the next run of the schedule announces.
+    Written when it changes, not every minute the schedule retries (True when written now; the
+    period's history says when); runs inside the caller's transaction (the schedule's)."""
+    period = HighHandPeriod.objects.select_for_update().select_related("jackpot", "room").get(pk=period.pk)
+    if period.status != PeriodStatus.CLOSED:
+        return False
+    pool = contributions_cents + period.rolled_in_cents
+    fund = Account.objects.filter(code=jackpot_fund_account(jackpot=period.jackpot).code).first()
+    held = 0 if fund is None else account_balances(accounts=[fund])[fund.pk]
+    note = (
+        f"Not announced: the pool of {display_cents(pool)} ({display_cents(contributions_cents)} counted, "
+        f"{display_cents(period.rolled_in_cents)} rolled in) is more than the fund holds ({display_cents(held)}); "
+        f"a correction took back money the pool counts. Put the fund right and the schedule announces it."
+    )[:300]
+    if period.waiting_note == note:
+        return False
+    period.waiting_note = note
+    period.save(update_fields=["waiting_note"])
+    return True
 
 
 def award_pay(

@@ -52,6 +52,8 @@ from datetime import datetime, timedelta
 import pytest
 import yaml
 from django.db import connection, transaction
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 from hypothesis import HealthCheck, seed, settings
 from hypothesis import strategies as st
@@ -84,6 +86,7 @@ from casino_backoffice.ledger.exceptions import AlreadyReversed, BelowZero, Ledg
 from casino_backoffice.ledger.models import Account, Correction, Transfer
 from casino_backoffice.ledger.selectors import account_balances, ledger_total
 from casino_backoffice.ledger.services import correction_approve, correction_prepare
+from casino_backoffice.money import display_cents
 from casino_backoffice.staff.exceptions import ActionNotPermitted
 from casino_backoffice.staff.models import Signature, User
 from casino_backoffice.staff.roles import Role
@@ -1572,5 +1575,19 @@ def test_a_reversal_after_a_period_rolled_over_leaves_the_next_pool_waiting_and_
         assert (second.status, second.announced_at, second.rolled_in_cents) == ("closed", None, 10_00)
         assert "is not announced" in caplog.text and "below" in caplog.text
         assert account_balances(accounts=[fund])[fund.pk] == official
+        # Finance reads why on the period's page, in its list and in the API; written once, not each run.
+        assert second.waiting_note.startswith("Not announced: the pool of $")
+        assert f"more than the fund holds ({display_cents(official)})" in second.waiting_note
+        history = second.history.count()
+        caplog.clear()
+        machine.clock += timedelta(minutes=1)
+        with caplog.at_level("ERROR", logger="cage.services.high_hand"):
+            machine._schedule()
+        assert second.history.count() == history and "is not announced" not in caplog.text
+        assert HighHandPeriod.objects.get(pk=second.pk).waiting_note == second.waiting_note
+        browser = Client()
+        browser.force_login(machine.people["finance"])
+        page = browser.get(reverse("admin:jackpots_highhandperiod_changelist"))
+        assert second.waiting_note in page.content.decode()
     finally:
         machine.teardown()
