@@ -38,10 +38,10 @@ from tables.models import Table
 HELD_FOR_SECONDS = 60
 
 
-def control() -> redis.Redis:
-    """The Redis the tests steer the tasks with (redis-py's default socket timeout, 5 s, would end a
-    longer BLPOP early)."""
-    return redis.Redis.from_url(settings.CELERY_BROKER_URL, socket_timeout=HELD_FOR_SECONDS + 30)
+def control(*, waits_seconds: float = HELD_FOR_SECONDS) -> redis.Redis:
+    """The Redis the tests steer the tasks with, for BLPOPs of up to ``waits_seconds`` (redis-py's
+    default socket timeout, 5 s, or any shorter than the BLPOP, would end it early with a TimeoutError)."""
+    return redis.Redis.from_url(settings.CELERY_BROKER_URL, socket_timeout=waits_seconds + 30)
 
 
 class NotKilled(RuntimeError):

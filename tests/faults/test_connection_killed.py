@@ -44,7 +44,12 @@ def _terminations(*, staff: dict[str, Any], wanted: int, seed: int) -> None:
     services: Counter[str] = Counter()
     day = 0
     while terminator.count < wanted:
-        at = timezone.now()
+        # The faulted room's schedule runs a second after the reference's, and a run closes the periods
+        # of every room: both seconds in one minute, so that no period ends between them (a period's
+        # bounds are whole minutes) and the reference's High Hand still has its period open.
+        at = timezone.now().replace(microsecond=0)
+        if at.second == 59:
+            at -= timedelta(seconds=1)
         reference, faulted = Day(code=f"r{day}", staff=staff), Day(code=f"f{day}", staff=staff)
         # The faulted room's schedule runs a second later (a moment runs once, for every room).
         steps = zip(

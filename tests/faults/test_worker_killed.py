@@ -179,7 +179,7 @@ def _campaign(*, table: Table, dealer, kills_wanted: int, worker_kill_every: int
     assert tasks.round_task.acks_late and tasks.round_task.reject_on_worker_lost  # the app's, not overridden
     boxes_sync(room=table.room)
     campaign = Campaign(
-        control=tasks.control(),
+        control=tasks.control(waits_seconds=EVENT_TIMEOUT_SECONDS),
         run=uuid.uuid4().hex,
         queue=f"faults-{uuid.uuid4().hex}",
         var_dir=tmp_path,
