@@ -798,6 +798,8 @@ def same_key_races(port: int, tokens: dict[str, str]) -> list[tuple[str, bool, s
     """Each keyed write sent twice at the same moment with one key and one body, as a client retrying
     before its first answer came: both answers must be the same document (201/200, the second
     ``Idempotent-Replayed``), and one document stored."""
+    from casino_backoffice.ledger.models import Account
+    from casino_backoffice.ledger.selectors import account_balance
 
     def pair(path: str, body: dict, token: str) -> list[tuple[int, dict]]:
         key = f"race-{uuid.uuid4().hex}"
@@ -832,6 +834,16 @@ def same_key_races(port: int, tokens: dict[str, str]) -> list[tuple[str, bool, s
         )
         return (f"same key twice at once: {kind} answers one document twice", same, said)
 
+    def once(path: str, body: dict, token: str) -> tuple[int, dict]:
+        """A post nobody races, with a key of its own."""
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+        headers = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
+        conn.request("POST", path, body=json.dumps(body), headers={**headers, "Idempotency-Key": uuid.uuid4().hex})
+        response = conn.getresponse()
+        answer = (response.status, json.loads(response.read()))
+        conn.close()
+        return answer
+
     def first(answers: list[tuple[int, dict]]) -> dict | None:
         """The document the pair recorded; None when both were refused (the races stop there, and the
         refusal is in the line of the results that says so)."""
@@ -850,28 +862,34 @@ def same_key_races(port: int, tokens: dict[str, str]) -> list[tuple[str, bool, s
     count = first(answers)
     if count is None:
         return results
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
-    headers = {"Authorization": f"Token {tokens['floorperson']}", "Content-Type": "application/json"}
-    conn.request(
-        "POST",
-        f"/api/counts/{count['id']}/witness/",
-        body=json.dumps({"surveillance_reference": "CAM-R", "pin": PIN}),
-        headers=headers,
+    # The race table's Bad Beat box, counted at what its round dropped and carried with the drop box, so
+    # that the fund holds official money for the claim below whatever the clients' Bad Beats paid out.
+    bb_held = account_balance(account=Account.objects.get(code=f"table:{ROOM}:{RACE_TABLE}:bb_box"))
+    status, bb_count = once(
+        "/api/counts/",
+        {"box": f"{RACE_TABLE}-bb", "room": ROOM, "counted": f"{bb_held / 100:.2f}", "pin": PIN},
+        tokens["dealer"],
     )
-    conn.getresponse().read()
-    conn.close()
+    counts = [count["id"]] + ([bb_count["id"]] if status == 201 else [])
+    for count_id in counts:
+        once(
+            f"/api/counts/{count_id}/witness/",
+            {"surveillance_reference": f"CAM-R{count_id}", "pin": PIN},
+            tokens["floorperson"],
+        )
     answers = pair(
         "/api/transports/",
-        {"seal": f"R-{uuid.uuid4().hex[:8]}", "room": ROOM, "counts": [count["id"]], "pin": PIN},
+        {"seal": f"R-{uuid.uuid4().hex[:8]}", "room": ROOM, "counts": counts, "pin": PIN},
         tokens["security"],
     )
     results.append(outcome("transport", answers))
     transport = first(answers)
     if transport is None:
         return results
+    declared = 500 + (bb_held if len(counts) == 2 else 0)
     answers = pair(
         "/api/cage-verifications/",
-        {"transport": transport["id"], "counted": "5.00", "pin": PIN},
+        {"transport": transport["id"], "counted": f"{declared / 100:.2f}", "pin": PIN},
         tokens["cage_cashier"],
     )
     results.append(outcome("cage verification", answers))
@@ -882,11 +900,7 @@ def same_key_races(port: int, tokens: dict[str, str]) -> list[tuple[str, bool, s
     claim = first(answers)
     if claim is None:
         return results
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
-    headers = {"Authorization": f"Token {tokens['shift_supervisor']}", "Content-Type": "application/json"}
-    conn.request("POST", f"/api/bad-beat/claims/{claim['id']}/verify/", body=json.dumps({"pin": PIN}), headers=headers)
-    conn.getresponse().read()
-    conn.close()
+    once(f"/api/bad-beat/claims/{claim['id']}/verify/", {"pin": PIN}, tokens["shift_supervisor"])
     answers = pair(f"/api/bad-beat/claims/{claim['id']}/distribution/", {"pin": PIN}, tokens["finance"])
     results.append(outcome("Bad Beat distribution", answers))
     distribution = first(answers)

@@ -11,7 +11,7 @@ drop boxes, ``jackpots.services`` for jackpot boxes and funds); these are the ca
 
 from __future__ import annotations
 
-from casino_backoffice.ledger.models import Account, AccountKind
+from casino_backoffice.ledger.models import Account, AccountKind, account_code
 from casino_backoffice.ledger.services import AccountSpec, account_open_as
 from jackpots.accounts import jackpot_fund_account
 from jackpots.models import Jackpot
@@ -20,25 +20,33 @@ from tables.models import PokerRoom
 
 def custody_spec(*, room: PokerRoom) -> AccountSpec:
     return AccountSpec(
-        code=f"room:{room.code}:custody", name=f"{room.name}: in custody, not yet verified", kind=AccountKind.CONTAINER
+        code=account_code("room", room.code, "custody"),
+        name=f"{room.name}: in custody, not yet verified",
+        kind=AccountKind.CONTAINER,
     )
 
 
 def variance_spec(*, room: PokerRoom) -> AccountSpec:
     return AccountSpec(
-        code=f"room:{room.code}:variance", name=f"{room.name}: count variances", kind=AccountKind.VARIANCE
+        code=account_code("room", room.code, "variance"),
+        name=f"{room.name}: count variances",
+        kind=AccountKind.VARIANCE,
     )
 
 
 def cage_over_short_spec(*, room: PokerRoom) -> AccountSpec:
     return AccountSpec(
-        code=f"room:{room.code}:cage_over_short", name=f"{room.name}: cage over/short", kind=AccountKind.CAGE
+        code=account_code("room", room.code, "cage_over_short"),
+        name=f"{room.name}: cage over/short",
+        kind=AccountKind.CAGE,
     )
 
 
 def revenue_spec(*, room: PokerRoom) -> AccountSpec:
     return AccountSpec(
-        code=f"room:{room.code}:revenue", name=f"{room.name}: poker revenue (official)", kind=AccountKind.REVENUE
+        code=account_code("room", room.code, "revenue"),
+        name=f"{room.name}: poker revenue (official)",
+        kind=AccountKind.REVENUE,
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from casino_backoffice.ledger.models import AccountKind
+from casino_backoffice.ledger.models import AccountKind, account_code
 from casino_backoffice.ledger.services import AccountSpec
 from tables.models import Table
 
@@ -26,7 +26,7 @@ def jackpot_box_account(*, table: Table, jackpot: NamedJackpot) -> AccountSpec:
     """A table's box for one jackpot, where each round's drop goes: ``table:main:T1:bb_box``,
     "Table T1 Bad Beat box"."""
     return AccountSpec(
-        code=f"table:{table.room.code}:{table.number}:{jackpot.code}_box",
+        code=account_code("table", table.room.code, table.number, f"{jackpot.code}_box"),
         name=f"Table {table.number} {jackpot.name} box",
         kind=AccountKind.JACKPOT_BOX,
     )
@@ -36,14 +36,16 @@ def jackpot_fund_account(*, jackpot: Jackpot) -> AccountSpec:
     """A fund's official money: what cage verifications posted. The display shows its balance:
     ``jackpot:main:bb:fund``, "Bad Beat fund"."""
     return AccountSpec(
-        code=f"jackpot:{jackpot.room.code}:{jackpot.code}:fund", name=f"{jackpot.name} fund", kind=AccountKind.FUND
+        code=account_code("jackpot", jackpot.room.code, jackpot.code, "fund"),
+        name=f"{jackpot.name} fund",
+        kind=AccountKind.FUND,
     )
 
 
 def jackpot_paid_account(*, jackpot: Jackpot) -> AccountSpec:
     """What a fund paid to patrons, share by share (§637a.15(g)): ``jackpot:main:bb:paid``, "Bad Beat paid to patrons"."""
     return AccountSpec(
-        code=f"jackpot:{jackpot.room.code}:{jackpot.code}:paid",
+        code=account_code("jackpot", jackpot.room.code, jackpot.code, "paid"),
         name=f"{jackpot.name} paid to patrons",
         kind=AccountKind.PAYOUT,
     )
@@ -52,7 +54,7 @@ def jackpot_paid_account(*, jackpot: Jackpot) -> AccountSpec:
 def jackpot_awards_account(*, jackpot: Jackpot) -> AccountSpec:
     """High Hand awards announced and not yet collected (§637a.16(h)): ``jackpot:main:hh:awards``."""
     return AccountSpec(
-        code=f"jackpot:{jackpot.room.code}:{jackpot.code}:awards",
+        code=account_code("jackpot", jackpot.room.code, jackpot.code, "awards"),
         name=f"{jackpot.name} awards to collect",
         kind=AccountKind.PAYOUT,
     )
@@ -63,7 +65,7 @@ def jackpot_awards_account(*, jackpot: Jackpot) -> AccountSpec:
 
 def _meter_account(meter: ProgressiveMeter, part: str, name: str, kind: AccountKind) -> AccountSpec:
     return AccountSpec(
-        code=f"progressive:{meter.room.code}:{meter.code}:{part}", name=f"{meter.name} {name}", kind=kind
+        code=account_code("progressive", meter.room.code, meter.code, part), name=f"{meter.name} {name}", kind=kind
     )
 
 

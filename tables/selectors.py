@@ -4,7 +4,6 @@ says which rooms a person works in and so which rows they may see (every face as
 from __future__ import annotations
 
 import operator
-import re
 from collections import deque
 from datetime import date, datetime, timedelta
 from functools import cache, reduce
@@ -19,7 +18,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.db.models.functions import Cast
 from django.utils import timezone
 
-from casino_backoffice.ledger.models import Account
+from casino_backoffice.ledger.models import Account, account_code_of_rooms
 from casino_backoffice.staff.models import Signature
 from casino_backoffice.staff.signing import SignableDocument
 
@@ -133,8 +132,7 @@ def visible_to(user: Any, queryset: QuerySet[M], *, path: str | None = None) -> 
 def _accounts_of(codes: list[str], *, lookup: str) -> Q:
     """The accounts of the rooms ``codes``: their code's second part is the room's (``Account``)."""
     field = "code" if lookup == "pk" else f"{lookup}__code"
-    pattern = "|".join(re.escape(code) for code in codes)
-    return Q(**{f"{field}__regex": rf"^[^:]+:({pattern}):"})
+    return Q(**{f"{field}__regex": account_code_of_rooms(codes)})
 
 
 def _signatures_of(codes: list[str]) -> Q:

@@ -11,6 +11,8 @@ SQLite alike (``core.immutable``).
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from typing import Any
 
 from django.conf import settings
@@ -37,12 +39,26 @@ class AccountKind(models.TextChoices):
     VARIANCE = "variance", "Count variance"
 
 
+def account_code(scope: str, room_code: str, *parts: object) -> str:
+    """An account's code, ``<scope>:<room>:<part>...``: the one place the convention of ``Account``
+    is written (``account_code("table", "main", "T1", "drop_box")`` is ``table:main:T1:drop_box``)."""
+    if not room_code or ":" in room_code:
+        raise ValueError(f"A room's code names an account as its second part: {room_code!r} cannot.")
+    return ":".join([scope, room_code, *(str(part) for part in parts)])
+
+
+def account_code_of_rooms(room_codes: Iterable[str]) -> str:
+    """A regular expression matching the codes of the accounts of ``room_codes`` (see ``account_code``)."""
+    return rf"^[^:]+:({'|'.join(re.escape(code) for code in room_codes)}):"
+
+
 class Account(models.Model):
     """Somewhere money is. ``code`` is stable and readable: ``table:main:T1:bad_beat_box``.
 
     The ledger knows no rooms, but every code names one, as its second part: ``room:<room>:custody``,
     ``table:<room>:<table>:drop_box``, ``jackpot:<room>:<jackpot>:fund``,
-    ``progressive:<room>:<meter>:<part>`` (a room's code is a slug: no colon). Lists of accounts,
+    ``progressive:<room>:<meter>:<part>`` (a room's code is a slug: no colon), each built by
+    ``account_code``. Lists of accounts,
     transfers and corrections show a person only their rooms' by it (``tables.selectors``)."""
 
     code = models.CharField(max_length=120, unique=True)

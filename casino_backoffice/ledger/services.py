@@ -334,7 +334,7 @@ def correction_approve(*, correction: Correction, actor: User, pin: str) -> Tran
     action_require(actor=actor, action=Action.CORRECTION_APPROVE, of=correction)
     signer = pin_check(user=actor, pin=pin)
     with transaction.atomic():
-        correction = Correction.objects.select_for_update().select_related("transfer").get(pk=correction.pk)
+        correction = Correction.objects.select_for_update(of=("self",)).select_related("transfer").get(pk=correction.pk)
         signature_add(document=correction, rule=Correction.APPROVER, signer=signer)
         original = correction.transfer
         reversal = transfer_post_within(

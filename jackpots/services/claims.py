@@ -244,7 +244,11 @@ def _seat(player: SeatedPlayer) -> int:
 
 
 def _claim_locked(claim: BadBeatClaim) -> BadBeatClaim:
-    return BadBeatClaim.objects.select_for_update().select_related("jackpot__room", "rules_version").get(pk=claim.pk)
+    return (
+        BadBeatClaim.objects.select_for_update(of=("self",))
+        .select_related("jackpot__room", "rules_version")
+        .get(pk=claim.pk)
+    )
 
 
 def _undecided(claim: BadBeatClaim) -> None:

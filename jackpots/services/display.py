@@ -243,7 +243,7 @@ def fund_transfer_approve(*, transfer: FundTransfer, actor: User, pin: str) -> F
     signer = pin_check(user=actor, pin=pin)
     with transaction.atomic(durable=True):
         transfer = (
-            FundTransfer.objects.select_for_update()
+            FundTransfer.objects.select_for_update(of=("self",))
             .select_related("source__room", "destination__room")
             .get(pk=transfer.pk)
         )

@@ -368,7 +368,9 @@ def period_announce(*, period: HighHandPeriod, contributions_cents: int, at: dat
     next period (§637a.16(h)). Periods of a fund are announced in order; runs inside the caller's
     transaction (the schedule's)."""
     period = (
-        HighHandPeriod.objects.select_for_update().select_related("jackpot__room", "rules_version").get(pk=period.pk)
+        HighHandPeriod.objects.select_for_update(of=("self",))
+        .select_related("jackpot__room", "rules_version")
+        .get(pk=period.pk)
     )
     if period.status != PeriodStatus.CLOSED:
         return period
@@ -440,7 +442,7 @@ def period_wait(*, period: HighHandPeriod, contributions_cents: int) -> bool:
     announcement clears it; finance puts the fund right and the next run of the schedule announces.
     Written when it changes, not every minute the schedule retries (True when written now; the
     period's history says when); runs inside the caller's transaction (the schedule's)."""
-    period = HighHandPeriod.objects.select_for_update().select_related("jackpot", "room").get(pk=period.pk)
+    period = HighHandPeriod.objects.select_for_update(of=("self",)).select_related("jackpot__room").get(pk=period.pk)
     if period.status != PeriodStatus.CLOSED:
         return False
     pool = contributions_cents + period.rolled_in_cents
@@ -485,7 +487,7 @@ def award_pay(
         signer = pin_check(user=actor, pin=pin)
         with transaction.atomic(durable=True):
             award = (
-                HighHandAward.objects.select_for_update()
+                HighHandAward.objects.select_for_update(of=("self",))
                 .select_related("entry", "period__jackpot__room")
                 .get(pk=award.pk)
             )
@@ -568,7 +570,7 @@ def unclaimed_approve(*, unclaimed: HighHandUnclaimed, actor: User, pin: str) ->
     signer = pin_check(user=actor, pin=pin)
     with transaction.atomic(durable=True):
         unclaimed = (
-            HighHandUnclaimed.objects.select_for_update()
+            HighHandUnclaimed.objects.select_for_update(of=("self",))
             .select_related("award__period__jackpot__room")
             .get(pk=unclaimed.pk)
         )

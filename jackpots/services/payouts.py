@@ -124,7 +124,7 @@ def distribution_prepare(
         signer = pin_check(user=actor, pin=pin)
         with transaction.atomic(durable=True):
             claim = (
-                BadBeatClaim.objects.select_for_update()
+                BadBeatClaim.objects.select_for_update(of=("self",))
                 .select_related("jackpot__room", "rules_version")
                 .get(pk=claim.pk)
             )
@@ -251,7 +251,7 @@ def share_pay(
         signer = pin_check(user=actor, pin=pin)
         with transaction.atomic(durable=True):
             claim = (
-                BadBeatClaim.objects.select_for_update()
+                BadBeatClaim.objects.select_for_update(of=("self",))
                 .select_related("jackpot__room")
                 .get(pk=share.distribution.claim_id)
             )

@@ -87,7 +87,7 @@ def _refuse(message: str, code: str) -> ProgressiveRefused:
 def _lock_meter(meter: ProgressiveMeter) -> ProgressiveMeter:
     """Every change of a meter's money holds the meter's row: rounds, wins and resets of one meter are
     serialized, so a payout reads the meter as it stands."""
-    return ProgressiveMeter.objects.select_for_update().select_related("room").get(pk=meter.pk)
+    return ProgressiveMeter.objects.select_for_update(of=("self",)).select_related("room").get(pk=meter.pk)
 
 
 # --- The meter and its initial amount -------------------------------------------------------------
@@ -586,7 +586,7 @@ def progressive_validate(*, hand: ProgressiveHand, actor: User, pin: str) -> Pro
     try:
         with transaction.atomic(durable=True):
             hand = (
-                ProgressiveHand.objects.select_for_update()
+                ProgressiveHand.objects.select_for_update(of=("self",))
                 .select_related("round__meter__room", "round__table")
                 .get(pk=hand.pk)
             )
@@ -653,7 +653,11 @@ def progressive_pay(
         _payable_at_cage(hand)
         signer = pin_check(user=actor, pin=pin)
         with transaction.atomic(durable=True):
-            hand = ProgressiveHand.objects.select_for_update().select_related("round__meter__room").get(pk=hand.pk)
+            hand = (
+                ProgressiveHand.objects.select_for_update(of=("self",))
+                .select_related("round__meter__room")
+                .get(pk=hand.pk)
+            )
             again = document_replay(model=ProgressivePayment, idempotency_key=idempotency_key, fingerprint=fingerprint)
             if again is not None:
                 return again

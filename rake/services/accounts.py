@@ -4,7 +4,7 @@ jackpots a round's drops point at."""
 
 from __future__ import annotations
 
-from casino_backoffice.ledger.models import AccountKind
+from casino_backoffice.ledger.models import AccountKind, account_code
 from casino_backoffice.ledger.services import AccountSpec, account_open_as
 from jackpots.accounts import jackpot_box_account
 from jackpots.selectors import jackpot_ids_by_code
@@ -18,14 +18,14 @@ from ..rules import Rules
 def pots_account(*, room: PokerRoom) -> AccountSpec:
     """Players' money at the tables of a room, where the rake and the drops come from:
     ``room:main:pots``, "Main Poker Room: pots"."""
-    return AccountSpec(code=f"room:{room.code}:pots", name=f"{room.name}: pots", kind=AccountKind.SOURCE)
+    return AccountSpec(code=account_code("room", room.code, "pots"), name=f"{room.name}: pots", kind=AccountKind.SOURCE)
 
 
 def drop_box_account(*, table: Table) -> AccountSpec:
     """A table's drop box, where the rake and the verified time charges go (§637a.17(b)(3)(v)):
     ``table:main:T1:drop_box``, "Table T1 drop box"."""
     return AccountSpec(
-        code=f"table:{table.room.code}:{table.number}:drop_box",
+        code=account_code("table", table.room.code, table.number, "drop_box"),
         name=f"Table {table.number} drop box",
         kind=AccountKind.DROP_BOX,
     )

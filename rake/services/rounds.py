@@ -21,7 +21,7 @@ from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action, action_require
 from jackpots.accounts import jackpot_box_account
 from jackpots.models import RoundDrop
-from tables.models import Round, Table
+from tables.models import PokerRoom, Round, Table
 from tables.selectors import gaming_day
 
 from ..compute import PotOutcome, compute_rake_and_drops, uncalled_bet_problem
@@ -93,28 +93,32 @@ def rounds_record_batch(*, rounds: list[RoundRequest], actor: User) -> list[Roun
     """
     action_require(actor=actor, action=Action.ROUND_RECORD)
     results: list[RoundRecorded | DomainError] = []
-    versions: dict[int, RoomVersions] = {}
-    refused_in: dict[int, DomainError] = {}  # the rooms the dealer does not work in, each asked once
+    rooms: dict[int, RoomVersions | DomainError] = {}  # each room asked and locked once
     with transaction.atomic():
         for request in rounds:
             room = request.table.room
-            if room.pk not in versions and room.pk not in refused_in:
-                try:
-                    action_require(actor=actor, action=Action.ROUND_RECORD, of=room)
-                except DomainError as refused:
-                    refused_in[room.pk] = refused
-            if room.pk in refused_in:
-                results.append(refused_in[room.pk])
+            if room.pk not in rooms:
+                rooms[room.pk] = _batch_room(room, actor=actor)
+            versions = rooms[room.pk]
+            if isinstance(versions, DomainError):  # a room the dealer does not work in
+                results.append(versions)
                 continue
-            if room.pk not in versions:
-                lock_room_rules(room=room, exclusive=False)
-                versions[room.pk] = RoomVersions.of(room=room)
             try:
                 with transaction.atomic():
-                    results.append(_round_record(request, actor=actor, versions=versions[room.pk]))
+                    results.append(_round_record(request, actor=actor, versions=versions))
             except DomainError as error:
                 results.append(error)
     return results
+
+
+def _batch_room(room: PokerRoom, *, actor: User) -> RoomVersions | DomainError:
+    """The room's versions under its rules lock, or why the dealer may not record rounds there."""
+    try:
+        action_require(actor=actor, action=Action.ROUND_RECORD, of=room)
+    except DomainError as refused:
+        return refused
+    lock_room_rules(room=room, exclusive=False)
+    return RoomVersions.of(room=room)
 
 
 def _round_record(request: RoundRequest, *, actor: User, versions: RoomVersions | None) -> RoundRecorded:

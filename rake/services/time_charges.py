@@ -141,7 +141,7 @@ def time_charge_verify(*, time_charge: TimeCharge, actor: User, pin: str) -> Tim
     action_require(actor=actor, action=Action.TIME_CHARGE_VERIFY, of=time_charge)
     signer = pin_check(user=actor, pin=pin)
     with transaction.atomic():
-        charge = TimeCharge.objects.select_for_update().select_related("table__room").get(pk=time_charge.pk)
+        charge = TimeCharge.objects.select_for_update(of=("self",)).select_related("table__room").get(pk=time_charge.pk)
         if charge.verified_at is not None:
             raise TimeChargeAlreadyVerified(
                 f"Time charge {charge.pk} was already verified at {charge.verified_at:%H:%M}."
