@@ -10,7 +10,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 
 from casino_backoffice.ledger.models import Transfer, TransferKind
 from casino_backoffice.ledger.selectors import ledger_total
@@ -19,8 +19,11 @@ from jackpots.exceptions import ShareAlreadyPaid
 from jackpots.models import BadBeatPayment
 from jackpots.selectors import fund_position
 from jackpots.services import claim_verify, distribution_prepare, share_pay
+from jackpots.services.claims import _claim_locked
+from rake.services import round_record
 from tests.conftest import PIN
 from tests.jackpots.bad_beat import fund_official
+from tests.rake.factories import recently
 
 ATTEMPTS = 20
 
@@ -95,3 +98,44 @@ def test_concurrent_payments_of_every_share_leave_the_fund_at_zero(
     assert (position.official_cents, position.owed_cents) == (0, 0)
     claim.refresh_from_db()
     assert claim.status == "paid"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_round_is_recorded_while_a_claim_of_its_jackpot_is_held_for_verification(make_claim, rated_table, dealer):
+    """The lock of a claim is the claim's row only. A round's drop points at the jackpot and its rules
+    version, and PostgreSQL checks those keys (FOR KEY SHARE) at the round's commit: a claim locked
+    with its jackpot and rules version (FOR UPDATE of every joined row) made every round of the room
+    wait for the verification, and two of them deadlocked in the 10-minute soak."""
+    claim = make_claim()
+    recorded: list[object] = []
+
+    def record_a_round() -> None:
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("SET lock_timeout = '5s'")
+            recorded.append(
+                round_record(
+                    table=rated_table,
+                    ended_at=recently(),
+                    players_dealt_in=6,
+                    pot_cents=12_000,
+                    uncalled_bet_cents=0,
+                    flop_dealt=True,
+                    voided=False,
+                    actor=dealer,
+                    idempotency_key="round-during-verification",
+                ).round
+            )
+        except Exception as error:  # noqa: BLE001 - the assertion below shows it
+            recorded.append(error)
+        finally:
+            connection.close()
+
+    with transaction.atomic():
+        _claim_locked(claim)
+        thread = threading.Thread(target=record_a_round)
+        thread.start()
+        thread.join(timeout=30)
+
+    assert len(recorded) == 1 and not isinstance(recorded[0], Exception), recorded
+    assert recorded[0].drops.filter(jackpot=claim.jackpot).exists()
