@@ -86,6 +86,7 @@ PASSWORD = "bench-load-password-1"  # noqa: S105 - a throwaway database
 ROLES = ("dealer", "floorperson", "shift_supervisor", "finance", "security", "cage_cashier")
 TABLES_PER_CLIENT = 3
 RACE_TABLE = "RACE"  # the table of the same-key races, played by nobody else
+CONTEND_TABLE = "CONTEND"  # the table of the Bad Beat fifty cashiers pay, played by nobody else
 # Pots the rounds are drawn from: under every minimum, over the High Hand's, at the rake's cap.
 POTS = ("8.00", "25.00", "45.00", "120.00", "300.00")
 CLAIM = {
@@ -200,7 +201,10 @@ def setup(clients: int, contenders: int) -> tuple[list[dict[str, str]], list[str
     manager = staff_create(
         username="manager", role=Role.POKER_ROOM_MANAGER, credential_number="PA-L-MGR", password=PASSWORD
     )
-    tables = [client_table(c, k) for c in range(clients) for k in range(TABLES_PER_CLIENT)] + [RACE_TABLE]
+    tables = [client_table(c, k) for c in range(clients) for k in range(TABLES_PER_CLIENT)] + [
+        RACE_TABLE,
+        CONTEND_TABLE,
+    ]
     since = (timezone.now() - timedelta(days=1)).isoformat()
     rules_load(text=rules_text(tables).replace("{since}", since), actor=manager, source_name="bench_load")
     Table.objects.filter(room__code=ROOM).update(is_open=True)
@@ -794,6 +798,54 @@ def database_checks(records: list[Record]) -> list[tuple[str, bool, str]]:
     return results
 
 
+def post_once(
+    port: int, token: str, path: str, body: dict, conn: http.client.HTTPConnection | None = None
+) -> tuple[int, dict]:
+    """One post with a key of its own (on ``conn`` when given, else on a connection of its own)."""
+    own = conn is None
+    conn = conn or http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    headers = {
+        "Authorization": f"Token {token}",
+        "Content-Type": "application/json",
+        "Idempotency-Key": uuid.uuid4().hex,
+    }
+    conn.request("POST", path, body=json.dumps(body), headers=headers)
+    response = conn.getresponse()
+    answer = response.status, json.loads(response.read())
+    if own:
+        conn.close()
+    return answer
+
+
+def fund_from_table(port: int, tokens: dict[str, str], table: str, *, rounds: int) -> int:
+    """``rounds`` rounds at ``table`` (nobody else plays it), then its Bad Beat box counted at what they
+    dropped, witnessed, carried and verified at the cage: what the Bad Beat fund gained (cents)."""
+    from casino_backoffice.ledger.models import Account
+    from casino_backoffice.ledger.selectors import account_balance
+
+    ended = (datetime.now(UTC) - timedelta(seconds=1)).isoformat()
+    for _ in range(rounds):
+        round_body = {"table": table, "room": ROOM, "ended_at": ended, "players_dealt_in": 6, "pot": "120.00"}
+        status, answer = post_once(port, tokens["dealer"], "/api/rounds/", round_body)
+        assert status == 201, answer
+    table_set(table, is_open=False)
+    held = account_balance(account=Account.objects.get(code=f"table:{ROOM}:{table}:bb_box"))
+    counted = f"{held / 100:.2f}"
+
+    def step(role: str, path: str, body: dict, want: int) -> dict:
+        status, answer = post_once(port, tokens[role], path, {**body, "pin": PIN})
+        assert status == want, (path, answer)
+        return answer
+
+    count = step("dealer", "/api/counts/", {"box": f"{table}-bb", "room": ROOM, "counted": counted}, 201)
+    step("floorperson", f"/api/counts/{count['id']}/witness/", {"surveillance_reference": f"CAM-{table}"}, 200)
+    seal = f"S-{uuid.uuid4().hex[:8]}"
+    transport = step("security", "/api/transports/", {"seal": seal, "room": ROOM, "counts": [count["id"]]}, 201)
+    step("cage_cashier", "/api/cage-verifications/", {"transport": transport["id"], "counted": counted}, 201)
+    table_set(table, is_open=True)
+    return held
+
+
 def same_key_races(port: int, tokens: dict[str, str]) -> list[tuple[str, bool, str]]:
     """Each keyed write sent twice at the same moment with one key and one body, as a client retrying
     before its first answer came: both answers must be the same document (201/200, the second
@@ -835,14 +887,7 @@ def same_key_races(port: int, tokens: dict[str, str]) -> list[tuple[str, bool, s
         return (f"same key twice at once: {kind} answers one document twice", same, said)
 
     def once(path: str, body: dict, token: str) -> tuple[int, dict]:
-        """A post nobody races, with a key of its own."""
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
-        headers = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
-        conn.request("POST", path, body=json.dumps(body), headers={**headers, "Idempotency-Key": uuid.uuid4().hex})
-        response = conn.getresponse()
-        answer = (response.status, json.loads(response.read()))
-        conn.close()
-        return answer
+        return post_once(port, token, path, body)
 
     def first(answers: list[tuple[int, dict]]) -> dict | None:
         """The document the pair recorded; None when both were refused (the races stop there, and the
@@ -915,25 +960,20 @@ def same_key_races(port: int, tokens: dict[str, str]) -> list[tuple[str, bool, s
 
 
 def contention(port: int, tokens: dict[str, str], contenders: list[str]) -> tuple[list[tuple[str, bool, str]], str]:
-    """A fresh Bad Beat; fifty cashiers pay its first share at once, each with their own connection and key."""
+    """A fresh Bad Beat at a table of its own, its fund first made official there (the clients' Bad Beats
+    may have paid out all of it); fifty cashiers pay its first share at once, each with their own
+    connection and key."""
     from django.db import connection
 
     from casino_backoffice.ledger.models import Account, Transfer
     from jackpots.models import BadBeatPayment
 
     def send(token: str, path: str, body: dict, conn: http.client.HTTPConnection | None = None) -> tuple[int, dict]:
-        conn = conn or http.client.HTTPConnection("127.0.0.1", port, timeout=120)
-        headers = {
-            "Authorization": f"Token {token}",
-            "Content-Type": "application/json",
-            "Idempotency-Key": uuid.uuid4().hex,
-        }
-        conn.request("POST", path, body=json.dumps({**body, "pin": PIN}), headers=headers)
-        response = conn.getresponse()
-        return response.status, json.loads(response.read())
+        return post_once(port, token, path, {**body, "pin": PIN}, conn)
 
+    fund_from_table(port, tokens, CONTEND_TABLE, rounds=20)
     status, claim = send(
-        tokens["floorperson"], "/api/bad-beat/claims/", {**CLAIM, "table": client_table(0, 0), "room": ROOM}
+        tokens["floorperson"], "/api/bad-beat/claims/", {**CLAIM, "table": CONTEND_TABLE, "room": ROOM}
     )
     assert status == 201, claim
     status, verified = send(tokens["shift_supervisor"], f"/api/bad-beat/claims/{claim['id']}/verify/", {})
