@@ -7,6 +7,7 @@ class CageConfig(AppConfig):
     def ready(self) -> None:
         from casino_backoffice.ledger.invariants import invariant_register
 
-        from .invariants import cage_invariants
+        from .invariants import cage_invariants, high_hand_pool_violations
 
         invariant_register("cage", cage_invariants)
+        invariant_register("high_hand_pools", high_hand_pool_violations)

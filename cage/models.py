@@ -113,6 +113,14 @@ class CountSheet(models.Model):
     due_by = models.DateTimeField()
     created_at = models.DateTimeField()
     overdue_flagged_at = models.DateTimeField(null=True, blank=True)
+    period = models.ForeignKey(
+        "jackpots.HighHandPeriod",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="count_sheets",
+        help_text="The qualifying period whose box content a High Hand sheet's count covers (§637a.16(d)).",
+    )
 
     history = HistoricalRecords()
 
@@ -145,7 +153,8 @@ class Count(SignableDocument):
     the cage (§637a.15(e)): the cashier's count of an uncounted box, made with the verification.
 
     ``expected_cents`` is what the box held by the ledger at the count; ``variance_cents`` is
-    ``counted - expected``.
+    ``counted - expected``. A High Hand box's count takes one qualifying period's box content
+    (``period``, §637a.16(d)), and a period's pool is what the counts of its box contents made official.
     """
 
     COUNTER = SigningRule(purpose="counter", action=Action.COUNT_RECORD, section="§637a.15(d)(1)")
@@ -160,6 +169,14 @@ class Count(SignableDocument):
 
     box = models.ForeignKey(Box, on_delete=models.PROTECT, related_name="counts")
     sheet = models.OneToOneField(CountSheet, on_delete=models.PROTECT, null=True, blank=True, related_name="count")
+    period = models.ForeignKey(
+        "jackpots.HighHandPeriod",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="counts",
+        help_text="A High Hand box: the qualifying period whose box content this count took (§637a.16(d)).",
+    )
     place = models.CharField(max_length=10, choices=CountPlace.choices)
     gaming_day = models.DateField()
     counted_cents = models.BigIntegerField()
@@ -283,6 +300,22 @@ class TransportItem(models.Model):
     box = models.ForeignKey(Box, on_delete=models.PROTECT, related_name="transport_items")
     count = models.OneToOneField(Count, on_delete=models.PROTECT, null=True, blank=True, related_name="transport_item")
     expected_cents = models.BigIntegerField(help_text="What the box held by the ledger when it was taken.")
+    sheet = models.OneToOneField(
+        CountSheet,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="transport_item",
+        help_text="A High Hand box carried uncounted after its period ended: that period's count sheet.",
+    )
+    period = models.ForeignKey(
+        "jackpots.HighHandPeriod",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="transport_items",
+        help_text="A High Hand box carried uncounted: the qualifying period whose box content it holds (§637a.16(d)).",
+    )
 
     class Meta:
         ordering = ["transport", "box__code"]

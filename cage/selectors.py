@@ -5,6 +5,7 @@ Every figure is a SQL aggregate over the ledger, never a sum in Python over rows
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -14,18 +15,24 @@ from django.db.models import F, Q, QuerySet, Sum
 
 from casino_backoffice.core.exports import Column, Kind
 from casino_backoffice.ledger.checkpoints import balance_annotation
-from casino_backoffice.ledger.models import Account, Transfer, TransferKind
+from casino_backoffice.ledger.models import Account, AccountKind, Transfer, TransferKind
 from casino_backoffice.ledger.selectors import account_balances
-from jackpots.models import Jackpot
+from jackpots.accounts import high_hand_box_content_account
+from jackpots.models import HighHandPeriod, Jackpot, JackpotKind, PeriodStatus
+from jackpots.selectors import tables_listing
 from tables.models import PokerRoom
 
-from .models import Box, CageVerification, Count, MissingBox, Transport, Variance
+from .models import Box, CageVerification, Count, CountSheet, MissingBox, Transport, Variance
 
 
 @dataclass(frozen=True)
 class BoxContent:
+    """A box and what its next count covers: ``expected_cents`` by the ledger; for a High Hand box,
+    ``period`` is the qualifying period whose box content that is (§637a.16(d))."""
+
     box: Box
     expected_cents: int
+    period: HighHandPeriod | None = None
 
 
 def boxes_expected_queryset(*, boxes: QuerySet[Box]) -> QuerySet[Box]:
@@ -33,23 +40,103 @@ def boxes_expected_queryset(*, boxes: QuerySet[Box]) -> QuerySet[Box]:
     charges put in since its last count (its ledger balance: a count or a transport empties it into
     custody). One query, whose cost does not grow with the boxes' histories (``ledger.checkpoints``);
     a queryset, so a paginated list computes only its page and ``values()`` reads it without models."""
-    return boxes.select_related("room", "table", "jackpot").annotate(expected_cents=balance_annotation(Box))
+    return boxes.select_related("room", "table__room", "jackpot", "account").annotate(
+        expected_cents=balance_annotation(Box)
+    )
 
 
 def boxes_with_expected(*, boxes: QuerySet[Box]) -> list[BoxContent]:
-    """Each box with its expected content (``boxes_expected_queryset``)."""
-    rows = boxes_expected_queryset(boxes=boxes)
-    return [BoxContent(box=box, expected_cents=int(box.expected_cents)) for box in rows]  # type: ignore[attr-defined]
+    """Each box with what its next count covers (``boxes_expected_queryset``); a High Hand box with
+    its next period's box content instead (``high_hand_next_counts``)."""
+    rows = list(boxes_expected_queryset(boxes=boxes))
+    next_counts = high_hand_next_counts(
+        boxes=[box for box in rows if box.jackpot is not None and box.jackpot.kind == JackpotKind.HIGH_HAND]
+    )
+    contents = []
+    for box in rows:
+        if box.pk in next_counts:
+            period, cents = next_counts[box.pk]
+            contents.append(BoxContent(box=box, expected_cents=cents + int(box.expected_cents), period=period))  # type: ignore[attr-defined]
+        else:
+            contents.append(BoxContent(box=box, expected_cents=int(box.expected_cents)))  # type: ignore[attr-defined]
+    return contents
+
+
+def high_hand_next_counts(*, boxes: list[Box]) -> dict[int, tuple[HighHandPeriod | None, int]]:
+    """For each High Hand box: the qualifying period its next count covers, the oldest of its fund not
+    announced yet whose rules listed the box's table and whose box content at it was neither counted
+    nor carried (§637a.16(d): the box is exchanged at each period's end), and what that box content
+    holds by the ledger. (None, 0) when no such period exists. A fixed number of queries."""
+    if not boxes:
+        return {}
+    periods = list(
+        HighHandPeriod.objects.filter(
+            jackpot__in={box.jackpot_id for box in boxes}, status__in=(PeriodStatus.OPEN, PeriodStatus.CLOSED)
+        )
+        .select_related("rules_version")
+        .order_by("starts_at")
+    )
+    taken = set(
+        CountSheet.objects.filter(box__in=boxes, period__in=periods)
+        .filter(Q(count__isnull=False) | Q(transport_item__isnull=False))
+        .values_list("box_id", "period_id")
+    )
+    chosen: dict[int, HighHandPeriod | None] = {}
+    for box in boxes:
+        assert box.jackpot is not None
+        chosen[box.pk] = next(
+            (
+                period
+                for period in periods
+                if period.jackpot_id == box.jackpot_id
+                and (box.pk, period.pk) not in taken
+                and box.table.number in tables_listing(version=period.rules_version, code=box.jackpot.code)
+            ),
+            None,
+        )
+    codes = {
+        box.pk: high_hand_box_content_account(table=box.table, jackpot=box.jackpot, starts_at=period.starts_at).code
+        for box in boxes
+        if (period := chosen[box.pk]) is not None and box.jackpot is not None
+    }
+    accounts = {account.code: account for account in Account.objects.filter(code__in=codes.values())}
+    balances = account_balances(accounts=list(accounts.values())) if accounts else {}
+    return {
+        box.pk: (
+            chosen[box.pk],
+            balances.get(accounts[codes[box.pk]].pk, 0) if box.pk in codes and codes[box.pk] in accounts else 0,
+        )
+        for box in boxes
+    }
 
 
 def jackpot_expected_in_boxes(*, jackpots: list[Jackpot]) -> dict[int, int]:
-    """Expected money in the boxes of each jackpot, keyed by jackpot id."""
+    """Expected money in the boxes of each jackpot, keyed by jackpot id: each box's account and, for a
+    High Hand, every period's box content not yet counted (``high_hand_box_content_account``)."""
     boxes = list(Box.objects.filter(jackpot__in=jackpots).only("id", "jackpot_id", "account_id"))
     balances = account_balances(accounts=[Account(pk=box.account_id) for box in boxes])
     totals = dict.fromkeys((jackpot.pk for jackpot in jackpots), 0)
     for box in boxes:
         assert box.jackpot_id is not None
         totals[box.jackpot_id] += balances[box.account_id]
+    high_hand = {
+        (jackpot.room.code, jackpot.code): jackpot.pk for jackpot in jackpots if jackpot.kind == JackpotKind.HIGH_HAND
+    }
+    if high_hand:
+        # Every period's box contents of these funds, in one query: table:<room>:<table>:<code>_box:<period>.
+        rooms = "|".join(re.escape(room) for room, _ in high_hand)
+        codes = "|".join(re.escape(code) for _, code in high_hand)
+        contents = list(
+            Account.objects.filter(
+                code__regex=rf"^table:({rooms}):[^:]+:({codes})_box:", kind=AccountKind.JACKPOT_BOX
+            ).only("id", "code")
+        )
+        balances = account_balances(accounts=contents) if contents else {}
+        for account in contents:
+            _, room_code, _, box_part, _ = account.code.split(":", 4)
+            jackpot_id = high_hand.get((room_code, box_part.removesuffix("_box")))
+            if jackpot_id is not None:
+                totals[jackpot_id] += balances[account.pk]
     return totals
 
 

@@ -96,6 +96,7 @@ class HighHandRefused(JackpotError):
             "period_announced",
             "no_period",
             "already_recorded",
+            "period_box_counted",
         }
     )
 

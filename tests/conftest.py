@@ -38,8 +38,10 @@ def _fast_password_hashing(settings) -> None:
 def _records_hold(request) -> object:
     """After every test that touched the database, every cent is where the records say it is
     (``ledger.invariants``: double entry, derived balances, nothing below zero, each count and
-    verification moved what it says). A test that breaks the records on purpose is marked
-    ``records_broken``."""
+    verification moved what it says; each announced High Hand pool is its period's contributions). A
+    test that breaks the records on purpose is marked ``records_broken``; one that announces High Hand
+    pools by hand, with official money no count made (``close_and_announce``), ``pools_by_hand``: the
+    pool check does not hold there, every other does."""
     uses_db = request.node.get_closest_marker("django_db") or {"db", "transactional_db"} & set(request.fixturenames)
     if not uses_db or request.node.get_closest_marker("records_broken"):
         yield
@@ -48,7 +50,10 @@ def _records_hold(request) -> object:
     yield
     from casino_backoffice.ledger.invariants import invariants_check
 
-    assert invariants_check() == []
+    violations = invariants_check()
+    if request.node.get_closest_marker("pools_by_hand"):
+        violations = [violation for violation in violations if not violation.startswith("high_hand_pools: ")]
+    assert violations == []
 
 
 @pytest.fixture

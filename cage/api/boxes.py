@@ -8,6 +8,7 @@ official and the expected money is in the cage's boxes (``jackpots`` may not imp
 from __future__ import annotations
 
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -36,8 +37,15 @@ class BoxOutput(serializers.Serializer):
     )
     jackpot = serializers.CharField(allow_null=True, help_text="The jackpot's code; null for a rake drop box.")
     expected = serializers.CharField(
-        help_text='What the box holds by the ledger, as "12.34": what logged rounds and verified time charges put in since '
-        "its last count or transport."
+        help_text='What the box\'s next count covers by the ledger, as "12.34": what logged rounds and verified time '
+        "charges put in since its last count or transport. For a High Hand box, what it holds of `period` only: the "
+        "box is exchanged at each qualifying period's end and counted per period (§637a.16(d))."
+    )
+    period = serializers.DateTimeField(
+        allow_null=True,
+        help_text="A High Hand box: the start (ISO 8601 with offset, the room's time zone) of the qualifying period its "
+        "next count is for, the oldest whose box content was not counted nor carried yet. Null for a Bad Beat or "
+        "rake drop box, and for a High Hand box with no such period.",
     )
 
 
@@ -94,6 +102,11 @@ class BoxList(generics.ListAPIView):
                     "kind": content.box.kind,
                     "jackpot": content.box.jackpot.code if content.box.jackpot else None,
                     "expected": money(content.expected_cents),
+                    "period": (
+                        content.period.starts_at.astimezone(ZoneInfo(content.box.room.timezone)).isoformat()
+                        if content.period is not None
+                        else None
+                    ),
                 }
                 for content in contents
             ]

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.db import transaction
 from django.utils import timezone
 
-from casino_backoffice.ledger.services import AccountSpec, account_open_as
-from jackpots.accounts import jackpot_box_account
-from jackpots.models import Jackpot
+from casino_backoffice.ledger.models import Account
+from casino_backoffice.ledger.services import AccountSpec, account_locked, account_open_as
+from jackpots.accounts import high_hand_box_content_account, jackpot_box_account
+from jackpots.models import HighHandPeriod, Jackpot
 from rake.selectors import RoomVersions
 from rake.services.accounts import drop_box_account
 from tables.models import PokerRoom, Table
@@ -60,3 +63,27 @@ def boxes_sync(*, room: PokerRoom) -> list[Box]:
                     },
                 )
     return list(Box.objects.filter(room=room).select_related("table", "jackpot", "account"))
+
+
+def box_content_locked(*, box: Box, period: HighHandPeriod | None) -> Account:
+    """What a count of ``box`` takes out of it, locked until the caller's transaction ends: for a High
+    Hand box, the box content of qualifying period ``period`` (§637a.16(d): the box is exchanged at
+    the period's end, ``jackpots.services.period_box_content``); else the box's account (a Bad Beat or
+    rake drop box, counted whole; and a High Hand count of a sheet made before periods had box
+    contents of their own)."""
+    if period is not None:
+        assert box.jackpot is not None
+        return account_locked(
+            high_hand_box_content_account(table=box.table, jackpot=box.jackpot, starts_at=period.starts_at)
+        )
+    return box.account
+
+
+def box_content_close(*, account: Account, box: Box, period: HighHandPeriod | None, at: datetime) -> None:
+    """An ended High Hand period's box content, counted or carried, takes no more drops: a round of its
+    period posted later is refused (``period_box_counted``). The open period's content, carried from a
+    closed table, stays open: the table may open again before the period ends, and its next count
+    takes the rest. Saved, not updated in bulk: the account's history records when."""
+    if period is not None and period.ends_at <= at and account.pk != box.account_id and account.closed_at is None:
+        account.closed_at = at
+        account.save(update_fields=["closed_at"])

@@ -27,13 +27,11 @@ from tables.selectors import gaming_day
 
 from ..accounts import custody_account, variance_account
 from ..exceptions import BoxAlreadyCounted, CageError, NoticeRequired, WrongStatus
-from ..models import Box, ComplianceNotice, Count, CountPlace, CountSheet, CountStatus, Variance, VarianceKind
+from ..models import Box, ComplianceNotice, Count, CountPlace, CountStatus, Variance, VarianceKind
 from ._common import move, variance_threshold_cents
-from .schedule import HIGH_HAND_COUNT_GRACE, schedule_lock_shared, sheets_create
-
-# A count creates the sheets the schedule would have created by now (it runs every minute; it may be
-# down, or not yet started): the current gaming day's and the qualifying periods ended within the grace.
-_LOOK_BACK = HIGH_HAND_COUNT_GRACE
+from .boxes import box_content_close, box_content_locked
+from .contents import count_target
+from .schedule import schedule_lock_shared
 
 
 def notice_record(
@@ -109,7 +107,8 @@ def count_record(
     """A dealer counts a box at a closed table and signs (§637a.15(d)(1), §637a.16(d)(1)).
 
     The count fills the box's oldest open count sheet (a box is counted once per sheet). What the
-    box held by the ledger is its expected content; it moves into custody at once (the box is empty),
+    box held by the ledger is its expected content (a High Hand box: what it held of that sheet's
+    qualifying period, §637a.16(d), ``box_content_locked``); it moves into custody at once (the box is empty),
     and ``counted - expected``, when not zero, is a variance posted to the room's variance account.
     """
     action_require(actor=actor, action=Action.COUNT_RECORD, of=box)
@@ -146,26 +145,23 @@ def count_record(
                 .select_related("room", "table", "jackpot", "account")
                 .get(pk=box.pk)
             )
-            sheets_create(boxes=[box], after=now - _LOOK_BACK, until=now)
-            sheet = (
-                CountSheet.objects.select_for_update(of=("self",))
-                .filter(box=box, count__isnull=True, opens_at__lte=now)
-                .order_by("opens_at")
-                .first()
-            )
-            if sheet is None:
+            sheet, period = count_target(box=box, now=now)
+            if sheet is None and period is None:
                 last = Count.objects.filter(box=box).order_by("-counted_at").first()
                 when = f" at {timezone.localtime(last.counted_at):%H:%M} (count {last.pk})" if last else ""
                 raise BoxAlreadyCounted(
                     f"Box {box.code} was already counted for its open count sheet{when}; no count is due."
                 )
-            used_notice = _notice_for(box=box, day=sheet.gaming_day, notice=notice)
-            expected = account_balance(account=box.account)
+            day = sheet.gaming_day if sheet is not None else gaming_day(room=box.room, at=now)
+            used_notice = _notice_for(box=box, day=day, notice=notice)
+            content = box_content_locked(box=box, period=period)
+            expected = account_balance(account=content)
             count = Count.objects.create(
                 box=box,
                 sheet=sheet,
+                period=period,
                 place=CountPlace.TABLE,
-                gaming_day=sheet.gaming_day,
+                gaming_day=day,
                 counted_cents=counted_cents,
                 expected_cents=expected,
                 denominations=denominations,
@@ -178,8 +174,9 @@ def count_record(
             )
             signature_add(document=count, rule=Count.COUNTER, signer=signer)
             custody = custody_account(room=box.room)
+            box_content_close(account=content, box=box, period=period, at=now)
             move(
-                source=box.account,
+                source=content,
                 destination=custody,
                 amount_cents=expected,
                 kind=TransferKind.COUNT,

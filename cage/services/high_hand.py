@@ -19,15 +19,17 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from django.db import transaction
-from django.db.models import QuerySet, Sum
+from django.db.models import Q, QuerySet, Sum
 
 from casino_backoffice.ledger.exceptions import BelowZero
-from casino_backoffice.ledger.models import Transfer, TransferKind
+from casino_backoffice.ledger.models import Account, AccountKind, Transfer, TransferKind
+from casino_backoffice.ledger.selectors import account_balances
+from jackpots.accounts import period_content_suffix
 from jackpots.models import HighHandPeriod, PeriodStatus
 from jackpots.services import period_announce, period_wait
 from tables.models import PokerRoom
 
-from ..models import CountPlace, CountSheet, CountStatus, SheetKind
+from ..models import Count, CountPlace, CountSheet, CountStatus, SheetKind, TransportItem, TransportStatus
 from ._common import verification_transfer_key
 
 logger = logging.getLogger(__name__)
@@ -38,20 +40,45 @@ def period_sheet_key(period: HighHandPeriod) -> str:
     return f"period:{period.starts_at.astimezone(ZoneInfo(period.room.timezone)).strftime('%Y-%m-%dT%H:%M')}"
 
 
-def _official_contributions(sheets: QuerySet[CountSheet]) -> int:
-    """What the verifications of these sheets' counts made official, net of the reversals of it."""
+def _official_contributions(counts: QuerySet[Count]) -> int:
+    """What the cage verifications of these counts made official, net of the reversals of it."""
     keys = []
-    for sheet in sheets.select_related("box", "count__transport_item__transport__verification"):
-        count = sheet.count
+    for count in counts.select_related("box", "transport_item__transport__verification"):
         if count.place == CountPlace.CAGE:
             keys.append(count.idempotency_key)  # a count made at the cage carries its transfer's key
         else:
             verification = count.transport_item.transport.verification
-            keys.append(verification_transfer_key(verification_id=verification.pk, part=sheet.box.code))
+            keys.append(verification_transfer_key(verification_id=verification.pk, part=count.box.code))
     posted = Transfer.objects.filter(kind=TransferKind.VERIFICATION, idempotency_key__in=keys)
     made_official = posted.aggregate(total=Sum("amount_cents"))["total"] or 0
     reversed_ = Transfer.objects.filter(reverses__in=posted).aggregate(total=Sum("amount_cents"))["total"] or 0
     return made_official - reversed_
+
+
+def period_counts(*, period: HighHandPeriod) -> QuerySet[Count]:
+    """The counts of the period's box contents (§637a.16(d)); a count of a sheet made before counts
+    named their period is known by its sheet's key."""
+    return Count.objects.filter(
+        Q(period=period)
+        | Q(
+            period__isnull=True,
+            sheet__period__isnull=True,
+            sheet__kind=SheetKind.PERIOD,
+            sheet__box__jackpot=period.jackpot,
+            sheet__key=period_sheet_key(period),
+        )
+    )
+
+
+def period_contributions_uncounted(*, period: HighHandPeriod) -> int:
+    """What the period's box contents at every table still hold by the ledger: contributions of its
+    rounds (§637a.16(c)) not yet taken out by a count or a transport (§637a.16(d))."""
+    stamp = period_content_suffix(period=period)
+    contents = Account.objects.filter(
+        code__startswith=f"table:{period.room.code}:", code__endswith=stamp, kind=AccountKind.JACKPOT_BOX
+    )
+    balances = account_balances(accounts=list(contents))
+    return sum(balances.values())
 
 
 def high_hand_pools_settle(*, room: PokerRoom, at: datetime) -> int:
@@ -63,12 +90,27 @@ def high_hand_pools_settle(*, room: PokerRoom, at: datetime) -> int:
         .select_related("room")
         .order_by("jackpot", "starts_at")
     ):
+        # The period's sheets; one made before sheets named their period is known by its key.
         sheets = CountSheet.objects.filter(
-            box__jackpot=period.jackpot, kind=SheetKind.PERIOD, key=period_sheet_key(period)
+            Q(period=period) | Q(period__isnull=True, box__jackpot=period.jackpot, key=period_sheet_key(period)),
+            kind=SheetKind.PERIOD,
         )
-        if not sheets.exists() or sheets.exclude(count__status=CountStatus.VERIFIED).exists():
+        counts = period_counts(period=period)
+        if not (sheets.exists() or counts.exists()) or sheets.exclude(count__status=CountStatus.VERIFIED).exists():
             continue
-        contributions = _official_contributions(sheets)
+        if (
+            counts.exclude(status=CountStatus.VERIFIED).exists()
+            or TransportItem.objects.filter(period=period).exclude(transport__status=TransportStatus.VERIFIED).exists()
+        ):
+            continue  # a box content of the period carried or counted, not verified yet
+        uncounted = period_contributions_uncounted(period=period)
+        if uncounted:
+            # Contributions of the period sit in a box content no sheet of it counted (a table that
+            # collected without a sheet): announcing now would leave them out of its pool.
+            if period_wait(period=period, contributions_cents=0, uncounted_cents=uncounted):
+                logger.error("High Hand %s is not announced: %s uncounted", period, uncounted)
+            continue
+        contributions = _official_contributions(counts)
         try:
             with transaction.atomic():
                 if (

@@ -8,7 +8,8 @@ changes nothing.
 - Every Bad Beat box is counted 'at least once each gaming day' (§637a.15(d)): one sheet per box and
   gaming day, due by the end of that gaming day. Rake drop boxes get the same daily sheet.
 - Every High Hand box is counted 'at the end of each qualifying period' (§637a.16(d)): one sheet per
-  box and ended period, due ``HIGH_HAND_COUNT_GRACE`` after the period ends.
+  box and ended period that exists, due ``HIGH_HAND_COUNT_GRACE`` after the period ends; its count
+  takes that period's box content.
 - Every High Hand fund's qualifying periods are opened and closed as its rules say
   (``jackpots.services.periods_run``); a closed period whose boxes are all verified has its pool
   announced, awarded or rolled over (``high_hand_pools_settle``, §637a.16(g)-(h)); an award not
@@ -20,22 +21,22 @@ changes nothing.
 from __future__ import annotations
 
 from datetime import date, datetime, timedelta
-from zoneinfo import ZoneInfo
 
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from jackpots.models import JackpotKind
-from jackpots.periods import qualifying_periods
-from jackpots.rules import HighHandRule
+from casino_backoffice.ledger.models import Account
+from casino_backoffice.ledger.selectors import account_balance
+from jackpots.accounts import high_hand_box_content_account
+from jackpots.models import HighHandPeriod, JackpotKind
+from jackpots.selectors import tables_listing
 from jackpots.services import display_overdue_flag, periods_run, unclaimed_prepare
-from rake.selectors import RoomVersions
 from tables.models import PokerRoom
 from tables.selectors import gaming_day, gaming_day_bounds
 
 from ..models import Box, BoxKind, CountSheet, ScheduleRun, SheetKind
 from .boxes import boxes_sync
-from .high_hand import high_hand_pools_settle
+from .high_hand import high_hand_pools_settle, period_sheet_key
 
 # A house control: how long after a qualifying period ends its High Hand boxes may wait for their count.
 HIGH_HAND_COUNT_GRACE = timedelta(hours=1)
@@ -50,30 +51,7 @@ def sheets_due(*, box: Box, after: datetime, until: datetime) -> list[CountSheet
     room = box.room
     now = timezone.now()
     if box.kind == BoxKind.JACKPOT and box.jackpot is not None and box.jackpot.kind == JackpotKind.HIGH_HAND:
-        in_effect = RoomVersions.of(room=room, at=until).in_effect(at=until)
-        rule = in_effect[1].jackpots.get(box.jackpot.code) if in_effect else None
-        if not isinstance(rule, HighHandRule):
-            return []
-        return [
-            CountSheet(
-                room=room,
-                box=box,
-                kind=SheetKind.PERIOD,
-                key=f"period:{start.astimezone(ZoneInfo(room.timezone)).strftime('%Y-%m-%dT%H:%M')}",
-                gaming_day=gaming_day(room=room, at=start),
-                opens_at=end,
-                due_by=end + HIGH_HAND_COUNT_GRACE,
-                created_at=now,
-            )
-            for start, end in qualifying_periods(
-                zone=room.timezone,
-                every_minutes=rule.period.every_minutes,
-                first_starts=rule.period.first_starts,
-                after=after,
-                until=until,
-            )
-            if after < end <= until
-        ]
+        return _period_sheets_due(box=box, until=until, now=now)
     # Each gaming day after the one ``after`` fell in, up to the day of ``until``: the current day
     # always, and the days a stopped schedule missed (they are then overdue, and flagged).
     sheets = []
@@ -95,6 +73,59 @@ def sheets_due(*, box: Box, after: datetime, until: datetime) -> list[CountSheet
         )
         day += timedelta(days=1)
     return sheets
+
+
+def _period_sheets_due(*, box: Box, until: datetime, now: datetime) -> list[CountSheet]:
+    """One sheet per qualifying period of the box's fund that exists and has ended by ``until``
+    (§637a.16(d): 'counted at the end of each qualifying period'), among those whose rules version
+    listed the box's table, within ``CATCH_UP_LIMIT``. A period exists only if the schedule opened it
+    or a round that ended in it did (``jackpots.services.period_box_content``), so no sheet is made for
+    a period before the rules took effect. A sheet's count takes that period's box content and no
+    other; a box content taken whole before its period ended needs none (``_taken_whole``). Sheets
+    already made are skipped."""
+    room, jackpot = box.room, box.jackpot
+    assert jackpot is not None
+    periods = (
+        HighHandPeriod.objects.filter(
+            jackpot=jackpot,
+            ends_at__lte=until,
+            ends_at__gt=until - CATCH_UP_LIMIT,
+        )
+        .exclude(count_sheets__box=box)
+        .select_related("room", "rules_version")
+    )
+    due = [
+        period
+        for period in periods
+        if box.table.number in tables_listing(version=period.rules_version, code=jackpot.code)
+        and not _taken_whole(box=box, period=period)
+    ]
+    return [
+        CountSheet(
+            room=room,
+            box=box,
+            kind=SheetKind.PERIOD,
+            key=period_sheet_key(period),
+            period=period,
+            gaming_day=gaming_day(room=room, at=period.starts_at),
+            opens_at=period.ends_at,
+            due_by=period.ends_at + HIGH_HAND_COUNT_GRACE,
+            created_at=now,
+        )
+        for period in due
+    ]
+
+
+def _taken_whole(*, box: Box, period: HighHandPeriod) -> bool:
+    """The box content of ``period`` was counted or carried before the period ended (its table closed)
+    and nothing was dropped into it since: no count is left to make."""
+    if box.jackpot is None or not (
+        box.transport_items.filter(period=period).exists() or box.counts.filter(period=period).exists()
+    ):
+        return False
+    spec = high_hand_box_content_account(table=box.table, jackpot=box.jackpot, starts_at=period.starts_at)
+    content = Account.objects.filter(code=spec.code).first()
+    return content is None or account_balance(account=content) == 0
 
 
 def schedule_lock_shared() -> None:

@@ -9,6 +9,8 @@ unless a supervisor signs an exception naming it.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -19,13 +21,27 @@ from casino_backoffice.ledger.selectors import account_balance
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action, action_require
 from casino_backoffice.staff.services import pin_check, signature_add
+from jackpots.models import HighHandPeriod, JackpotKind
 from tables.models import PokerRoom
 from tables.selectors import gaming_day
 
 from ..accounts import custody_account
 from ..exceptions import BoxMissing, CageError, UnknownBox, WrongStatus
-from ..models import Box, Count, CountStatus, MissingBox, Transport, TransportItem, TransportKind, TransportStatus
+from ..models import (
+    Box,
+    Count,
+    CountSheet,
+    CountStatus,
+    MissingBox,
+    Transport,
+    TransportItem,
+    TransportKind,
+    TransportStatus,
+)
 from ._common import move
+from .boxes import box_content_close, box_content_locked
+from .contents import count_target
+from .schedule import schedule_lock_shared
 
 
 def transport_create(
@@ -66,6 +82,8 @@ def transport_create(
         signer = pin_check(user=actor, pin=pin)
         now = timezone.now()
         with transaction.atomic(durable=True):
+            if boxes:
+                schedule_lock_shared()  # it may create count sheets, as a count does (the schedule's lock first)
             if Transport.objects.filter(room=room, seal=seal).exists():
                 raise CageError(f"Seal {seal} was already used for another container; use the seal on this one.")
             transport = Transport(
@@ -112,7 +130,7 @@ def transport_create(
                 locked_boxes = list(
                     Box.objects.select_for_update(of=("self",))
                     .filter(pk__in=[b.pk for b in boxes])
-                    .select_related("account")
+                    .select_related("account", "room", "table__room", "jackpot")
                     .order_by("pk")
                 )
                 foreign = [box.code for box in locked_boxes if box.room_id != room.pk]
@@ -122,10 +140,15 @@ def transport_create(
                 transport.save(force_insert=True)
                 custody = custody_account(room=room)
                 for box in locked_boxes:
-                    expected = account_balance(account=box.account)
-                    TransportItem.objects.create(transport=transport, box=box, expected_cents=expected)
+                    period, sheet = _period_carried(box=box, now=now)
+                    content = box_content_locked(box=box, period=period)
+                    expected = account_balance(account=content)
+                    TransportItem.objects.create(
+                        transport=transport, box=box, expected_cents=expected, sheet=sheet, period=period
+                    )
+                    box_content_close(account=content, box=box, period=period, at=now)
                     move(
-                        source=box.account,
+                        source=content,
                         destination=custody,
                         amount_cents=expected,
                         kind=TransferKind.CUSTODY,
@@ -138,6 +161,16 @@ def transport_create(
     except (IntegrityError, DomainError) as error:
         return document_replay_after(error, model=Transport, idempotency_key=idempotency_key, fingerprint=fingerprint)
     return transport
+
+
+def _period_carried(*, box: Box, now: datetime) -> tuple[HighHandPeriod | None, CountSheet | None]:
+    """Which qualifying period's box content a High Hand box carried uncounted holds, and that
+    period's sheet (``count_target``); (None, None) for a Bad Beat or rake drop box, carried whole
+    (its sheet is filled at the cage)."""
+    if box.jackpot is None or box.jackpot.kind != JackpotKind.HIGH_HAND:
+        return None, None
+    sheet, period = count_target(box=box, now=now)
+    return period, sheet
 
 
 def missing_box_record(*, transport: Transport, box: Box, reason: str, actor: User, pin: str) -> MissingBox:

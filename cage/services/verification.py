@@ -252,15 +252,22 @@ def _verify_boxes(step: _Verifying, *, counted: int | dict[str, int], fingerprin
     variances = []
     for item in items:
         cents = verification.box_counts[item.box.code]
+        # A High Hand box carried uncounted holds one period's box content: its count fills that
+        # period's sheet (§637a.16(d)), never the oldest open one.
         sheet = (
-            CountSheet.objects.select_for_update(of=("self",))
-            .filter(box=item.box, count__isnull=True, opens_at__lte=now)
+            CountSheet.objects.select_for_update(of=("self",)).get(pk=item.sheet_id)
+            if item.sheet_id is not None
+            else None
+            if item.period_id is not None  # the open period's content: its sheet waits for the period's end
+            else CountSheet.objects.select_for_update(of=("self",))
+            .filter(box=item.box, count__isnull=True, transport_item__isnull=True, opens_at__lte=now)
             .order_by("opens_at")
             .first()
         )
         count = Count.objects.create(
             box=item.box,
             sheet=sheet,
+            period_id=item.period_id,
             place=CountPlace.CAGE,
             gaming_day=sheet.gaming_day if sheet else transport.gaming_day,
             counted_cents=cents,

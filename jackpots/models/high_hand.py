@@ -39,7 +39,10 @@ class HighHandPeriod(models.Model):
 
     ``pool_cents`` is null until the period's boxes are counted and verified; then it is the period's
     official contributions plus ``rolled_in_cents`` (§637a.16(g)-(h)). ``close_note`` says when a
-    period was closed late (the schedule was down at its end). ``waiting_note`` says why a closed
+    period was closed late (the schedule was down at its end); ``opened_late`` and ``open_note`` when a
+    round that ended in it opened it before the schedule had (every drop belongs to a period that exists).
+    Each table's box content of the period is its own ledger account
+    (``jackpots.accounts.high_hand_box_content_account``): the box is exchanged at the period's end. ``waiting_note`` says why a closed
     period whose boxes are all counted and verified is not announced yet (its pool is more than the
     fund holds: a correction took back money the pool counts); the announcement clears it.
     """
@@ -53,6 +56,11 @@ class HighHandPeriod(models.Model):
     opened_at = models.DateTimeField(help_text="When the schedule opened it.")
     closed_at = models.DateTimeField(null=True, blank=True, help_text="When the schedule closed it.")
     close_note = models.CharField(max_length=300, blank=True)
+    opened_late = models.BooleanField(
+        default=False,
+        help_text="Opened by a round that ended in it before the schedule had opened it (open_note says when).",
+    )
+    open_note = models.CharField(max_length=300, blank=True)
     waiting_note = models.CharField(
         max_length=300, blank=True, help_text="Why the period, its boxes counted and verified, is not announced yet."
     )

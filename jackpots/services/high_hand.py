@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from casino_backoffice.core.exceptions import DomainError
@@ -38,7 +38,12 @@ from casino_backoffice.staff.services import pin_check, signature_add
 from tables.models import PokerRoom, Table
 from tables.selectors import rules_version_in_effect
 
-from ..accounts import jackpot_awards_account, jackpot_fund_account, jackpot_paid_account
+from ..accounts import (
+    high_hand_box_content_account,
+    jackpot_awards_account,
+    jackpot_fund_account,
+    jackpot_paid_account,
+)
 from ..exceptions import HighHandRefused
 from ..models import (
     HighHandAward,
@@ -51,7 +56,7 @@ from ..models import (
     JackpotKind,
     PeriodStatus,
 )
-from ..periods import qualifying_periods
+from ..periods import period_at, qualifying_periods
 from ..rules import HighHandRule
 from ..selectors import jackpot_rule_of_version, local_time, tables_listing
 
@@ -136,6 +141,85 @@ def periods_run(*, room: PokerRoom, at: datetime) -> PeriodsRun:
             opened += 1
             closed += missed
     return PeriodsRun(opened=opened, closed=closed)
+
+
+def period_box_content(
+    *, table: Table, jackpot_id: int, rule: HighHandRule, version_id: int, ended_at: datetime, now: datetime
+) -> int:
+    """The ledger account (its id) a round's High Hand drop goes to: the table's box content of the
+    qualifying period the round ended in (§637a.16(c), (d)). Inside the round's transaction.
+
+    §637a.16(d): the box 'shall be counted at the end of each qualifying period', so the box is
+    exchanged at the period's end and each period's drops are a box content of their own
+    (``high_hand_box_content_account``): a round that ends after a period, before its box is counted,
+    goes to the next period's pool, and a count made late still covers exactly its period. Every drop
+    belongs to a period that exists: a round that ends in a period the schedule has not opened yet
+    (it opens only the current period when it first runs, or it was down) opens it, marked late.
+    A period whose box content at this table was counted already takes no more drops: the round is
+    refused (``period_box_counted``), the count stands."""
+    period = _period_of_round(
+        table=table, jackpot_id=jackpot_id, rule=rule, version_id=version_id, ended_at=ended_at, now=now
+    )
+    account = account_open_as(high_hand_box_content_account(table=table, jackpot=rule, starts_at=period.starts_at))
+    # FOR SHARE: a count of this box content (which locks it FOR UPDATE and closes it) waits for this
+    # round's commit and counts its drop, or this round waits for the count and sees it closed.
+    closed_at = (
+        Account.objects.select_for_update().filter(pk=account.pk).values_list("closed_at", flat=True).get()
+        if connection.vendor != "postgresql"
+        else _closed_at_for_share(account.pk)
+    )
+    if closed_at is not None:
+        raise _refuse(
+            f"The {rule.name} box of table {table.number} for the period of "
+            f"{local_time(period.starts_at, table.room.timezone)} was counted at "
+            f"{local_time(closed_at, table.room.timezone)}: a round that ended in that period cannot add to it "
+            "(§637a.16(d)); record the chips as a variance of that count.",
+            "period_box_counted",
+        )
+    return account.pk
+
+
+def _closed_at_for_share(account_id: int) -> datetime | None:
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT closed_at FROM {Account._meta.db_table} WHERE id = %s FOR SHARE", [account_id])  # noqa: S608
+        return cursor.fetchone()[0]
+
+
+def _period_of_round(
+    *, table: Table, jackpot_id: int, rule: HighHandRule, version_id: int, ended_at: datetime, now: datetime
+) -> HighHandPeriod:
+    """The period ``ended_at`` falls in, opened now (late) when no period of the fund covers it yet."""
+    found = HighHandPeriod.objects.filter(jackpot_id=jackpot_id, starts_at__lte=ended_at, ends_at__gt=ended_at).first()
+    if found is not None:
+        return found
+    room = table.room
+    starts_at, ends_at = period_at(
+        zone=room.timezone,
+        every_minutes=rule.period.every_minutes,
+        first_starts=rule.period.first_starts,
+        at=ended_at,
+    )
+    ended = ends_at <= now
+    try:
+        with transaction.atomic():
+            return HighHandPeriod.objects.create(
+                room=room,
+                jackpot_id=jackpot_id,
+                rules_version_id=version_id,
+                starts_at=starts_at,
+                ends_at=ends_at,
+                status=PeriodStatus.CLOSED if ended else PeriodStatus.OPEN,
+                opened_at=now,
+                closed_at=now if ended else None,
+                opened_late=True,
+                open_note=(
+                    f"Opened at {local_time(now, room.timezone)} by a round of table {table.number} that ended in it "
+                    "before the schedule had opened it." + (" Closed at once: its end had passed." if ended else "")
+                )[:300],
+            )
+    except IntegrityError:
+        # Another round or the schedule opened it meanwhile (one period per fund and start).
+        return HighHandPeriod.objects.get(jackpot_id=jackpot_id, starts_at=starts_at)
 
 
 def _minutes(delta: timedelta) -> str:
@@ -385,9 +469,15 @@ def period_announce(*, period: HighHandPeriod, contributions_cents: int, at: dat
     period.pool_cents = pool
     period.announced_at = at
     if best is None:
+        # Into the next period whose pool is not announced yet: a period opened late by a round (and
+        # announced after the periods that followed it) rolls into the first one still open or closed.
         following = (
             HighHandPeriod.objects.select_for_update()
-            .filter(jackpot=period.jackpot, starts_at__gte=period.ends_at)
+            .filter(
+                jackpot=period.jackpot,
+                starts_at__gte=period.ends_at,
+                status__in=(PeriodStatus.OPEN, PeriodStatus.CLOSED),
+            )
             .order_by("starts_at")
             .first()
         )
@@ -434,25 +524,32 @@ def period_announce(*, period: HighHandPeriod, contributions_cents: int, at: dat
     return period
 
 
-def period_wait(*, period: HighHandPeriod, contributions_cents: int) -> bool:
+def period_wait(*, period: HighHandPeriod, contributions_cents: int, uncounted_cents: int = 0) -> bool:
     """Say on a closed period why it is not announced although its boxes are counted and verified:
     its pool (§637a.16(g): its official contributions plus what rolled in) is more than the fund
     holds, because a correction took back, after an earlier period rolled over into this one, money
-    the pool counts. The note shows in the period's list and page and in the API until the
+    the pool counts; or (``uncounted_cents``) some of its contributions are still in box contents no
+    count took out. The note shows in the period's list and page and in the API until the
     announcement clears it; finance puts the fund right and the next run of the schedule announces.
     Written when it changes, not every minute the schedule retries (True when written now; the
     period's history says when); runs inside the caller's transaction (the schedule's)."""
     period = HighHandPeriod.objects.select_for_update(of=("self",)).select_related("jackpot__room").get(pk=period.pk)
     if period.status != PeriodStatus.CLOSED:
         return False
-    pool = contributions_cents + period.rolled_in_cents
-    fund = Account.objects.filter(code=jackpot_fund_account(jackpot=period.jackpot).code).first()
-    held = 0 if fund is None else account_balances(accounts=[fund])[fund.pk]
-    note = (
-        f"Not announced: the pool of {display_cents(pool)} ({display_cents(contributions_cents)} counted, "
-        f"{display_cents(period.rolled_in_cents)} rolled in) is more than the fund holds ({display_cents(held)}); "
-        f"a correction took back money the pool counts. Put the fund right and the schedule announces it."
-    )[:300]
+    if uncounted_cents:
+        note = (
+            f"Not announced: {display_cents(uncounted_cents)} of this period's contributions are still in boxes "
+            "not counted (§637a.16(d), (g)); count them and the schedule announces it."
+        )[:300]
+    else:
+        pool = contributions_cents + period.rolled_in_cents
+        fund = Account.objects.filter(code=jackpot_fund_account(jackpot=period.jackpot).code).first()
+        held = 0 if fund is None else account_balances(accounts=[fund])[fund.pk]
+        note = (
+            f"Not announced: the pool of {display_cents(pool)} ({display_cents(contributions_cents)} counted, "
+            f"{display_cents(period.rolled_in_cents)} rolled in) is more than the fund holds ({display_cents(held)}); "
+            f"a correction took back money the pool counts. Put the fund right and the schedule announces it."
+        )[:300]
     if period.waiting_note == note:
         return False
     period.waiting_note = note

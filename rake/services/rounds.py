@@ -21,6 +21,8 @@ from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action, action_require
 from jackpots.accounts import jackpot_box_account
 from jackpots.models import RoundDrop
+from jackpots.rules import HighHandRule
+from jackpots.services import period_box_content
 from tables.models import PokerRoom, Round, Table
 from tables.selectors import gaming_day
 
@@ -267,11 +269,23 @@ def _round_post(
     jackpots = {jackpot.code: jackpot for jackpot in in_effect.jackpots}
     for drop in outcome.drops:
         if drop.amount_cents:
+            rule = jackpots[drop.code]
+            # A High Hand box is exchanged at each period's end: the drop goes to the period's box content.
+            box_id = (
+                period_box_content(
+                    table=table,
+                    jackpot_id=jackpot_ids[drop.code],
+                    rule=rule,
+                    version_id=version_id,
+                    ended_at=request.ended_at,
+                    now=now,
+                )
+                if isinstance(rule, HighHandRule)
+                else _account_id(jackpot_box_account(table=table, jackpot=rule), version_id=version_id)
+            )
             postings.append(
                 Posting(
-                    debit_id=_account_id(
-                        jackpot_box_account(table=table, jackpot=jackpots[drop.code]), version_id=version_id
-                    ),
+                    debit_id=box_id,
                     credit_id=source_id,
                     amount_cents=drop.amount_cents,
                     kind=TransferKind.DROP,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from datetime import datetime
 
 import pytest
 
@@ -73,3 +74,69 @@ def witnessed_counts(closed_table, dealer, floorperson, key) -> list:
         )
         counts.append(count_witness(count=count, actor=floorperson, pin=PIN, surveillance_reference="CAM-3"))
     return counts
+
+
+@pytest.fixture
+def night(rated_table, dealer, floorperson, security, cashier):
+    """T1 (hh, hourly from 10:00 under the tests' rules) with helpers to play a night: ``rounds(at, n)``
+    logs $120 pots ($2.00 each for the High Hand), ``hand(cards, at, seat)`` records a Tracking Slip
+    entry, ``count()`` carries every High Hand box to the cage and counts and verifies each as expected."""
+    from cage.models import Box
+    from cage.services import boxes_sync, cage_verify, transport_account, transport_create
+    from jackpots.models import Jackpot
+    from jackpots.services import entry_record
+    from tests.conftest import PIN
+
+    room = rated_table.room
+    boxes_sync(room=room)
+    jackpot = Jackpot.objects.get(room=room, code="hh")
+
+    def rounds(at: datetime, n: int = 1) -> None:
+        # A $120 pot: rake $5.00, then 5% of the $115.00 left is $5.75, capped at $2.00 for the High Hand.
+        for _ in range(n):
+            round_record(
+                table=rated_table,
+                ended_at=at,
+                players_dealt_in=9,
+                pot_cents=12_000,
+                uncalled_bet_cents=0,
+                flop_dealt=True,
+                voided=False,
+                actor=dealer,
+                idempotency_key=f"night-round-{next(_keys)}",
+            )
+
+    def hand(cards: str, at: datetime, seat: int):
+        return entry_record(
+            jackpot=jackpot,
+            table=rated_table,
+            seat=seat,
+            player_name=f"Player {seat}",
+            player_phone="215-555-0100",
+            id_type="License",
+            id_number=f"PA-{seat:04d}",
+            dealer=dealer,
+            players_dealt_in=8,
+            pot_cents=9_000,
+            cards=cards,
+            made_at=at,
+            actor=floorperson,
+            pin=PIN,
+            idempotency_key=f"night-hand-{next(_keys)}",
+        )
+
+    def count_high_hand_boxes():
+        """Security carries every High Hand box to the cage, a floorperson accounts for them, the cashier
+        counts each (what the ledger expects) and verifies."""
+        boxes = list(Box.objects.filter(room=room, jackpot=jackpot).select_related("account"))
+        transport = transport_create(
+            room=room, seal=f"S-{next(_keys)}", boxes=boxes, actor=security, pin=PIN, idempotency_key=f"t-{next(_keys)}"
+        )
+        # What each box carried holds of one period, by the ledger: counted as expected.
+        counted = {item.box.code: item.expected_cents for item in transport.items.select_related("box")}
+        transport_account(transport=transport, box_codes=list(counted), actor=floorperson, pin=PIN)
+        return cage_verify(
+            transport=transport, counted=counted, actor=cashier, pin=PIN, idempotency_key=f"v-{next(_keys)}"
+        )
+
+    return rounds, hand, count_high_hand_boxes

@@ -3,10 +3,13 @@ each refusal (nothing changed)."""
 
 from __future__ import annotations
 
+from zoneinfo import ZoneInfo
+
 import pytest
 
 from cage.models import Box, Count, CountStatus
 from casino_backoffice.staff.roles import Role
+from jackpots.models import HighHandPeriod
 from tests.rake.factories import load, rules_text
 
 from .helpers import client_for, post, refused, snapshot
@@ -32,10 +35,35 @@ def _notice(floorperson) -> int:
 def test_the_boxes_list_shows_each_box_with_what_it_is_expected_to_hold(closed_table, dealer) -> None:
     api = client_for(dealer)
     rows = _results(api.get("/api/boxes/", {"room": "main", "table": "T1"}))
+    period = HighHandPeriod.objects.get(jackpot__code="hh")  # opened by the rounds that ended in it
     assert rows == [
-        {"code": "T1-bb", "room": "main", "table": "T1", "kind": "jackpot", "jackpot": "bb", "expected": "3.00"},
-        {"code": "T1-drop", "room": "main", "table": "T1", "kind": "rake", "jackpot": None, "expected": "15.00"},
-        {"code": "T1-hh", "room": "main", "table": "T1", "kind": "jackpot", "jackpot": "hh", "expected": "6.00"},
+        {
+            "code": "T1-bb",
+            "room": "main",
+            "table": "T1",
+            "kind": "jackpot",
+            "jackpot": "bb",
+            "expected": "3.00",
+            "period": None,
+        },
+        {
+            "code": "T1-drop",
+            "room": "main",
+            "table": "T1",
+            "kind": "rake",
+            "jackpot": None,
+            "expected": "15.00",
+            "period": None,
+        },
+        {
+            "code": "T1-hh",
+            "room": "main",
+            "table": "T1",
+            "kind": "jackpot",
+            "jackpot": "hh",
+            "expected": "6.00",
+            "period": period.starts_at.astimezone(ZoneInfo("America/New_York")).isoformat(),
+        },
     ]
     assert [row["code"] for row in _results(api.get("/api/boxes/", {"jackpot": "hh"}))] == ["T1-hh", "T2-hh"]
     assert {row["kind"] for row in _results(api.get("/api/boxes/", {"kind": "rake"}))} == {"rake"}

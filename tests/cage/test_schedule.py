@@ -21,12 +21,15 @@ def test_a_gaming_day_gets_one_daily_sheet_per_box_and_each_ended_period_one_per
     assert run is not None
     daily = CountSheet.objects.filter(kind=SheetKind.DAILY, box__table__number="T1")
     assert sorted(daily.values_list("box__code", "key")) == [("T1-bb", "day:2026-11-30"), ("T1-drop", "day:2026-11-30")]
-    # The first run starts the schedule: the period that ended within the grace (11:00-12:00), no backlog.
+    # The first run starts the schedule: it opens the current period (12:00-13:00) and no backlog, so no
+    # period has ended that exists: no sheet (§637a.16(d) counts a period's box, and 11:00 was never one).
     periods = CountSheet.objects.filter(kind=SheetKind.PERIOD, box__code="T1-hh").order_by("opens_at")
-    assert list(periods.values_list("key", flat=True)) == ["period:2026-11-30T11:00"]
-    # An hour later the next period has ended: one more sheet.
+    assert list(periods.values_list("key", flat=True)) == []
+    # An hour later the 12:00 period has ended: its sheet, naming it.
     schedule_run(at=datetime(2026, 11, 30, 13, 30, tzinfo=NY))
-    assert list(periods.values_list("key", flat=True)) == ["period:2026-11-30T11:00", "period:2026-11-30T12:00"]
+    assert list(periods.values_list("key", "period__starts_at")) == [
+        ("period:2026-11-30T12:00", datetime(2026, 11, 30, 12, 0, tzinfo=NY))
+    ]
 
 
 def test_a_second_run_or_an_earlier_moment_changes_nothing(rules, open_table) -> None:

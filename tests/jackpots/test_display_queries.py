@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 from datetime import timedelta
 
+import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -23,6 +24,9 @@ from tables.services import table_set_open
 from tests.conftest import PIN
 from tests.jackpots.high_hand_helpers import close_and_announce, log_round, open_period
 from tests.rake.factories import RULES, load, rules_text
+
+# Its pools are announced by hand, with official money no count made (``close_and_announce``).
+pytestmark = pytest.mark.pools_by_hand
 
 _keys = itertools.count(1)
 

@@ -31,6 +31,9 @@ from tests.conftest import PIN
 from tests.jackpots.back_office import browser
 from tests.jackpots.high_hand_back_office import TIED_ID, VOID_REASON, WINNER_ID, hours_ago, period_played
 
+# Its pools are announced by hand, with official money no count made (``close_and_announce``).
+pytestmark = pytest.mark.pools_by_hand
+
 MODELS = [
     "highhandperiod",
     "highhandentry",

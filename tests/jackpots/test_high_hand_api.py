@@ -45,6 +45,9 @@ from tests.jackpots.high_hand_helpers import (
 )
 from tests.rake.factories import RULES, load, rules_text
 
+# Its pools are announced by hand, with official money no count made (``close_and_announce``).
+pytestmark = pytest.mark.pools_by_hand
+
 
 @pytest.fixture
 def period(rated_table) -> HighHandPeriod:

@@ -34,6 +34,9 @@ from tests.jackpots.high_hand_back_office import (
     period_played,
 )
 
+# Its pools are announced by hand, with official money no count made (``close_and_announce``).
+pytestmark = pytest.mark.pools_by_hand
+
 ZONE = ZoneInfo("America/New_York")
 
 

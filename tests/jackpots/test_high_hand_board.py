@@ -21,6 +21,9 @@ from tests.jackpots.high_hand_helpers import close_and_announce, log_round, open
 from tests.pages import assert_no_inline_script_or_style
 from tests.rake.factories import RULES, load, rules_text
 
+# Its pools are announced by hand, with official money no count made (``close_and_announce``).
+pytestmark = pytest.mark.pools_by_hand
+
 
 def _entry(period: HighHandPeriod, table, *, dealer, actor, cards: str, seat: int, name: str) -> None:
     entry_record(

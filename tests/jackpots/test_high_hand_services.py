@@ -40,6 +40,9 @@ from jackpots.services import (
 from tests.conftest import PIN
 from tests.jackpots.bad_beat import fund_official
 
+# Its pools are announced by hand, with official money no count made (``close_and_announce``).
+pytestmark = pytest.mark.pools_by_hand
+
 NEW_YORK = ZoneInfo("America/New_York")
 _keys = itertools.count(1)
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import uuid
-from datetime import timedelta
+from datetime import UTC, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.utils import timezone
@@ -14,11 +15,13 @@ from rest_framework.test import APIClient
 from casino_backoffice.ledger.models import Account, Transfer, TransferKind
 from casino_backoffice.ledger.selectors import account_balance, ledger_total
 from casino_backoffice.staff.roles import Role
-from jackpots.models import RoundDrop
+from jackpots.models import HighHandPeriod, RoundDrop
 from rake.services import rules_load
 from tables.models import Round
 from tables.services import table_set_open
 from tests.rake.factories import RULES, recently, rules_loader, rules_text
+
+NEW_YORK = ZoneInfo("America/New_York")
 
 # Shared fixtures of the rake tests.
 
@@ -62,6 +65,12 @@ def balance(code: str) -> int:
     return account_balance(account=Account.objects.get(code=code))
 
 
+def _period_content(table: str) -> str:
+    """The code of the High Hand box content of the one period the test's rounds ended in."""
+    period = HighHandPeriod.objects.get(jackpot__code="hh")
+    return f"table:main:{table}:hh_box:{period.starts_at.astimezone(UTC):%Y%m%dT%H%MZ}"
+
+
 def test_the_issue_example(client, rated_table):
     response = post(client, body())
     assert response.status_code == 201, response.json()
@@ -72,7 +81,10 @@ def test_the_issue_example(client, rated_table):
     assert data["rules_version"] == 1
     assert balance("table:main:T1:drop_box") == 500
     assert balance("table:main:T1:bb_box") == 100
-    assert balance("table:main:T1:hh_box") == 200
+    # The High Hand box is exchanged at each period's end: the drop is in the content of the period
+    # the round ended in (§637a.16(d)).
+    assert balance(_period_content("T1")) == 200
+    assert balance("table:main:T1:hh_box") == 0
     assert balance("room:main:pots") == -800
     assert ledger_total() == 0
     kinds = sorted(Transfer.objects.values_list("kind", "amount_cents"))
@@ -82,10 +94,14 @@ def test_the_issue_example(client, rated_table):
 def test_the_boxes_a_round_posts_to_are_named_as_the_rules_file_opened_them(client, rated_table):
     post(client, body())
     names = dict(Account.objects.filter(code__startswith="table:main:T1:").values_list("code", "name"))
+    period = HighHandPeriod.objects.get(jackpot__code="hh")
     assert names == {
         "table:main:T1:drop_box": "Table T1 drop box",
         "table:main:T1:bb_box": "Table T1 Bad Beat box",
         "table:main:T1:hh_box": "Table T1 High Hand box",
+        _period_content(
+            "T1"
+        ): f"Table T1 High Hand box, period of {period.starts_at.astimezone(NEW_YORK):%Y-%m-%d %H:%M}",
     }
     assert Account.objects.get(code="room:main:pots").name == "Main Poker Room: pots"
 
