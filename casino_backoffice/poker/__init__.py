@@ -20,6 +20,8 @@ Hands (each returns a value that is totally ordered within its kind, hashable, w
     ``crazy4_batch(array)`` (N x 5 or 4, best four of five) and ``three_card_batch(array)`` (N x 3):
     the same for ``crazy4_best`` and ``three_card``.
     ``high_hand_of(strength)`` -> the ``HighHand`` of a strength (1 = 7-5-4-3-2 .. 7462 = royal flush).
+    Where the same hand can be made with cards of other suits, the grouping holding the card the
+    odd-chip rule favours plays (§637a.12(k)(2)), so no result depends on the order cards were typed.
 
 Jackpots and pots
     ``BadBeatQualifier``, ``HighHandMinimum`` (and ``QualifierResult``): qualifiers as data with ``check``.

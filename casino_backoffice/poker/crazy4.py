@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from .hands import HandCategory, HandValue
+from .hands import Grouping, HandCategory, HandValue, choose_grouping, high_card_key, plays_ace_low
 from .high import CardsLike, checked_cards
 from .tables import CRAZY4, CRAZY4_FLUSH, CRAZY4_NONFLUSH, RANK_WEIGHT
 
@@ -55,10 +55,15 @@ class Crazy4Hand(HandValue):
         cards = self[1]
         if len(cards) == 4:
             return cards
-        for four in combinations(sorted(cards, reverse=True), 4):
-            if crazy4_strength(four) == self[0]:
-                return four
-        raise AssertionError("no four cards make the hand")  # pragma: no cover
+        best = choose_grouping(combinations(cards, 4), crazy4_strength, _odd_chip_key)
+        assert best is not None and best[0] == self[0]  # five cards always hold four
+        return best[1]
+
+
+def _odd_chip_key(four: Grouping, strength: int) -> tuple[int, ...]:
+    # Of equal fours, the one holding the highest ranking card by suit (the order §637a.12(k)(2)(iv) gives
+    # suits; Crazy 4 Poker itself treats suits as equal, §657a.6(a)), so the cards shown never depend on typing.
+    return high_card_key(four, ace_low=plays_ace_low(*CRAZY4.classes[strength]))
 
 
 def crazy4_best(cards: CardsLike) -> Crazy4Hand:

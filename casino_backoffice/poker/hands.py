@@ -1,4 +1,5 @@
-"""What every hand value shares: categories, total order, hashing and words read aloud.
+"""What every hand value shares: categories, total order, hashing, words read aloud, and the
+order of cards that gives the odd chip (§637a.12(k)(2)) and chooses among equal groupings.
 
 A hand value is a small immutable pair ``(strength, cards)``. Comparisons look at the
 strength only and only between values of the same kind, so a ``HighHand`` never compares
@@ -7,7 +8,7 @@ with a ``LowHand``; for every kind a *better* hand compares *greater*.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from enum import StrEnum
 from typing import Any
 
@@ -68,6 +69,12 @@ class HandValue(tuple[int, tuple[int, ...]]):
     def _chosen(self) -> tuple[int, ...]:
         return self[1]
 
+    def odd_chip_key(self) -> tuple[int, ...]:
+        """Of tied hands, the one with the greatest key holds the highest ranking high card by suit
+        (§637a.12(k)(2)(ii), (iv)); a low hand says the same of its lowest card (``LowHand``)."""
+        category, ranks = self._info()
+        return high_card_key(self._chosen(), ace_low=plays_ace_low(category, ranks))
+
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return False
@@ -105,6 +112,79 @@ class HandValue(tuple[int, tuple[int, ...]]):
 
     def __str__(self) -> str:
         return describe(self.category, self.ranks)
+
+
+_STRAIGHTS = (HandCategory.STRAIGHT, HandCategory.STRAIGHT_FLUSH)
+
+
+def plays_ace_low(category: HandCategory, ranks: tuple[int, ...]) -> bool:
+    """Whether an ace in this hand counts as a one: in a straight below ace high (A-2-3-4-5, A-2-3-4, A-2-3)."""
+    return category in _STRAIGHTS and bool(ranks) and ranks[0] != ACE
+
+
+def _ranked(cards: Iterable[int], ace_low: bool) -> list[int]:
+    # An ace counting as a one ranks below the deuce of its suit: ``4 * -1 + suit``.
+    return [c - 4 * 13 if ace_low and c >> 2 == ACE else c for c in cards]
+
+
+def high_card_key(cards: Iterable[int], *, ace_low: bool = False) -> tuple[int, ...]:
+    """The cards from the highest ranking down, by rank and then suit (§637a.12(k)(2)(ii), (iv)).
+
+    Of two tied high hands, the greater key holds the highest ranking high card by suit: the
+    first card that differs, from the top, decides. With ``ace_low`` the ace ranks as a one.
+
+    >>> from .cards import parse_cards
+    >>> wheel_5s, wheel_5c = parse_cards('Ah 5s 4h 3d 2c'), parse_cards('As 5c 4h 3d 2c')
+    >>> high_card_key(wheel_5s, ace_low=True) > high_card_key(wheel_5c, ace_low=True)
+    True
+    """
+    return tuple(sorted(_ranked(cards, ace_low), reverse=True))
+
+
+def low_card_key(cards: Iterable[int], *, ace_low: bool) -> tuple[int, ...]:
+    """The cards from the lowest ranking up, by rank and then suit, negated (§637a.12(k)(2)(iii), (iv)).
+
+    Of two tied low hands, the greater key holds the lowest ranking low hand card by suit.
+
+    >>> from .cards import parse_cards
+    >>> ace_of_clubs, ace_of_diamonds = parse_cards('8h 4d 3c 2h Ac'), parse_cards('8h 4d 3c 2d Ad')
+    >>> low_card_key(ace_of_clubs, ace_low=True) > low_card_key(ace_of_diamonds, ace_low=True)
+    True
+    """
+    return tuple(-c for c in sorted(_ranked(cards, ace_low)))
+
+
+Grouping = tuple[int, ...]
+
+
+def choose_grouping(
+    groupings: Iterable[Grouping],
+    strength_of: Callable[[Grouping], int],
+    odd_chip_key: Callable[[Grouping, int], tuple[int, ...]],
+) -> tuple[int, Grouping] | None:
+    """The strongest grouping and its strength, ``None`` when there is none.
+
+    Among equally strong groupings (the same hand made with cards of other suits) the one
+    with the greatest ``odd_chip_key`` plays: the grouping holding the card that §637a.12(k)(2)
+    favours. Different groupings have different keys, so the choice, and the odd chip, do not
+    depend on the order the cards were typed.
+
+    >>> choose_grouping([(2, 3), (1, 4), (0, 4)], sum, lambda cards, _: high_card_key(cards))
+    (5, (1, 4))
+    """
+    best_strength, chosen = 0, None
+    best_key: tuple[int, ...] = ()
+    for grouping in groupings:
+        strength = strength_of(grouping)
+        if chosen is None or strength > best_strength:
+            # The key waits for a tie: most groupings are never tied with another.
+            best_strength, best_key, chosen = strength, (), grouping
+        elif strength == best_strength:
+            best_key = best_key or odd_chip_key(chosen, strength)
+            key = odd_chip_key(grouping, strength)
+            if key > best_key:
+                best_key, chosen = key, grouping
+    return None if chosen is None else (best_strength, chosen)
 
 
 def order_best_first(cards: Sequence[int], category: HandCategory, ranks: tuple[int, ...]) -> tuple[int, ...]:

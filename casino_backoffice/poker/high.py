@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from itertools import combinations
 
 from .cards import DECK, Card, InvalidCards, parse_cards
-from .hands import HandCategory, HandValue
+from .hands import Grouping, HandCategory, HandValue, choose_grouping, high_card_key, plays_ace_low
 from .tables import HIGH, HIGH_FLUSH, HIGH_NONFLUSH, RANK_WEIGHT
 
 _RANK_BITS = (1 << 32) - 1
@@ -61,11 +61,7 @@ class HighHand(HandValue):
         cards = self[1]
         if len(cards) == 5:
             return cards
-        ordered = sorted(cards, reverse=True)
-        for five in combinations(ordered, 5):
-            if _strength(five) == self[0]:
-                return five
-        raise AssertionError("no five cards make the hand")  # pragma: no cover
+        return best_grouping(combinations(cards, 5))[1]
 
 
 def _flush_strength(cards: Iterable[int], total: int) -> int:
@@ -83,6 +79,27 @@ def _strength(cards: Sequence[int]) -> int:
     if total & _FLUSH_BITS:
         return _flush_strength(cards, total)
     return _nonflush(total & _RANK_BITS)
+
+
+def _odd_chip_key(five: Grouping, strength: int) -> tuple[int, ...]:
+    return high_card_key(five, ace_low=plays_ace_low(*HIGH.classes[strength]))
+
+
+def best_grouping(groupings: Iterable[Grouping]) -> HighHand:
+    """The best high hand among five-card groupings of distinct, valid cards (no checks).
+
+    Of groupings making the same hand, the one holding the highest ranking high card by suit
+    plays (§637a.12(k)(2)(ii), (iv)), whatever order the groupings come in.
+
+    >>> from .cards import parse_cards
+    >>> ace_of_clubs, ace_of_spades = parse_cards('Ac Kh Qh Jd Ts'), parse_cards('As Kh Qh Jd Ts')
+    >>> ' '.join(map(str, best_grouping([ace_of_clubs, ace_of_spades]).cards))
+    'As Kh Qh Jd Ts'
+    """
+    best = choose_grouping(groupings, _strength, _odd_chip_key)
+    if best is None:
+        raise InvalidCards("no five cards to make a hand of")
+    return HighHand._make(*best)
 
 
 def checked_cards(cards: CardsLike, counts: tuple[int, ...], what: str) -> tuple[Card, ...]:
@@ -197,18 +214,16 @@ def high_hand_of(strength: int) -> HighHand:
 def omaha_high(hole: CardsLike, board: CardsLike) -> HighHand:
     """Omaha high: exactly two of the four hole cards and three of the five board cards (§637a.12(k)).
 
+    Of equal hands made with cards of other suits, the one holding the highest ranking card by
+    suit plays (§637a.12(k)(2)(ii), (iv)), however the hole cards and the board were typed.
+
     >>> str(omaha_high('As 2h 3d 4c', 'Ks Qs Js Ts 9d'))  # one ace is not enough for the royal flush
     'High card, ace-king-queen-jack-four'
+    >>> ' '.join(map(str, omaha_high('Ac Kc As Kh', 'Ts Jd Qh 2c 3c').cards))
+    'As Kh Qh Jd Ts'
     """
     hole_cards, board_cards = checked_omaha(hole, board)
-    best, chosen = 0, hole_cards[:2] + board_cards[:3]
-    for pair in combinations(hole_cards, 2):
-        for three in combinations(board_cards, 3):
-            five = pair + three
-            strength = _strength(five)
-            if strength > best:
-                best, chosen = strength, five
-    return HighHand._make(best, chosen)
+    return best_grouping(pair + three for pair in combinations(hole_cards, 2) for three in combinations(board_cards, 3))
 
 
 def checked_omaha(hole: CardsLike, board: CardsLike) -> tuple[tuple[Card, ...], tuple[Card, ...]]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from .cards import ACE, RANK_NAMES, Card
-from .hands import HandCategory, HandValue, describe
+from .hands import Grouping, HandCategory, HandValue, choose_grouping, describe, low_card_key
 from .high import CardsLike, checked_cards, checked_omaha
 from .tables import RANK_WEIGHT, deuce_seven
 
@@ -78,6 +78,10 @@ class AceToFiveLow(LowHand):
         groups = _a5_groups(self[1])
         return _A5_PATTERNS[tuple(n for n, _ in groups)], tuple(r for _, r in groups)
 
+    def odd_chip_key(self) -> tuple[int, ...]:
+        """From the lowest card, the ace counting as a one (§637a.12(k)(2)(iii))."""
+        return low_card_key(self[1], ace_low=True)
+
     @property
     def cards(self) -> tuple[Card, ...]:
         counts = {r: n for n, r in _a5_groups(self[1])}
@@ -97,6 +101,10 @@ class DeuceToSevenLow(LowHand):
     def _info(self) -> tuple[HandCategory, tuple[int, ...]]:
         game = deuce_seven()[0]
         return game.classes[len(game.classes) - self[0]]
+
+    def odd_chip_key(self) -> tuple[int, ...]:
+        """From the lowest card; the ace is only high here."""
+        return low_card_key(self[1], ace_low=False)
 
 
 def low_a5(cards: CardsLike) -> AceToFiveLow:
@@ -122,7 +130,8 @@ _EIGHT_OR_BETTER = {r for r in range(13) if _low_value(r) <= 8}
 def omaha_low8(hole: CardsLike, board: CardsLike) -> AceToFiveLow | None:
     """Omaha eight-or-better low: two hole and three board cards, five different ranks, none above an 8.
 
-    §637a.12(l)-(m); ``None`` when no low qualifies.
+    §637a.12(l)-(m); ``None`` when no low qualifies. Of equal lows made with cards of other suits,
+    the one holding the lowest ranking card by suit plays (§637a.12(k)(2)(iii), (iv)).
 
     >>> str(omaha_low8('As 2d Kc Kd', '3h 4h 8c Qs Js'))
     'Eight-four low'
@@ -130,13 +139,15 @@ def omaha_low8(hole: CardsLike, board: CardsLike) -> AceToFiveLow | None:
     True
     """
     hole_cards, board_cards = checked_omaha(hole, board)
-    best: AceToFiveLow | None = None
-    for pair in combinations(hole_cards, 2):
-        for three in combinations(board_cards, 3):
-            five = pair + three
-            ranks = {c >> 2 for c in five}
-            if len(ranks) == 5 and ranks <= _EIGHT_OR_BETTER:
-                low = AceToFiveLow._make(_a5_strength(five), five)
-                if best is None or low > best:
-                    best = low
-    return best
+    groupings = (pair + three for pair in combinations(hole_cards, 2) for three in combinations(board_cards, 3))
+    best = choose_grouping(filter(_eight_or_better, groupings), _a5_strength, _low_odd_chip_key)
+    return None if best is None else AceToFiveLow._make(*best)
+
+
+def _eight_or_better(five: Grouping) -> bool:
+    ranks = {c >> 2 for c in five}
+    return len(ranks) == 5 and ranks <= _EIGHT_OR_BETTER
+
+
+def _low_odd_chip_key(five: Grouping, strength: int) -> tuple[int, ...]:
+    return low_card_key(five, ace_low=True)

@@ -13,7 +13,7 @@ from typing import Literal
 
 from .cards import RANK_CHARS, InvalidCards, parse_cards
 from .hands import HandCategory
-from .high import CardsLike, HighHand, _strength, best_high, checked_cards, example_cards, omaha_high
+from .high import CardsLike, HighHand, best_grouping, best_high, checked_cards, example_cards, omaha_high
 from .tables import HIGH, HIGH_ORDER
 
 _RANKS_ONLY = re.compile(r"(?:10|[2-9TJQKA]){5}")
@@ -77,12 +77,7 @@ class QualifierResult:
 
 def _two_hole_cards(hole: tuple[int, ...], board: tuple[int, ...]) -> HighHand:
     """The best hand that uses every one of two hole cards and three board cards."""
-    best, chosen = 0, hole + board[:3]
-    for three in combinations(board, 3):
-        strength = _strength(hole + three)
-        if strength > best:
-            best, chosen = strength, hole + three
-    return HighHand._make(best, chosen)
+    return best_grouping(hole + three for three in combinations(board, 3))
 
 
 @dataclass(frozen=True)

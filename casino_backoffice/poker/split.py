@@ -8,34 +8,29 @@ equally and the excess goes to the player with the lowest ranking low hand card 
 player the Rules Submission names: pass ``odd_chip_to``.
 
 Reading of (ii) and (iii) used here: compare the tied hands' cards from the highest (for a
-low, from the lowest) by rank and then suit; the first card that differs decides. Tied
-hands built from the same board cards (no card differs) give the excess to the first
-winner listed, so list winners in the order the Rules Submission names (e.g. first to the
-left of the button).
+low, from the lowest) by rank and then suit; the first card that differs decides. An ace
+counts as a one where the hand counts it so: in a five-high straight the five is the highest
+ranking card and the ace the lowest (``HandValue.odd_chip_key``). A hand that can be made
+with cards of other suits is the grouping holding the card this rule favours, whatever the
+order the cards were typed in (``hands.choose_grouping``). Tied hands built from the same
+board cards (no card differs) give the excess to the first winner listed, so list winners in
+the order the Rules Submission names (e.g. first to the left of the button).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .cards import ACE
 from .hands import HandValue
-from .low import AceToFiveLow, LowHand
+from .low import LowHand
 
 MAX_EXCESS_CENTS = 100
 
 
-def _low_order(card: int) -> tuple[int, int]:
-    return (-1 if card >> 2 == ACE else card >> 2), card & 3
-
-
 def _odd_chip_index(winners: Sequence[HandValue]) -> int:
-    if isinstance(winners[0], LowHand):
-        ace_low = isinstance(winners[0], AceToFiveLow)
-        keys = [sorted(_low_order(c) if ace_low else (c >> 2, c & 3) for c in hand.cards) for hand in winners]
-        return min(range(len(winners)), key=lambda i: keys[i])
-    keys_high = [sorted(hand.cards, reverse=True) for hand in winners]
-    return max(range(len(winners)), key=lambda i: keys_high[i])
+    keys = [hand.odd_chip_key() for hand in winners]
+    # ``max`` keeps the first of equal keys: tied hands of the very same cards go to the first listed.
+    return max(range(len(winners)), key=keys.__getitem__)
 
 
 def split_odd_chip(amount_cents: int, winners: Sequence[HandValue], *, odd_chip_to: int | None = None) -> list[int]:
