@@ -67,6 +67,14 @@ class AlreadyWitnessed(JackpotError):
     status = 409
 
 
+class DisplaySuperseded(JackpotError):
+    """Finance set a newer adjustment of the same display before this one was witnessed: this one never
+    takes effect; the newer one is witnessed instead."""
+
+    code = "display_superseded"
+    status = 409
+
+
 class FundTransferRefused(JackpotError):
     """A discontinued fund's money goes only to patrons or to another Bad Beat (§637a.15(i))."""
 

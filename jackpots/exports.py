@@ -44,6 +44,7 @@ POSTED_RULES_COLUMNS = [
     Column("current_amount", Kind.MONEY),
     Column("discontinuation_approved_on", Kind.DATE),
     Column("discontinuation_reference"),
+    Column("display_adjust_within_minutes", Kind.INTEGER),
 ]
 HIGH_HAND_RULES_COLUMNS = [
     Column("room"),
@@ -203,6 +204,7 @@ def posted_rules_report(*, rules: PostedRules) -> Report:
                     bad_beat.current_cents,
                     approval.approved_on if approval else None,
                     approval.reference if approval else "",
+                    bad_beat.rule.display_adjust_within_minutes,
                 ]
             )
     return Report(

@@ -210,6 +210,22 @@ class PostedBadBeat:
         return LEFTOVER_RULE
 
     @property
+    def display_adjustment(self) -> str:
+        """§637a.15(f)(1), (h): when the display is adjusted after a verification, by the limit the rules
+        post (``display_adjust_within_minutes``) or, without one, in the regulation's word."""
+        minutes = self.rule.display_adjust_within_minutes
+        when = (
+            "immediately upon the verification"
+            if minutes is None
+            else f"within {minutes} minute{'s' if minutes != 1 else ''} of the verification"
+        )
+        return (
+            "After a Bad Beat is verified the display shows 'pending adjustment' until finance adjusts it to the "
+            f"current amount in the presence of a floorperson or above, {when}; and at least once every gaming day "
+            "(§637a.15(f)(1), (h))."
+        )
+
+    @property
     def discontinuation(self) -> str:
         approval = self.rule.discontinuation
         if approval is None:
@@ -234,7 +250,8 @@ def posted_rules(*, room: PokerRoom, at: datetime) -> PostedRules:
     """Every Bad Beat of the rules version in effect in ``room`` at ``at``, in the file's order, as
     posted (§637a.15(b)): the contribution and its method (b)(1), the minimum pot (b)(2), each hand's
     qualifying requirements and payout (b)(3), the reserve, how shares split and where the odd cents
-    go, the current amount and the discontinuation approval (§637a.15(i))."""
+    go, the current amount, when the display is adjusted after a verification (§637a.15(h)) and the
+    discontinuation approval (§637a.15(i))."""
     version = rules_version_in_effect(room=room, at=at)
     if version is None:
         return PostedRules(room=room, at=at, version=None, bad_beats=())

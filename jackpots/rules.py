@@ -159,8 +159,10 @@ class BadBeatHand:
 @dataclass(frozen=True, kw_only=True)
 class BadBeatRule(JackpotRule):
     """A Bad Beat (§637a.15(b)): a fund paying one or more Bad Beat hands ((a), (b)(3)), the part of
-    the fund's balance kept back for the next jackpot (``reserve_bp``), and the Executive Director's
-    approval of the procedures for discontinuing it, without which no table may offer it (§637a.15(i))."""
+    the fund's balance kept back for the next jackpot (``reserve_bp``), the Executive Director's
+    approval of the procedures for discontinuing it, without which no table may offer it (§637a.15(i)),
+    and the house's limit on adjusting its display after a verification (``display_adjust_within_minutes``,
+    §637a.15(h): 'immediately upon notification of a Bad Beat verification'); None: no limit posted."""
 
     kind: ClassVar[JackpotKind] = JackpotKind.BAD_BEAT
     drop_section: ClassVar[str] = "§637a.15(c)"
@@ -168,16 +170,25 @@ class BadBeatRule(JackpotRule):
     hands: tuple[BadBeatHand, ...]  # non-empty, codes unique, in file order
     reserve_bp: int = 0  # 0 to under 10000 bp: the part of the fund's balance kept back for the next jackpot
     discontinuation: Discontinuation | None = None
+    display_adjust_within_minutes: int | None = None  # 1 to DISPLAY_ADJUST_MOST_MINUTES
 
     def hands_for(self, game: str) -> tuple[BadBeatHand, ...]:
         """The hands paid at a table of ``game``, in file order (none at a game the evaluator cannot check)."""
         return tuple(hand for hand in self.hands if game in hand.games)
 
     def canonical(self) -> dict[str, Any]:
+        # The display limit is written only when posted, so that a file without one keeps the
+        # canonical form (and the SHA-256) of the versions stored before the key existed.
+        limit = (
+            {}
+            if self.display_adjust_within_minutes is None
+            else {"display_adjust_within_minutes": self.display_adjust_within_minutes}
+        )
         return {
             **super().canonical(),
             "reserve_percent": format_percent(self.reserve_bp),
             "discontinuation": self.discontinuation.canonical() if self.discontinuation else None,
+            **limit,
             "hands": [hand.canonical() for hand in self.hands],
             "seed": format_cents(self.seed_cents),
         }
@@ -279,7 +290,15 @@ _MOVED_TO_HANDS = ("qualifier", "shares")
 def _bad_beat(check: Checker, where: str, item: dict[str, Any]) -> BadBeatRule | None:
     moved = [key for key in _MOVED_TO_HANDS if key in item]
     required = _COMMON_KEYS | (set() if moved else {"hands"})
-    optional = {"seed", "name", "reserve_percent", "discontinuation", "hands", *_MOVED_TO_HANDS}
+    optional = {
+        "seed",
+        "name",
+        "reserve_percent",
+        "discontinuation",
+        "display_adjust_within_minutes",
+        "hands",
+        *_MOVED_TO_HANDS,
+    }
     if not check.keys(where, item, required, optional):
         return None
     for key in moved:
@@ -301,6 +320,7 @@ def _bad_beat(check: Checker, where: str, item: dict[str, Any]) -> BadBeatRule |
     discontinuation = None
     if item.get("discontinuation") is not None:
         discontinuation = _discontinuation(check, f"{where} discontinuation", item["discontinuation"])
+    display_limit = _display_adjust_within_minutes(check, where, item)
     seed = check.money(where, "seed", item.get("seed", "0.00"))
     if seed:
         check.error(
@@ -315,6 +335,7 @@ def _bad_beat(check: Checker, where: str, item: dict[str, Any]) -> BadBeatRule |
         or hands is None
         or reserve is None
         or (discontinuation is None and item.get("discontinuation") is not None)
+        or (display_limit is None and item.get("display_adjust_within_minutes") is not None)
         or seed is None
     ):
         return None
@@ -326,7 +347,31 @@ def _bad_beat(check: Checker, where: str, item: dict[str, Any]) -> BadBeatRule |
         hands=hands,
         reserve_bp=reserve,
         discontinuation=discontinuation,
+        display_adjust_within_minutes=display_limit,
     )
+
+
+# The longest limit a room may post for adjusting a Bad Beat's display after a verification: a day,
+# since the display is adjusted 'no less than once a day' anyway (§637a.15(h)).
+DISPLAY_ADJUST_MOST_MINUTES = 24 * 60
+
+
+def _display_adjust_within_minutes(check: Checker, where: str, item: dict[str, Any]) -> int | None:
+    """The house's posted limit, in minutes from the verification of a Bad Beat, for the display to show
+    the adjusted amount in the presence of a floorperson or above (§637a.15(h), (h)(1): 'immediately
+    upon notification of a Bad Beat verification'); None when the file posts none or it is refused."""
+    if item.get("display_adjust_within_minutes") is None:
+        return None
+    minutes = item["display_adjust_within_minutes"]
+    if isinstance(minutes, bool) or not isinstance(minutes, int) or not 1 <= minutes <= DISPLAY_ADJUST_MOST_MINUTES:
+        check.error(
+            where,
+            f"display_adjust_within_minutes must be a whole number of minutes from 1 to {DISPLAY_ADJUST_MOST_MINUTES}: "
+            "how soon after a Bad Beat is verified the display shows the adjusted amount, adjusted by finance in the "
+            f"presence of a floorperson or above (§637a.15(h)), such as 15; got {minutes!r}",
+        )
+        return None
+    return minutes
 
 
 def _discontinuation(check: Checker, where: str, item: Any) -> Discontinuation | None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
-from django.db.models import OuterRef, Prefetch, QuerySet, Subquery, Sum
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum
 from django.utils import timezone
 
 from casino_backoffice.core.checker import Checker
@@ -117,9 +117,10 @@ class FundPosition:
     ``official_cents``: the fund's balance in the ledger, what cage verifications made official less
     what was paid and transferred (§637a.15(e)). ``owed_cents``: what verified claims still owe from
     it (verified, not yet paid). ``available_cents``: the difference, the current payout amount the
-    display must show (§637a.15(h)(1)). ``displayed_cents``: what the latest display adjustment set
-    (None: never adjusted). ``pending``: a claim was verified after the latest adjustment
-    (§637a.15(f)(1): 'pending adjustment due to a Bad Beat payout').
+    display must show (§637a.15(h)(1)). ``displayed_cents``: what the latest display adjustment that
+    took effect set, signed by finance and by the floorperson or above who witnessed it (None: never
+    adjusted). ``pending``: a claim was verified after that adjustment was set (§637a.15(f)(1): 'pending
+    adjustment due to a Bad Beat payout'), so an adjustment awaiting its witness leaves it pending.
     """
 
     jackpot: Jackpot
@@ -162,7 +163,10 @@ def fund_positions(*, jackpots: Iterable[Jackpot]) -> dict[int, FundPosition]:
         .annotate(total=Sum("amount_cents"))
         .values("total")
     )
-    latest = DisplayAdjustment.objects.filter(jackpot=OuterRef("pk")).order_by("-adjusted_at", "-id")
+    # What the display shows: the latest adjustment that took effect, with both signatures (§637a.15(h)(1)).
+    latest = DisplayAdjustment.objects.filter(jackpot=OuterRef("pk"), witnessed_at__isnull=False).order_by(
+        "-adjusted_at", "-id"
+    )
     verified = BadBeatDecision.objects.filter(claim__jackpot=OuterRef("pk"), outcome=DecisionOutcome.VERIFIED).order_by(
         "-decided_at"
     )
@@ -437,9 +441,10 @@ def high_hands_on_board(*, jackpots: list[Jackpot], at: datetime) -> dict[int, H
 def displayed_jackpots(*, room: PokerRoom, at: datetime | None = None) -> tuple[DisplayedJackpot, ...]:
     """Each fund of the room as players see it.
 
-    A Bad Beat shows only what its latest display adjustment set (§637a.15(h)(1): a finance employee
-    adjusts the displayed amount; nothing else moves it), with 'pending adjustment' from the
-    verification of a claim until the next adjustment (§637a.15(f)(1)). A High Hand shows its open
+    A Bad Beat shows only what its latest display adjustment that took effect set (§637a.15(h)(1): a
+    finance employee adjusts the displayed amount in the presence of a floorperson or above, who signs
+    too; nothing else moves it), with 'pending adjustment' from the verification of a claim until an
+    adjustment set after it takes effect (§637a.15(f)(1)). A High Hand shows its open
     period: the pool as estimated from the drops (labelled an estimate: it is not counted yet), the
     high hand so far and the time left; and the pool and winners of the last period announced once
     its boxes were counted and verified (§637a.16(g)). Its ``amount_cents`` is the estimate.
@@ -535,9 +540,14 @@ def claims_to_decide(*, room: PokerRoom) -> list[BadBeatClaim]:
 
 
 def adjustments_to_witness(*, room: PokerRoom) -> list[DisplayAdjustment]:
-    """Display adjustments of a room that no floorperson or above has signed as witness yet."""
+    """Display adjustments of a room that no floorperson or above has signed as witness yet, each the
+    latest of its fund: one that finance set again since is superseded and never takes effect."""
+    newer = DisplayAdjustment.objects.filter(jackpot=OuterRef("jackpot")).filter(
+        Q(adjusted_at__gt=OuterRef("adjusted_at")) | Q(adjusted_at=OuterRef("adjusted_at"), pk__gt=OuterRef("pk"))
+    )
     return list(
         DisplayAdjustment.objects.filter(room=room, witnessed_by__isnull=True)
+        .exclude(Exists(newer))
         .select_related("jackpot", "adjusted_by")
         .order_by("adjusted_at", "pk")
     )

@@ -15,7 +15,9 @@ changes nothing.
   announced, awarded or rolled over (``high_hand_pools_settle``, §637a.16(g)-(h)); an award not
   collected in time is prepared for finance's approval (§637a.16(i)).
 - Every Bad Beat display is adjusted 'no less than once a day' (§637a.15(h)): a gaming day that ended
-  without an adjustment of a fund's display is flagged (``jackpots.services.display_overdue_flag``).
+  without an adjustment of a fund's display is flagged (``jackpots.services.display_overdue_flag``);
+  and 'immediately upon notification of a Bad Beat verification': a verification whose display was not
+  adjusted within the limit the rules post is flagged (``jackpots.services.display_late_flag``).
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from casino_backoffice.ledger.selectors import account_balance
 from jackpots.accounts import high_hand_box_content_account
 from jackpots.models import HighHandPeriod, JackpotKind
 from jackpots.selectors import tables_listing
-from jackpots.services import display_overdue_flag, periods_run, unclaimed_prepare
+from jackpots.services import display_late_flag, display_overdue_flag, periods_run, unclaimed_prepare
 from tables.models import PokerRoom
 from tables.selectors import gaming_day, gaming_day_bounds
 
@@ -175,7 +177,7 @@ def schedule_run(*, at: datetime | None = None) -> ScheduleRun | None:
             periods = periods_run(room=room, at=at)
             opened, closed = opened + periods.opened, closed + periods.closed
             created += sheets_create(boxes=boxes_sync(room=room), after=after, until=at)
-            displays += len(display_overdue_flag(room=room, at=at))
+            displays += len(display_overdue_flag(room=room, at=at)) + len(display_late_flag(room=room, at=at))
             announced += high_hand_pools_settle(room=room, at=at)
             unclaimed_prepare(room=room, at=at)
         flagged = 0

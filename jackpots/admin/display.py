@@ -4,7 +4,9 @@
 The display check lists every Bad Beat fund of each room: the official record, what verified claims
 owe, the finance record (available), the amount displayed, whether they match, the pending notice,
 the latest adjustment and the days flagged without one. From it finance adjusts a display
-(``display_adjust``; the floorperson or above present witnesses it on the floor); finance prepares a
+(``display_adjust``; the floorperson or above present witnesses it on the floor, and only then does
+it take effect); the verifications whose display was not adjusted within the posted limit are listed
+as the schedule flagged them. Finance prepares a
 fund transfer and another finance employee or an administrator approves it. Each on a page that shows
 what is signed and asks for the PIN; a refusal shows the service's message and nothing changes.
 """
@@ -37,6 +39,7 @@ from ..exports import credential, display_check_report
 from ..models import (
     BadBeatDisplayCheck,
     DisplayAdjustment,
+    DisplayAdjustmentLate,
     DisplayOverdue,
     FundTransfer,
     FundTransferStatus,
@@ -71,7 +74,8 @@ class WitnessedFilter(admin.SimpleListFilter):
 @admin.register(DisplayAdjustment)
 class DisplayAdjustmentAdmin(BadBeatAdmin, SimpleHistoryAdmin):
     """Every adjustment of a displayed Bad Beat amount: what it set, what the display showed before,
-    the finance record then, who adjusted and who witnessed (§637a.15(h)(1))."""
+    the finance record then, who adjusted and who witnessed (§637a.15(h)(1)), when it took effect (the
+    witness's signature) and how long after the verification it answers (§637a.15(h))."""
 
     list_display = [
         "adjusted_at",
@@ -84,6 +88,7 @@ class DisplayAdjustmentAdmin(BadBeatAdmin, SimpleHistoryAdmin):
         "adjusted_by",
         "witnessed_by",
         "witnessed_at",
+        "seconds_from_verification",
     ]
     list_filter = [WitnessedFilter, "room", "jackpot", "gaming_day"]
     list_select_related = ["jackpot", "adjusted_by", "witnessed_by"]
@@ -109,6 +114,22 @@ class DisplayOverdueAdmin(BadBeatAdmin):
 
     @admin.display(description="Room", ordering="jackpot__room")
     def room(self, flag: DisplayOverdue) -> str:
+        return str(flag.jackpot.room)
+
+
+@admin.register(DisplayAdjustmentLate)
+class DisplayAdjustmentLateAdmin(BadBeatAdmin):
+    """The verifications of a Bad Beat whose display was not adjusted, witnessed, within the limit the
+    rules post (``display_adjust_within_minutes``, §637a.15(h)), as the schedule flagged them."""
+
+    list_display = ["due_at", "jackpot", "room", "verification", "within_minutes", "flagged_at"]
+    list_filter = ["jackpot__room", "jackpot"]
+    list_select_related = ["jackpot__room", "verification__claim"]
+    date_hierarchy = "due_at"
+    change_list_template = "admin/jackpots/change_list.html"
+
+    @admin.display(description="Room", ordering="jackpot__room")
+    def room(self, flag: DisplayAdjustmentLate) -> str:
         return str(flag.jackpot.room)
 
 
@@ -180,8 +201,8 @@ class DisplayCheckAdmin(RoomScopedAdmin, admin.ModelAdmin):
             else:
                 self.message_user(
                     request,
-                    f"The display of {jackpot.name} now shows {display_cents(adjustment.amount_cents)}. The floorperson "
-                    "or above who saw it set signs as witness on the floor tablet.",
+                    f"The display of {jackpot.name} shows {display_cents(adjustment.amount_cents)} once the floorperson "
+                    "or above who saw it set signs as witness on the floor tablet; until then it shows what it showed.",
                     messages.SUCCESS,
                 )
                 return redirect("admin:jackpots_badbeatdisplaycheck_changelist")
@@ -206,7 +227,8 @@ class DisplayCheckAdmin(RoomScopedAdmin, admin.ModelAdmin):
             submit_label="Sign the adjustment",
             back=("Back to the display check", reverse("admin:jackpots_badbeatdisplaycheck_changelist")),
             error=error,
-            note="Adjust the display in the presence of a floorperson or above, who then signs as witness (§637a.15(h)(1)).",
+            note="Adjust the display in the presence of a floorperson or above, who then signs as witness: it takes "
+            "effect with both signatures (§637a.15(h)(1)).",
             breadcrumbs=[("Bad Beat display check", reverse("admin:jackpots_badbeatdisplaycheck_changelist"))],
         )
 

@@ -54,8 +54,8 @@ class AdjustmentOutput(serializers.Serializer):
     room = serializers.CharField()
     jackpot = serializers.CharField()
     amount = serializers.CharField(
-        help_text='What the display shows from now on, as "12.34": the finance record, the official balance less '
-        "what verified claims owe."
+        help_text='What the display shows once the witness signs, as "12.34": the finance record, the official '
+        "balance less what verified claims owe."
     )
     previous = serializers.CharField(allow_null=True, help_text="What it showed before; null: never adjusted.")
     official = serializers.CharField(help_text="The fund's official balance at the adjustment.")
@@ -66,11 +66,23 @@ class AdjustmentOutput(serializers.Serializer):
     witnessed_by = serializers.CharField(
         allow_null=True, help_text="The floorperson or above in whose presence it was adjusted."
     )
-    witnessed_at = serializers.DateTimeField(allow_null=True)
+    witnessed_at = serializers.DateTimeField(
+        allow_null=True, help_text="When the witness signed: the display shows the amount from then on; null: not yet."
+    )
+    claim = serializers.IntegerField(
+        allow_null=True,
+        help_text="The claim whose verification it answers, the earliest verified since the display's previous "
+        "adjustment; null until witnessed, and for an adjustment of the day.",
+    )
+    seconds_from_verification = serializers.IntegerField(
+        allow_null=True, help_text="Whole seconds from that verification to the adjustment taking effect."
+    )
 
 
 def adjustment_data(pk: int) -> dict[str, Any]:
-    adjustment = DisplayAdjustment.objects.select_related("room", "jackpot", "adjusted_by", "witnessed_by").get(pk=pk)
+    adjustment = DisplayAdjustment.objects.select_related(
+        "room", "jackpot", "adjusted_by", "witnessed_by", "verification"
+    ).get(pk=pk)
     room = adjustment.room
     return {
         "id": adjustment.pk,
@@ -85,6 +97,8 @@ def adjustment_data(pk: int) -> dict[str, Any]:
         "adjusted_at": local(adjustment.adjusted_at, room),
         "witnessed_by": person(adjustment.witnessed_by),
         "witnessed_at": local(adjustment.witnessed_at, room),
+        "claim": adjustment.verification.claim_id if adjustment.verification else None,
+        "seconds_from_verification": adjustment.seconds_from_verification,
     }
 
 
@@ -101,8 +115,10 @@ def _display_adjust(*, values: dict[str, Any], actor: User, idempotency_key: str
 
 class DisplayAdjustmentCreate(APIView):
     """A finance employee sets the displayed amount of a Bad Beat fund to the finance record and signs
-    (§637a.15(h)(1)), at least once a gaming day and at once after a verification; the 'pending
-    adjustment' notice ends. A High Hand's display is not adjusted this way (400 ``display_refused``)."""
+    (§637a.15(h)(1)), at least once a gaming day and at once after a verification. It takes effect when
+    the floorperson or above present signs as witness: until then the display, and its 'pending
+    adjustment' notice, stay as they were; an earlier adjustment still awaiting its witness is
+    superseded. A High Hand's display is not adjusted this way (400 ``display_refused``)."""
 
     required_actions = {"POST": Action.DISPLAY_ADJUST}
 
@@ -126,7 +142,9 @@ class AdjustmentWitnessInput(serializers.Serializer):
 
 class DisplayAdjustmentWitness(APIView):
     """The floorperson or above in whose presence the display was adjusted signs as witness
-    (§637a.15(h)(1)); never the finance employee who adjusted it. Witnessed once (409)."""
+    (§637a.15(h)(1)); never the finance employee who adjusted it. The adjustment takes effect now and
+    the time from the verification it answers is recorded. Witnessed once (409 ``already_witnessed``);
+    an adjustment finance set again since never takes effect (409 ``display_superseded``)."""
 
     required_actions = {"POST": Action.DISPLAY_WITNESS}
 
@@ -134,7 +152,12 @@ class DisplayAdjustmentWitness(APIView):
         request=AdjustmentWitnessInput,
         responses={
             200: AdjustmentOutput,
-            **errors(e400=["segregation_of_duties", *PIN_CODES], e403=ROLE_CODES, e404=[], e409=["already_witnessed"]),
+            **errors(
+                e400=["segregation_of_duties", *PIN_CODES],
+                e403=ROLE_CODES,
+                e404=[],
+                e409=["already_witnessed", "display_superseded"],
+            ),
         },
     )
     def post(self, request: Request, pk: int) -> Response:

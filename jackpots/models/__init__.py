@@ -20,7 +20,7 @@ from .bad_beat import (
     PayoutMethod,
     ShareName,
 )
-from .display import DisplayAdjustment, DisplayOverdue, FundTransfer, FundTransferStatus
+from .display import DisplayAdjustment, DisplayAdjustmentLate, DisplayOverdue, FundTransfer, FundTransferStatus
 from .funds import Jackpot, JackpotKind, RoundDrop
 from .high_hand import (
     HighHandAward,
@@ -57,6 +57,7 @@ __all__ = [
     "ClaimStatus",
     "DecisionOutcome",
     "DisplayAdjustment",
+    "DisplayAdjustmentLate",
     "DisplayOverdue",
     "EnvyBonus",
     "FundTransfer",

@@ -6,9 +6,13 @@ or above, adjust each Bad Beat payout amount displayed in the Poker area to refl
 Beat payout amount. (2) Verify that the amount of any Bad Beat payout maintained by the finance
 department corresponds to the amount being displayed to patrons.'
 
-The displayed amount is its own record: what the latest ``DisplayAdjustment`` of the fund set. The
-finance record is the fund's official balance less what verified claims still owe from it
-(``jackpots.selectors.fund_position``). Two independent numbers, so that (h)(2) compares something.
+The displayed amount is its own record: what the latest ``DisplayAdjustment`` of the fund that took
+effect set. The finance record is the fund's official balance less what verified claims still owe from
+it (``jackpots.selectors.fund_position``). Two independent numbers, so that (h)(2) compares something.
+
+An adjustment takes effect when both have signed: the finance employee who set it and the floorperson
+or above in whose presence it was set ('In the presence of a floorperson or above, adjust', (h)(1)).
+Until then the display shows what it showed, with its 'pending adjustment' notice (§637a.15(f)(1)).
 """
 
 from __future__ import annotations
@@ -28,7 +32,17 @@ from casino_backoffice.staff.signing import SignableDocument, SigningRule
 class DisplayAdjustment(SignableDocument):
     """A finance employee set the displayed amount of a fund to ``amount_cents``, the finance record
     at that moment (§637a.15(h)(1)); a floorperson or above who witnessed it signs after
-    (``witnessed_by``). ``previous_cents`` is what the display showed before (None: never adjusted)."""
+    (``witnessed_by``), and the display shows it from then on (``witnessed_at``, when it took effect).
+    ``previous_cents`` is what the display showed before (None: never adjusted).
+
+    ``verification`` is the earliest verification of a claim on the fund that the adjustment answers
+    (verified since the display's previous adjustment and before this one was set), and
+    ``seconds_from_verification`` the time from it to the adjustment taking effect, recorded with the
+    witness's signature ('immediately upon notification of a Bad Beat verification', §637a.15(h)). An
+    adjustment not yet witnessed when finance sets a newer one never takes effect: it is superseded.
+
+    The signed content never changes; the witness, the moment of effect and the time from the
+    verification are set once, together (database checks), and audited."""
 
     ADJUSTER = SigningRule(purpose="adjuster", action=Action.DISPLAY_ADJUST, section="§637a.15(h)")
     WITNESS = SigningRule(
@@ -52,7 +66,20 @@ class DisplayAdjustment(SignableDocument):
     witnessed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
-    witnessed_at = models.DateTimeField(null=True, blank=True)
+    witnessed_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the witness signed: the adjustment took effect on the display then."
+    )
+    verification = models.ForeignKey(
+        "jackpots.BadBeatDecision",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="display_adjustments",
+        help_text="The earliest verification of a claim this adjustment answers; none for a daily adjustment.",
+    )
+    seconds_from_verification = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Whole seconds from that verification to the adjustment taking effect."
+    )
     idempotency_key = models.CharField(max_length=200, unique=True)
     request_sha256 = models.CharField(max_length=64)
 
@@ -67,8 +94,24 @@ class DisplayAdjustment(SignableDocument):
                 condition=Q(witnessed_by__isnull=True) | ~Q(witnessed_by=F("adjusted_by")),
                 name="jackpots_display_witness_is_not_the_adjuster",
             ),
+            # The witness and the moment the adjustment took effect are set together, never before it was set.
+            models.CheckConstraint(
+                condition=Q(witnessed_by__isnull=True, witnessed_at__isnull=True)
+                | Q(witnessed_by__isnull=False, witnessed_at__gte=F("adjusted_at")),
+                name="jackpots_display_effective_when_witnessed",
+            ),
+            # The time from a verification is recorded when the adjustment answering it takes effect.
+            models.CheckConstraint(
+                condition=Q(verification__isnull=True, seconds_from_verification__isnull=True)
+                | Q(verification__isnull=False, seconds_from_verification__isnull=False, witnessed_at__isnull=False),
+                name="jackpots_display_verification_timed_when_effective",
+            ),
         ]
-        indexes = [models.Index(fields=["jackpot", "adjusted_at"]), models.Index(fields=["room", "gaming_day"])]
+        indexes = [
+            models.Index(fields=["jackpot", "adjusted_at"]),
+            models.Index(fields=["room", "gaming_day"]),
+            models.Index(fields=["room", "witnessed_at"]),
+        ]
 
     def signing_content(self) -> dict[str, Any]:
         # What the adjuster sets and the witness sees set; the witness and the time are set once, with
@@ -106,6 +149,33 @@ class DisplayOverdue(models.Model):
 
     def __str__(self) -> str:
         return f"{self.jackpot.code}: display not adjusted on {self.gaming_day}"
+
+
+class DisplayAdjustmentLate(models.Model):
+    """A verification of a Bad Beat whose display did not show the adjusted amount, witnessed, within the
+    limit the house posts (``display_adjust_within_minutes`` of the rules in effect at the verification;
+    §637a.15(h): 'immediately upon notification of a Bad Beat verification'), flagged by the schedule
+    once ``due_at`` passed; one per verification, whether the adjustment came later or never."""
+
+    verification = models.OneToOneField(
+        "jackpots.BadBeatDecision", on_delete=models.PROTECT, related_name="display_late"
+    )
+    jackpot = models.ForeignKey("jackpots.Jackpot", on_delete=models.PROTECT, related_name="display_late")
+    within_minutes = models.PositiveIntegerField(help_text="The posted limit, in minutes from the verification.")
+    due_at = models.DateTimeField(help_text="The verification plus the posted limit.")
+    flagged_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name = "display adjustment not made in time"
+        verbose_name_plural = "display adjustments not made in time"
+        ordering = ["-due_at", "jackpot"]
+        constraints = [
+            models.CheckConstraint(condition=Q(within_minutes__gte=1), name="jackpots_display_late_limit_positive"),
+            models.CheckConstraint(condition=Q(flagged_at__gt=F("due_at")), name="jackpots_display_late_after_due"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.jackpot.code}: display not adjusted within {self.within_minutes} min of a verification"
 
 
 class FundTransferStatus(models.TextChoices):

@@ -5,6 +5,7 @@ adjustments and the transfer of a discontinued fund are here."""
 from .claims import SeatedHand, SeatedPlayer, claim_deny, claim_evaluate, claim_open, claim_verify
 from .display import (
     display_adjust,
+    display_late_flag,
     display_overdue_flag,
     display_witness,
     fund_transfer_approve,
@@ -47,6 +48,7 @@ __all__ = [
     "claim_verify",
     "current_high_hand",
     "display_adjust",
+    "display_late_flag",
     "display_overdue_flag",
     "display_witness",
     "distribution_prepare",

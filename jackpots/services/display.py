@@ -10,6 +10,11 @@ corresponds to the amount being displayed to patrons.'
 '(i) ... procedures for discontinuing any Bad Beat payout ... must address the method by which pot
 contributions will be terminated or transferred to other Bad Beat payouts, or both, to ensure that
 all payout amounts are paid to Poker patrons.'
+
+An adjustment takes effect on the display when both have signed, the finance employee and the
+floorperson or above present (``display_adjust``, then ``display_witness``); the time from the
+verification it answers to that moment is recorded, and the schedule flags a verification whose
+display was not adjusted within the limit the house posts (``display_late_flag``).
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 
 from django.db import IntegrityError, transaction
+from django.db.models import OuterRef, Q, Subquery
 from django.utils import timezone
 
 from casino_backoffice.core.exceptions import DomainError
@@ -36,18 +42,31 @@ from ..exceptions import (
     AlreadyApproved,
     AlreadyWitnessed,
     DisplayError,
+    DisplaySuperseded,
     FundTransferRefused,
 )
-from ..models import DisplayAdjustment, DisplayOverdue, FundTransfer, FundTransferStatus, Jackpot, JackpotKind
-from ..selectors import fund_position, jackpot_collecting, tables_listing
+from ..models import (
+    BadBeatDecision,
+    DecisionOutcome,
+    DisplayAdjustment,
+    DisplayAdjustmentLate,
+    DisplayOverdue,
+    FundTransfer,
+    FundTransferStatus,
+    Jackpot,
+    JackpotKind,
+)
+from ..rules import BadBeatRule
+from ..selectors import fund_position, jackpot_collecting, jackpot_rule_of_version, local_time, tables_listing
 from .claims import fund_locked
 
 
 def display_adjust(*, jackpot: Jackpot, actor: User, pin: str, idempotency_key: str) -> DisplayAdjustment:
     """A finance employee sets the displayed amount of a Bad Beat fund to the current payout amount,
-    the finance record (the official balance less what verified claims owe), and signs (§637a.15(h)(1));
-    the floorperson or above present witnesses it with ``display_witness``. The display board shows the
-    new amount at once and the 'pending adjustment' notice of earlier verifications ends."""
+    the finance record (the official balance less what verified claims owe), and signs (§637a.15(h)(1)).
+    It takes effect only when the floorperson or above present witnesses it (``display_witness``):
+    until then the board shows what it showed, and the 'pending adjustment' notice stays. An earlier
+    adjustment of the fund still awaiting its witness is superseded by this one and never takes effect."""
     action_require(actor=actor, action=Action.DISPLAY_ADJUST, of=jackpot)
     if jackpot.kind != JackpotKind.BAD_BEAT:
         raise DisplayError(
@@ -92,17 +111,25 @@ def display_adjust(*, jackpot: Jackpot, actor: User, pin: str, idempotency_key: 
 
 def display_witness(*, adjustment: DisplayAdjustment, actor: User, pin: str) -> DisplayAdjustment:
     """The floorperson or above in whose presence the display was adjusted signs (§637a.15(h)(1));
-    not the finance employee who adjusted it."""
+    not the finance employee who adjusted it. The adjustment takes effect on the display now, with
+    both signatures, and the time from the verification it answers to now is recorded (§637a.15(h)).
+    An adjustment superseded by a newer one of the same fund is refused: it never takes effect."""
     action_require(actor=actor, action=Action.DISPLAY_WITNESS, of=adjustment)
     _unwitnessed(adjustment)
+    _not_superseded(adjustment)
     signer = pin_check(user=actor, pin=pin)
     with transaction.atomic(durable=True):
         adjustment = DisplayAdjustment.objects.select_for_update().get(pk=adjustment.pk)
         _unwitnessed(adjustment)
+        _not_superseded(adjustment)
+        verification = _verification_answered(adjustment)
         signature_add(document=adjustment, rule=DisplayAdjustment.WITNESS, signer=signer)
         adjustment.witnessed_by = actor
         adjustment.witnessed_at = signer.verified_at
-        adjustment.save(update_fields=["witnessed_by", "witnessed_at"])
+        adjustment.verification = verification
+        if verification is not None:
+            adjustment.seconds_from_verification = int((signer.verified_at - verification.decided_at).total_seconds())
+        adjustment.save(update_fields=["witnessed_by", "witnessed_at", "verification", "seconds_from_verification"])
     return adjustment
 
 
@@ -113,14 +140,54 @@ def _unwitnessed(adjustment: DisplayAdjustment) -> None:
         )
 
 
+def _not_superseded(adjustment: DisplayAdjustment) -> None:
+    """Refuse the witness of an adjustment finance set again since: the display would show an older
+    finance record than the latest one signed."""
+    newer = (
+        DisplayAdjustment.objects.filter(jackpot_id=adjustment.jackpot_id)
+        .filter(Q(adjusted_at__gt=adjustment.adjusted_at) | Q(adjusted_at=adjustment.adjusted_at, pk__gt=adjustment.pk))
+        .select_related("room")
+        .order_by("-adjusted_at", "-pk")
+        .first()
+    )
+    if newer is not None:
+        raise DisplaySuperseded(
+            f"Display adjustment {adjustment.pk} ({display_cents(adjustment.amount_cents)}) was superseded by "
+            f"adjustment {newer.pk} ({display_cents(newer.amount_cents)}), set at "
+            f"{local_time(newer.adjusted_at, newer.room.timezone)}: witness that one; this one never takes effect."
+        )
+
+
+def _verification_answered(adjustment: DisplayAdjustment) -> BadBeatDecision | None:
+    """The earliest verification of a claim on the fund that ``adjustment`` answers: made after the
+    adjustment before it that took effect was set, and not after this one was set (its amount counts
+    what the claim owes). None when there is none (an adjustment of the day)."""
+    previous = (
+        DisplayAdjustment.objects.filter(jackpot_id=adjustment.jackpot_id, witnessed_at__isnull=False)
+        .exclude(pk=adjustment.pk)
+        .order_by("-adjusted_at", "-pk")
+        .values_list("adjusted_at", flat=True)
+        .first()
+    )
+    verifications = BadBeatDecision.objects.filter(
+        claim__jackpot_id=adjustment.jackpot_id,
+        outcome=DecisionOutcome.VERIFIED,
+        decided_at__lte=adjustment.adjusted_at,
+    )
+    if previous is not None:
+        verifications = verifications.filter(decided_at__gt=previous)
+    return verifications.order_by("decided_at", "pk").first()
+
+
 # The gaming days the schedule looks back over for a day without an adjustment (it may have been down).
 OVERDUE_LOOK_BACK_DAYS = 7
 
 
 def display_overdue_flag(*, room: PokerRoom, at: datetime) -> list[DisplayOverdue]:
     """Flag each Bad Beat fund collecting in ``room`` whose display was not adjusted on a gaming day
-    that has ended (§637a.15(h): 'no less than once a day'); the schedule calls it every minute. One
-    flag per fund and day (a unique key): running it again, late or twice, flags nothing new."""
+    that has ended (§637a.15(h): 'no less than once a day'): no adjustment took effect, witnessed, in
+    that day. The schedule calls it every minute. One flag per fund and day (a unique key): running it
+    again, late or twice, flags nothing new."""
     today = gaming_day(room=room, at=at)
     flagged = []
     for back in range(1, OVERDUE_LOOK_BACK_DAYS + 1):
@@ -130,12 +197,16 @@ def display_overdue_flag(*, room: PokerRoom, at: datetime) -> list[DisplayOverdu
 
 
 def _overdue_on(*, room: PokerRoom, day: date, at: datetime) -> list[DisplayOverdue]:
-    _, ends = gaming_day_bounds(room=room, day=day)
+    starts, ends = gaming_day_bounds(room=room, day=day)
     version = rules_version_in_effect(room=room, at=ends - timedelta(microseconds=1))
     if version is None:
         return []
     funds = Jackpot.objects.filter(room=room, kind=JackpotKind.BAD_BEAT, created_at__lt=ends)
-    adjusted = set(DisplayAdjustment.objects.filter(room=room, gaming_day=day).values_list("jackpot", flat=True))
+    adjusted = set(
+        DisplayAdjustment.objects.filter(room=room, witnessed_at__gte=starts, witnessed_at__lt=ends).values_list(
+            "jackpot", flat=True
+        )
+    )
     already = set(DisplayOverdue.objects.filter(jackpot__room=room, gaming_day=day).values_list("jackpot", flat=True))
     flagged = []
     for jackpot in funds:
@@ -147,6 +218,63 @@ def _overdue_on(*, room: PokerRoom, day: date, at: datetime) -> list[DisplayOver
         if created:
             flagged.append(flag)
     return flagged
+
+
+def display_late_flag(*, room: PokerRoom, at: datetime) -> list[DisplayAdjustmentLate]:
+    """Flag each verification of a Bad Beat in ``room`` whose display did not take the adjusted amount,
+    witnessed, within the limit the house posts (``display_adjust_within_minutes`` of the rules in
+    effect at the verification; §637a.15(h): 'immediately upon notification of a Bad Beat
+    verification'), once that limit has passed at ``at``: the first adjustment set after it took effect
+    late, or has not yet. A fund whose rules post no limit is not flagged this way. The schedule calls
+    it every minute, over the verifications of the last ``OVERDUE_LOOK_BACK_DAYS``; one flag per
+    verification (a unique key): running it again, late or twice, flags nothing new."""
+    first_effective = (
+        DisplayAdjustment.objects.filter(
+            jackpot=OuterRef("claim__jackpot"), adjusted_at__gte=OuterRef("decided_at"), witnessed_at__isnull=False
+        )
+        .order_by("witnessed_at")
+        .values("witnessed_at")[:1]
+    )
+    verifications = (
+        BadBeatDecision.objects.filter(
+            claim__room=room,
+            outcome=DecisionOutcome.VERIFIED,
+            decided_at__gte=at - timedelta(days=OVERDUE_LOOK_BACK_DAYS),
+            decided_at__lt=at,
+            display_late__isnull=True,
+        )
+        .select_related("claim__jackpot")
+        .annotate(effective_at=Subquery(first_effective))
+        .order_by("decided_at", "pk")
+    )
+    flagged = []
+    for verification in verifications:
+        minutes = _display_limit(room=room, jackpot=verification.claim.jackpot, at=verification.decided_at)
+        if minutes is None:
+            continue
+        due_at = verification.decided_at + timedelta(minutes=minutes)
+        effective_at = verification.effective_at
+        if due_at >= at or (effective_at is not None and effective_at <= due_at):
+            continue
+        flag, created = DisplayAdjustmentLate.objects.get_or_create(
+            verification=verification,
+            defaults={
+                "jackpot": verification.claim.jackpot,
+                "within_minutes": minutes,
+                "due_at": due_at,
+                "flagged_at": at,
+            },
+        )
+        if created:
+            flagged.append(flag)
+    return flagged
+
+
+def _display_limit(*, room: PokerRoom, jackpot: Jackpot, at: datetime) -> int | None:
+    """The minutes the rules in effect at ``at`` post for adjusting ``jackpot``'s display (None: none)."""
+    version = rules_version_in_effect(room=room, at=at)
+    rule = jackpot_rule_of_version(version=version, code=jackpot.code) if version is not None else None
+    return rule.display_adjust_within_minutes if isinstance(rule, BadBeatRule) else None
 
 
 # --- A discontinued fund (§637a.15(i)) ------------------------------------------------------------

@@ -43,6 +43,7 @@ def test_the_display_shows_only_the_adjusted_amount(bad_beat, finance, floorpers
     assert fund_position(jackpot=bad_beat).display_matches is False
 
     adjustment = display_adjust(jackpot=bad_beat, actor=finance, pin=PIN, idempotency_key="adj-1")
+    display_witness(adjustment=adjustment, actor=floorperson, pin=PIN)
 
     assert (adjustment.amount_cents, adjustment.previous_cents, adjustment.official_cents) == (25_000, None, 25_000)
     assert _shown(bad_beat.room, "Bad Beat").amount_cents == 25_000
@@ -53,15 +54,22 @@ def test_the_display_shows_only_the_adjusted_amount(bad_beat, finance, floorpers
     assert fund_position(jackpot=bad_beat).display_matches is False
 
 
-def test_a_verification_shows_pending_until_the_display_is_adjusted(make_claim, bad_beat, finance, supervisor) -> None:
+def test_a_verification_shows_pending_until_the_display_is_adjusted(
+    make_claim, bad_beat, finance, floorperson, supervisor
+) -> None:
     fund_official(bad_beat, 40_000, finance)
-    display_adjust(jackpot=bad_beat, actor=finance, pin=PIN, idempotency_key="adj-a")
+    display_witness(
+        adjustment=display_adjust(jackpot=bad_beat, actor=finance, pin=PIN, idempotency_key="adj-a"),
+        actor=floorperson,
+        pin=PIN,
+    )
     claim_verify(claim=make_claim(), actor=supervisor, pin=PIN)
 
     shown = _shown(bad_beat.room, "Bad Beat")
     assert (shown.amount_cents, shown.pending) == (40_000, True)
 
     adjustment = display_adjust(jackpot=bad_beat, actor=finance, pin=PIN, idempotency_key="adj-b")
+    display_witness(adjustment=adjustment, actor=floorperson, pin=PIN)
 
     shown = _shown(bad_beat.room, "Bad Beat")
     assert (adjustment.amount_cents, adjustment.previous_cents, adjustment.owed_cents) == (0, 40_000, 40_000)
@@ -102,11 +110,15 @@ def test_a_gaming_day_without_an_adjustment_is_flagged_once(bad_beat) -> None:
     assert DisplayOverdue.objects.filter(jackpot=bad_beat).count() == 3
 
 
-def test_an_adjusted_day_is_not_flagged(bad_beat, finance) -> None:
+def test_an_adjusted_day_is_not_flagged(bad_beat, finance, floorperson) -> None:
     Jackpot.objects.filter(pk=bad_beat.pk).update(created_at=timezone.now() - timedelta(days=2))
     yesterday = timezone.now() - timedelta(days=1)
     adjustment = display_adjust(jackpot=bad_beat, actor=finance, pin=PIN, idempotency_key="adj-y")
-    DisplayAdjustment.objects.filter(pk=adjustment.pk).update(gaming_day=_day(bad_beat, yesterday))
+    display_witness(adjustment=adjustment, actor=floorperson, pin=PIN)
+    # Set and witnessed yesterday: it took effect on that gaming day.
+    DisplayAdjustment.objects.filter(pk=adjustment.pk).update(
+        adjusted_at=yesterday, witnessed_at=yesterday, gaming_day=_day(bad_beat, yesterday)
+    )
 
     display_overdue_flag(room=bad_beat.room, at=timezone.now())
 

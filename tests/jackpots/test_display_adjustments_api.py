@@ -41,12 +41,17 @@ def test_finance_adjusts_the_display_and_a_floorperson_witnesses(bad_beat, finan
         "official": "123.45",
         "owed": "0.00",
     }
-    assert (adjustment["adjusted_by"], adjustment["witnessed_by"]) == (finance.username, None)
+    assert (adjustment["adjusted_by"], adjustment["witnessed_by"], adjustment["claim"]) == (
+        finance.username,
+        None,
+        None,
+    )
+    # Finance alone: the display still shows what it showed (never adjusted).
     fund = _fund(floorperson, "bb")
     assert (fund["displayed"], fund["available"], fund["display_matches"], fund["pending"]) == (
+        None,
         "123.45",
-        "123.45",
-        True,
+        False,
         False,
     )
 
@@ -59,6 +64,9 @@ def test_finance_adjusts_the_display_and_a_floorperson_witnesses(bad_beat, finan
     assert response.status_code == 200, response.content
     assert response.json()["witnessed_by"] == floorperson.username
     assert response.json()["witnessed_at"] is not None
+    assert (response.json()["claim"], response.json()["seconds_from_verification"]) == (None, None)
+    fund = _fund(floorperson, "bb")
+    assert (fund["displayed"], fund["display_matches"]) == ("123.45", True)
 
     # The next adjustment remembers what the display showed.
     fund_official(bad_beat, 1_000, finance)
@@ -89,9 +97,15 @@ def test_a_witness_signs_once_and_never_the_adjuster(bad_beat, finance, floorper
     assert snapshot() == before
 
 
+def _witnessed(person, adjustment: dict) -> dict:
+    response = post(client_for(person), f"{ADJUSTMENTS}{adjustment['id']}/witness/", {}, key=None)
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
 def test_a_verification_is_pending_until_the_display_is_adjusted(bad_beat, floorperson, supervisor, finance) -> None:
     fund_official(bad_beat, 5_000, finance)
-    post(client_for(finance), ADJUSTMENTS, {"jackpot": "bb"})
+    _witnessed(floorperson, post(client_for(finance), ADJUSTMENTS, {"jackpot": "bb"}).json())
     claim = post(client_for(floorperson), CLAIMS, BODY).json()
     post(client_for(supervisor), f"{CLAIMS}{claim['id']}/verify/", {}, key=None)
     fund = _fund(floorperson, "bb")
@@ -102,9 +116,27 @@ def test_a_verification_is_pending_until_the_display_is_adjusted(bad_beat, floor
         False,
     )
 
-    post(client_for(finance), ADJUSTMENTS, {"jackpot": "bb"})
+    adjustment = post(client_for(finance), ADJUSTMENTS, {"jackpot": "bb"}).json()
+    fund = _fund(floorperson, "bb")
+    assert (fund["displayed"], fund["pending"]) == ("50.00", True)  # until the witness signs
+    witnessed = _witnessed(floorperson, adjustment)
+    assert witnessed["claim"] == claim["id"] and witnessed["seconds_from_verification"] >= 0
     fund = _fund(floorperson, "bb")
     assert (fund["displayed"], fund["owed"], fund["pending"], fund["display_matches"]) == ("0.00", "50.00", False, True)
+
+
+def test_an_adjustment_superseded_before_its_witness_is_a_409(bad_beat, finance, floorperson) -> None:
+    older = post(client_for(finance), ADJUSTMENTS, {"jackpot": "bb"}).json()
+    fund_official(bad_beat, 100, finance)
+    newer = post(client_for(finance), ADJUSTMENTS, {"jackpot": "bb"}).json()
+    before = snapshot()
+
+    refused(
+        post(client_for(floorperson), f"{ADJUSTMENTS}{older['id']}/witness/", {}, key=None), 409, "display_superseded"
+    )
+
+    assert snapshot() == before
+    assert _witnessed(floorperson, newer)["amount"] == "1.00"
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,7 @@ from casino_backoffice.ledger.services import account_open, transfer_post_atomic
 from jackpots.accounts import jackpot_fund_account
 from jackpots.models import HighHandPeriod, Jackpot, JackpotKind
 from jackpots.selectors import display_state
-from jackpots.services import display_adjust, entry_record, jackpot_register
+from jackpots.services import display_adjust, display_witness, entry_record, jackpot_register
 from tables.models import Table
 from tables.services import table_set_open
 from tests.conftest import PIN
@@ -55,13 +55,21 @@ def _queries(room) -> tuple[int, dict[str, int]]:
     return len(captured), {j.name: j.amount_cents for j in state.jackpots}
 
 
-def test_the_display_state_takes_a_fixed_number_of_queries(room, finance, django_assert_max_num_queries) -> None:
+def _adjusted(jackpot: Jackpot, *, finance, floorperson, key: str) -> None:
+    """Finance adjusts the display and the floorperson present witnesses it: it takes effect (§637a.15(h)(1))."""
+    adjustment = display_adjust(jackpot=jackpot, actor=finance, pin=PIN, idempotency_key=key)
+    display_witness(adjustment=adjustment, actor=floorperson, pin=PIN)
+
+
+def test_the_display_state_takes_a_fixed_number_of_queries(
+    room, finance, floorperson, django_assert_max_num_queries
+) -> None:
     load()  # the room's rules: jackpots bb and hh
     # Where the official money comes from, as far as this test cares (a container may not go below zero).
     custody = account_open(code="test:cage", name="Test cage", kind=AccountKind.CAGE)
     bad_beat = Jackpot.objects.get(room=room, code="bb")
     _official(fund=_fund(bad_beat), source=custody, cents=100, times=2, actor=finance)
-    display_adjust(jackpot=bad_beat, actor=finance, pin=PIN, idempotency_key="display-adjust-1")
+    _adjusted(bad_beat, finance=finance, floorperson=floorperson, key="display-adjust-1")
     few, amounts = _queries(room)
     assert amounts == {"Bad Beat": 200, "High Hand": 0}  # no High Hand period open yet
 
@@ -74,10 +82,10 @@ def test_the_display_state_takes_a_fixed_number_of_queries(room, finance, django
     checkpoints_take(stride=30)
     _official(fund=_fund(bad_beat), source=custody, cents=1, times=3, actor=finance)
     for jackpot in Jackpot.objects.filter(room=room, kind=JackpotKind.BAD_BEAT):
-        display_adjust(jackpot=jackpot, actor=finance, pin=PIN, idempotency_key=f"display-adjust-{jackpot.code}")
+        _adjusted(jackpot, finance=finance, floorperson=floorperson, key=f"display-adjust-{jackpot.code}")
     many, amounts = _queries(room)
-    # A Bad Beat shows what its display adjustment set (§637a.15(h)); a High Hand its open period's
-    # estimated pool (none open here), never the fund's balance.
+    # A Bad Beat shows what its display adjustment set once witnessed (§637a.15(h)); a High Hand its open
+    # period's estimated pool (none open here), never the fund's balance.
     assert amounts == {"Bad Beat": 1203, "Bad Beat 2": 1000, "High Hand": 0}
 
     assert many == few

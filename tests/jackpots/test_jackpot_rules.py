@@ -632,6 +632,38 @@ def test_the_base_is_after_or_before_the_rake(n):
     ]
 
 
+# --- The display limit after a verification (§637a.15(h)) -------------------------------------------
+
+
+def test_a_bad_beat_may_post_how_soon_its_display_is_adjusted():
+    data = copy.deepcopy(RULES)
+    data["jackpots"][0]["display_adjust_within_minutes"] = 15
+    rule = validate_rules(data).jackpots["bb"]
+    assert isinstance(rule, BadBeatRule) and rule.display_adjust_within_minutes == 15
+    assert rule.canonical()["display_adjust_within_minutes"] == 15
+    assert validate_rules(json.loads(validate_rules(data).canonical_json())).jackpots["bb"] == rule
+
+    # Not posted: none, and the canonical form of a file without it does not change.
+    unposted = validate_rules(RULES).jackpots["bb"]
+    assert isinstance(unposted, BadBeatRule) and unposted.display_adjust_within_minutes is None
+    assert "display_adjust_within_minutes" not in unposted.canonical()
+
+
+@pytest.mark.parametrize("minutes", [0, -5, 1441, "15", 1.5, True])
+def test_a_display_limit_that_is_not_whole_minutes_within_a_day_is_refused(minutes):
+    errors = errors_of(lambda d: d["jackpots"][0].update(display_adjust_within_minutes=minutes))
+    assert errors == [
+        "jackpots[0] (bb): display_adjust_within_minutes must be a whole number of minutes from 1 to 1440: how soon "
+        "after a Bad Beat is verified the display shows the adjusted amount, adjusted by finance in the presence of a "
+        f"floorperson or above (§637a.15(h)), such as 15; got {minutes!r}"
+    ]
+
+
+def test_a_high_hand_posts_no_display_limit():
+    errors = errors_of(lambda d: d["jackpots"][1].update(display_adjust_within_minutes=15))
+    assert len(errors) == 1 and errors[0].startswith("jackpots[1] (hh): unknown key 'display_adjust_within_minutes'")
+
+
 @pytest.mark.parametrize("n", [0, 1])
 def test_no_flop_no_drop_is_true_or_false(n):
     errors = errors_of(lambda d: d["jackpots"][n]["contribution"].update(no_flop_no_drop="yes"))
