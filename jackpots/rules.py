@@ -12,6 +12,10 @@ version stores it, every key written; reading it again gives an equal rule.
 
 ``drop_compute`` is the contribution of one pot (§637a.15(c), §637a.16(c)); ``rake.compute`` asks
 it for each jackpot of a table, after the rake.
+
+A new rules file is read with ``stored=False``; the content of a rules version already stored is read
+again with ``stored=True``, so that a version keeps what it posted and rated even where the file it came
+from would be refused today (a contribution measured ``before_rake``).
 """
 
 from __future__ import annotations
@@ -38,8 +42,9 @@ _EVALUATOR_GAME = {Game.HOLDEM.value: "holdem", Game.OMAHA_HIGH.value: "omaha", 
 SHARE_NAMES: tuple[str, ...] = ("losing_hand", "winning_hand", "table_share")
 
 # What a contribution's minimum pot and percentage are measured on: the pot without the uncalled
-# final bet, less the rake ("After the dealer has extracted the rake", §637a.15(c), §637a.16(c)), or,
-# only where the posted method says so, before the rake.
+# final bet, less the rake ("After the dealer has extracted the rake", §637a.15(c), §637a.16(c)). A new
+# rules file may write only ``after_rake``; ``before_rake`` is read from versions stored before it was
+# refused, for their history.
 CONTRIBUTION_BASES: tuple[str, ...] = ("after_rake", "before_rake")
 _BASE_WORDS = {"after_rake": "after the rake", "before_rake": "before the rake"}
 
@@ -57,7 +62,7 @@ class Contribution:
     rate_bp: int | None = None
     max_cents: int | None = None
     # What the minimum pot and the percentage are measured on (``CONTRIBUTION_BASES``): the pot
-    # without the uncalled bet less the rake, or before the rake where the posted method says so.
+    # without the uncalled bet less the rake; ``before_rake`` only in a version stored before it was refused.
     base: str = "after_rake"
     # No drop when the table's percentage rake took none because no flop was dealt.
     no_flop_no_drop: bool = True
@@ -265,15 +270,18 @@ class HighHandRule(JackpotRule):
 # --- Reading a rules file's jackpot ---------------------------------------------------------------
 
 
-def jackpot_rule_parse(check: Checker, where: str, item: dict[str, Any]) -> tuple[JackpotRule, dict[str, Any]] | None:
+def jackpot_rule_parse(
+    check: Checker, where: str, item: dict[str, Any], *, stored: bool = False
+) -> tuple[JackpotRule, dict[str, Any]] | None:
     """One item of a rules file's ``jackpots`` (its ``code`` already read by the loader): the rule and
-    its canonical form, or None with every error added to ``check``."""
+    its canonical form, or None with every error added to ``check``. ``stored``: the item is the content
+    of a rules version already stored, read again for its history (see the module's docstring)."""
     kind = item.get("kind")
     rule: JackpotRule | None
     if kind == JackpotKind.BAD_BEAT:
-        rule = _bad_beat(check, where, item)
+        rule = _bad_beat(check, where, item, stored=stored)
     elif kind == JackpotKind.HIGH_HAND:
-        rule = _high_hand(check, where, item)
+        rule = _high_hand(check, where, item, stored=stored)
     else:
         check.error(where, f"kind must be one of {', '.join(JackpotKind.values)}, got {kind!r}")
         return None
@@ -287,7 +295,7 @@ _COMMON_KEYS = {"code", "kind", "contribution"}
 _MOVED_TO_HANDS = ("qualifier", "shares")
 
 
-def _bad_beat(check: Checker, where: str, item: dict[str, Any]) -> BadBeatRule | None:
+def _bad_beat(check: Checker, where: str, item: dict[str, Any], *, stored: bool) -> BadBeatRule | None:
     moved = [key for key in _MOVED_TO_HANDS if key in item]
     required = _COMMON_KEYS | (set() if moved else {"hands"})
     optional = {
@@ -307,7 +315,9 @@ def _bad_beat(check: Checker, where: str, item: dict[str, Any]) -> BadBeatRule |
             f"{key} is written under hands now, for each Bad Beat hand (§637a.15(b)(3)): "
             "hands: [{code: bad_beat, name: Bad Beat, games: [holdem], payout_percent: 100, qualifier: {...}, shares: {...}}]",
         )
-    contribution = _contribution(check, where, item.get("contribution"))
+    contribution = _contribution(
+        check, where, item.get("contribution"), section=BadBeatRule.drop_section, stored=stored
+    )
     hands = _bad_beat_hands(check, where, item.get("hands")) if "hands" in item else None
     reserve = check.percent_bp(where, "reserve_percent", item.get("reserve_percent", 0))
     if reserve is not None and reserve >= 10_000:
@@ -464,7 +474,7 @@ def _bad_beat_games(check: Checker, where: str, games: Any) -> tuple[str, ...] |
     return tuple(games) if ok else None
 
 
-def _high_hand(check: Checker, where: str, item: dict[str, Any]) -> HighHandRule | None:
+def _high_hand(check: Checker, where: str, item: dict[str, Any], *, stored: bool) -> HighHandRule | None:
     # ``claim_within_days`` and ``unclaimed`` are required; they are reported here, with the rule
     # that requires them, rather than as a bare missing key.
     optional = {
@@ -480,7 +490,9 @@ def _high_hand(check: Checker, where: str, item: dict[str, Any]) -> HighHandRule
     }
     if not check.keys(where, item, _COMMON_KEYS | {"period", "min_players"}, optional):
         return None
-    contribution = _contribution(check, where, item.get("contribution"))
+    contribution = _contribution(
+        check, where, item.get("contribution"), section=HighHandRule.drop_section, stored=stored
+    )
     period = _period(check, f"{where} period", item.get("period"))
     collection = period
     if item.get("collection_period") is not None:
@@ -585,7 +597,7 @@ def _high_hand_unclaimed(check: Checker, where: str, item: dict[str, Any]) -> st
     return str(unclaimed)
 
 
-def _contribution(check: Checker, where: str, item: Any) -> Contribution | None:
+def _contribution(check: Checker, where: str, item: Any, *, section: str, stored: bool) -> Contribution | None:
     where = f"{where} contribution"
     if not isinstance(item, dict):
         check.error(where, "must be a mapping with method, amount or rate_percent, and min_pot")
@@ -597,7 +609,7 @@ def _contribution(check: Checker, where: str, item: Any) -> Contribution | None:
             return None
         amount = check.money(where, "amount", item.get("amount"), positive=True)
         min_pot = check.money(where, "min_pot", item.get("min_pot"))
-        base, no_flop_no_drop = _contribution_base(check, where, item)
+        base, no_flop_no_drop = _contribution_base(check, where, item, section=section, stored=stored)
         if amount is None or min_pot is None or base is None or no_flop_no_drop is None:
             return None
         return Contribution(
@@ -612,7 +624,7 @@ def _contribution(check: Checker, where: str, item: Any) -> Contribution | None:
             rate = None
         maximum = check.money(where, "max", item.get("max"), positive=True)
         min_pot = check.money(where, "min_pot", item.get("min_pot"))
-        base, no_flop_no_drop = _contribution_base(check, where, item)
+        base, no_flop_no_drop = _contribution_base(check, where, item, section=section, stored=stored)
         if rate is None or maximum is None or min_pot is None or base is None or no_flop_no_drop is None:
             return None
         return Contribution(
@@ -627,16 +639,24 @@ def _contribution(check: Checker, where: str, item: Any) -> Contribution | None:
     return None
 
 
-def _contribution_base(check: Checker, where: str, item: dict[str, Any]) -> tuple[str | None, bool | None]:
+def _contribution_base(
+    check: Checker, where: str, item: dict[str, Any], *, section: str, stored: bool
+) -> tuple[str | None, bool | None]:
     """What the minimum pot and the percentage are measured on, and whether "no flop, no drop" stops
     the drop too. The contribution is determined "After the dealer has extracted the rake"
-    (§637a.15(c), §637a.16(c)): ``after_rake`` unless the posted method says ``before_rake``."""
+    (``section``: §637a.15(c) for a Bad Beat, §637a.16(c) for a High Hand), so a new file may write only
+    ``after_rake``; a version stored before ``before_rake`` was refused is read as it was (``stored``)."""
     base = item.get("base", "after_rake")
-    if base not in CONTRIBUTION_BASES:
+    if base == "before_rake" and not stored:
         check.error(
             where,
-            f"base must be after_rake (the pot less the rake, §637a.15(c)) or before_rake, got {base!r}",
+            "base before_rake is refused: 'After the dealer has extracted the rake, the amount from each pot to be "
+            f"contributed ... shall be determined' ({section}), so a contribution and its minimum pot are measured on "
+            "the pot less the rake; write base: after_rake or leave it out",
         )
+        base = None
+    elif base not in CONTRIBUTION_BASES:
+        check.error(where, f"base must be after_rake (the pot less the rake, {section}), got {base!r}")
         base = None
     no_flop_no_drop = check.boolean(where, "no_flop_no_drop", item.get("no_flop_no_drop", True))
     return base, no_flop_no_drop
@@ -779,7 +799,8 @@ def drop_compute(
 
     ``rakeable_cents`` is the pot without the uncalled final bet and ``rake_cents`` the rake taken
     from it. The contribution's ``base`` says what its minimum pot and percentage are measured on:
-    ``after_rake``, the pot less the rake, or ``before_rake``, the pot as raked.
+    ``after_rake``, the pot less the rake, or ``before_rake``, the pot as raked (only a rules version
+    stored before it was refused says so: its rounds are rated, and read again, as it posted them).
     ``no_flop_no_drop_applied`` is whether the table's percentage rake took nothing because no flop
     was dealt; a contribution with ``no_flop_no_drop`` then takes nothing either. ``remaining_cents``
     is what the rake and the drops before this one left: a drop never takes more. ``players`` (dealt

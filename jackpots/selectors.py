@@ -53,7 +53,7 @@ def jackpot_rule_of_version(*, version: RulesVersion, code: str) -> JackpotRule 
     key = (version.pk, code)
     if key not in _rules:
         item = next((item for item in version.content.get("jackpots", []) if item.get("code") == code), None)
-        parsed = jackpot_rule_parse(Checker(), f"jackpots ({code})", item) if item is not None else None
+        parsed = jackpot_rule_parse(Checker(), f"jackpots ({code})", item, stored=True) if item is not None else None
         with _rules_lock:
             _rules[key] = parsed[0] if parsed is not None else None
     return _rules[key]

@@ -35,7 +35,7 @@ def rules_of_version(*, version_id: int, content: dict[str, Any] | None = None) 
     if rules is None:
         if content is None:
             content = RulesVersion.objects.values_list("content", flat=True).get(pk=version_id)
-        rules = validate_rules(content)
+        rules = validate_rules(content, stored=True)
         with _cache_lock:
             _cache[version_id] = rules
     return rules

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from datetime import date, datetime, time
+from functools import partial
 from typing import Any, TypeVar
 
 import yaml
@@ -163,8 +164,9 @@ def _bad_beat_offered(check: Checker, where: str, jackpot: JackpotRule, game: Ga
     return ok
 
 
-def validate_rules(data: Any) -> Rules:
-    """Every rule of the file checked at once; ``RulesInvalid`` lists every error found."""
+def validate_rules(data: Any, *, stored: bool = False) -> Rules:
+    """Every rule of the file checked at once; ``RulesInvalid`` lists every error found. ``stored``: the
+    content of a rules version already stored, read again for its history (``jackpots.rules``)."""
     check = Checker()
     if not isinstance(data, dict):
         raise RulesInvalid(["The file must be a mapping with room, timezone, rake_policies, jackpots and tables."])
@@ -183,7 +185,9 @@ def validate_rules(data: Any) -> Rules:
     policies, canonical_policies = _coded_items(check, data, "rake_policies", _rake_policy, "policy", required=True)
     policy_codes_seen = {item.get("code") for item in data.get("rake_policies") or [] if isinstance(item, dict)}
 
-    jackpots, canonical_jackpots = _coded_items(check, data, "jackpots", jackpot_rule_parse, "jackpot", required=False)
+    jackpots, canonical_jackpots = _coded_items(
+        check, data, "jackpots", partial(jackpot_rule_parse, stored=stored), "jackpot", required=False
+    )
     jackpot_codes_seen = {item.get("code") for item in data.get("jackpots") or [] if isinstance(item, dict)}
 
     progressives, canonical_progressives = _coded_items(

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 from dataclasses import replace
-from datetime import date, time
+from datetime import date, time, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.utils import timezone
 
 from casino_backoffice.poker import BadBeatQualifier, HighHandMinimum, best_high
 from casino_backoffice.poker.qualifiers import hand_minimum
-from jackpots.models import JackpotKind
+from jackpots.models import Jackpot, JackpotKind
+from jackpots.reports import posted_rules
 from jackpots.rules import (
     BadBeatHand,
     BadBeatRule,
@@ -23,9 +26,14 @@ from jackpots.rules import (
     Period,
     drop_compute,
 )
+from jackpots.selectors import jackpot_rule_of_version
+from rake.exceptions import RulesFileInvalid
 from rake.rules import RulesInvalid, parse_text, validate_rules
+from rake.rules.model import canonical_json
+from rake.selectors import rules_of_version
 from tables.games import Game
-from tests.rake.factories import RULES, rules_text
+from tables.models import PokerRoom, RulesVersion
+from tests.rake.factories import RULES, load, rules_text
 
 DEMO = Path(__file__).resolve().parents[2] / "demo" / "rules.yaml"
 
@@ -613,23 +621,108 @@ def test_a_contribution_is_measured_after_the_rake_and_stops_with_no_flop_by_def
 
 
 @pytest.mark.parametrize("n", [0, 1])
-def test_each_kind_of_jackpot_may_post_a_contribution_before_the_rake_that_drops_without_a_flop(n):
+def test_each_kind_of_jackpot_may_post_a_contribution_that_drops_without_a_flop(n):
     data = copy.deepcopy(RULES)
-    data["jackpots"][n]["contribution"].update(base="before_rake", no_flop_no_drop=False)
+    data["jackpots"][n]["contribution"].update(base="after_rake", no_flop_no_drop=False)
     rule = validate_rules(data).jackpots[data["jackpots"][n]["code"]]
-    assert (rule.contribution.base, rule.contribution.no_flop_no_drop) == ("before_rake", False)
-    assert rule.canonical()["contribution"]["base"] == "before_rake"
+    assert (rule.contribution.base, rule.contribution.no_flop_no_drop) == ("after_rake", False)
+    assert rule.canonical()["contribution"]["base"] == "after_rake"
     assert rule.canonical()["contribution"]["no_flop_no_drop"] is False
 
 
+# Each kind's own section: "After the dealer has extracted the rake, the amount from each pot to be
+# contributed ... shall be determined".
+SECTIONS = {0: "§637a.15(c)", 1: "§637a.16(c)"}
+
+
 @pytest.mark.parametrize("n", [0, 1])
-def test_the_base_is_after_or_before_the_rake(n):
+def test_a_contribution_before_the_rake_is_refused_citing_the_section(n):
+    errors = errors_of(lambda d: d["jackpots"][n]["contribution"].update(base="before_rake"))
+    code = RULES["jackpots"][n]["code"]
+    assert errors == [
+        f"jackpots[{n}] ({code}) contribution: base before_rake is refused: 'After the dealer has extracted the rake, "
+        f"the amount from each pot to be contributed ... shall be determined' ({SECTIONS[n]}), so a contribution and "
+        "its minimum pot are measured on the pot less the rake; write base: after_rake or leave it out"
+    ]
+
+
+@pytest.mark.parametrize("n", [0, 1])
+def test_the_base_is_after_the_rake(n):
     errors = errors_of(lambda d: d["jackpots"][n]["contribution"].update(base="pot"))
     code = RULES["jackpots"][n]["code"]
     assert errors == [
-        f"jackpots[{n}] ({code}) contribution: base must be after_rake (the pot less the rake, §637a.15(c)) or "
-        "before_rake, got 'pot'"
+        f"jackpots[{n}] ({code}) contribution: base must be after_rake (the pot less the rake, {SECTIONS[n]}), "
+        "got 'pot'"
     ]
+
+
+@pytest.mark.django_db
+def test_a_rules_file_before_the_rake_stores_nothing(room):
+    version = load()
+    bb = {**RULES["jackpots"][0], "contribution": {**RULES["jackpots"][0]["contribution"], "base": "before_rake"}}
+    before = (RulesVersion.objects.count(), Jackpot.objects.count(), PokerRoom.objects.get().name)
+
+    with pytest.raises(RulesFileInvalid) as refused:
+        load(rules_text(name="Renamed", jackpots=[bb, *RULES["jackpots"][1:]]))
+
+    assert refused.value.errors == [
+        "jackpots[0] (bb) contribution: base before_rake is refused: 'After the dealer has extracted the rake, the "
+        "amount from each pot to be contributed ... shall be determined' (§637a.15(c)), so a contribution and its "
+        "minimum pot are measured on the pot less the rake; write base: after_rake or leave it out"
+    ]
+    assert (RulesVersion.objects.count(), Jackpot.objects.count(), PokerRoom.objects.get().name) == before
+    assert RulesVersion.objects.order_by("-number").first() == version
+
+
+def _stored_before_the_rake(version: RulesVersion) -> RulesVersion:
+    """A version stored before ``before_rake`` was refused: the content of ``version`` with bb's and hh's
+    contributions measured before the rake, inserted as the next version (no file today could load it)."""
+    content = copy.deepcopy(version.content)
+    for item in content["jackpots"]:
+        item["contribution"]["base"] = "before_rake"
+    return RulesVersion.objects.create(
+        room=version.room,
+        number=version.number + 1,
+        effective_from=timezone.now() - timedelta(minutes=1),
+        loaded_at=timezone.now() - timedelta(minutes=1),
+        loaded_by=version.loaded_by,
+        source_name="rules-before-the-rake.yaml",
+        source_text="(as loaded then)",
+        content=content,
+        content_sha256=hashlib.sha256(canonical_json(content).encode()).hexdigest(),
+    )
+
+
+@pytest.mark.django_db
+def test_a_version_stored_before_the_rake_still_reads_for_its_history(room):
+    stored = _stored_before_the_rake(load())
+
+    rules = rules_of_version(version_id=stored.pk, content=stored.content)
+    bad_beat = jackpot_rule_of_version(version=stored, code="bb")
+    (posted,) = posted_rules(room=room, at=timezone.now()).bad_beats
+
+    assert (rules.jackpots["bb"].contribution.base, rules.jackpots["hh"].contribution.base) == ("before_rake",) * 2
+    assert isinstance(bad_beat, BadBeatRule) and bad_beat.contribution.base == "before_rake"
+    assert rules.canonical() == stored.content  # read as it was stored, every key
+    assert (posted.version, posted.minimum_pot) == (
+        stored,
+        "$20.00, the pot measured before the rake: the pot without the uncalled final bet, as raked.",
+    )
+    # The drops it rated read as they were rated: $20.00 before a $2.00 rake reaches the minimum pot.
+    drop = drop_compute(
+        jackpot=bad_beat,
+        rakeable_cents=2000,
+        rake_cents=200,
+        remaining_cents=1800,
+        players=6,
+        no_flop_no_drop_applied=False,
+    )
+    assert (drop.amount_cents, drop.rule) == (
+        100,
+        "Fixed $1.00 from pots of $20.00 or more before the rake (§637a.15(c))",
+    )
+    with pytest.raises(RulesInvalid, match="base before_rake is refused"):
+        validate_rules(stored.content)  # the same content, as a new file
 
 
 # --- The display limit after a verification (§637a.15(h)) -------------------------------------------
@@ -690,7 +783,7 @@ def test_every_key_round_trips_through_the_canonical_form():
         "rate_percent": 2.5,
         "max": "1.00",
         "min_pot": "15.00",
-        "base": "before_rake",
+        "base": "after_rake",
         "no_flop_no_drop": False,
     }
     bad_beat["reserve_percent"] = 10
@@ -702,7 +795,7 @@ def test_every_key_round_trips_through_the_canonical_form():
         "rate_percent": "2.5",
         "max": "1.00",
         "min_pot": "15.00",
-        "base": "before_rake",
+        "base": "after_rake",
         "no_flop_no_drop": False,
     }
     assert canonical["reserve_percent"] == "10"
