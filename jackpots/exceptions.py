@@ -45,6 +45,16 @@ class AlreadyDistributed(WrongClaimStatus):
     code = "already_distributed"
 
 
+class AlreadyClaimed(JackpotError):
+    """The hand was claimed already (§637a.15(f)-(g): the same Bad Beat is paid once): its round, or
+    the same cards at the same table on the same gaming day, has a claim that is not denied. The
+    message names that claim and where it stands; a denied claim blocks nothing, so the shift
+    supervisor denies a wrong claim and the corrected one is recorded then."""
+
+    code = "already_claimed"
+    status = 409
+
+
 class ShareAlreadyPaid(JackpotError):
     code = "share_already_paid"
     status = 409

@@ -250,7 +250,9 @@ class ClaimListCreate(generics.ListAPIView):
     verdict is recorded with it. A claim that does not qualify (too few players, a losing hand below the
     posted qualifier ...) is still a 201, with ``qualifies: false`` and the reasons. Cards that don't exist
     or repeat across the hands and the board are a 400 ``claim_invalid`` naming the card; nothing is
-    recorded."""
+    recorded. A hand is claimed once (§637a.15(f)-(g)): a second claim of the round, or of the same cards
+    (in whatever order) at the table on the same gaming day, is a 409 ``already_claimed`` naming the
+    first claim and where it stands, while that one is not denied."""
 
     serializer_class = ClaimOutput
     required_actions = {"GET": Action.BAD_BEAT_READ, "POST": Action.BAD_BEAT_CLAIM}
@@ -293,7 +295,7 @@ class ClaimListCreate(generics.ListAPIView):
             **errors(
                 e400=["claim_invalid", "bad_beat_not_offered", *PIN_CODES],
                 e403=ROLE_CODES,
-                e409=["idempotency_key_reused"],
+                e409=["already_claimed", "idempotency_key_reused"],
             ),
         },
         parameters=[IDEMPOTENCY_HEADER],
@@ -333,7 +335,9 @@ class ClaimVerify(APIView):
     """The poker shift supervisor verifies a qualifying claim and signs (§637a.15(f)); the payout is fixed
     from the fund's official balance at that moment and the fund shows 'pending adjustment' until finance
     adjusts its display. Refused for a claim that does not qualify (400 ``claim_does_not_qualify``), for
-    the person who opened it (400 ``segregation_of_duties``) and for a claim already decided (409)."""
+    the person who opened it (400 ``segregation_of_duties``), for a claim already decided (409) and for a
+    claim of a hand that another claim stands before (409 ``already_claimed``: recorded before a hand
+    could be claimed once)."""
 
     required_actions = {"POST": Action.BAD_BEAT_VERIFY}
 
@@ -345,7 +349,7 @@ class ClaimVerify(APIView):
                 e400=["claim_does_not_qualify", "segregation_of_duties", *PIN_CODES],
                 e403=ROLE_CODES,
                 e404=[],
-                e409=_DECISION_409,
+                e409=[*_DECISION_409, "already_claimed"],
             ),
         },
     )

@@ -150,8 +150,10 @@ class DistributionInput(serializers.Serializer):
 class DistributionCreate(APIView):
     """Finance prepares the distribution of a verified claim's payout and signs (§637a.15(g)): the payout
     fixed at verification, split by the posted shares to the cent. Refused for a claim not verified (409
-    ``wrong_status``), a claim distributed already (409 ``already_distributed``), and above the fund's
-    official balance less what other verified claims owe (409 ``above_official_balance``)."""
+    ``wrong_status``), a claim distributed already (409 ``already_distributed``), a claim of a hand that
+    another claim stands before (409 ``already_claimed``: recorded before a hand could be claimed once),
+    and above the fund's official balance less what other verified claims owe (409
+    ``above_official_balance``)."""
 
     required_actions = {"POST": Action.BAD_BEAT_DISTRIBUTE}
 
@@ -163,7 +165,13 @@ class DistributionCreate(APIView):
                 e400=["jackpot", *PIN_CODES],
                 e403=ROLE_CODES,
                 e404=[],
-                e409=["wrong_status", "already_distributed", "above_official_balance", "idempotency_key_reused"],
+                e409=[
+                    "wrong_status",
+                    "already_distributed",
+                    "already_claimed",
+                    "above_official_balance",
+                    "idempotency_key_reused",
+                ],
             ),
         },
         parameters=[IDEMPOTENCY_HEADER],
@@ -213,7 +221,8 @@ class SharePay(APIView):
     """Security (at the table, §637a.15(f)(2)), a cage cashier (at the cage, §637a.15(g)) or finance
     pays one share to its patron, records the patron's identification and signs: one ledger transfer
     from the fund. A share is paid once: another payment is a 409 ``share_already_paid``; the same
-    request retried with its Idempotency-Key answers the first payment (``Idempotent-Replayed: true``)."""
+    request retried with its Idempotency-Key answers the first payment (``Idempotent-Replayed: true``).
+    A share of a claim of a hand that another claim stands before is not paid (409 ``already_claimed``)."""
 
     required_actions = {"POST": Action.BAD_BEAT_PAY}
 
@@ -225,7 +234,7 @@ class SharePay(APIView):
                 e400=["id_required", "wrong_place", *PIN_CODES],
                 e403=ROLE_CODES,
                 e404=[],
-                e409=["share_already_paid", "above_official_balance", "idempotency_key_reused"],
+                e409=["share_already_paid", "already_claimed", "above_official_balance", "idempotency_key_reused"],
             ),
         },
         parameters=[IDEMPOTENCY_HEADER],

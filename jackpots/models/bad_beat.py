@@ -10,6 +10,11 @@ fixes the payout from the fund's official balance at that moment. Finance's ``Ba
 
 Decisions, distributions, shares and payments are inserted once and never changed (triggers). A
 claim moves on through its status, audited; its signed content never changes.
+
+The same Bad Beat is paid once (§637a.15(f)-(g)): a round has at most one claim that is not denied,
+and so have the same cards at the same table on one gaming day, whatever the order they were typed
+in (``hand_cards``); the database says so with two partial unique indexes, and a denied claim blocks
+nothing, so that a corrected claim can follow it.
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ from django.db.models import F, Q
 from simple_history.models import HistoricalRecords
 
 from casino_backoffice.ledger.models import ReferencingTransfers
+from casino_backoffice.poker import parse_cards
+from casino_backoffice.poker.cards import format_cards
 from casino_backoffice.staff.permissions import Action
 from casino_backoffice.staff.signing import SignableDocument, SigningRule
 
@@ -43,6 +50,32 @@ CLAIM_TRANSITIONS: dict[str, frozenset[str]] = {
     ClaimStatus.DENIED: frozenset(),
     ClaimStatus.PAID: frozenset(),
 }
+
+# How far a claim has gone towards its payment: of two claims of one hand, the one further on stands.
+CLAIM_STAGES: dict[str, int] = {
+    ClaimStatus.CLAIMED: 0,
+    ClaimStatus.VERIFIED: 1,
+    ClaimStatus.DISTRIBUTED: 2,
+    ClaimStatus.PAID: 3,
+}
+
+
+def hand_cards(*, board: str, losing_hole: str, winning_hole: str) -> str:
+    """The cards of a hand in one order, whatever order they were typed in: the board, then the two
+    hole hands, each highest card first, the two hands in the order of their cards (the cards are the
+    hand; which of them lost is the evaluator's word). Two claims of the same cards have the same text.
+
+    >>> hand_cards(board="7h 7s Kc Ac Ad", losing_hole="Ks As", winning_hole="7c 7d")
+    'Ad Ac Kc 7s 7h / As Ks / 7d 7c'
+    >>> hand_cards(board="Ad Ac Kc 7s 7h", losing_hole="7d 7c", winning_hole="As Ks")
+    'Ad Ac Kc 7s 7h / As Ks / 7d 7c'
+    """
+
+    def ordered(text: str) -> tuple[int, ...]:
+        return tuple(sorted(map(int, parse_cards(text)), reverse=True))
+
+    holes = sorted((ordered(losing_hole), ordered(winning_hole)), reverse=True)
+    return " / ".join(format_cards(cards) for cards in (ordered(board), *holes))
 
 
 class BadBeatClaim(SignableDocument):
@@ -84,10 +117,27 @@ class BadBeatClaim(SignableDocument):
     opened_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     opened_at = models.DateTimeField()
     status = models.CharField(max_length=12, choices=ClaimStatus.choices, default=ClaimStatus.CLAIMED)
+    gaming_day = models.DateField(
+        help_text="The gaming day of the hand: its round's, else that of when it was claimed."
+    )
+    cards = models.CharField(
+        max_length=60, help_text="The hand's cards in one order, whatever order they were typed in (hand_cards)."
+    )
+    duplicate_of = models.ForeignKey(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="Set only on claims recorded before a hand could be claimed once (migration 0016): the claim "
+        "of the same hand that stood first then. Such a claim goes no further while another of its hand stands.",
+    )
     idempotency_key = models.CharField(max_length=200, unique=True)
     request_sha256 = models.CharField(max_length=64)
 
-    history = HistoricalRecords()
+    # The gaming day, the cards and the duplicate are derived from what the history records (the round,
+    # the moment, the cards as typed) or set once by a migration: the audit log leaves them out.
+    history = HistoricalRecords(excluded_fields=["gaming_day", "cards", "duplicate_of"])
 
     class Meta:
         verbose_name = "Bad Beat claim"
@@ -97,6 +147,18 @@ class BadBeatClaim(SignableDocument):
                 condition=~Q(losing_seat=F("winning_seat")), name="jackpots_claim_losing_and_winning_seats_differ"
             ),
             models.CheckConstraint(condition=Q(players_dealt_in__gte=2), name="jackpots_claim_two_players_or_more"),
+            # §637a.15(f)-(g): the same Bad Beat is paid once. A denied claim blocks nothing; the claims
+            # of one hand recorded before these indexes (``duplicate_of``) are left to the services.
+            models.UniqueConstraint(
+                fields=["round"],
+                condition=Q(round__isnull=False, duplicate_of__isnull=True) & ~Q(status=ClaimStatus.DENIED),
+                name="jackpots_claim_one_per_round",
+            ),
+            models.UniqueConstraint(
+                fields=["table", "gaming_day", "cards"],
+                condition=Q(duplicate_of__isnull=True) & ~Q(status=ClaimStatus.DENIED),
+                name="jackpots_claim_one_per_hand",
+            ),
         ]
         indexes = [models.Index(fields=["jackpot", "status"]), models.Index(fields=["room", "opened_at"])]
 

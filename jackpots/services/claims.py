@@ -11,14 +11,20 @@ evaluator's verdict, qualifying or not; a claim that does not qualify is kept an
 A verification fixes the payout from the fund's official balance at that moment, and from then on the
 fund shows 'pending adjustment' (``jackpots.selectors.fund_positions``) and the payout is in the
 queue of security and finance (``jackpots.selectors.payouts_to_deliver``).
+
+The same Bad Beat is paid once: a hand (its round, or its cards at the table on the gaming day) has at
+most one claim that is not denied (``claim_open``), and a claim of a hand that another claim stands
+before goes no further (``claim_require_first``), should one recorded before that rule exist.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import date
 
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from casino_backoffice.core.exceptions import DomainError
@@ -34,10 +40,19 @@ from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action, action_require
 from casino_backoffice.staff.services import pin_check, signature_add
 from tables.models import Round, Table
+from tables.selectors import gaming_day
 
 from ..accounts import jackpot_fund_account
-from ..exceptions import AlreadyDecided, ClaimDoesNotQualify, ClaimInvalid, JackpotError, WrongClaimStatus
-from ..models import BadBeatClaim, BadBeatDecision, ClaimStatus, DecisionOutcome, Jackpot
+from ..exceptions import (
+    AlreadyClaimed,
+    AlreadyDecided,
+    ClaimDoesNotQualify,
+    ClaimInvalid,
+    JackpotError,
+    WrongClaimStatus,
+)
+from ..models import BadBeatClaim, BadBeatDecision, BadBeatPayment, ClaimStatus, DecisionOutcome, Jackpot
+from ..models.bad_beat import CLAIM_STAGES, hand_cards
 from ..rules import BadBeatHand, BadBeatRule
 from ..selectors import bad_beat_at_table, fund_position, jackpot_rule_of_version, local_time
 
@@ -158,7 +173,13 @@ def claim_open(
     """A floorperson or above records a Bad Beat claimed at ``table`` and signs it; the evaluator's
     verdict is recorded with it, qualifying or not (a claim that does not qualify is kept as evidence,
     never paid). The hand is checked against the rules in effect when it was played: the round's end
-    when the round is given, else now."""
+    when the round is given, else now.
+
+    A hand is claimed once (§637a.15(f)-(g)): a second claim of the round, or of the same cards at the
+    table on the same gaming day, is refused (``AlreadyClaimed``, naming the first) while the first is
+    not denied. The partial unique indexes of the claims are the lock: of two claims of one hand at
+    once, the second waits at its insert for the first one's transaction and is refused when it
+    commits."""
     action_require(actor=actor, action=Action.BAD_BEAT_CLAIM, of=table)
     fingerprint = request_fingerprint(
         {
@@ -190,6 +211,7 @@ def claim_open(
                 f"Round {round.pk} was logged with {round.players_dealt_in} players dealt in, not {players_dealt_in}."
             )
         happened_at = round.ended_at
+    day = round.gaming_day if round is not None else gaming_day(room=table.room, at=happened_at)
     offered = bad_beat_at_table(jackpot=jackpot, table=table, at=happened_at)
     verdict = claim_evaluate(
         rule=offered.rule,
@@ -199,9 +221,13 @@ def claim_open(
         winning_hole=winning.hole,
         players_dealt_in=players_dealt_in,
     )
+    cards = hand_cards(board=board, losing_hole=losing.hole, winning_hole=winning.hole)
+    hand = _Hand(table=table, round_id=round.pk if round is not None else None, gaming_day=day, cards=cards)
     try:
+        _not_claimed(hand)
         signer = pin_check(user=actor, pin=pin)
         with transaction.atomic(durable=True):
+            _not_claimed(hand)
             claim = BadBeatClaim.objects.create(
                 room=table.room,
                 jackpot=jackpot,
@@ -212,6 +238,8 @@ def claim_open(
                 hand_name=verdict.hand.name,
                 game=offered.game,
                 happened_at=happened_at,
+                gaming_day=day,
+                cards=cards,
                 players_dealt_in=players_dealt_in,
                 board=format_cards(parse_cards(board)),
                 losing_seat=losing.seat,
@@ -232,7 +260,14 @@ def claim_open(
                 request_sha256=fingerprint,
             )
             signature_add(document=claim, rule=BadBeatClaim.OPENER, signer=signer)
-    except (IntegrityError, DomainError) as error:
+    except IntegrityError as error:
+        # A claim of the same hand committed while this one waited at its insert: say which.
+        first = _claims_of(hand)
+        refusal = _already_claimed(hand, first[0]) if first else error
+        return document_replay_after(
+            refusal, model=BadBeatClaim, idempotency_key=idempotency_key, fingerprint=fingerprint
+        )
+    except DomainError as error:
         return document_replay_after(
             error, model=BadBeatClaim, idempotency_key=idempotency_key, fingerprint=fingerprint
         )
@@ -241,6 +276,99 @@ def claim_open(
 
 def _seat(player: SeatedPlayer) -> int:
     return player.seat
+
+
+# --- A hand is claimed once -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Hand:
+    """What makes two claims one hand: the round when one is given, else the cards at the table on the
+    gaming day (the cards count with a round too: the same nine cards are not dealt twice in a day)."""
+
+    table: Table
+    round_id: int | None
+    gaming_day: date
+    cards: str
+
+
+def _hand_of(claim: BadBeatClaim) -> _Hand:
+    return _Hand(table=claim.table, round_id=claim.round_id, gaming_day=claim.gaming_day, cards=claim.cards)
+
+
+def _standing(claim: BadBeatClaim) -> tuple[int, int]:
+    """Of two claims of one hand, the one further on stands first, then the one opened first."""
+    return (-CLAIM_STAGES[claim.status], claim.pk)
+
+
+def _claims_of(hand: _Hand) -> list[BadBeatClaim]:
+    """The claims of ``hand`` not denied, the one that stands first first."""
+    same = Q(table_id=hand.table.pk, gaming_day=hand.gaming_day, cards=hand.cards)
+    if hand.round_id is not None:
+        same |= Q(round_id=hand.round_id)
+    claims = (
+        BadBeatClaim.objects.filter(same)
+        .exclude(status=ClaimStatus.DENIED)
+        .select_related("room", "table", "opened_by", "decision__decided_by", "distribution")
+    )
+    return sorted(claims, key=_standing)
+
+
+def _where_it_stands(claim: BadBeatClaim) -> str:
+    """Where a claim is, by the room's clock: 'verified by <the supervisor> at 2026-11-30 21:14 EST'."""
+    zone = claim.room.timezone
+    if claim.status == ClaimStatus.CLAIMED:
+        return f"opened by {claim.opened_by} at {local_time(claim.opened_at, zone)}, awaiting the shift supervisor"
+    decision = getattr(claim, "decision", None)
+    if claim.status == ClaimStatus.VERIFIED and decision is not None:
+        return f"verified by {decision.decided_by} at {local_time(decision.decided_at, zone)}"
+    distribution = getattr(claim, "distribution", None)
+    if claim.status == ClaimStatus.DISTRIBUTED and distribution is not None:
+        return f"distributed at {local_time(distribution.prepared_at, zone)}, its shares being paid"
+    if claim.status == ClaimStatus.PAID:
+        payments = BadBeatPayment.objects.filter(share__distribution__claim=claim).order_by("-paid_at")
+        paid_at = payments.values_list("paid_at", flat=True).first()
+        if paid_at is not None:
+            return f"paid at {local_time(paid_at, zone)}"
+    return claim.get_status_display().lower()
+
+
+def _the_hand_in_words(hand: _Hand, first: BadBeatClaim) -> str:
+    if hand.round_id is not None and first.round_id == hand.round_id:
+        return f"Round {hand.round_id} at {hand.table.number}"
+    return (
+        f"The same cards at {hand.table.number} on gaming day {hand.gaming_day.isoformat()} (board {first.board}, "
+        f"{first.losing_hole} against {first.winning_hole})"
+    )
+
+
+def _already_claimed(hand: _Hand, first: BadBeatClaim) -> AlreadyClaimed:
+    return AlreadyClaimed(
+        f"{_the_hand_in_words(hand, first)} was already claimed: claim {first.pk}, {_where_it_stands(first)}. "
+        f"A Bad Beat is paid once (§637a.15(f)-(g)): if claim {first.pk} is wrong, the shift supervisor denies it "
+        "and the corrected claim is recorded then. Nothing was recorded."
+    )
+
+
+def _not_claimed(hand: _Hand) -> None:
+    first = _claims_of(hand)
+    if first:
+        raise _already_claimed(hand, first[0])
+
+
+def claim_require_first(claim: BadBeatClaim) -> None:
+    """Refuse to take further (verify, distribute, pay) a claim of a hand that another claim not denied
+    stands before: further on, or as far and opened first (§637a.15(f)-(g): the same Bad Beat is paid
+    once). Since a hand is claimed once, only claims recorded before that rule can meet this."""
+    hand = _hand_of(claim)
+    ahead = [other for other in _claims_of(hand) if _standing(other) < _standing(claim)]
+    if ahead:
+        first = ahead[0]
+        raise AlreadyClaimed(
+            f"Claim {claim.pk} is of the same hand as claim {first.pk}: {_the_hand_in_words(hand, first)}, claim "
+            f"{first.pk} {_where_it_stands(first)}. A Bad Beat is paid once (§637a.15(f)-(g)): claim {claim.pk} goes "
+            "no further; the shift supervisor denies it. Nothing was changed."
+        )
 
 
 def _claim_locked(claim: BadBeatClaim) -> BadBeatClaim:
@@ -297,6 +425,7 @@ def claim_verify(*, claim: BadBeatClaim, actor: User, pin: str) -> BadBeatDecisi
     claim = BadBeatClaim.objects.get(pk=claim.pk)  # as it stands now
     _undecided(claim)
     _not_the_opener(claim, actor)
+    claim_require_first(claim)
     if not claim.qualifies:
         raise ClaimDoesNotQualify(
             f"Claim {claim.pk} does not qualify: {'; '.join(claim.reasons)}. It is kept as evidence and cannot be "
@@ -306,6 +435,7 @@ def claim_verify(*, claim: BadBeatClaim, actor: User, pin: str) -> BadBeatDecisi
     with transaction.atomic(durable=True):
         claim = _claim_locked(claim)
         _undecided(claim)
+        claim_require_first(claim)
         fund_locked(claim.jackpot)
         position = fund_position(jackpot=claim.jackpot)
         rule, hand = bad_beat_hand_of(claim)

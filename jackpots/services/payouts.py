@@ -42,7 +42,7 @@ from ..models import (
     ShareName,
 )
 from ..selectors import fund_position, local_time
-from .claims import bad_beat_hand_of, claim_require_status, fund_locked
+from .claims import bad_beat_hand_of, claim_require_first, claim_require_status, fund_locked
 
 # Where the odd cents go, as the distribution records it and docs/jackpots.md states it.
 LEFTOVER_RULE = (
@@ -185,6 +185,7 @@ def _distributable(claim: BadBeatClaim) -> None:
     if claim.status in (ClaimStatus.DISTRIBUTED, ClaimStatus.PAID):
         raise AlreadyDistributed(f"Claim {claim.pk} already has its distribution; nothing was changed.")
     claim_require_status(claim, ClaimStatus.VERIFIED)
+    claim_require_first(claim)
     if claim.decision.payout_cents <= 0:
         raise AboveOfficialBalance(
             f"The fund held nothing official to pay when claim {claim.pk} was verified: there is nothing to distribute."
@@ -261,6 +262,7 @@ def share_pay(
             if again is not None:
                 return again
             _unpaid(share)
+            claim_require_first(claim)
             fund = fund_locked(claim.jackpot)
             balance = account_balance(account=fund)
             if share.amount_cents > balance:

@@ -4,6 +4,7 @@ signed-in browser, the text of a PDF, and a rules version that discontinues bb f
 from __future__ import annotations
 
 import io
+from typing import Any
 
 from django.test import Client
 from pypdf import PdfReader
@@ -28,13 +29,21 @@ def pdf_text(content: bytes) -> str:
 
 
 def paid_in_part(
-    *, make_claim, bad_beat: Jackpot, supervisor: User, finance: User, security: User, official_cents: int = 40_003
+    *,
+    make_claim,
+    bad_beat: Jackpot,
+    supervisor: User,
+    finance: User,
+    security: User,
+    official_cents: int = 40_003,
+    hand: dict[str, Any] | None = None,
 ) -> BadBeatClaim:
     """The qualifying claim at T1 on a fund of ``official_cents``: verified (the whole fund, the rules
     keep no reserve), distributed, and its losing hand paid at the table by security (Driver's license
-    PA-555); the winning hand and the table shares still to pay."""
+    PA-555); the winning hand and the table shares still to pay. ``hand``: another hand than the
+    qualifying one (``another_hand``), for a second claim at T1 (a hand is claimed once)."""
     fund_official(bad_beat, official_cents, finance)
-    claim = make_claim()
+    claim = make_claim(**(hand or {}))
     claim_verify(claim=claim, actor=supervisor, pin=PIN)
     distribution = distribution_prepare(claim=claim, actor=finance, pin=PIN, idempotency_key=f"dist-{claim.pk}")
     share_pay(

@@ -39,6 +39,39 @@ QUALIFYING: dict[str, Any] = {
 }
 
 
+# The suits in every other order: QUALIFYING's hand with its suits exchanged is another hand (a hand
+# is claimed once) of the same words and the same verdict.
+_SUIT_ORDERS = list(itertools.permutations("cdhs"))[1:]
+
+
+def _suits_exchanged(cards: str, n: int) -> str:
+    order = dict(zip("cdhs", _SUIT_ORDERS[n - 1], strict=True))
+    return " ".join(card[:-1] + order[card[-1]] for card in cards.split())
+
+
+def another_hand(n: int) -> dict[str, Any]:
+    """``make_claim(**another_hand(n))``, n from 1 to 23: QUALIFYING's hand with its suits exchanged,
+    another hand at the same table with the same seats, names and verdict."""
+    losing, winning = QUALIFYING["losing"], QUALIFYING["winning"]
+    return {
+        "board": _suits_exchanged(QUALIFYING["board"], n),
+        "losing": SeatedHand(seat=losing.seat, name=losing.name, hole=_suits_exchanged(losing.hole, n)),
+        "winning": SeatedHand(seat=winning.seat, name=winning.name, hole=_suits_exchanged(winning.hole, n)),
+    }
+
+
+def another_hand_body(n: int) -> dict[str, Any]:
+    """The same as ``another_hand`` for a claim's body in the API (``{**BODY, **another_hand_body(n)}``)."""
+    hand = another_hand(n)
+    return {
+        "board": hand["board"],
+        **{
+            side: {"seat": seated.seat, "name": seated.name, "hole": seated.hole}
+            for side, seated in (("losing", hand["losing"]), ("winning", hand["winning"]))
+        },
+    }
+
+
 def fund_official(jackpot: Jackpot, cents: int, actor: User) -> None:
     """Put ``cents`` into the fund's official balance as a cage verification would (the cage's own
     tests and the end-to-end test go through the real counts)."""

@@ -35,7 +35,7 @@ from jackpots.selectors import fund_position
 from jackpots.services import claim_deny, claim_verify, display_adjust, display_witness
 from tests.conftest import PIN
 from tests.jackpots.back_office import browser, paid_in_part, unpaid_share
-from tests.jackpots.bad_beat import QUALIFYING, discontinue_bb_for_bb2, fund_official
+from tests.jackpots.bad_beat import QUALIFYING, another_hand, discontinue_bb_for_bb2, fund_official
 
 
 def _key(page: str) -> str:
@@ -199,13 +199,14 @@ def test_a_busy_list_opens_in_the_same_queries_as_a_quiet_one(
     person, url = browser(finance), reverse(f"admin:jackpots_{name}_changelist")
     paid_in_part(make_claim=make_claim, bad_beat=bad_beat, supervisor=supervisor, finance=finance, security=security)
     quiet = _list_queries(url, person)
-    for _ in range(2):
+    for n in range(2):
         paid_in_part(
             make_claim=make_claim,
             bad_beat=bad_beat,
             supervisor=make_staff(Role.SHIFT_SUPERVISOR),
             finance=finance,
             security=security,
+            hand=another_hand(n + 1),
         )
     assert _list_queries(url, person) == quiet <= 20
 
@@ -262,7 +263,7 @@ def test_a_refused_distribution_shows_why_and_changes_nothing(make_claim, bad_be
     wrong = _text(person.post(url, {"method": "cash", "pin": "9999", "idempotency_key": "d-1"}))
     assert "Wrong PIN for" in wrong and "Nothing was changed." in wrong
     assert _counts() == before
-    unverified = make_claim()
+    unverified = make_claim(**another_hand(1))
     before = _counts()
     refused = _text(
         person.post(

@@ -21,10 +21,12 @@ from jackpots.models import (
     BadBeatDecision,
     BadBeatPayment,
 )
+from rake.services import round_record
 from tests.cage.helpers import client_for, post, refused
 from tests.conftest import PIN
-from tests.jackpots.bad_beat import fund_official, fund_reversed
+from tests.jackpots.bad_beat import another_hand_body, fund_official, fund_reversed
 from tests.jackpots.helpers import BODY, CLAIMS, snapshot
+from tests.rake.factories import recently
 
 
 def _claim(floorperson: User, **changes: Any) -> dict[str, Any]:
@@ -33,15 +35,15 @@ def _claim(floorperson: User, **changes: Any) -> dict[str, Any]:
     return response.json()
 
 
-def _verified(floorperson: User, supervisor: User) -> dict[str, Any]:
-    claim = _claim(floorperson)
+def _verified(floorperson: User, supervisor: User, **changes: Any) -> dict[str, Any]:
+    claim = _claim(floorperson, **changes)
     response = post(client_for(supervisor), f"{CLAIMS}{claim['id']}/verify/", {}, key=None)
     assert response.status_code == 200, response.content
     return response.json()
 
 
-def _distributed(floorperson: User, supervisor: User, finance: User) -> dict[str, Any]:
-    claim = _verified(floorperson, supervisor)
+def _distributed(floorperson: User, supervisor: User, finance: User, **changes: Any) -> dict[str, Any]:
+    claim = _verified(floorperson, supervisor, **changes)
     response = post(client_for(finance), f"{CLAIMS}{claim['id']}/distribution/", {})
     assert response.status_code == 201, response.content
     return response.json()
@@ -193,7 +195,7 @@ def test_the_high_hand_shows_what_the_selector_gives(rated_table, dealer, financ
 
 def test_claims_are_listed_newest_first_with_filters(bad_beat, floorperson, supervisor, make_staff) -> None:
     first = _claim(floorperson)
-    second = _claim(floorperson, players_dealt_in=3, others=[{"seat": 1, "name": "Pat One"}])
+    second = _claim(floorperson, **another_hand_body(1), players_dealt_in=3, others=[{"seat": 1, "name": "Pat One"}])
     post(client_for(supervisor), f"{CLAIMS}{first['id']}/deny/", {"reason": "Cards exposed early."}, key=None)
     api = client_for(make_staff(Role.SECURITY))
 
@@ -217,9 +219,9 @@ def test_claims_are_listed_newest_first_with_filters(bad_beat, floorperson, supe
 def test_the_lists_cost_a_few_queries_however_many_claims(
     bad_beat, floorperson, supervisor, finance, security, django_assert_max_num_queries
 ) -> None:
-    for _ in range(3):
+    for n in range(3):
         fund_official(bad_beat, 10_000, finance)  # each verification promises what the fund holds
-        distribution = _distributed(floorperson, supervisor, finance)
+        distribution = _distributed(floorperson, supervisor, finance, **another_hand_body(n + 1))
         _pay(security, distribution["shares"][0]["id"], id_number="PA-1")
     with django_assert_max_num_queries(12):
         response = client_for(security).get(CLAIMS)
@@ -365,6 +367,65 @@ def test_a_retried_claim_answers_the_first_and_another_body_with_its_key_is_refu
     assert snapshot() == before
 
 
+# --- A hand is claimed once (§637a.15(f)-(g)) ------------------------------------------------------
+
+
+def _round(rated_table, dealer) -> int:
+    """A round of six players dealt in at T1, logged by its dealer."""
+    played = round_record(
+        table=rated_table,
+        ended_at=recently(),
+        players_dealt_in=6,
+        pot_cents=12_000,
+        uncalled_bet_cents=0,
+        flop_dealt=True,
+        voided=False,
+        actor=dealer,
+        idempotency_key="api-round",
+    )
+    return played.round.pk
+
+
+def test_a_second_claim_of_a_round_is_a_409_already_claimed_naming_the_first(
+    bad_beat, rated_table, dealer, floorperson, supervisor, make_staff
+) -> None:
+    round_id = _round(rated_table, dealer)
+    first = _claim(floorperson, round=round_id)
+    other = client_for(make_staff(Role.FLOORPERSON))
+    before = snapshot()
+
+    body = refused(post(other, CLAIMS, {**BODY, **another_hand_body(1), "round": round_id}), 409, "already_claimed")
+
+    assert body["detail"].startswith(
+        f"Round {round_id} at T1 was already claimed: claim {first['id']}, opened by {floorperson} at "
+    )
+    assert snapshot() == before
+    # The same cards without the round, after the first was verified: the cards are the hand.
+    post(client_for(supervisor), f"{CLAIMS}{first['id']}/verify/", {}, key=None)
+    body = refused(post(other, CLAIMS, BODY), 409, "already_claimed")
+    assert f"was already claimed: claim {first['id']}, verified by {supervisor} at " in body["detail"]
+
+
+def test_the_same_key_replays_the_first_claim_and_another_key_for_the_hand_is_refused(
+    bad_beat, floorperson, supervisor
+) -> None:
+    api = client_for(floorperson)
+    first = post(api, CLAIMS, BODY, key="hand-1")
+    assert first.status_code == 201, first.content
+    before = snapshot()
+
+    again = post(api, CLAIMS, BODY, key="hand-1")
+    reordered = {**BODY, "board": "7h 7s Kc Ac Ad", "losing": {**BODY["losing"], "hole": "Ks As"}}
+    body = refused(post(api, CLAIMS, reordered, key="hand-2"), 409, "already_claimed")
+
+    assert again.status_code == 201 and again["Idempotent-Replayed"] == "true" and again.json() == first.json()
+    assert f"claim {first.json()['id']}, opened by {floorperson}" in body["detail"]
+    assert snapshot() == before
+    # Denied, the hand may be claimed again, corrected.
+    post(client_for(supervisor), f"{CLAIMS}{first.json()['id']}/deny/", {"reason": "Wrong seats."}, key=None)
+    assert post(api, CLAIMS, BODY, key="hand-3").status_code == 201
+
+
 # --- The verification and the denial --------------------------------------------------------------
 
 
@@ -432,8 +493,8 @@ def documents(bad_beat, floorperson, supervisor, finance) -> dict[str, int]:
     """A claim to verify, a verified claim to distribute, a share to pay, an adjustment to witness."""
     fund_official(bad_beat, 10_000, finance)
     distribution = _distributed(floorperson, supervisor, finance)
-    claimed = _claim(floorperson)
-    verified = _verified(floorperson, supervisor)
+    claimed = _claim(floorperson, **another_hand_body(1))
+    verified = _verified(floorperson, supervisor, **another_hand_body(2))
     adjustment = post(client_for(finance), "/api/display-adjustments/", {"jackpot": "bb"}).json()
     return {
         "claimed": claimed["id"],

@@ -31,7 +31,7 @@ from jackpots.services import SeatedHand, claim_verify, display_adjust, distribu
 from rake.services import round_record
 from tables.models import Table
 from tests.conftest import PIN
-from tests.jackpots.bad_beat import fund_official
+from tests.jackpots.bad_beat import another_hand, fund_official
 from tests.pages import assert_no_inline_script_or_style
 from tests.rake.factories import RULES, load, recently, rules_text
 
@@ -265,6 +265,45 @@ def test_a_refused_claim_shows_the_services_words_keeps_the_input_and_records_no
     assert 'aria-pressed="true"' in page  # the picked cards show as picked
     floorperson.refresh_from_db()
     assert floorperson.failed_pin_attempts == 0
+
+
+def test_a_hand_claimed_already_is_refused_on_the_tablet_in_the_services_words(
+    make_claim, rated_table, bad_beat, floorperson, make_staff
+) -> None:
+    first = make_claim(actor=floorperson)
+    browser = _browser(make_staff(Role.FLOORPERSON))
+    form = browser.get(_claim_form_url(bad_beat, rated_table)).content.decode()
+    before = _counts()
+
+    # The same hand from another tablet, its cards picked in another order.
+    body = _claim_body(form, bad_beat, rated_table, board="7h 7s Kc Ac Ad", losing_hole="Ks As")
+    page = browser.post(reverse("floor:bad-beat-claim"), body).content.decode()
+
+    assert (
+        f"Nothing was recorded. The same cards at T1 on gaming day {first.gaming_day.isoformat()} (board Ad Ac Kc 7s "
+        f"7h, As Ks against 7d 7c) was already claimed: claim {first.pk}, opened by {floorperson} at "
+    ) in page
+    assert f"if claim {first.pk} is wrong, the shift supervisor denies it and the corrected claim is recorded" in page
+    assert _counts() == before
+    assert 'name="board" value="7h 7s Kc Ac Ad"' in page  # what was entered is kept
+
+
+def test_a_duplicate_recorded_before_the_rule_is_not_verified_on_the_tablet(make_claim, supervisor) -> None:
+    first = make_claim()
+    duplicate = make_claim(**another_hand(1))
+    BadBeatClaim.objects.filter(pk=duplicate.pk).update(cards=first.cards, duplicate_of=first)
+    before = _counts()
+
+    page = (
+        _browser(supervisor)
+        .post(reverse("floor:bad-beat-verify", args=[duplicate.pk]), {"pin": PIN}, follow=True)
+        .content.decode()
+    )
+
+    assert (
+        f"Claim {duplicate.pk} was not verified. Claim {duplicate.pk} is of the same hand as claim {first.pk}: " in page
+    )
+    assert _counts() == before
 
 
 def test_cards_missing_or_a_pin_mistyped_are_refused_by_the_form_before_the_pin_check(
@@ -674,10 +713,10 @@ def ten_of_each(make_claim, bad_beat, make_staff, supervisor, finance, security)
     """Ten claims awaiting a decision, ten verified and distributed with a share paid, ten display
     adjustments awaiting their witness."""
     for n in range(10):
-        make_claim(idempotency_key=f"queue-open-{n}")
+        make_claim(idempotency_key=f"queue-open-{n}", **another_hand(n + 1))
     for n in range(10):
         fund_official(bad_beat, 10_000, finance)
-        claim = make_claim(idempotency_key=f"queue-paid-{n}")
+        claim = make_claim(idempotency_key=f"queue-paid-{n}", **another_hand(n + 11))
         claim_verify(claim=claim, actor=supervisor, pin=PIN)
         distribution = distribution_prepare(claim=claim, actor=finance, pin=PIN, idempotency_key=f"queue-dist-{n}")
         share_pay(

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import doctest
 import re
+from collections.abc import Callable
+from datetime import timedelta
 
 import pytest
+from django.db import IntegrityError, transaction
 
 from casino_backoffice.ledger.models import Account, Transfer, TransferKind
 from casino_backoffice.ledger.selectors import account_balance
@@ -14,6 +18,7 @@ from casino_backoffice.staff.roles import Role
 from jackpots.accounts import jackpot_fund_account, jackpot_paid_account
 from jackpots.exceptions import (
     AboveOfficialBalance,
+    AlreadyClaimed,
     AlreadyDecided,
     AlreadyDistributed,
     ClaimDoesNotQualify,
@@ -32,7 +37,9 @@ from jackpots.models import (
     DecisionOutcome,
     PaymentPlace,
 )
-from jackpots.selectors import fund_position, payouts_to_deliver
+from jackpots.models import bad_beat as bad_beat_models
+from jackpots.models.bad_beat import hand_cards
+from jackpots.selectors import fund_position, local_time, payouts_to_deliver
 from jackpots.services import (
     SeatedHand,
     SeatedPlayer,
@@ -42,8 +49,12 @@ from jackpots.services import (
     distribution_split,
     share_pay,
 )
+from rake.services import round_record
+from tables.models import Round
 from tests.conftest import PIN
-from tests.jackpots.bad_beat import fund_official, fund_reversed
+from tests.jackpots.bad_beat import another_hand, fund_official, fund_reversed
+from tests.jackpots.helpers import snapshot
+from tests.rake.factories import recently
 
 
 def _fund_cents(jackpot) -> int:
@@ -256,7 +267,7 @@ def test_a_second_verification_is_refused(make_claim, bad_beat, supervisor, make
 def test_a_second_claim_verified_pays_from_what_the_first_left(make_claim, bad_beat, supervisor, finance) -> None:
     fund_official(bad_beat, 10_000, finance)
     first = claim_verify(claim=make_claim(), actor=supervisor, pin=PIN)
-    second = claim_verify(claim=make_claim(), actor=supervisor, pin=PIN)
+    second = claim_verify(claim=make_claim(**another_hand(1)), actor=supervisor, pin=PIN)
     assert (first.payout_cents, second.payout_cents, second.owed_cents) == (10_000, 0, 10_000)
 
 
@@ -461,3 +472,240 @@ def test_a_second_decision_says_who_decided_and_when_by_the_rooms_clock(make_cla
         AlreadyDecided, match=rf"was already denied by {re.escape(str(supervisor))} at .* E[SD]T; nothing"
     ):
         claim_verify(claim=claim, actor=make_staff(Role.SHIFT_SUPERVISOR), pin=PIN)
+
+
+# --- A hand is claimed once (§637a.15(f)-(g)) ------------------------------------------------------
+
+
+@pytest.fixture
+def played(rated_table, dealer) -> Callable[[str], Round]:
+    """``played(key)``: a round of six players dealt in at T1, logged by its dealer a few minutes ago."""
+
+    def play(key: str) -> Round:
+        return round_record(
+            table=rated_table,
+            ended_at=recently(),
+            players_dealt_in=6,
+            pot_cents=12_000,
+            uncalled_bet_cents=0,
+            flop_dealt=True,
+            voided=False,
+            actor=dealer,
+            idempotency_key=key,
+        ).round
+
+    return play
+
+
+def _whole(distribution: BadBeatDistribution, payer) -> None:
+    for share in distribution.shares.all():
+        share_pay(share=share, id_type="License", id_number="L1", actor=payer, pin=PIN, idempotency_key=f"p{share.pk}")
+
+
+def test_a_round_claimed_again_is_refused_naming_the_first_claim_and_nothing_changes(
+    make_claim, played, floorperson, make_staff
+) -> None:
+    round_ = played("r-claimed-twice")
+    first = make_claim(round=round_)
+    other = make_staff(Role.FLOORPERSON)
+    before = snapshot()
+
+    # Other cards typed for the same round (a misread card, a second tablet): the round is the hand.
+    with pytest.raises(AlreadyClaimed) as refused:
+        make_claim(round=round_, actor=other, **another_hand(1))
+
+    assert refused.value.code == "already_claimed" and refused.value.status == 409
+    assert refused.value.message == (
+        f"Round {round_.pk} at T1 was already claimed: claim {first.pk}, opened by {floorperson} at "
+        f"{local_time(first.opened_at, 'America/New_York')}, awaiting the shift supervisor. A Bad Beat is paid once "
+        f"(§637a.15(f)-(g)): if claim {first.pk} is wrong, the shift supervisor denies it and the corrected claim is "
+        "recorded then. Nothing was recorded."
+    )
+    assert snapshot() == before  # no claim, no signature, the PIN not even asked
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        {"board": "7h 7s Kc Ac Ad", "losing": SeatedHand(seat=3, name="Ann Loser", hole="Ks As")},
+        {"winning": SeatedHand(seat=7, name="Walt Winner", hole="7c 7d")},
+        # The two hands the other way round: the same nine cards (the claim would not qualify either).
+        {
+            "losing": SeatedHand(seat=3, name="Ann Loser", hole="7d 7c"),
+            "winning": SeatedHand(seat=7, name="Walt Winner", hole="As Ks"),
+        },
+    ],
+    ids=["board-and-hole-cards-reordered", "winning-hole-cards-reordered", "hands-exchanged"],
+)
+def test_the_same_cards_at_the_table_the_same_gaming_day_are_refused_in_whatever_order(
+    make_claim, make_staff, typed
+) -> None:
+    first = make_claim()
+    other = make_staff(Role.FLOORPERSON)
+    before = snapshot()
+
+    with pytest.raises(
+        AlreadyClaimed, match=rf"^The same cards at T1 on gaming day {first.gaming_day.isoformat()} "
+    ) as refused:
+        make_claim(actor=other, **typed)
+
+    assert f"(board Ad Ac Kc 7s 7h, As Ks against 7d 7c) was already claimed: claim {first.pk}, opened by" in str(
+        refused.value
+    )
+    assert snapshot() == before
+
+
+def test_the_cards_are_one_hand_with_a_round_or_without_one(make_claim, played) -> None:
+    without = make_claim()
+    with pytest.raises(AlreadyClaimed, match=f"claim {without.pk}, "):
+        make_claim(round=played("r-after"))
+    with_round = make_claim(round=played("r-first"), **another_hand(1))
+    with pytest.raises(AlreadyClaimed, match=f"claim {with_round.pk}, "):
+        make_claim(**another_hand(1))
+    assert BadBeatClaim.objects.count() == 2
+
+
+@pytest.mark.parametrize("stage", ["verified", "distributed", "paid"])
+def test_a_hand_verified_distributed_or_paid_is_not_claimed_again(
+    make_claim, bad_beat, supervisor, finance, cashier, stage
+) -> None:
+    fund_official(bad_beat, 10_000, finance)
+    first = make_claim()
+    decision = claim_verify(claim=first, actor=supervisor, pin=PIN)
+    said = f"verified by {supervisor} at {local_time(decision.decided_at, 'America/New_York')}"
+    if stage in ("distributed", "paid"):
+        distribution = distribution_prepare(claim=first, actor=finance, pin=PIN, idempotency_key="dist-first")
+        said = f"distributed at {local_time(distribution.prepared_at, 'America/New_York')}, its shares being paid"
+    if stage == "paid":
+        _whole(distribution, cashier)
+        last = BadBeatPayment.objects.latest("paid_at")
+        said = f"paid at {local_time(last.paid_at, 'America/New_York')}"
+    first.refresh_from_db()
+    assert first.status == stage
+    before = snapshot()
+
+    with pytest.raises(AlreadyClaimed) as refused:
+        make_claim()
+
+    assert f"was already claimed: claim {first.pk}, {said}. A Bad Beat is paid once" in refused.value.message
+    assert snapshot() == before
+
+
+def test_a_denied_claim_does_not_block_the_corrected_one(make_claim, played, supervisor, make_staff) -> None:
+    round_ = played("r-corrected")
+    # The floorperson typed kings full for aces full: it does not qualify and is denied.
+    wrong = make_claim(round=round_, board="Kd Kc Ac 7s 7h", losing=SeatedHand(seat=3, name="Ann Loser", hole="Ks As"))
+    claim_deny(claim=wrong, reason="Misread: the board had two aces.", actor=supervisor, pin=PIN)
+
+    corrected = make_claim(round=round_)
+    claim_verify(claim=corrected, actor=make_staff(Role.SHIFT_SUPERVISOR), pin=PIN)
+
+    corrected.refresh_from_db()
+    assert (corrected.round_id, corrected.qualifies, corrected.status) == (round_.pk, True, ClaimStatus.VERIFIED)
+    # The same cards again, without a round, after a denial of them: recorded too.
+    denied_cards = make_claim(**another_hand(1))
+    claim_deny(claim=denied_cards, reason="Cards exposed before the river.", actor=supervisor, pin=PIN)
+    assert make_claim(**another_hand(1)).status == ClaimStatus.CLAIMED
+
+
+def test_the_same_cards_another_gaming_day_are_another_hand(make_claim) -> None:
+    yesterday = make_claim()
+    BadBeatClaim.objects.filter(pk=yesterday.pk).update(gaming_day=yesterday.gaming_day - timedelta(days=1))
+    assert make_claim().pk != yesterday.pk
+
+
+def test_a_retry_with_its_key_answers_the_first_claim_and_another_key_is_refused(make_claim) -> None:
+    first = make_claim(idempotency_key="claim-once")
+    before = snapshot()
+
+    again = make_claim(idempotency_key="claim-once")
+    with pytest.raises(AlreadyClaimed, match=f"claim {first.pk}, "):
+        make_claim(idempotency_key="claim-other-key")
+
+    assert again.pk == first.pk
+    assert snapshot() == before
+
+
+def test_the_database_refuses_a_second_claim_of_a_round_or_of_the_cards(make_claim, played) -> None:
+    """Should a path skip the service's check, the partial unique indexes still say no."""
+    round_ = played("r-index")
+    first = make_claim(round=round_)
+    copy = {
+        field.attname: getattr(first, field.attname)
+        for field in BadBeatClaim._meta.concrete_fields
+        if field.attname not in ("id", "idempotency_key")
+    }
+    for changes, index in (
+        ({"cards": "As Ks Qs Js Ts / 2c 3c / 4c 5c"}, "jackpots_claim_one_per_round"),
+        ({"round_id": None}, "jackpots_claim_one_per_hand"),
+    ):
+        with pytest.raises(IntegrityError, match=index), transaction.atomic():
+            BadBeatClaim.objects.create(**{**copy, **changes, "idempotency_key": f"raw-{index}"})
+    # A denied claim of the round is not in the index.
+    BadBeatClaim.objects.create(**{**copy, "status": ClaimStatus.DENIED, "idempotency_key": "raw-denied"})
+
+
+def test_a_hand_is_one_text_whatever_order_its_cards_were_typed_in() -> None:
+    assert doctest.testmod(bad_beat_models).failed == 0
+    assert hand_cards(board="2c 3d 4h 5s 6c", losing_hole="As Ks Qs Js", winning_hole="Ah Kh Qh Jh") == (
+        "6c 5s 4h 3d 2c / As Ks Qs Js / Ah Kh Qh Jh"
+    )
+
+
+# --- A claim of a hand claimed twice before a hand could be claimed once ---------------------------
+
+
+def _recorded_before_the_rule(claim: BadBeatClaim, first: BadBeatClaim) -> BadBeatClaim:
+    """Make ``claim`` a claim of ``first``'s hand as migration 0016 leaves one recorded before it."""
+    BadBeatClaim.objects.filter(pk=claim.pk).update(cards=first.cards, duplicate_of=first)
+    return BadBeatClaim.objects.get(pk=claim.pk)
+
+
+def test_a_duplicate_recorded_before_the_rule_is_not_verified_while_the_first_stands(
+    make_claim, bad_beat, supervisor, finance, make_staff
+) -> None:
+    fund_official(bad_beat, 10_000, finance)
+    first = make_claim()
+    duplicate = _recorded_before_the_rule(make_claim(**another_hand(1)), first)
+    before = snapshot()
+
+    with pytest.raises(AlreadyClaimed) as refused:
+        claim_verify(claim=duplicate, actor=supervisor, pin=PIN)
+
+    assert refused.value.message.startswith(
+        f"Claim {duplicate.pk} is of the same hand as claim {first.pk}: The same cards at T1 on gaming day "
+    )
+    assert "awaiting the shift supervisor. A Bad Beat is paid once (§637a.15(f)-(g)): claim" in refused.value.message
+    assert snapshot() == before
+    # Once the first is denied, the other claim of the hand is the one that stands.
+    claim_deny(claim=first, reason="Recorded twice: claim of the other tablet kept.", actor=supervisor, pin=PIN)
+    assert claim_verify(claim=duplicate, actor=make_staff(Role.SHIFT_SUPERVISOR), pin=PIN).payout_cents == 10_000
+
+
+def test_a_duplicate_recorded_before_the_rule_is_not_distributed_nor_paid(
+    make_claim, bad_beat, supervisor, finance, cashier
+) -> None:
+    first, second, third = make_claim(), make_claim(**another_hand(1)), make_claim(**another_hand(2))
+    for claim in (first, second, third):
+        fund_official(bad_beat, 10_000, finance)
+        claim_verify(claim=claim, actor=supervisor, pin=PIN)
+    distribution = distribution_prepare(claim=first, actor=finance, pin=PIN, idempotency_key="dist-1")
+    paid_twice = distribution_prepare(claim=second, actor=finance, pin=PIN, idempotency_key="dist-2")
+    second, third = _recorded_before_the_rule(second, first), _recorded_before_the_rule(third, first)
+    before = snapshot()
+
+    with pytest.raises(AlreadyClaimed, match=rf"^Claim {third.pk} is of the same hand as claim {first.pk}: "):
+        distribution_prepare(claim=third, actor=finance, pin=PIN, idempotency_key="dist-3")
+    with pytest.raises(AlreadyClaimed, match=rf"^Claim {second.pk} is of the same hand as claim {first.pk}: "):
+        share_pay(
+            share=paid_twice.shares.get(position=1),
+            id_type="License",
+            id_number="L2",
+            actor=cashier,
+            pin=PIN,
+            idempotency_key="pay-2",
+        )
+
+    assert snapshot() == before
+    _whole(distribution, cashier)  # the first claim of the hand is paid in full
+    assert BadBeatClaim.objects.get(pk=first.pk).status == ClaimStatus.PAID

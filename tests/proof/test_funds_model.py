@@ -90,7 +90,13 @@ from casino_backoffice.money import display_cents
 from casino_backoffice.staff.exceptions import ActionNotPermitted
 from casino_backoffice.staff.models import Signature, User
 from casino_backoffice.staff.roles import Role
-from jackpots.exceptions import AboveOfficialBalance, ClaimDoesNotQualify, DisplayError, HighHandRefused
+from jackpots.exceptions import (
+    AboveOfficialBalance,
+    AlreadyClaimed,
+    ClaimDoesNotQualify,
+    DisplayError,
+    HighHandRefused,
+)
 from jackpots.models import (
     BadBeatClaim,
     BadBeatDecision,
@@ -162,6 +168,21 @@ SEATS = {"T1": 10, "T2": 9}
 BB_RESERVE_BP = 1_000  # reserve_percent: 10
 BB_SHARES_BP = {"losing_hand": 5_000, "winning_hand": 2_500, "table_share": 2_500}
 HH_MIN_PLAYERS, HH_MIN_POT = 6, 30_00
+# A hand is claimed once (§637a.15(f)-(g)): each claim of an example is a hand of its own, four sevens
+# beating aces full of kings, queens, jacks or tens (at least the posted aces full of tens) in each
+# order of the suits.
+_SUIT_ORDERS = list(itertools.permutations("cdhs"))
+
+
+def bad_beat_hand(n: int) -> dict[str, str]:
+    """The ``n``-th hand the model claims: its board and both hands' hole cards."""
+    suits = dict(zip("cdhs", _SUIT_ORDERS[n % len(_SUIT_ORDERS)], strict=True))
+    pair = "KQJT"[n // len(_SUIT_ORDERS) % 4]
+
+    def cards(text: str) -> str:
+        return " ".join(card[0].replace("K", pair) + suits[card[1]] for card in text.split())
+
+    return {"board": cards("Ad Ac Kc 7s 7h"), "losing": cards("As Ks"), "winning": cards("7d 7c")}
 
 
 def rules_for(room: str) -> str:
@@ -378,6 +399,7 @@ class FundsMachine(RuleBasedStateMachine):
         self.transports: dict[int, TransportDoc] = {}
         self.day_counted: set[tuple[str, object]] = set()
         self.claims: list[Claim] = []
+        self.hands = itertools.count()
         self.owed = 0
         self.displayed: int | None = None
         self.pending = False
@@ -786,15 +808,16 @@ class FundsMachine(RuleBasedStateMachine):
     def open_a_bad_beat_claim(self, number: str, qualifies: bool) -> None:
         others = [1, 2, 5, 9] if qualifies else [1]  # 6 players dealt in, or 3 (the rules want 4)
         key = self._key("claim")
+        hand = bad_beat_hand(next(self.hands))
 
-        def claim() -> int:
+        def claim(key: str = key) -> int:
             return claim_open(
                 jackpot=self.jackpots["bb"],
                 table=self.tables[number],
                 players_dealt_in=len(others) + 2,
-                board="Ad Ac Kc 7s 7h",
-                losing=SeatedHand(seat=3, name="Ann Loser", hole="As Ks"),
-                winning=SeatedHand(seat=7, name="Walt Winner", hole="7d 7c"),
+                board=hand["board"],
+                losing=SeatedHand(seat=3, name="Ann Loser", hole=hand["losing"]),
+                winning=SeatedHand(seat=7, name="Walt Winner", hole=hand["winning"]),
                 others=[SeatedPlayer(seat=seat, name=f"Seat {seat}") for seat in others],
                 actor=self.people["floor"],
                 pin=PIN,
@@ -805,6 +828,13 @@ class FundsMachine(RuleBasedStateMachine):
         assert BadBeatClaim.objects.get(pk=pk).qualifies == qualifies
         self.claims.append(Claim(pk=pk, qualifies=qualifies, others=others))
         self._replayable("claim", claim, pk)
+        self._refused(
+            "a hand claimed again with another key",
+            lambda: claim(self._key("claim")),
+            AlreadyClaimed,
+            "already_claimed",
+            sometimes=True,
+        )
         self.taken["open a Bad Beat claim"] += 1
 
     def _claims(self, status: str) -> list[Claim]:

@@ -200,13 +200,14 @@ def play_a_demo_bad_beat(staff: dict[str, User], pins: dict[str, str]) -> None:
             pin=pins["security"],
             idempotency_key=f"demo-pay-{share.pk}",
         )
+    # Another hand (a hand is claimed once): the same ranks in other suits, three players dealt in.
     disputed = claim_open(
         jackpot=bad_beat,
         table=t2,
         players_dealt_in=3,
-        board="Ad Ac Kc 7s 7h",
-        losing=SeatedHand(3, "Ann Rivera", "As Ks"),
-        winning=SeatedHand(7, "Walt Chen", "7d 7c"),
+        board="Ah Ad Kd 7c 7s",
+        losing=SeatedHand(3, "Ann Rivera", "Ac Kh"),
+        winning=SeatedHand(7, "Walt Chen", "7d 7h"),
         others=others[:1],
         surveillance_reference="DEMO-CAM-2",
         actor=floor,
