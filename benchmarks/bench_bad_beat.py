@@ -6,10 +6,11 @@ history of claims, and many people paying one share at once (PostgreSQL only).
 
 What it does, on a fresh database of that name (dropped and created):
 1. Loads the demo rules (room ``main``: Bad Beat ``bb`` at the Hold'em tables), and staff of every role.
-2. ``--claims`` Bad Beats one after another at T1, each through the services a tablet and the admin
-   call: the fund made official (one cage verification's transfer of $1,000.00), the claim opened by a
-   floorperson, verified by the shift supervisor, distributed by finance, every share paid (six: the
-   two hands and four other players), the display adjusted and witnessed. Prints the time of each
+2. ``--claims`` Bad Beats one after another at T1 (up to 767, each a hand of its own), each through the
+   services a tablet and the admin call: the fund made official (one cage verification's transfer of
+   $1,000.00), the claim opened by a floorperson, verified by the shift supervisor, distributed by
+   finance, every share paid (six: the two hands and four other players), the display adjusted and
+   witnessed. Prints the time of each
    step (median and 99th percentile) and the whole lifecycle per claim.
 3. The display board's state (``jackpots.selectors.display_state``) and the fund positions after that
    history: median time and queries.
@@ -22,6 +23,7 @@ Prints figures; asserts only that nothing was paid twice. Not run by the tests.
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import statistics
 import sys
@@ -61,6 +63,21 @@ def _ms(seconds: list[float]) -> str:
     ordered = sorted(seconds)
     p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
     return f"median {statistics.median(ordered) * 1000:7.1f} ms   p99 {p99 * 1000:7.1f} ms"
+
+
+_SUIT_ORDERS = list(itertools.permutations("cdhs"))
+
+
+def _hand(n: int) -> dict[str, str]:
+    """The ``n``-th Bad Beat at T1, a hand of its own (a hand is claimed once): four of a rank beating
+    aces full of kings, queens, jacks or tens, in each order of the suits (768 hands)."""
+    suits = dict(zip("cdhs", _SUIT_ORDERS[n % 24], strict=True))
+    pair, quads = "KQJT"[n // 24 % 4], "98765432"[n // 96 % 8]
+
+    def cards(text: str) -> str:
+        return " ".join(card[0].replace("K", pair).replace("7", quads) + suits[card[1]] for card in text.split())
+
+    return {"board": cards("Ad Ac Kc 7s 7h"), "losing": cards("As Ks"), "winning": cards("7d 7c")}
 
 
 def main() -> None:
@@ -129,16 +146,17 @@ def main() -> None:
             idempotency_key=f"bench-official-{n}",
             actor=staff[Role.CAGE_CASHIER],
         )
+        hand = _hand(n)
         started = time.perf_counter()
         claim = timed(
             "claim_open",
-            lambda n=n: claim_open(
+            lambda n=n, hand=hand: claim_open(
                 jackpot=fund,
                 table=table,
                 players_dealt_in=6,
-                board="Ad Ac Kc 7s 7h",
-                losing=SeatedHand(3, "Ann", "As Ks"),
-                winning=SeatedHand(7, "Walt", "7d 7c"),
+                board=hand["board"],
+                losing=SeatedHand(3, "Ann", hand["losing"]),
+                winning=SeatedHand(7, "Walt", hand["winning"]),
                 others=others,
                 actor=staff[Role.FLOORPERSON],
                 pin=PIN,
@@ -200,13 +218,14 @@ def main() -> None:
         idempotency_key="bench-official-contended",
         actor=staff[Role.CAGE_CASHIER],
     )
+    contended = _hand(args.claims)
     claim = claim_open(
         jackpot=fund,
         table=table,
         players_dealt_in=6,
-        board="Ad Ac Kc 7s 7h",
-        losing=SeatedHand(3, "Ann", "As Ks"),
-        winning=SeatedHand(7, "Walt", "7d 7c"),
+        board=contended["board"],
+        losing=SeatedHand(3, "Ann", contended["losing"]),
+        winning=SeatedHand(7, "Walt", contended["winning"]),
         others=others,
         actor=staff[Role.FLOORPERSON],
         pin=PIN,

@@ -60,6 +60,7 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import itertools
 import json
 import os
 import random
@@ -105,6 +106,23 @@ CLAIM = {
     ],
     "surveillance_reference": "CAM-LOAD",
 }
+_SUIT_ORDERS = list(itertools.permutations("cdhs"))
+
+
+def claim_hand(n: int) -> dict:
+    """The ``n``-th Bad Beat of a client's tables, a hand of its own (a hand is claimed once): CLAIM's
+    four sevens beating aces full of kings, queens, jacks or tens, in each order of the suits."""
+    suits = dict(zip("cdhs", _SUIT_ORDERS[n % 24], strict=True))
+    pair = "KQJT"[n // 24 % 4]
+
+    def cards(text: str) -> str:
+        return " ".join(card[0].replace("K", pair) + suits[card[1]] for card in text.split())
+
+    return {
+        "board": cards(CLAIM["board"]),
+        "losing": {**CLAIM["losing"], "hole": cards(CLAIM["losing"]["hole"])},
+        "winning": {**CLAIM["winning"], "hole": cards(CLAIM["winning"]["hole"])},
+    }
 
 
 def cents(amount: str) -> int:
@@ -374,6 +392,7 @@ class Client:
         self.deadline = float("inf")
         self.pace = 0.0
         self.next_round_at = 0.0
+        self.hands = itertools.count()
 
     # -- HTTP --
 
@@ -554,7 +573,10 @@ class Client:
 
     def bad_beat(self, table: str) -> None:
         status, claim = self.post(
-            "claim", "/api/bad-beat/claims/", {**CLAIM, "table": table, "room": ROOM}, "floorperson"
+            "claim",
+            "/api/bad-beat/claims/",
+            {**CLAIM, **claim_hand(next(self.hands)), "table": table, "room": ROOM},
+            "floorperson",
         )
         if status != 201:
             return
