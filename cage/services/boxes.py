@@ -10,7 +10,7 @@ from django.utils import timezone
 from casino_backoffice.ledger.models import Account
 from casino_backoffice.ledger.services import AccountSpec, account_locked, account_open_as
 from jackpots.accounts import high_hand_box_content_account, jackpot_box_account
-from jackpots.models import HighHandPeriod, Jackpot
+from jackpots.models import HighHandPeriod, Jackpot, PeriodStatus
 from rake.selectors import RoomVersions
 from rake.services.accounts import drop_box_account
 from tables.models import PokerRoom, Table
@@ -80,10 +80,16 @@ def box_content_locked(*, box: Box, period: HighHandPeriod | None) -> Account:
 
 
 def box_content_close(*, account: Account, box: Box, period: HighHandPeriod | None, at: datetime) -> None:
-    """An ended High Hand period's box content, counted or carried, takes no more drops: a round of its
-    period posted later is refused (``period_box_counted``). The open period's content, carried from a
-    closed table, stays open: the table may open again before the period ends, and its next count
-    takes the rest. Saved, not updated in bulk: the account's history records when."""
-    if period is not None and period.ends_at <= at and account.pk != box.account_id and account.closed_at is None:
+    """A closed High Hand period's box content, counted or carried, takes no more drops: a round of its
+    period posted later is refused (``period_box_counted``). The content of a period the schedule has
+    not closed yet, counted or carried from a closed table, stays open: the table may open again before
+    the period ends, and the period's sheet then takes the rest. Saved, not updated in bulk: the
+    account's history records when."""
+    if (
+        period is not None
+        and period.status != PeriodStatus.OPEN
+        and account.pk != box.account_id
+        and account.closed_at is None
+    ):
         account.closed_at = at
         account.save(update_fields=["closed_at"])

@@ -30,7 +30,7 @@ from django.utils import timezone
 from casino_backoffice.ledger.models import Account
 from casino_backoffice.ledger.selectors import account_balance
 from jackpots.accounts import high_hand_box_content_account
-from jackpots.models import HighHandPeriod, JackpotKind
+from jackpots.models import HighHandPeriod, JackpotKind, PeriodStatus
 from jackpots.selectors import tables_listing
 from jackpots.services import display_late_flag, display_overdue_flag, periods_run, unclaimed_prepare
 from tables.models import PokerRoom
@@ -93,6 +93,7 @@ def _period_sheets_due(*, box: Box, until: datetime, now: datetime) -> list[Coun
             ends_at__lte=until,
             ends_at__gt=until - CATCH_UP_LIMIT,
         )
+        .exclude(status=PeriodStatus.OPEN)  # the schedule closes a period, then its sheets are due
         .exclude(count_sheets__box=box)
         .select_related("room", "rules_version")
     )

@@ -79,8 +79,9 @@ def test_the_lists_cost_a_few_queries_however_many_rows(
         post(client_for(dealer), COUNTS, {"box": code, "counted": cents})
     api = client_for(compliance)
     api.get("/api/boxes/")  # the boxes are known once; then a list is a read
+    # The boxes list reads the High Hand boxes' periods in 4 queries more (whatever their number).
     for url in ("/api/boxes/", "/api/counts/", "/api/jackpots/"):
-        with django_assert_max_num_queries(15):
+        with django_assert_max_num_queries(18):
             assert len(_results(api.get(url))) >= 2
 
 

@@ -17,7 +17,7 @@ from rest_framework.test import APIClient
 
 from cage.invariants import high_hand_pool_violations
 from cage.models import Box, Count, CountSheet, SheetKind
-from cage.services import count_record
+from cage.services import cage_verify, count_record, count_witness, transport_create
 from casino_backoffice.ledger.models import Transfer
 from casino_backoffice.ledger.selectors import ledger_total
 from jackpots.exceptions import HighHandRefused
@@ -163,3 +163,34 @@ class TestRulesThatTakeEffectMidDay:
         assert (award.entry_id, award.amount_cents) == (winner.pk, 600)
         assert not HighHandPeriod.objects.filter(starts_at__lt=_at("10:00")).exists()
         assert high_hand_pool_violations() == []
+
+
+def test_a_box_counted_before_its_period_ended_is_counted_again_for_what_came_after(
+    night, rated_table, dealer, floorperson, security, cashier
+) -> None:
+    rounds, _hand, count = night
+    _run(_at("10:30"))
+    rounds(_at("10:35"))  # $2.00
+    table_set_open(table=rated_table, is_open=False, actor=floorperson)
+    early = count_record(
+        box=Box.objects.get(code="T1-hh"), counted_cents=200, actor=dealer, pin=PIN, idempotency_key="c-1"
+    )
+    # The table closed before the period ended: its box is counted for what the period dropped so far.
+    assert (early.period, early.sheet, early.expected_cents) == (_period("10:00"), None, 200)
+    table_set_open(table=rated_table, is_open=True, actor=floorperson)
+    rounds(_at("10:40"), 2)  # $4.00 after the early count, in the same period
+    _run(_at("11:01"))
+
+    assert count().box_counts["T1-hh"] == 400  # the 10:00 sheet takes what came after the early count
+    _run(_at("11:05"))
+    # The period waits for every count of its box contents: the early one too.
+    assert _period("10:00").status == PeriodStatus.CLOSED
+    count_witness(count=early, actor=floorperson, pin=PIN, surveillance_reference="CAM-9")
+    container = transport_create(
+        room=rated_table.room, seal="S-early", counts=[early], actor=security, pin=PIN, idempotency_key="t-early"
+    )
+    cage_verify(transport=container, counted=200, actor=cashier, pin=PIN, idempotency_key="v-early")
+    _run(_at("11:10"))
+    ten = _period("10:00")
+    assert (ten.status, ten.contributions_cents, ten.pool_cents) == (PeriodStatus.ROLLED_OVER, 600, 600)
+    assert high_hand_pool_violations() == []

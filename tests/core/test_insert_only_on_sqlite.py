@@ -140,7 +140,9 @@ wrong = entry_record(jackpot=period.jackpot, table=first.table, seat=6, player_n
                      cards="As Ad Ah Kc Kd", made_at=first.made_at, actor=floor, pin="2468", idempotency_key="hh-2")
 entry_void(entry=wrong, reason="misread", actor=supervisor, pin="2468")
 periods_run(room=room, at=period.ends_at + timedelta(minutes=1))
-with transaction.atomic():  # the schedule's transaction
+with transaction.atomic():  # the schedule's transaction: earlier periods (opened by the demo's rounds) first
+    for earlier in HighHandPeriod.objects.filter(jackpot=period.jackpot, starts_at__lt=period.starts_at).order_by("starts_at"):
+        period_announce(period=earlier, contributions_cents=0, at=period.ends_at + timedelta(minutes=2))
     period_announce(period=period, contributions_cents=500, at=period.ends_at + timedelta(minutes=2))
 award_pay(award=HighHandAward.objects.get(), id_type=first.id_type, id_number=first.id_number, actor=cashier,
           pin="2468", idempotency_key="hh-pay")
@@ -232,7 +234,7 @@ AUDIT_LOG = (
 
 # Insert-only tables the embedded database holds no row of (nobody there has set up a second factor):
 # their triggers' presence is compared here, their refusal proven on the tables above.
-WITHOUT_ROWS = ("staff_secondfactorevent",)
+WITHOUT_ROWS = ("staff_secondfactorevent", "jackpots_displayadjustmentlate")
 
 
 @pytest.fixture(scope="module")

@@ -90,6 +90,7 @@ from casino_backoffice.money import display_cents
 from casino_backoffice.staff.exceptions import ActionNotPermitted
 from casino_backoffice.staff.models import Signature, User
 from casino_backoffice.staff.roles import Role
+from jackpots.accounts import high_hand_box_content_account
 from jackpots.exceptions import (
     AboveOfficialBalance,
     AlreadyClaimed,
@@ -248,6 +249,11 @@ BELOW_MINIMUM = "Ah Ad Ac Kh Qs"  # three aces
 ID_TYPE = "Driver's license"
 
 
+def content_name(table: str, period: int) -> str:
+    """The model's name of a table's High Hand box content of one period (by its index)."""
+    return f"{table}-hh@{period}"
+
+
 def player_id(table: str, seat: int) -> str:
     return f"PA-{table}-{seat:02d}"
 
@@ -257,10 +263,12 @@ def player_id(table: str, seat: int) -> str:
 
 @dataclass
 class Sheet:
-    """A High Hand box's count sheet of one ended period: what filled it, and whether it is verified."""
+    """A High Hand box's count sheet of one ended period: what filled it, whether its box content was
+    carried to the cage uncounted, and whether it is verified."""
 
     box: str
     counted: int | None = None
+    carried: bool = False
     verified: bool = False
 
 
@@ -284,6 +292,12 @@ class Period:
     pool: int | None = None
     entries: list[Entry] = field(default_factory=list)
     sheets: list[Sheet] = field(default_factory=list)
+    # Its box contents (§637a.16(d)): counts and carries of them made, those not verified yet, what
+    # their verifications made official, and the tables whose content was taken before the period ended.
+    counts: int = 0
+    unverified: int = 0
+    official: int = 0
+    taken: set[str] = field(default_factory=set)
 
     def best(self) -> int | None:
         ranks = [entry.rank for entry in self.entries if not entry.voided]
@@ -307,6 +321,7 @@ class CountDoc:
     counted: int
     status: str
     sheet: Sheet | None
+    period: int | None = None  # a High Hand box: the index of the period whose box content it took
 
 
 @dataclass
@@ -316,6 +331,8 @@ class TransportDoc:
     counts: list[int] = field(default_factory=list)
     expected: dict[str, int] = field(default_factory=dict)  # boxes carried: what each held
     missing: set[str] = field(default_factory=set)
+    periods: dict[str, int] = field(default_factory=dict)  # High Hand boxes carried: the period of their content
+    sheets: dict[str, Sheet] = field(default_factory=dict)  # ... and its sheet, when the period had ended
 
 
 @dataclass
@@ -456,7 +473,20 @@ class FundsMachine(RuleBasedStateMachine):
     def _period_opened(self) -> None:
         period = HighHandPeriod.objects.get(jackpot=self.jackpots["hh"], status=PeriodStatus.OPEN)
         assert not self.periods or period.starts_at == self.periods[-1].ends_at
+        # Each table's High Hand box content of the period is an account of its own (§637a.16(d)).
+        for number, table in self.tables.items():
+            spec = high_hand_box_content_account(table=table, jackpot=self.jackpots["hh"], starts_at=period.starts_at)
+            self.names[spec.code] = content_name(number, len(self.periods))
         self.periods.append(Period(pk=period.pk, starts_at=period.starts_at, ends_at=period.ends_at))
+
+    def _next_content(self, code: str) -> tuple[int, Sheet | None]:
+        """What the next count or carry of High Hand box ``code`` takes: the oldest ended period whose
+        sheet of the box is neither filled nor carried, with that sheet; else the open period's content."""
+        for n, period in enumerate(self.periods[:-1]):
+            for sheet in period.sheets:
+                if sheet.box == code and sheet.counted is None and not sheet.carried:
+                    return n, sheet
+        return len(self.periods) - 1, None
 
     def _at(self) -> datetime:
         """The next moment of the simulated clock, inside the open period."""
@@ -542,7 +572,7 @@ class FundsMachine(RuleBasedStateMachine):
         for box, cents, suffix in (
             (f"{number}-drop", rake, "rake"),
             (f"{number}-bb", bb, "drop:bb"),
-            (f"{number}-hh", hh, "drop:hh"),
+            (content_name(number, len(self.periods) - 1), hh, "drop:hh"),
         ):
             if cents:
                 self._move(debit=box, credit="pots", amount=cents)
@@ -576,26 +606,20 @@ class FundsMachine(RuleBasedStateMachine):
 
     # --- Counts, custody and the cage ---------------------------------------------------------------------
 
-    def _open_sheet(self, box: str) -> Sheet | None:
-        """The oldest unfilled count sheet of a High Hand box among the ended periods."""
-        return next(
-            (sheet for period in self.periods for sheet in period.sheets if sheet.box == box and sheet.counted is None),
-            None,
-        )
-
     def _countable(self) -> list[str]:
-        return [
-            box
-            for box in BOXES
-            if not self.tables[box[:2]].is_open and (not box.endswith("-hh") or self._open_sheet(box) is not None)
-        ]
+        # A High Hand box at a closed table is always countable: its oldest ended period's content, or
+        # the open period's so far.
+        return [box for box in BOXES if not self.tables[box[:2]].is_open]
 
     @precondition(lambda self: self._countable())
     @rule(pick=st.integers(0, 99), difference=st.sampled_from([0, 0, 0, -1_00, 50, -1]))
     def count_a_box_at_its_table(self, pick: int, difference: int) -> None:
         countable = self._countable()
         code = countable[pick % len(countable)]
-        expected = self.money[code]
+        daily = not code.endswith("-hh")
+        index, sheet = (None, None) if daily else self._next_content(code)
+        holder = code if index is None else content_name(code[:2], index)
+        expected = self.money[holder]
         counted = max(expected + difference, 0)
         day = gaming_day(room=self.room, at=timezone.now())
         if code.endswith("-bb") and self.notice_day != day:
@@ -615,24 +639,38 @@ class FundsMachine(RuleBasedStateMachine):
             )
 
         key = self._key("count")
-        daily = not code.endswith("-hh")
         if daily and (code, day) in self.day_counted:
             self._refused("a box counted twice for its sheet", count, BoxAlreadyCounted)
             return
         done = count()
         assert done.expected_cents == expected
-        self._move(debit="custody", credit=code, amount=expected)
+        self._move(debit="custody", credit=holder, amount=expected)
         self._move(debit="custody", credit="variance", amount=counted - expected)
-        sheet = None
         if daily:
             self.day_counted.add((code, day))
         else:
-            sheet = self._open_sheet(code)
-            assert sheet is not None
-            sheet.counted = counted
-        self.counts[done.pk] = CountDoc(box=code, counted=counted, status="counted", sheet=sheet)
+            assert index is not None and done.period_id == self.periods[index].pk
+            self._content_taken(code, index, sheet)
+            if sheet is not None:
+                sheet.counted = counted
+        self.counts[done.pk] = CountDoc(box=code, counted=counted, status="counted", sheet=sheet, period=index)
         self._replayable("count", lambda: count().pk, done.pk)
         self.taken["count a box at its table"] += 1
+
+    def _content_taken(self, code: str, index: int, sheet: Sheet | None) -> None:
+        """A High Hand box content of period ``index`` counted or carried: the period waits for its
+        verification; taken before the period ended (no sheet), its table needs no sheet of it unless
+        more is dropped in after."""
+        period = self.periods[index]
+        period.counts += 1
+        period.unverified += 1
+        if sheet is None:
+            period.taken.add(code[:2])
+
+    def _content_verified(self, index: int | None, cents: int) -> None:
+        if index is not None:
+            self.periods[index].unverified -= 1
+            self.periods[index].official += cents
 
     def _counts(self, status: str) -> list[int]:
         return [pk for pk, doc in self.counts.items() if doc.status == status]
@@ -715,6 +753,7 @@ class FundsMachine(RuleBasedStateMachine):
             count_doc = self.counts[count]
             self._official(verification, count_doc.box, count_doc.counted)
             count_doc.status = "verified"
+            self._content_verified(count_doc.period, count_doc.counted)
             if count_doc.sheet is not None:
                 count_doc.sheet.verified = True
         self._move(debit="over_short", credit="variance", amount=counted - declared)
@@ -736,10 +775,20 @@ class FundsMachine(RuleBasedStateMachine):
             ).pk
 
         pk = carry()
-        expected = {code: self.money[code] for code in codes}
-        for code, cents in expected.items():
-            self._move(debit="custody", credit=code, amount=cents)
-        self.transports[pk] = TransportDoc(kind="boxes", status="in_transit", expected=expected)
+        doc = TransportDoc(kind="boxes", status="in_transit")
+        for code in codes:
+            holder = code
+            if code.endswith("-hh"):
+                index, sheet = self._next_content(code)
+                holder = content_name(code[:2], index)
+                doc.periods[code] = index
+                self._content_taken(code, index, sheet)
+                if sheet is not None:
+                    doc.sheets[code] = sheet
+                    sheet.carried = True
+            doc.expected[code] = self.money[holder]
+            self._move(debit="custody", credit=holder, amount=doc.expected[code])
+        self.transports[pk] = doc
         self._replayable("transport", carry, pk)
         self.taken["carry uncounted boxes"] += 1
         return pk
@@ -796,7 +845,8 @@ class FundsMachine(RuleBasedStateMachine):
             cents = counted.get(code, 0)
             self._move(debit="variance", credit="custody", amount=doc.expected[code] - cents)
             self._official(verification, code, cents)
-            if code.endswith("-hh") and (sheet := self._open_sheet(code)) is not None:
+            self._content_verified(doc.periods.get(code), cents)
+            if (sheet := doc.sheets.get(code)) is not None:
                 sheet.counted, sheet.verified = cents, True
         doc.status = "verified"
         self._replayable("cage verification", lambda: verify().pk, verification.pk)
@@ -1076,7 +1126,13 @@ class FundsMachine(RuleBasedStateMachine):
         self.clock = period.ends_at + timedelta(minutes=1)
         self._schedule()
         period.status = PeriodStatus.CLOSED
-        period.sheets = [Sheet(box=f"{number}-hh") for number in TABLES]
+        # A sheet for each table's box content, but one taken before the end with nothing dropped since.
+        index = len(self.periods) - 1
+        period.sheets = [
+            Sheet(box=f"{number}-hh")
+            for number in TABLES
+            if number not in period.taken or self.money[content_name(number, index)]
+        ]
         self._period_opened()
         self._settle()
         self.taken["end the period"] += 1
@@ -1104,9 +1160,14 @@ class FundsMachine(RuleBasedStateMachine):
                 break
             if period.status != PeriodStatus.CLOSED:
                 continue
-            if not all(sheet.verified for sheet in period.sheets):
+            if (
+                not (period.sheets or period.counts)
+                or not all(sheet.verified for sheet in period.sheets)
+                or period.unverified
+                or any(self.money[content_name(number, n)] for number in TABLES)
+            ):
                 break
-            period.pool = sum(sheet.counted or 0 for sheet in period.sheets) + period.rolled_in
+            period.pool = period.official + period.rolled_in
             best = period.best()
             if best is None:
                 self.periods[n + 1].rolled_in += period.pool
@@ -1205,8 +1266,26 @@ class FundsMachine(RuleBasedStateMachine):
     def return_an_uncollected_award(self) -> None:
         award = next(award for award in self.awards if award.prepared and not award.returned)
         unclaimed = HighHandUnclaimed.objects.get(award_id=award.pk)
+        # The posted destination next_period: the period open when the time limit ended (§637a.16(i)).
+        into = next(
+            (
+                period
+                for period in self.periods
+                if period.ends_at > award.collect_by and period.status in (PeriodStatus.OPEN, PeriodStatus.CLOSED)
+            ),
+            None,
+        )
+        if into is None:
+            # The simulated clock runs in the past: no period open when the time limit ends exists yet.
+            self._refused(
+                "an uncollected award with no period open at its time limit",
+                lambda: unclaimed_approve(unclaimed=unclaimed, actor=self.people["finance"], pin=PIN),
+                HighHandRefused,
+                "no_period",
+            )
+            award.returned = True  # it waits in the awards to collect; the model tries it once
+            return
         approved = unclaimed_approve(unclaimed=unclaimed, actor=self.people["finance"], pin=PIN)
-        into = next(period for period in self.periods if period.status in (PeriodStatus.OPEN, PeriodStatus.CLOSED))
         assert approved.into_period_id == into.pk
         into.rolled_in += award.amount
         self._move(debit="hh:fund", credit="hh:awards", amount=award.amount)
@@ -1290,7 +1369,7 @@ class FundsMachine(RuleBasedStateMachine):
         if account != "hh:fund":
             return self.money[account]
         committed = sum(
-            sum(sheet.counted or 0 for sheet in period.sheets if sheet.verified) + period.rolled_in
+            period.official + period.rolled_in
             for period in self.periods
             if period.status in (PeriodStatus.OPEN, PeriodStatus.CLOSED)
         )
@@ -1387,6 +1466,7 @@ class FundsMachine(RuleBasedStateMachine):
         assert sum(self.money.values()) == 0
         assert ledger_total() == 0
         assert all(self.money[name] >= 0 for name in NEVER_BELOW_ZERO), self.money
+        assert all(cents >= 0 for name, cents in self.money.items() if "-hh@" in name), self.money
 
     @invariant()
     def the_displays_are_the_model(self) -> None:
