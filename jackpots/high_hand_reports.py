@@ -30,7 +30,7 @@ from .models import (
 )
 from .reports import card_words
 from .rules import HighHandRule
-from .selectors import jackpot_rule_of_version
+from .selectors import jackpot_rule_of_version, unclaimed_next_period
 
 # --- The patron's identification --------------------------------------------------------------------
 
@@ -65,24 +65,21 @@ def award_state(award: HighHandAward) -> str:
 def unclaimed_words(destination: str) -> str:
     """Where the posted rules send an award not collected in time (§637a.16(i)), in words."""
     if destination == "next_period":
-        return "into the pool of the fund's next period"
+        return "into the pool of the qualifying period open when its time limit ended"
     if destination == "fund":
-        return "back into the fund, into its next pool"
+        return "back into the fund, added to the pool of the next period to close"
     return destination
 
 
 def unclaimed_into(unclaimed: HighHandUnclaimed) -> HighHandPeriod | None:
-    """The period an uncollected award would go into if approved now: the fund's earliest period not
-    yet announced (as ``unclaimed_approve`` chooses it), or the period it went into."""
+    """The period an uncollected award went into, or would go into if approved now: under
+    ``next_period`` the period open when its time limit ended (``unclaimed_next_period``); under
+    ``fund`` none until the next period closes after the approval (``unclaimed_approve``)."""
     if unclaimed.into_period_id is not None:
         return unclaimed.into_period
-    return (
-        HighHandPeriod.objects.filter(
-            jackpot_id=unclaimed.award.period.jackpot_id, status__in=(PeriodStatus.OPEN, PeriodStatus.CLOSED)
-        )
-        .order_by("starts_at")
-        .first()
-    )
+    if unclaimed.destination == "next_period":
+        return unclaimed_next_period(unclaimed)
+    return None
 
 
 # --- The Tracking Slip (§637a.16(f)) -------------------------------------------------------------

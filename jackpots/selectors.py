@@ -33,6 +33,7 @@ from .models import (
     HighHandAward,
     HighHandEntry,
     HighHandPeriod,
+    HighHandUnclaimed,
     Jackpot,
     JackpotKind,
     PeriodStatus,
@@ -550,4 +551,25 @@ def adjustments_to_witness(*, room: PokerRoom) -> list[DisplayAdjustment]:
         .exclude(Exists(newer))
         .select_related("jackpot", "adjusted_by")
         .order_by("adjusted_at", "pk")
+    )
+
+
+# --- Uncollected High Hand awards (§637a.16(i)) ------------------------------------------------------
+
+
+def unclaimed_next_period(unclaimed: HighHandUnclaimed) -> HighHandPeriod | None:
+    """Where an award not collected in time goes under the posted destination ``next_period``: 'into
+    the pool of the qualifying period open when the time limit ends' (the rules' words, §637a.16(i)),
+    the period whose bounds hold ``collect_by``; once that period's pool is announced (finance approved
+    after it), the first period after it not announced yet. Never a period that ended before the time
+    limit. None when no such period is open or closed yet."""
+    award = unclaimed.award
+    return (
+        HighHandPeriod.objects.filter(
+            jackpot_id=award.period.jackpot_id,
+            ends_at__gt=award.collect_by,
+            status__in=(PeriodStatus.OPEN, PeriodStatus.CLOSED),
+        )
+        .order_by("starts_at")
+        .first()
     )

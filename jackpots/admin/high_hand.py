@@ -771,7 +771,9 @@ class HighHandUnclaimedAdmin(HighHandAdmin, SimpleHistoryAdmin):
                 "Goes into the pool of",
                 f"the period from {_local(into.starts_at, zone)} ({into.get_status_display().lower()})"
                 if into is not None
-                else "no period of the fund is open or closed yet: approve when one opens",
+                else "the next period to close after the approval (kept in the fund until then)"
+                if unclaimed.destination == "fund"
+                else "no period open at or after the time limit yet: approve when one opens",
             ),
         ]
         if unclaimed.approved_by is not None:

@@ -58,7 +58,7 @@ from ..models import (
 )
 from ..periods import period_at, qualifying_periods
 from ..rules import HighHandRule
-from ..selectors import jackpot_rule_of_version, local_time, tables_listing
+from ..selectors import jackpot_rule_of_version, local_time, tables_listing, unclaimed_next_period
 
 # How far back the schedule looks for periods it should have opened and closed after downtime.
 PERIOD_CATCH_UP = timedelta(days=7)
@@ -85,7 +85,10 @@ def periods_run(*, room: PokerRoom, at: datetime) -> PeriodsRun:
     opened = closed = 0
     version = rules_version_in_effect(room=room, at=at)
     for jackpot in Jackpot.objects.filter(room=room, kind=JackpotKind.HIGH_HAND).select_related("room"):
-        for period in HighHandPeriod.objects.filter(jackpot=jackpot, status=PeriodStatus.OPEN, ends_at__lte=at):
+        for period in HighHandPeriod.objects.filter(
+            jackpot=jackpot, status=PeriodStatus.OPEN, ends_at__lte=at
+        ).order_by("starts_at"):
+            _unclaimed_kept_in_the_fund_join(period=period)
             period.status = PeriodStatus.CLOSED
             period.closed_at = at
             if at - period.ends_at > CLOSE_GRACE:
@@ -93,7 +96,7 @@ def periods_run(*, room: PokerRoom, at: datetime) -> PeriodsRun:
                     f"Closed at {local_time(at, room.timezone)}, {_minutes(at - period.ends_at)} after its end: the "
                     "schedule was not running when it ended."
                 )[:300]
-            period.save(update_fields=["status", "closed_at", "close_note"])  # one by one: audited
+            period.save(update_fields=["status", "closed_at", "close_note", "rolled_in_cents"])  # one by one: audited
             closed += 1
         rule = jackpot_rule_of_version(version=version, code=jackpot.code) if version is not None else None
         if version is None or not isinstance(rule, HighHandRule):
@@ -658,9 +661,14 @@ def unclaimed_prepare(*, room: PokerRoom, at: datetime) -> list[HighHandUnclaime
 
 
 def unclaimed_approve(*, unclaimed: HighHandUnclaimed, actor: User, pin: str) -> HighHandUnclaimed:
-    """Finance approves and signs the transfer of an uncollected award (§637a.16(i)): its money moves
-    back from the awards to collect to the fund, into the pool of the fund's next period not yet
-    announced."""
+    """Finance approves and signs the transfer of an uncollected award (§637a.16(i): 'the procedure for
+    distributing High Hand Jackpot payouts which have not been collected within the time period'); its
+    money moves back from the awards to collect to the fund, and then where the posted rules say:
+
+    - ``next_period``: into the pool of the qualifying period open when the time limit ends
+      (``selectors.unclaimed_next_period``), at once;
+    - ``fund``: kept in the fund, and added to the pool of the next period to close after the approval,
+      at its close (``periods_run`` attaches it; until then the award's ``into_period`` is empty)."""
     action_require(actor=actor, action=Action.HIGH_HAND_UNCLAIMED_APPROVE, of=unclaimed)
     if unclaimed.approved_by_id is not None:
         raise _refuse(f"The transfer of award {unclaimed.award_id} was approved already.", "already_approved")
@@ -674,14 +682,16 @@ def unclaimed_approve(*, unclaimed: HighHandUnclaimed, actor: User, pin: str) ->
         if unclaimed.approved_by_id is not None:
             raise _refuse(f"The transfer of award {unclaimed.award_id} was approved already.", "already_approved")
         award = unclaimed.award
-        into = (
-            HighHandPeriod.objects.select_for_update()
-            .filter(jackpot=award.period.jackpot, status__in=(PeriodStatus.OPEN, PeriodStatus.CLOSED))
-            .order_by("starts_at")
-            .first()
-        )
-        if into is None:
-            raise _refuse("No period of the fund is open to take the award; try again when one opens.", "no_period")
+        into = None
+        if unclaimed.destination == "next_period":
+            found = unclaimed_next_period(unclaimed)
+            if found is None:
+                raise _refuse(
+                    "No qualifying period open at or after the award's time limit is there to take it; try again "
+                    "when one opens (§637a.16(i)).",
+                    "no_period",
+                )
+            into = HighHandPeriod.objects.select_for_update(of=("self",)).get(pk=found.pk)
         awards = account_locked(jackpot_awards_account(jackpot=award.period.jackpot))
         fund = account_locked(jackpot_fund_account(jackpot=award.period.jackpot))
         signature_add(document=unclaimed, rule=HighHandUnclaimed.APPROVER, signer=signer)
@@ -693,12 +703,36 @@ def unclaimed_approve(*, unclaimed: HighHandUnclaimed, actor: User, pin: str) ->
             idempotency_key=f"high-hand:award:{award.pk}:unclaimed",
             actor=actor,
             reference=unclaimed,
-            memo=f"Award {award.pk} not collected: into {into} (§637a.16(i))"[:300],
+            memo=(
+                f"Award {award.pk} not collected: into {into} (§637a.16(i))"
+                if into is not None
+                else f"Award {award.pk} not collected: kept in the fund, into the next pool at its close (§637a.16(i))"
+            )[:300],
         )
-        into.rolled_in_cents += award.amount_cents
-        into.save(update_fields=["rolled_in_cents"])
+        if into is not None:
+            into.rolled_in_cents += award.amount_cents
+            into.save(update_fields=["rolled_in_cents"])
         unclaimed.approved_by = actor
         unclaimed.approved_at = signer.verified_at
         unclaimed.into_period = into
         unclaimed.save(update_fields=["approved_by", "approved_at", "into_period"])
     return unclaimed
+
+
+def _unclaimed_kept_in_the_fund_join(*, period: HighHandPeriod) -> None:
+    """At a period's close, the uncollected awards kept in the fund since before its end join its pool
+    (the posted destination ``fund``, §637a.16(i)). Inside the schedule's transaction."""
+    for unclaimed in (
+        HighHandUnclaimed.objects.select_for_update(of=("self",))
+        .filter(
+            award__period__jackpot_id=period.jackpot_id,
+            destination="fund",
+            approved_at__isnull=False,
+            approved_at__lt=period.ends_at,
+            into_period__isnull=True,
+        )
+        .select_related("award")
+    ):
+        period.rolled_in_cents += unclaimed.award.amount_cents
+        unclaimed.into_period = period
+        unclaimed.save(update_fields=["into_period"])
