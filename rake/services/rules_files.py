@@ -55,9 +55,13 @@ def rules_load(*, text: str, actor: User, source_name: str = "") -> RulesLoaded:
     sha = hashlib.sha256(rules.canonical_json().encode()).hexdigest()
     now = timezone.now()
     with transaction.atomic():
-        room = PokerRoom.objects.select_for_update().filter(code=rules.room).first()
+        # The rules lock first, then the room's row, as every service that rates money takes them: a
+        # round being rated holds the lock shared and references the room (a High Hand period it opens),
+        # so locking the row first would deadlock with it.
+        room = PokerRoom.objects.filter(code=rules.room).first()
         if room is not None:
             lock_room_rules(room=room, exclusive=True)
+            room = PokerRoom.objects.select_for_update().get(pk=room.pk)
         latest = room.rules_versions.order_by("-number").first() if room else None
         if latest is not None and latest.content_sha256 == sha:
             return RulesLoaded(version=latest, created=False)
