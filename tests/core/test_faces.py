@@ -153,15 +153,15 @@ def test_nobody_adds_a_transfer_in_the_admin(client, administrator) -> None:
 
 
 def test_the_display_board_shows_a_bad_beat_as_finance_adjusted_it_and_nothing_not_official(
-    client, open_table, finance
+    client, open_table, finance, floorperson
 ) -> None:
-    """A Bad Beat shows only what finance's latest display adjustment set (§637a.15(h)(1)); money still
-    in a box is not official and is shown nowhere."""
+    """A Bad Beat shows only what finance's latest display adjustment set, once the floorperson present
+    witnessed it (§637a.15(h)(1)); money still in a box is not official and is shown nowhere."""
     from casino_backoffice.ledger.models import AccountKind, TransferKind
     from casino_backoffice.ledger.services import account_open, account_open_as, transfer_post_atomic
     from jackpots.accounts import jackpot_fund_account
     from jackpots.models import Jackpot, JackpotKind
-    from jackpots.services import display_adjust
+    from jackpots.services import display_adjust, display_witness
     from tests.conftest import PIN
 
     room = open_table.room
@@ -184,10 +184,13 @@ def test_the_display_board_shows_a_bad_beat_as_finance_adjusted_it_and_nothing_n
     )
 
     before = client.get("/display/main/panel/").content.decode()
-    display_adjust(jackpot=bad_beat, actor=finance, pin=PIN, idempotency_key="display-faces")
+    adjustment = display_adjust(jackpot=bad_beat, actor=finance, pin=PIN, idempotency_key="display-faces")
+    unwitnessed = client.get("/display/main/panel/").content.decode()
+    display_witness(adjustment=adjustment, actor=floorperson, pin=PIN)
     panel = client.get("/display/main/panel/").content.decode()
 
     assert "Bad Beat" in before and "$12,345.67" not in before  # official, not yet set on the display
+    assert "$12,345.67" not in unwitnessed  # finance alone does not set it
     assert "Bad Beat" in panel and "$12,345.67" in panel
     # A High Hand without a qualifying period open (no rules here) shows no amount, not even an estimate.
     assert "High Hand" in panel and "No period open" in panel

@@ -322,7 +322,7 @@ def test_a_new_rules_version_posts_its_own_words(bad_beat, rated_table) -> None:
             "rate_percent": 2.5,
             "max": "3.00",
             "min_pot": "0.00",
-            "base": "before_rake",
+            "no_flop_no_drop": False,
         },
         "reserve_percent": 10,
         "discontinuation": {"approved_on": "2026-02-01", "reference": "PGCB letter 2026-9"},
@@ -358,7 +358,7 @@ def test_a_new_rules_version_posts_its_own_words(bad_beat, rated_table) -> None:
 
     assert posted.version.number == 2
     assert posted.contribution.startswith(
-        "2.5% of each pot that reaches the minimum pot, the pot measured before the rake"
+        "2.5% of each pot that reaches the minimum pot, the pot measured after the rake"
     )
     assert "at most $3.00 from a pot" in posted.contribution and posted.maximum_contribution_cents == 300
     assert posted.minimum_pot == "No minimum: every pot contributes."

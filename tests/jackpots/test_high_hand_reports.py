@@ -134,7 +134,7 @@ def test_the_posted_rules_are_generated_from_the_rules_version_in_effect(high_ha
 
 def test_a_new_rules_version_posts_its_own_words(high_hand) -> None:
     _new_version(
-        contribution={"method": "fixed", "amount": "1.00", "min_pot": "0.00", "base": "before_rake"},
+        contribution={"method": "fixed", "amount": "1.00", "min_pot": "0.00", "no_flop_no_drop": False},
         period={"every_minutes": 1440, "first_starts": "06:00"},
         min_players=4,
         claim_within_days=1,
@@ -151,7 +151,7 @@ def test_a_new_rules_version_posts_its_own_words(high_hand) -> None:
     )
     assert posted.collection_period.startswith(posted.qualifying_period + " These are the qualifying periods.")
     assert posted.contribution.startswith(
-        "A fixed $1.00 from each pot that reaches the minimum pot, the pot measured before the rake"
+        "A fixed $1.00 from each pot that reaches the minimum pot, the pot measured after the rake"
     )
     assert posted.maximum_contribution_cents == 100
     assert posted.minimum_pot == "No minimum: every pot contributes."

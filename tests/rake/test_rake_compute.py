@@ -23,11 +23,12 @@ HH = PARSED.jackpots["hh"]
 
 
 def jackpot(code: str, **contribution: Any):
-    """Jackpot ``code`` of the factories' file with its contribution changed, read as a file is."""
+    """Jackpot ``code`` of the factories' file with its contribution changed, read as a file is; one
+    measured ``before_rake`` as a version stored before that was refused is read (a new file may not)."""
     data = copy.deepcopy(RULES)
     item = next(item for item in data["jackpots"] if item["code"] == code)
     item["contribution"].update(contribution)
-    return validate_rules(data).jackpots[code]
+    return validate_rules(data, stored=contribution.get("base") == "before_rake").jackpots[code]
 
 
 def outcome(policy=NL10, jackpots=(BB, HH), pot=12000, uncalled=0, flop=True, voided=False):
