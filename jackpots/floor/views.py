@@ -724,8 +724,8 @@ def display_adjust_page(request: HttpRequest, jackpot_id: int) -> HttpResponse:
         return _funds_page(request, adjust=(jackpot.pk, form))
     messages.success(
         request,
-        f"The {jackpot.name} display now shows {display_cents(adjustment.amount_cents)}. The floorperson or above "
-        "present witnesses it on their tablet (§637a.15(h)(1)).",
+        f"The {jackpot.name} display shows {display_cents(adjustment.amount_cents)} once the floorperson or above "
+        "present signs as witness on their tablet (§637a.15(h)(1)); until then it shows what it showed.",
     )
     return redirect("floor:bad-beat-funds")
 

@@ -361,7 +361,9 @@ def test_finance_adjusts_the_display_from_the_check(bad_beat, finance) -> None:
 
     adjustment = DisplayAdjustment.objects.get()
     assert (adjustment.amount_cents, adjustment.adjusted_by) == (12_345, finance)
-    assert "The display of Bad Beat now shows $123.45." in _text(response) and "✔ matches" in _text(response)
+    # It takes effect when the floorperson or above present has signed too (§637a.15(h)(1)).
+    assert "The display of Bad Beat shows $123.45 once the floorperson or above" in _text(response)
+    assert "✔ matches" not in _text(response)
 
 
 def test_a_refused_adjustment_changes_nothing(bad_beat, finance, cashier) -> None:

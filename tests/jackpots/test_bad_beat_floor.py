@@ -27,7 +27,14 @@ from jackpots.models import (
     Jackpot,
     PaymentPlace,
 )
-from jackpots.services import SeatedHand, claim_verify, display_adjust, distribution_prepare, share_pay
+from jackpots.services import (
+    SeatedHand,
+    claim_verify,
+    display_adjust,
+    display_witness,
+    distribution_prepare,
+    share_pay,
+)
 from rake.services import round_record
 from tables.models import Table
 from tests.conftest import PIN
@@ -420,10 +427,11 @@ def test_the_supervisor_sees_each_claim_with_its_evidence_and_verdict(make_claim
 
 
 def test_the_supervisor_verifies_through_the_page_and_the_board_shows_pending(
-    make_claim, bad_beat, supervisor, finance, client
+    make_claim, bad_beat, supervisor, finance, floorperson, client
 ) -> None:
     fund_official(bad_beat, 100_000, finance)
-    display_adjust(jackpot=bad_beat, actor=finance, pin=PIN, idempotency_key="display-before")
+    adjustment = display_adjust(jackpot=bad_beat, actor=finance, pin=PIN, idempotency_key="display-before")
+    display_witness(adjustment=adjustment, actor=floorperson, pin=PIN)  # it takes effect (§637a.15(h)(1))
     claim = make_claim()
 
     response = _browser(supervisor).post(reverse("floor:bad-beat-verify", args=[claim.pk]), {"pin": PIN}, follow=True)
@@ -603,7 +611,7 @@ def test_a_floorperson_witnesses_a_display_adjustment(bad_beat, finance, floorpe
 
 
 def test_finance_adjusts_the_display_and_prepares_the_distribution_on_the_tablet(
-    verified, bad_beat, finance, client
+    verified, bad_beat, finance, floorperson, client
 ) -> None:
     browser = _browser(finance)
     page = browser.get(reverse("floor:bad-beat-funds")).content.decode()
@@ -625,6 +633,9 @@ def test_finance_adjusts_the_display_and_prepares_the_distribution_on_the_tablet
         500_000,
         finance,
     )
+    # It takes effect once the floorperson or above present has signed too (§637a.15(h)(1)).
+    assert "Display does not match" in browser.get(reverse("floor:bad-beat-funds")).content.decode()
+    display_witness(adjustment=adjustment, actor=floorperson, pin=PIN)
     after = browser.get(reverse("floor:bad-beat-funds")).content.decode()
     assert "Display matches the finance record" in after and "Pending adjustment" not in after
     panel = client.get(reverse("display:panel", args=["main"])).content.decode()
@@ -735,7 +746,8 @@ def ten_of_each(make_claim, bad_beat, make_staff, supervisor, finance, security)
     [
         ("floor:bad-beat-decide", Role.SHIFT_SUPERVISOR, 5, 'class="card claim-card"', 10),
         ("floor:bad-beat-payouts", Role.SECURITY, 8, 'class="card payout"', 10),
-        ("floor:bad-beat-witness", Role.FLOORPERSON, 5, 'class="card witness-row"', 10),
+        # Each adjustment supersedes the one before it not yet witnessed: one of the ten awaits.
+        ("floor:bad-beat-witness", Role.FLOORPERSON, 5, 'class="card witness-row"', 1),
         ("floor:bad-beat-funds", Role.FINANCE, 10, 'class="card fund"', 1),
         ("floor:bad-beat-claims", Role.FLOORPERSON, 4, 'class="row-link"', 20),
     ],
