@@ -98,7 +98,7 @@ class AlreadyApproved(JackpotError):
 
 class HighHandRefused(JackpotError):
     """A High Hand action refused by a rule of §637a.16; ``code`` names the rule (``below_minimum``,
-    ``not_higher``, ``period_closed``, ``too_few_players``, ``pot_too_small`` ...).
+    ``not_higher``, ``period_closed``, ``too_few_players`` ...).
 
     A refusal that says the document was signed already, or is past the step the action needs, is a
     409, as the Bad Beat's are (``share_already_paid``, ``already_decided``): the request may be right,

@@ -68,7 +68,6 @@ ENTRY_CODES = (
     "not_higher",
     "period_closed",
     "too_few_players",
-    "pot_too_small",
     "player_required",
     "id_required",
     "dealer_required",
@@ -371,7 +370,7 @@ class EntryCreate(APIView):
     """A floorperson or above who verified a full house or better records it on the period's High Hand
     Tracking Slip and signs (§637a.16(f)). Only a hand higher than the period's high hand, or equal to
     it (a tie, ``tie: true``), is recorded; every refusal is a 400 naming the rule (``below_minimum``,
-    ``not_higher``, ``period_closed``, ``too_few_players``, ``pot_too_small`` ...) and records nothing."""
+    ``not_higher``, ``period_closed``, ``too_few_players`` ...) and records nothing."""
 
     required_actions = {"POST": Action.HIGH_HAND_RECORD}
 

@@ -88,15 +88,16 @@ def periods_run(*, room: PokerRoom, at: datetime) -> PeriodsRun:
         for period in HighHandPeriod.objects.filter(
             jackpot=jackpot, status=PeriodStatus.OPEN, ends_at__lte=at
         ).order_by("starts_at"):
-            _unclaimed_kept_in_the_fund_join(period=period)
-            period.status = PeriodStatus.CLOSED
-            period.closed_at = at
-            if at - period.ends_at > CLOSE_GRACE:
-                period.close_note = (
-                    f"Closed at {local_time(at, room.timezone)}, {_minutes(at - period.ends_at)} after its end: the "
-                    "schedule was not running when it ended."
-                )[:300]
-            period.save(update_fields=["status", "closed_at", "close_note", "rolled_in_cents"])  # one by one: audited
+            with transaction.atomic():  # the close and the uncollected awards it takes in, together
+                _unclaimed_kept_in_the_fund_join(period=period)
+                period.status = PeriodStatus.CLOSED
+                period.closed_at = at
+                if at - period.ends_at > CLOSE_GRACE:
+                    period.close_note = (
+                        f"Closed at {local_time(at, room.timezone)}, {_minutes(at - period.ends_at)} after its end: "
+                        "the schedule was not running when it ended."
+                    )[:300]
+                period.save(update_fields=["status", "closed_at", "close_note", "rolled_in_cents"])  # audited
             closed += 1
         rule = jackpot_rule_of_version(version=version, code=jackpot.code) if version is not None else None
         if version is None or not isinstance(rule, HighHandRule):
@@ -269,8 +270,13 @@ def entry_record(
     and signs (§637a.16(f)). Refused, with the rule named: a hand below a full house
     (``below_minimum``), one lower than the period's current high hand (``not_higher``; an equal hand
     is recorded as a tie), a moment outside an open period (``period_closed``), too few players dealt
-    in (``too_few_players``), a pot under the posted minimum (``pot_too_small``), a missing
-    identification (§637a.16(b)(7)) or a dealer without a Board credential number."""
+    in (``too_few_players``), a missing identification (§637a.16(b)(7)) or a dealer without a Board
+    credential number.
+
+    The pot is recorded, never a reason to refuse: the posted minimum pot is 'the minimum pot amount
+    required before the contribution to the High Hand Jackpot is collected' (§637a.16(b)(3)), a
+    threshold of the contribution measured after the rake, not a restriction on qualifying
+    (§637a.16(b)(7)); a hand of a pot too small to contribute still qualifies, as the posted rules say."""
     action_require(actor=actor, action=Action.HIGH_HAND_RECORD, of=table)
     values = {
         "player_name": (player_name or "").strip(),
@@ -349,12 +355,6 @@ def entry_record(
             f"Only {players_dealt_in} players were dealt in; at least {rule.minimum.min_players_dealt} are required "
             "(§637a.16(b)(4)).",
             "too_few_players",
-        )
-    if pot_cents < rule.contribution.min_pot_cents:
-        raise _refuse(
-            f"The pot {display_cents(pot_cents)} is under the posted minimum pot of "
-            f"{display_cents(rule.contribution.min_pot_cents)} (§637a.16(b)(3)).",
-            "pot_too_small",
         )
     signer = pin_check(user=actor, pin=pin)
     try:

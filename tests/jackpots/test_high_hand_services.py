@@ -39,6 +39,7 @@ from jackpots.services import (
 )
 from tests.conftest import PIN
 from tests.jackpots.bad_beat import fund_official
+from tests.rake.factories import RULES, load, rules_text
 
 # Its pools are announced by hand, with official money no count made (``close_and_announce``).
 pytestmark = pytest.mark.pools_by_hand
@@ -192,7 +193,6 @@ def test_a_full_house_is_recorded_with_every_field_of_the_slip(record, dealer, f
     [
         ("9s 9d 9h 4c 2d", {}, "below_minimum"),
         ("9s 9d 9h 4c 4d", {"players_dealt_in": 5}, "too_few_players"),
-        ("9s 9d 9h 4c 4d", {"pot_cents": 2_999}, "pot_too_small"),
         ("9s 9d 9h 4c 4d", {"id_number": " "}, "id_required"),
         ("9s 9d 9h 9c 9d", {}, "cards_invalid"),
         ("9s 9d 9h 4c 4d", {"made_at": timezone.now() - timedelta(days=2)}, "period_closed"),
@@ -204,6 +204,14 @@ def test_a_hand_the_rules_refuse_is_not_recorded(record, cards, changes, code) -
         record(cards, **changes)
     assert refused.value.code == code
     assert (HighHandEntry.objects.count(), Signature.objects.count()) == before
+
+
+def test_a_hand_of_a_pot_under_the_contribution_minimum_still_qualifies(record) -> None:
+    # The posted $30.00 is 'the minimum pot amount required before the contribution ... is collected'
+    # (§637a.16(b)(3)), measured after the rake: no restriction on qualifying (b)(7) is posted.
+    entry = record("9s 9d 9h 4c 4d", pot_cents=2_999)
+
+    assert (entry.pot_cents, entry.words) == (2_999, "Full house, nines full of fours")
 
 
 def test_only_a_higher_or_equal_hand_is_recorded_and_an_equal_one_is_a_tie(record) -> None:
@@ -305,9 +313,16 @@ def test_an_award_not_collected_goes_where_the_rules_say_with_finances_signature
     (unclaimed,) = unclaimed_prepare(room=rated_table.room, at=award.collect_by + timedelta(minutes=1))
     with pytest.raises(ActionNotPermitted):
         unclaimed_approve(unclaimed=unclaimed, actor=cashier, pin=PIN)
+    # The posted next_period: 'into the pool of the qualifying period open when the time limit ends'
+    # (§637a.16(i)), never one that ended before it, such as the period still open now.
+    with pytest.raises(HighHandRefused) as no_period:
+        unclaimed_approve(unclaimed=unclaimed, actor=finance, pin=PIN)
+    assert no_period.value.code == "no_period"
+    periods_run(room=rated_table.room, at=award.collect_by + timedelta(minutes=1))
     approved = unclaimed_approve(unclaimed=unclaimed, actor=finance, pin=PIN)
 
     assert approved.into_period is not None and approved.into_period.rolled_in_cents == 7_000
+    assert approved.into_period.starts_at <= award.collect_by < approved.into_period.ends_at
     fund = Account.objects.get(code=jackpot_fund_account(jackpot=open_period.jackpot).code)
     assert account_balance(account=fund) == 7_000
     with pytest.raises(HighHandRefused) as expired:
@@ -321,6 +336,41 @@ def test_an_award_not_collected_goes_where_the_rules_say_with_finances_signature
         )
     assert expired.value.code == "award_expired"
     assert HighHandUnclaimed.objects.count() == 1
+
+
+class TestAnAwardKeptInTheFund:
+    """The posted destination ``fund``: 'kept in the fund and added to the next qualifying period's pool
+    when that period closes' (the rules' words for §637a.16(i))."""
+
+    @pytest.fixture
+    def rules(self, room):
+        jackpots = [{**item, "unclaimed": "fund"} if item["code"] == "hh" else item for item in RULES["jackpots"]]
+        return load(rules_text(jackpots=jackpots))
+
+    def test_it_joins_the_pool_of_the_next_period_to_close_after_the_approval(
+        self, record, open_period, finance, rated_table
+    ) -> None:
+        fund_official(open_period.jackpot, 7_000, finance)
+        record("Ts Td Th 4c 4d")
+        period_announce(period=_close(open_period), contributions_cents=7_000, at=timezone.now())
+        award = HighHandAward.objects.get()
+        (unclaimed,) = unclaimed_prepare(room=rated_table.room, at=award.collect_by + timedelta(minutes=1))
+        assert unclaimed.destination == "fund"
+        following = HighHandPeriod.objects.get(status=PeriodStatus.OPEN)
+
+        approved = unclaimed_approve(unclaimed=unclaimed, actor=finance, pin=PIN)
+
+        # Back in the fund at once, in no pool yet: the open period's pool does not show it.
+        following.refresh_from_db()
+        assert (approved.into_period, following.rolled_in_cents) == (None, 0)
+        fund = Account.objects.get(code=jackpot_fund_account(jackpot=open_period.jackpot).code)
+        assert account_balance(account=fund) == 7_000
+        # The next period to close takes it into its pool.
+        closed = _close(following)
+        approved.refresh_from_db()
+        assert (approved.into_period, closed.rolled_in_cents) == (closed, 7_000)
+        _close(HighHandPeriod.objects.get(status=PeriodStatus.OPEN))
+        assert HighHandPeriod.objects.filter(rolled_in_cents=7_000).count() == 1  # taken in once
 
 
 def test_periods_are_announced_in_order(open_period) -> None:

@@ -168,7 +168,7 @@ POLICY = {"T1": "nl10", "T2": "lim"}
 SEATS = {"T1": 10, "T2": 9}
 BB_RESERVE_BP = 1_000  # reserve_percent: 10
 BB_SHARES_BP = {"losing_hand": 5_000, "winning_hand": 2_500, "table_share": 2_500}
-HH_MIN_PLAYERS, HH_MIN_POT = 6, 30_00
+HH_MIN_PLAYERS = 6
 # A hand is claimed once (§637a.15(f)-(g)): each claim of an example is a hand of its own, four sevens
 # beating aces full of kings, queens, jacks or tens (at least the posted aces full of tens) in each
 # order of the suits.
@@ -1078,8 +1078,6 @@ class FundsMachine(RuleBasedStateMachine):
             if made_at < period.starts_at
             else "too_few_players"
             if players < HH_MIN_PLAYERS
-            else "pot_too_small"
-            if pot < HH_MIN_POT
             else "not_higher"
             if best is not None and rank < best
             else "already_recorded"
