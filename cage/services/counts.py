@@ -78,7 +78,10 @@ def notice_record(
     return notice
 
 
-def _notice_for(*, box: Box, day: date, notice: ComplianceNotice | None) -> ComplianceNotice | None:
+def notice_for(*, box: Box, day: date, notice: ComplianceNotice | None) -> ComplianceNotice | None:
+    """The notice to compliance a count of ``box`` on gaming day ``day`` is made upon (§637a.15(d)):
+    ``notice`` when given (of the box's room), else the day's latest; None for a box that holds no Bad
+    Beat money. Refused (``NoticeRequired``) when a Bad Beat box has none."""
     if box.jackpot is None or box.jackpot.kind != JackpotKind.BAD_BEAT:
         return notice
     if notice is not None:
@@ -153,7 +156,7 @@ def count_record(
                     f"Box {box.code} was already counted for its open count sheet{when}; no count is due."
                 )
             day = sheet.gaming_day if sheet is not None else gaming_day(room=box.room, at=now)
-            used_notice = _notice_for(box=box, day=day, notice=notice)
+            used_notice = notice_for(box=box, day=day, notice=notice)
             content = box_content_locked(box=box, period=period)
             expected = account_balance(account=content)
             count = Count.objects.create(

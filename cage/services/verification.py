@@ -49,6 +49,7 @@ from ..models import (
     VerificationStatus,
 )
 from ._common import move, official_account, variance_threshold_cents, verification_transfer_key
+from .counts import notice_for
 from .schedule import schedule_lock_shared
 
 
@@ -264,12 +265,16 @@ def _verify_boxes(step: _Verifying, *, counted: int | dict[str, int], fingerprin
             .order_by("opens_at")
             .first()
         )
+        day = sheet.gaming_day if sheet else transport.gaming_day
         count = Count.objects.create(
             box=item.box,
             sheet=sheet,
             period_id=item.period_id,
             place=CountPlace.CAGE,
-            gaming_day=sheet.gaming_day if sheet else transport.gaming_day,
+            gaming_day=day,
+            # A Bad Beat box is counted 'upon notice to a casino compliance representative' (§637a.15(d)),
+            # at the cage as at a table: without one the whole verification is refused, nothing recorded.
+            notice=notice_for(box=item.box, day=day, notice=None),
             counted_cents=cents,
             expected_cents=item.expected_cents,
             counted_by=step.actor,

@@ -5,9 +5,16 @@ from __future__ import annotations
 import pytest
 
 from cage.accounts import custody_account, revenue_account
-from cage.exceptions import BoxMissing, CountMismatch, WrongStatus
+from cage.exceptions import BoxMissing, CountMismatch, NoticeRequired, WrongStatus
 from cage.models import Box, CageVerification, Count, CountPlace, TransportStatus, Variance
-from cage.services import boxes_sync, cage_verify, missing_box_record, transport_account, transport_create
+from cage.services import (
+    boxes_sync,
+    cage_verify,
+    missing_box_record,
+    notice_record,
+    transport_account,
+    transport_create,
+)
 from casino_backoffice.ledger.models import Transfer
 from casino_backoffice.ledger.selectors import account_balance, ledger_total
 from casino_backoffice.staff.exceptions import ActionNotPermitted
@@ -93,3 +100,26 @@ def test_a_retried_verification_answers_the_first_and_another_body_is_refused(
     with pytest.raises(IdempotencyKeyReused):
         cage_verify(transport=transport, counted={"T1-drop": 1400}, actor=cashier, pin=PIN, idempotency_key="v-1")
     assert CageVerification.objects.count() == 1 and Transfer.objects.count() == transfers
+
+
+def test_a_bad_beat_box_counted_at_the_cage_needs_the_notice_to_compliance(
+    closed_table, security, floorperson, cashier, key
+) -> None:
+    """§637a.15(d): the Bad Beat box is counted 'upon notice to a casino compliance representative', at
+    the cage as at a closed table."""
+    (bad_beat,) = _boxes(closed_table, "T1-bb")
+    transport = transport_create(
+        room=closed_table.room, seal="BB-1", boxes=[bad_beat], actor=security, pin=PIN, idempotency_key=key()
+    )
+    transport_account(transport=transport, box_codes=["T1-bb"], actor=floorperson, pin=PIN)
+    before = (Count.objects.count(), CageVerification.objects.count(), Transfer.objects.count())
+
+    with pytest.raises(NoticeRequired, match="compliance representative"):
+        cage_verify(transport=transport, counted={"T1-bb": 300}, actor=cashier, pin=PIN, idempotency_key=key())
+    assert (Count.objects.count(), CageVerification.objects.count(), Transfer.objects.count()) == before
+
+    notice = notice_record(
+        room=closed_table.room, notified="J. Smith", method="phone", actor=floorperson, pin=PIN, idempotency_key=key()
+    )
+    cage_verify(transport=transport, counted={"T1-bb": 300}, actor=cashier, pin=PIN, idempotency_key=key())
+    assert Count.objects.get(box=bad_beat).notice == notice

@@ -622,16 +622,8 @@ class FundsMachine(RuleBasedStateMachine):
         expected = self.money[holder]
         counted = max(expected + difference, 0)
         day = gaming_day(room=self.room, at=timezone.now())
-        if code.endswith("-bb") and self.notice_day != day:
-            notice_record(
-                room=self.room,
-                notified="Proof Compliance",
-                method="phone",
-                actor=self.people["floor"],
-                pin=PIN,
-                idempotency_key=self._key("notice"),
-            )
-            self.notice_day = day
+        if code.endswith("-bb"):
+            self._notice_today()
 
         def count() -> Count:
             return count_record(
@@ -671,6 +663,20 @@ class FundsMachine(RuleBasedStateMachine):
         if index is not None:
             self.periods[index].unverified -= 1
             self.periods[index].official += cents
+
+    def _notice_today(self) -> None:
+        """The notice to compliance a Bad Beat box is counted upon (§637a.15(d)), once a gaming day."""
+        day = gaming_day(room=self.room, at=timezone.now())
+        if self.notice_day != day:
+            notice_record(
+                room=self.room,
+                notified="Proof Compliance",
+                method="phone",
+                actor=self.people["floor"],
+                pin=PIN,
+                idempotency_key=self._key("notice"),
+            )
+            self.notice_day = day
 
     def _counts(self, status: str) -> list[int]:
         return [pk for pk, doc in self.counts.items() if doc.status == status]
@@ -834,6 +840,8 @@ class FundsMachine(RuleBasedStateMachine):
         }
         transport = Transport.objects.get(pk=pk)
         key = self._key("verification")
+        if any(code.endswith("-bb") for code in doc.expected):
+            self._notice_today()  # the cage counts a Bad Beat box upon notice too (§637a.15(d))
 
         def verify() -> CageVerification:
             return cage_verify(
