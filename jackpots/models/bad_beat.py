@@ -101,6 +101,12 @@ class BadBeatClaim(SignableDocument):
     game = models.CharField(max_length=30)
     happened_at = models.DateTimeField(help_text="When the hand was played: the round's end, or when it was claimed.")
     players_dealt_in = models.PositiveSmallIntegerField()
+    pot_cents = models.BigIntegerField(
+        null=True,
+        blank=True,
+        help_text="The hand's pot as seen at the table, when given: with the table, the players and the time it "
+        "finds the hand's round (jackpots.services.hand_rounds).",
+    )
     board = models.CharField(max_length=20)
     losing_seat = models.PositiveSmallIntegerField()
     losing_name = models.CharField(max_length=120)
@@ -147,6 +153,9 @@ class BadBeatClaim(SignableDocument):
                 condition=~Q(losing_seat=F("winning_seat")), name="jackpots_claim_losing_and_winning_seats_differ"
             ),
             models.CheckConstraint(condition=Q(players_dealt_in__gte=2), name="jackpots_claim_two_players_or_more"),
+            models.CheckConstraint(
+                condition=Q(pot_cents__isnull=True) | Q(pot_cents__gte=0), name="jackpots_claim_pot_not_negative"
+            ),
             # §637a.15(f)-(g): the same Bad Beat is paid once. A denied claim blocks nothing; the claims
             # of one hand recorded before these indexes (``duplicate_of``) are left to the services.
             models.UniqueConstraint(
@@ -164,7 +173,7 @@ class BadBeatClaim(SignableDocument):
 
     def signing_content(self) -> dict[str, Any]:
         # What the floorperson attests: the hand as it was seen at the table and the verdict shown.
-        return {
+        content: dict[str, Any] = {
             "room": self.room_id,
             "jackpot": self.jackpot_id,
             "table": self.table_id,
@@ -184,9 +193,31 @@ class BadBeatClaim(SignableDocument):
             "opened_by": self.opened_by_id,
             "opened_at": self.opened_at,
         }
+        # The pot is attested when it was given; claims signed before it existed keep their hash.
+        if self.pot_cents is not None:
+            content["pot_cents"] = self.pot_cents
+        return content
 
     def __str__(self) -> str:
         return f"Bad Beat claim {self.pk} at table {self.table.number}"
+
+
+class BadBeatClaimRound(models.Model):
+    """The round a claim was found in after it was signed: the round was logged after the claim, and
+    its table, players, pot and time agree with the claim's (``jackpots.services.hand_rounds``). The
+    claim's own ``round`` is signed content and never changes, so the link is a row of its own: one per
+    claim, inserted once, never changed (a trigger refuses it)."""
+
+    claim = models.OneToOneField(BadBeatClaim, on_delete=models.PROTECT, related_name="round_link")
+    round = models.ForeignKey("tables.Round", on_delete=models.PROTECT, related_name="bad_beat_claim_links")
+    linked_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name = "Bad Beat claim's round"
+        ordering = ["-linked_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"Claim {self.claim_id} in round {self.round_id}"
 
 
 class DecisionOutcome(models.TextChoices):

@@ -116,6 +116,15 @@ class HighHandEntry(SignableDocument):
     players_dealt_in = models.PositiveSmallIntegerField()
     pot_cents = models.BigIntegerField()
     made_at = models.DateTimeField()
+    round = models.ForeignKey(
+        "tables.Round",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="high_hand_entries",
+        help_text="The logged round of the hand, named or found when it was recorded; a round logged later is "
+        "linked by a HighHandEntryRound.",
+    )
     tie = models.BooleanField(default=False)
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField()
@@ -134,7 +143,7 @@ class HighHandEntry(SignableDocument):
         indexes = [models.Index(fields=["period", "strength"])]
 
     def signing_content(self) -> dict[str, Any]:
-        return {
+        content: dict[str, Any] = {
             "period": self.period_id,
             "table": self.table_id,
             "seat": self.seat,
@@ -149,9 +158,31 @@ class HighHandEntry(SignableDocument):
             "recorded_by": self.recorded_by_id,
             "recorded_at": self.recorded_at,
         }
+        # The round is attested when the entry names it; entries signed before it existed keep their hash.
+        if self.round_id is not None:
+            content["round"] = self.round_id
+        return content
 
     def __str__(self) -> str:
         return f"{self.words} at {self.table.number} seat {self.seat}"
+
+
+class HighHandEntryRound(models.Model):
+    """The round an entry was found in after it was signed: the round was logged after the entry, and
+    its table, players, pot and time agree with the hand's (``jackpots.services.hand_rounds``). Entries
+    are never changed (a trigger refuses it), so the link is a row of its own: one per entry, inserted
+    once, never changed."""
+
+    entry = models.OneToOneField(HighHandEntry, on_delete=models.PROTECT, related_name="round_link")
+    round = models.ForeignKey("tables.Round", on_delete=models.PROTECT, related_name="high_hand_entry_links")
+    linked_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name = "High Hand entry's round"
+        ordering = ["-linked_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"Entry {self.entry_id} in round {self.round_id}"
 
 
 class HighHandVoid(SignableDocument):

@@ -52,9 +52,10 @@ from ..exceptions import (
     WrongClaimStatus,
 )
 from ..models import BadBeatClaim, BadBeatDecision, BadBeatPayment, ClaimStatus, DecisionOutcome, Jackpot
-from ..models.bad_beat import CLAIM_STAGES, hand_cards
+from ..models.bad_beat import CLAIM_STAGES, BadBeatClaimRound, hand_cards
 from ..rules import BadBeatHand, BadBeatRule
 from ..selectors import bad_beat_at_table, fund_position, jackpot_rule_of_version, local_time
+from .hand_rounds import claim_round_find, claim_round_window, hand_round_lock, round_disagreement
 
 _OMAHA = ("omaha_high", "omaha_high_low")
 
@@ -168,6 +169,7 @@ def claim_open(
     pin: str,
     idempotency_key: str,
     round: Round | None = None,
+    pot_cents: int | None = None,
     surveillance_reference: str = "",
 ) -> BadBeatClaim:
     """A floorperson or above records a Bad Beat claimed at ``table`` and signs it; the evaluator's
@@ -179,7 +181,13 @@ def claim_open(
     table on the same gaming day, is refused (``AlreadyClaimed``, naming the first) while the first is
     not denied. The partial unique indexes of the claims are the lock: of two claims of one hand at
     once, the second waits at its insert for the first one's transaction and is refused when it
-    commits."""
+    commits.
+
+    A claim belongs to its round (``jackpots.services.hand_rounds``): a round given must agree with
+    the claim (its table, its players dealt in, the pot when one is given, and its end from 30 minutes
+    before the claim to 10 minutes after), else the claim is refused naming what differs
+    (``round_mismatch``). Without one, a claim that gives its pot takes the one round not claimed yet
+    that agrees with it; with none yet, it is linked when its round is logged."""
     action_require(actor=actor, action=Action.BAD_BEAT_CLAIM, of=table)
     fingerprint = request_fingerprint(
         {
@@ -187,6 +195,7 @@ def claim_open(
             "table": table.pk,
             "round": round.pk if round else None,
             "players_dealt_in": players_dealt_in,
+            "pot_cents": pot_cents,
             "board": board,
             "losing": [losing.seat, losing.name, losing.hole],
             "winning": [winning.seat, winning.name, winning.hole],
@@ -199,17 +208,25 @@ def claim_open(
     if replayed is not None:
         return replayed
     _seats_check(table=table, players_dealt_in=players_dealt_in, losing=losing, winning=winning, others=others)
+    if pot_cents is not None and (isinstance(pot_cents, bool) or not isinstance(pot_cents, int) or pot_cents < 0):
+        raise ClaimInvalid(f"A pot is a whole number of cents, not {pot_cents!r}.")
     now = timezone.now()
     happened_at = now
     if round is not None:
-        if round.table_id != table.pk:
-            raise ClaimInvalid(f"Round {round.pk} was played at another table, not {table.number}.")
         if round.voided:
             raise ClaimInvalid(f"Round {round.pk} was voided (§637a.18(i)): it has no winning hand.")
-        if round.players_dealt_in != players_dealt_in:
-            raise ClaimInvalid(
-                f"Round {round.pk} was logged with {round.players_dealt_in} players dealt in, not {players_dealt_in}."
-            )
+        differs = round_disagreement(
+            round=round,
+            table=table,
+            players_dealt_in=players_dealt_in,
+            pot_cents=pot_cents,
+            window=claim_round_window(now),
+        )
+        if differs is not None:
+            raise ClaimInvalid(f"{differs} Nothing was recorded.", code="round_mismatch")
+    else:
+        round = claim_round_find(table=table, players_dealt_in=players_dealt_in, pot_cents=pot_cents, claimed_at=now)
+    if round is not None:
         happened_at = round.ended_at
     day = round.gaming_day if round is not None else gaming_day(room=table.room, at=happened_at)
     offered = bad_beat_at_table(jackpot=jackpot, table=table, at=happened_at)
@@ -227,6 +244,7 @@ def claim_open(
         _not_claimed(hand)
         signer = pin_check(user=actor, pin=pin)
         with transaction.atomic(durable=True):
+            hand_round_lock(table=table)
             _not_claimed(hand)
             claim = BadBeatClaim.objects.create(
                 room=table.room,
@@ -241,6 +259,7 @@ def claim_open(
                 gaming_day=day,
                 cards=cards,
                 players_dealt_in=players_dealt_in,
+                pot_cents=pot_cents,
                 board=format_cards(parse_cards(board)),
                 losing_seat=losing.seat,
                 losing_name=losing.name.strip(),
@@ -260,6 +279,13 @@ def claim_open(
                 request_sha256=fingerprint,
             )
             signature_add(document=claim, rule=BadBeatClaim.OPENER, signer=signer)
+            if round is None:
+                # Its round, logged while the claim was being signed, is linked now (under the table's lock).
+                arrived = claim_round_find(
+                    table=table, players_dealt_in=players_dealt_in, pot_cents=pot_cents, claimed_at=now
+                )
+                if arrived is not None:
+                    BadBeatClaimRound.objects.create(claim=claim, round=arrived, linked_at=now)
     except IntegrityError as error:
         # A claim of the same hand committed while this one waited at its insert: say which.
         first = _claims_of(hand)

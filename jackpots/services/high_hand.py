@@ -35,7 +35,7 @@ from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action, action_require
 from casino_backoffice.staff.roles import Role
 from casino_backoffice.staff.services import pin_check, signature_add
-from tables.models import PokerRoom, Table
+from tables.models import PokerRoom, Round, Table
 from tables.selectors import rules_version_in_effect
 
 from ..accounts import (
@@ -59,6 +59,7 @@ from ..models import (
 from ..periods import period_at, qualifying_periods
 from ..rules import HighHandRule
 from ..selectors import jackpot_rule_of_version, local_time, tables_listing, unclaimed_next_period
+from .hand_rounds import entry_round_find, entry_round_window, hand_round_lock, round_disagreement
 
 # How far back the schedule looks for periods it should have opened and closed after downtime.
 PERIOD_CATCH_UP = timedelta(days=7)
@@ -265,6 +266,7 @@ def entry_record(
     actor: User,
     pin: str,
     idempotency_key: str,
+    round: Round | None = None,
 ) -> HighHandEntry:
     """The floorperson or above who verified a hand records it on the period's High Hand Tracking Slip
     and signs (§637a.16(f)). Refused, with the rule named: a hand below a full house
@@ -276,7 +278,13 @@ def entry_record(
     The pot is recorded, never a reason to refuse: the posted minimum pot is 'the minimum pot amount
     required before the contribution to the High Hand Jackpot is collected' (§637a.16(b)(3)), a
     threshold of the contribution measured after the rake, not a restriction on qualifying
-    (§637a.16(b)(7)); a hand of a pot too small to contribute still qualifies, as the posted rules say."""
+    (§637a.16(b)(7)); a hand of a pot too small to contribute still qualifies, as the posted rules say.
+
+    The hand belongs to its round (``jackpots.services.hand_rounds``): a ``round`` given must agree
+    with the entry (its table, its players dealt in, its pot, and its end from a minute before
+    ``made_at`` to 10 minutes after: a hand is made during its round), else the entry is refused naming
+    what differs (``round_mismatch``), or a voided round (``round_voided``). Without one, the entry takes
+    the one logged round that agrees with it; with none yet, it is linked when its round is logged."""
     action_require(actor=actor, action=Action.HIGH_HAND_RECORD, of=table)
     values = {
         "player_name": (player_name or "").strip(),
@@ -295,6 +303,7 @@ def entry_record(
             "pot_cents": pot_cents,
             "cards": cards,
             "made_at": made_at,
+            "round": round.pk if round is not None else None,
             "by": actor.pk,
         }
     )
@@ -356,9 +365,27 @@ def entry_record(
             "(§637a.16(b)(4)).",
             "too_few_players",
         )
+    if round is not None:
+        if round.voided:
+            raise _refuse(f"Round {round.pk} was voided (§637a.18(i)): it has no winning hand.", "round_voided")
+        differs = round_disagreement(
+            round=round,
+            table=table,
+            players_dealt_in=players_dealt_in,
+            pot_cents=pot_cents,
+            window=entry_round_window(made_at),
+        )
+        if differs is not None:
+            raise _refuse(f"{differs} Nothing was recorded.", "round_mismatch")
     signer = pin_check(user=actor, pin=pin)
     try:
         with transaction.atomic(durable=True):
+            # The table's hand lock first (hand_rounds): a round posted meanwhile is seen here or sees this entry.
+            hand_round_lock(table=table)
+            if round is None:
+                round = entry_round_find(
+                    table=table, players_dealt_in=players_dealt_in, pot_cents=pot_cents, made_at=made_at
+                )
             period = HighHandPeriod.objects.select_for_update().get(pk=period.pk)
             if period.status != PeriodStatus.OPEN:
                 raise _refuse("The qualifying period closed meanwhile.", "period_closed")
@@ -401,6 +428,7 @@ def entry_record(
                 players_dealt_in=players_dealt_in,
                 pot_cents=pot_cents,
                 made_at=made_at,
+                round=round,
                 tie=current is not None and hand[0] == current.strength,
                 recorded_by=actor,
                 recorded_at=signer.verified_at,

@@ -23,6 +23,7 @@ from jackpots.accounts import jackpot_box_account
 from jackpots.models import RoundDrop
 from jackpots.rules import HighHandRule
 from jackpots.services import period_box_content
+from jackpots.services.hand_rounds import round_link_hands
 from tables.models import PokerRoom, Round, Table
 from tables.selectors import gaming_day
 
@@ -294,6 +295,8 @@ def _round_post(
                 )
             )
     transfers_post_within(postings=postings, actor=actor, reference=round_, posted_at=now)
+    # A jackpot hand recorded before its round was logged belongs to it: linked now, in this transaction.
+    round_link_hands(round=round_)
     return RoundRecorded(round=round_, drops=tuple(drops), replayed=False)
 
 
