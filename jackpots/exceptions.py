@@ -132,7 +132,15 @@ class ProgressiveRefused(JackpotError):
 
     code = "progressive_refused"
     CONFLICTS = frozenset(
-        {"already_recorded", "already_validated", "already_paid", "already_explained", "meter_pending", "not_pending"}
+        {
+            "already_recorded",
+            "already_validated",
+            "already_paid",
+            "already_explained",
+            "meter_pending",
+            "not_pending",
+            "payout_documentation_open",
+        }
     )
 
     def __init__(self, message: str, *, code: str | None = None) -> None:

@@ -18,7 +18,7 @@ from tables.models import PokerRoom, RulesVersion, Table
 from tables.selectors import rules_version_in_effect
 
 from .accounts import meter_account
-from .models import ProgressiveHand, ProgressiveMeter
+from .models import PayoutPlace, ProgressiveHand, ProgressiveMeter
 from .progressive_rules import BankedTableRule, ProgressiveRule, banked_table_parse, progressive_rule_parse
 
 _rules: dict[tuple[int, str], ProgressiveRule | None] = {}
@@ -96,6 +96,21 @@ def pending_hand(*, meter: ProgressiveMeter) -> ProgressiveHand | None:
     return (
         ProgressiveHand.objects.filter(round__meter=meter, meter_bp=10_000, amount_cents__gt=0, reset__isnull=True)
         .select_related("round__table")
+        .order_by("recorded_at", "id")
+        .first()
+    )
+
+
+def documentation_open(*, table: Table) -> ProgressiveHand | None:
+    """The payout won at ``table`` that is not paid from the table inventory and whose validation is
+    not signed yet: 'the cards of that player shall remain on the table until the necessary
+    documentation has been completed' (§655a.11(i)(4)(i)(D), §657a.11(e)(4)), so the table deals no
+    next progressive round meanwhile. None when nothing holds the table."""
+    return (
+        ProgressiveHand.objects.filter(
+            round__table=table, place=PayoutPlace.CAGE, amount_cents__gt=0, validation__isnull=True
+        )
+        .select_related("round")
         .order_by("recorded_at", "id")
         .first()
     )

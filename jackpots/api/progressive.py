@@ -335,7 +335,9 @@ class RoundCreate(APIView):
     """The dealer records the Progressive Payout Wagers the progressive table game system accepted in a
     round and the value chips collected (§655a.8(b), §657a.8(b)). The meter rises by the rate of
     progression of each wager, the rest is the house's share. Chips that differ from the wagers are
-    recorded as an exception for a supervisor to explain (``exception``)."""
+    recorded as an exception for a supervisor to explain (``exception``). 409 ``payout_documentation_open``
+    while a payout of the table not paid from the table inventory waits for its validation: the cards
+    stay on the table until the documentation is completed (§655a.11(i)(4)(i)(D), §657a.11(e)(4))."""
 
     required_actions = {"POST": Action.PROGRESSIVE_ROUND_RECORD}
 
@@ -343,7 +345,9 @@ class RoundCreate(APIView):
         request=ProgressiveRoundInput,
         responses={
             201: ProgressiveRoundOutput,
-            **errors(e400=list(ROUND_CODES), e403=ROLE_CODES, e409=["idempotency_key_reused"]),
+            **errors(
+                e400=list(ROUND_CODES), e403=ROLE_CODES, e409=["payout_documentation_open", "idempotency_key_reused"]
+            ),
         },
         parameters=[IDEMPOTENCY_HEADER],
     )

@@ -75,7 +75,7 @@ from ..models import (
     WagerCountExplanation,
 )
 from ..progressive_rules import ProgressiveRule
-from ..progressive_selectors import meter_at_table, pending_hand, progressive_rule_of_version
+from ..progressive_selectors import documentation_open, meter_at_table, pending_hand, progressive_rule_of_version
 
 FULL_METER_BP = 10_000
 
@@ -208,7 +208,9 @@ def progressive_round_record(
     A count of chips that differs from the wagers accepted is recorded with the round as an exception,
     open until a supervisor explains it (``wager_count_explain``); the meter rises by what the system
     accepted. Wager sizes are those the meter accepts (the Envy Bonus schedules, §655a.12(c)(5),
-    §657a.12(d)(5)); a seat wagers once (§655a.7(e), §657a.7(e)); a closed table records no round."""
+    §657a.12(d)(5)); a seat wagers once (§655a.7(e), §657a.7(e)); a closed table records no round; a
+    table whose payout through the cage is not yet validated records none either (409
+    ``payout_documentation_open``: the cards stay on the table, §655a.11(i)(4)(i)(D), §657a.11(e)(4))."""
     action_require(actor=actor, action=Action.PROGRESSIVE_ROUND_RECORD, of=table)
     fingerprint = request_fingerprint(
         {
@@ -263,6 +265,7 @@ def progressive_round_record(
             again = document_replay(model=ProgressiveRound, idempotency_key=idempotency_key, fingerprint=fingerprint)
             if again is not None:
                 return again
+            _table_not_held(table)
             now = timezone.now()
             round_ = ProgressiveRound.objects.create(
                 meter=meter,
@@ -310,6 +313,23 @@ def progressive_round_record(
             error, model=ProgressiveRound, idempotency_key=idempotency_key, fingerprint=fingerprint
         )
     return round_
+
+
+def _table_not_held(table: Table) -> None:
+    """Refuse the next round of a table whose payout not paid from the table inventory is not yet
+    validated: 'the cards of that player shall remain on the table until the necessary documentation
+    has been completed' (§655a.11(i)(4)(i)(D), §657a.11(e)(4)). Read under the meter's lock, which the
+    hand's record takes too. Only that player's table is held: the rule keeps the cards on the table
+    where they were dealt, and says nothing of the other tables linked to the meter."""
+    held = documentation_open(table=table)
+    if held is not None:
+        raise _refuse(
+            f"Table {table.number} is held: the {held.words} at seat {held.seat} (hand {held.pk}, round "
+            f"{held.round_id}) is paid through the cage and its validation is not signed. The cards stay on the "
+            "table until the documentation is completed (§655a.11(i)(4)(i)(D), §657a.11(e)(4)); a floorperson "
+            "or above validates the payout before the next round.",
+            "payout_documentation_open",
+        )
 
 
 def wager_count_explain(

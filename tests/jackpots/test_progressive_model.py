@@ -4,8 +4,10 @@ payments at the cage and resets, in any order the rules allow. After every step 
 house share, payouts to pay and paid equal the model's to the cent, and the ledger balances.
 
 Each example plays in a room of its own, so examples never share a meter. The same examples run every
-time (``derandomize``), so a failure replays as it was: 40 examples, 310 rounds, 83 winning hands of
-every line, 54 validations, 15 payments at the cage, 13 resets and 2 refusals while pending."""
+time (``derandomize``), so a failure replays as it was: 40 examples of 20 steps, 501 rounds, 57
+winning hands of every line, 45 validations, 10 payments at the cage, 10 resets, 1 refusal while
+pending and 17 rounds refused at a table held by a payout through the cage not yet validated
+(§655a.11(i)(4)(i)(D), §657a.11(e)(4)), while the other table dealt on."""
 
 from __future__ import annotations
 
@@ -99,14 +101,23 @@ class MeterMachine(RuleBasedStateMachine):
         wagers=st.dictionaries(st.integers(1, 6), st.sampled_from([100, 500]), min_size=1, max_size=6),
     )
     def play(self, table: int, wagers: dict[int, int]) -> None:
-        round_ = progressive_round_record(
-            table=self.tables[table],
-            ended_at=ended(),
-            wagers=[SeatWager(seat, cents) for seat, cents in wagers.items()],
-            chips_collected=len(wagers),
-            actor=self.dealer,
-            idempotency_key=f"model-{next(_keys)}",
-        )
+        record = {
+            "table": self.tables[table],
+            "ended_at": ended(),
+            "wagers": [SeatWager(seat, cents) for seat, cents in wagers.items()],
+            "chips_collected": len(wagers),
+            "actor": self.dealer,
+            "idempotency_key": f"model-{next(_keys)}",
+        }
+        # A payout through the cage not yet validated keeps its cards, and its table, held
+        # (§655a.11(i)(4)(i)(D), §657a.11(e)(4)); the other table deals on.
+        if any(h.place == PayoutPlace.CAGE and h.round.table == self.tables[table] for h in self.unvalidated):
+            with pytest.raises(ProgressiveRefused) as held:
+                progressive_round_record(**record)
+            assert held.value.code == "payout_documentation_open"
+            self.taken["held until validated"] += 1
+            return
+        round_ = progressive_round_record(**record)
         increment = sum(cents * RATE_BP // 10_000 for cents in wagers.values())
         self.meter += increment
         self.house += sum(wagers.values()) - increment
@@ -224,10 +235,10 @@ def test_a_meter_matches_a_plain_model_of_its_money_in_every_order_the_rules_all
         settings=settings(
             max_examples=40,
             derandomize=True,  # the same examples on every run: a failure replays as it was
-            stateful_step_count=15,
+            stateful_step_count=20,
             deadline=None,
             suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
         ),
     )
-    steps = {"play", *HANDS, "validate", "pay at the cage", "reset", "refused while pending"}
+    steps = {"play", *HANDS, "validate", "pay at the cage", "reset", "refused while pending", "held until validated"}
     assert steps <= set(MeterMachine.taken), MeterMachine.taken

@@ -126,11 +126,6 @@ def test_a_royal_flush_takes_the_meter_through_the_cage_and_the_others_their_env
     assert envy == {2: ("Royal flush", 5_000_00), 3: ("Royal flush", 1_000_00)}  # by each receiver's wager
     assert meter_cents("msp") == 0 and pending_hand(meter=ProgressiveMeter.objects.get(code="msp")) == royal
 
-    # Pending: the meter pays no share of itself until it is reset; wagers still rise on it.
-    later = play(stud, dealer, {1: "1.00"}, community="9h 8h 7h")
-    with pytest.raises(ProgressiveRefused) as pending:
-        hand(later, dealer, 1, "Th 6h")
-    assert (pending.value.code, pending.value.status) == ("meter_pending", 409)
     with pytest.raises(ProgressiveRefused) as early:
         meter_reset(meter=royal.round.meter, actor=supervisor, pin=PIN)
     assert early.value.code == "not_validated"
@@ -139,6 +134,13 @@ def test_a_royal_flush_takes_the_meter_through_the_cage_and_the_others_their_env
         progressive_validate(hand=royal, actor=dealer, pin=PIN)  # a dealer does not validate
     validation = progressive_validate(hand=royal, actor=floorperson, pin=PIN)
     assert validation.signatures().get().signer == floorperson
+
+    # Pending: the meter pays no share of itself until it is reset; wagers still rise on it (the
+    # table deals again once the validation is signed, §655a.11(i)(4)(i)(D)).
+    later = play(stud, dealer, {1: "1.00"}, community="9h 8h 7h")
+    with pytest.raises(ProgressiveRefused) as pending:
+        hand(later, dealer, 1, "Th 6h")
+    assert (pending.value.code, pending.value.status) == ("meter_pending", 409)
     # The Envy Bonuses are paid at the table with the validation; the meter's payout waits for the cage.
     assert _account("progressive:main:msp:paid") == 6_000_00
     assert _account("progressive:main:msp:won") == meter
