@@ -19,7 +19,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino_backoffice.core.api import WholeNumberField
+from casino_backoffice.core.api import MoneyField, WholeNumberField
 from casino_backoffice.core.api_common import (
     IDEMPOTENCY_HEADER,
     PIN_CODES,
@@ -41,6 +41,7 @@ from tables.selectors import visible_to
 
 from ..models import BadBeatClaim, BadBeatDecision, ClaimStatus, DecisionOutcome, Jackpot
 from ..services import SeatedHand, SeatedPlayer, claim_deny, claim_open, claim_verify
+from ..services.hand_rounds import hand_round_of_claim
 from .common import id_field, jackpot_named, pin_field, room_field, round_named, table_named
 from .payouts import DistributionOutput, distribution_data
 
@@ -90,7 +91,14 @@ class ClaimOutput(serializers.Serializer):
     room = serializers.CharField()
     jackpot = serializers.CharField(help_text="The fund's code.")
     table = serializers.CharField()
-    round = serializers.IntegerField(allow_null=True)
+    round = serializers.IntegerField(
+        allow_null=True,
+        help_text="The logged round of the hand: named or found when the claim was opened, or linked when the round "
+        "arrived after it; null: no round agrees with it yet.",
+    )
+    pot = serializers.CharField(
+        allow_null=True, help_text='The pot as seen at the table, such as "120.00"; null: not given.'
+    )
     rules_version = serializers.IntegerField(help_text="The number of the rules version the hand was checked under.")
     hand = serializers.CharField(help_text="The code of the fund's Bad Beat hand the claim was checked against.")
     hand_name = serializers.CharField()
@@ -116,6 +124,7 @@ _CLAIM_RELATED = (
     "opened_by",
     "decision__decided_by",
     "distribution__prepared_by",
+    "round_link",
 )
 
 
@@ -157,7 +166,8 @@ def claim_data(claim: BadBeatClaim) -> dict[str, Any]:
         "room": claim.room.code,
         "jackpot": claim.jackpot.code,
         "table": claim.table.number,
-        "round": claim.round_id,
+        "round": hand_round_of_claim(claim),
+        "pot": None if claim.pot_cents is None else money(claim.pot_cents),
         "rules_version": claim.rules_version.number,
         "hand": claim.hand_code,
         "hand_name": claim.hand_name,
@@ -203,7 +213,17 @@ class ClaimInput(serializers.Serializer):
     table = serializers.CharField(max_length=10, help_text="Table number, such as T1.")
     room = room_field()
     round = id_field(
-        required=False, allow_null=True, help_text="The logged round of the hand, when known: its rules apply."
+        required=False,
+        allow_null=True,
+        help_text="The logged round of the hand, when known: its rules apply. Its table, players dealt in, pot (when "
+        "given) and end (from 30 minutes before the claim to 10 minutes after) must agree with the claim, else a 400 "
+        "round_mismatch naming what differs.",
+    )
+    pot = MoneyField(
+        required=False,
+        allow_null=True,
+        help_text='The pot as seen at the table, such as "120.00": without a round, the claim takes the one logged '
+        "round not claimed yet that agrees with it, or is linked to it when it arrives.",
     )
     players_dealt_in = WholeNumberField(
         min_value=0, max_value=_MAX_SEAT, help_text="Every player dealt in, the losing and the winning hand included."
@@ -231,6 +251,7 @@ def _claim_open(*, values: dict[str, Any], actor: User, idempotency_key: str) ->
         jackpot=jackpot,
         table=table,
         round=round_named(values.get("round"), user=actor),
+        pot_cents=values.get("pot"),
         players_dealt_in=values["players_dealt_in"],
         board=values["board"],
         losing=SeatedHand(**values["losing"]),
@@ -293,7 +314,7 @@ class ClaimListCreate(generics.ListAPIView):
         responses={
             201: ClaimOutput,
             **errors(
-                e400=["claim_invalid", "bad_beat_not_offered", *PIN_CODES],
+                e400=["claim_invalid", "round_mismatch", "bad_beat_not_offered", *PIN_CODES],
                 e403=ROLE_CODES,
                 e409=["already_claimed", "idempotency_key_reused"],
             ),

@@ -56,7 +56,8 @@ from ..models import (
 )
 from ..selectors import estimated_pool_cents, high_hand_periods, slip_leader
 from ..services import award_pay, entry_record, entry_void, unclaimed_approve
-from .common import jackpot_named, pin_field, room_field, table_named
+from ..services.hand_rounds import hand_round_of_entry
+from .common import id_field, jackpot_named, pin_field, room_field, round_named, table_named
 from .payouts import id_number_masked
 
 # Seats and counts of players are small numbers; anything larger is a 400 here.
@@ -77,6 +78,8 @@ ENTRY_CODES = (
     "made_in_future",
     "not_offered",
     "seat_invalid",
+    "round_mismatch",
+    "round_voided",
 )
 
 
@@ -250,6 +253,11 @@ class EntryOutput(serializers.Serializer):
     seat = serializers.IntegerField()
     player_name = serializers.CharField()
     made_at = serializers.DateTimeField()
+    round = serializers.IntegerField(
+        allow_null=True,
+        help_text="The logged round of the hand: named or found when it was recorded, or linked when the round "
+        "arrived after it; null: no round agrees with it yet.",
+    )
     recorded_by = serializers.CharField(help_text="The floorperson or above who verified the hand and signed.")
     recorded_at = serializers.DateTimeField()
     void = VoidOutput(allow_null=True, help_text="The shift supervisor's void, with the reason; null: it stands.")
@@ -262,7 +270,7 @@ class VoidedEntryOutput(EntryOutput):
 
 
 def _entries():
-    return HighHandEntry.objects.select_related("period__room", "table", "recorded_by", "void__voided_by")
+    return HighHandEntry.objects.select_related("period__room", "table", "recorded_by", "void__voided_by", "round_link")
 
 
 def entry_data(entry: HighHandEntry) -> dict[str, Any]:
@@ -278,6 +286,7 @@ def entry_data(entry: HighHandEntry) -> dict[str, Any]:
         "seat": entry.seat,
         "player_name": entry.player_name,
         "made_at": local(entry.made_at, room),
+        "round": hand_round_of_entry(entry),
         "recorded_by": person(entry.recorded_by),
         "recorded_at": local(entry.recorded_at, room),
         "void": None
@@ -316,6 +325,13 @@ class EntryInput(serializers.Serializer):
     )
     made_at = AwareDateTimeField(
         help_text="When the hand was made: inside an open qualifying period, not in the future."
+    )
+    round = id_field(
+        required=False,
+        allow_null=True,
+        help_text="The logged round of the hand. Its table, players dealt in, pot and end (from a minute before "
+        "made_at to 10 minutes after) must agree with the entry, else a 400 round_mismatch naming what differs. "
+        "Without it, the entry takes the one logged round that agrees with it, or is linked to it when it arrives.",
     )
     pin = pin_field("floorperson or above")
 
@@ -359,6 +375,7 @@ def _entry_record(*, values: dict[str, Any], actor: User, idempotency_key: str) 
         pot_cents=values["pot"],
         cards=cards,
         made_at=values["made_at"],
+        round=round_named(values.get("round"), user=actor),
         actor=actor,
         pin=values["pin"],
         idempotency_key=idempotency_key,

@@ -146,6 +146,8 @@ def play_a_demo_bad_beat(staff: dict[str, User], pins: dict[str, str]) -> None:
     T2 is claimed, verified, distributed, and its two hands paid at the table, the table shares still in
     the queue of security and finance; the display is adjusted again. A second claim that does not
     qualify is denied and kept as evidence."""
+    from django.utils import timezone
+
     from jackpots.models import Jackpot
     from jackpots.services import (
         SeatedHand,
@@ -158,11 +160,26 @@ def play_a_demo_bad_beat(staff: dict[str, User], pins: dict[str, str]) -> None:
         distribution_prepare,
         share_pay,
     )
+    from rake.services import round_record
     from tables.models import Table
 
     floor, finance = staff["floor"], staff["finance"]
     bad_beat = Jackpot.objects.get(room__code="main", code="bb")
     t2 = Table.objects.select_related("room").get(room__code="main", number="T2")
+
+    def played(key: str, *, players: int, pot_cents: int, minutes_ago: int) -> Any:
+        # The round of a claimed hand, as T2's table system logs it: the claim names it.
+        return round_record(
+            table=t2,
+            ended_at=timezone.now() - timedelta(minutes=minutes_ago),
+            players_dealt_in=players,
+            pot_cents=pot_cents,
+            uncalled_bet_cents=0,
+            flop_dealt=True,
+            voided=False,
+            actor=staff["dealer"],
+            idempotency_key=key,
+        ).round
 
     def adjust(key: str) -> None:
         adjustment = display_adjust(jackpot=bad_beat, actor=finance, pin=pins["finance"], idempotency_key=key)
@@ -178,6 +195,8 @@ def play_a_demo_bad_beat(staff: dict[str, User], pins: dict[str, str]) -> None:
     claim = claim_open(
         jackpot=bad_beat,
         table=t2,
+        round=played("demo-round-bad-beat", players=6, pot_cents=24_000, minutes_ago=3),
+        pot_cents=24_000,
         players_dealt_in=6,
         board="Ad Ac Kc 7s 7h",
         losing=SeatedHand(3, "Ann Rivera", "As Ks"),
@@ -204,6 +223,8 @@ def play_a_demo_bad_beat(staff: dict[str, User], pins: dict[str, str]) -> None:
     disputed = claim_open(
         jackpot=bad_beat,
         table=t2,
+        round=played("demo-round-disputed", players=3, pot_cents=6_500, minutes_ago=2),
+        pot_cents=6_500,
         players_dealt_in=3,
         board="Ah Ad Kd 7c 7s",
         losing=SeatedHand(3, "Ann Rivera", "Ac Kh"),
@@ -230,6 +251,7 @@ def play_a_demo_high_hand(staff: dict[str, User], pins: dict[str, str]) -> None:
 
     from jackpots.models import HighHandPeriod, Jackpot, PeriodStatus
     from jackpots.services import entry_record, periods_run
+    from rake.services import round_record
     from tables.models import Table
 
     t2 = Table.objects.select_related("room").get(room__code="main", number="T2")
@@ -239,6 +261,19 @@ def play_a_demo_high_hand(staff: dict[str, User], pins: dict[str, str]) -> None:
     period = HighHandPeriod.objects.filter(jackpot=high_hand, status=PeriodStatus.OPEN).first()
     if period is None:
         return
+    made_at = max(period.starts_at, now - timedelta(seconds=30))
+    # The round the full house was made in, as T2's table system logs it when its pot is pushed.
+    round_ = round_record(
+        table=t2,
+        ended_at=now,
+        players_dealt_in=7,
+        pot_cents=8_000,
+        uncalled_bet_cents=0,
+        flop_dealt=True,
+        voided=False,
+        actor=staff["dealer"],
+        idempotency_key="demo-round-high-hand",
+    ).round
     entry_record(
         jackpot=high_hand,
         table=t2,
@@ -251,7 +286,8 @@ def play_a_demo_high_hand(staff: dict[str, User], pins: dict[str, str]) -> None:
         players_dealt_in=7,
         pot_cents=8_000,
         cards="Ks Kd Kh 9c 9d",
-        made_at=max(period.starts_at, now - timedelta(seconds=30)),
+        made_at=made_at,
+        round=round_,
         actor=staff["floor"],
         pin=pins["floor"],
         idempotency_key="demo-high-hand-1",
