@@ -431,6 +431,19 @@ class Client:
             return status, data, headers
         raise AssertionError("unreachable")
 
+    def next_content(self, box: str) -> int:
+        """What the next count of a High Hand box takes, as ``GET /api/boxes/`` says: one qualifying
+        period's box content (§637a.16(d)), not all the client dropped into the box since its last count."""
+        table = box.rsplit("-", 1)[0]
+        self.conn.request(
+            "GET",
+            f"/api/boxes/?room={ROOM}&table={table}&jackpot=hh",
+            headers={"Authorization": f"Token {self.tokens['floorperson']}"},
+        )
+        response = self.conn.getresponse()
+        rows = json.loads(response.read())["results"]
+        return cents(rows[0]["expected"]) if response.status == 200 and rows else 0
+
     def post(self, kind: str, path: str, body: dict, role: str, *, keyed: bool = True) -> tuple[int, dict]:
         """One write; a keyed one is sometimes sent again with its key (after its answer, or after a 1 ms
         timeout); the accepted document is recorded under its key."""
@@ -519,7 +532,8 @@ class Client:
             box = f"{table}-{kind}"
             if box in self.counted_today or time.monotonic() - self.no_sheet.get(box, -1e9) < 300:
                 continue
-            held = self.box_held[box]
+            # A High Hand box holds one content per qualifying period: a count takes the oldest one.
+            held = self.next_content(box) if kind == "hh" else self.box_held[box]
             self.counts += 1
             counted = max(0, held - 100) if self.counts % 20 == 0 else held
             status, data = self.post(
@@ -623,6 +637,13 @@ class Client:
 def box_account(box: str) -> str:
     table, kind = box.rsplit("-", 1)
     return f"table:{ROOM}:{table}:{'drop_box' if kind == 'drop' else f'{kind}_box'}"
+
+
+def box_of(code: str) -> str:
+    """A High Hand box content of one period (``table:load:T1:hh_box:20261203T1500Z``) is its box's, for
+    the clients' record: they drop into a box and count what the server says a period holds."""
+    parts = code.split(":")
+    return ":".join(parts[:4]) if len(parts) == 5 and parts[0] == "table" and parts[3].endswith("_box") else code
 
 
 def official_account(box: str) -> str:
@@ -790,13 +811,15 @@ def database_checks(records: list[Record]) -> list[tuple[str, bool, str]]:
         )
         history = {account_id: int(total) for account_id, total in cursor.fetchall()}
     off_record, off_history = [], []
-    for code in sorted(set(moved) | set(accounts)):
-        account = accounts.get(code)
-        balance = account_balance(account=account) if account else 0
-        if account and balance != history.get(account.pk, 0):
+    folded: Counter = Counter()
+    for code, account in accounts.items():
+        balance = account_balance(account=account)
+        if balance != history.get(account.pk, 0):
             off_history.append(f"{code}: balance {balance}, transfers {history.get(account.pk, 0)}")
-        if balance != moved.get(code, 0):
-            off_record.append(f"{code}: ledger {balance}, clients {moved.get(code, 0)}")
+        folded[box_of(code)] += balance
+    for code in sorted(set(moved) | set(folded)):
+        if folded.get(code, 0) != moved.get(code, 0):
+            off_record.append(f"{code}: ledger {folded.get(code, 0)}, clients {moved.get(code, 0)}")
     funds = {code: moved.get(code, 0) for code in sorted(moved) if code.startswith(("jackpot:", "room:"))}
     results.append(
         (

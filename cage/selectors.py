@@ -110,6 +110,14 @@ def high_hand_next_counts(*, boxes: list[Box]) -> dict[int, tuple[HighHandPeriod
     }
 
 
+def box_holds_cents(*, box: Box) -> int:
+    """Everything ``box`` holds by the ledger, uncounted: its own account and, for a High Hand box, every
+    period's box content not counted yet (``high_hand_box_content_account``: codes under the box's own)."""
+    contents = list(Account.objects.filter(code__startswith=f"{box.account.code}:", kind=AccountKind.JACKPOT_BOX))
+    balances = account_balances(accounts=[box.account, *contents])
+    return sum(balances.values())
+
+
 def jackpot_expected_in_boxes(*, jackpots: list[Jackpot]) -> dict[int, int]:
     """Expected money in the boxes of each jackpot, keyed by jackpot id: each box's account and, for a
     High Hand, every period's box content not yet counted (``high_hand_box_content_account``)."""

@@ -748,15 +748,16 @@ def unclaimed_approve(*, unclaimed: HighHandUnclaimed, actor: User, pin: str) ->
 
 
 def _unclaimed_kept_in_the_fund_join(*, period: HighHandPeriod) -> None:
-    """At a period's close, the uncollected awards kept in the fund since before its end join its pool
-    (the posted destination ``fund``, §637a.16(i)). Inside the schedule's transaction."""
+    """At a period's close, the uncollected awards kept in the fund since their approval join its pool:
+    the posted destination ``fund``, 'added to the next qualifying period's pool when that period closes'
+    (§637a.16(i)); the first close the schedule makes after the approval takes them. Inside the
+    schedule's transaction."""
     for unclaimed in (
         HighHandUnclaimed.objects.select_for_update(of=("self",))
         .filter(
             award__period__jackpot_id=period.jackpot_id,
             destination="fund",
             approved_at__isnull=False,
-            approved_at__lt=period.ends_at,
             into_period__isnull=True,
         )
         .select_related("award")

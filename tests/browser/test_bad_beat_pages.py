@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from jackpots.models import BadBeatClaim
-from jackpots.services import claim_verify, display_adjust
+from jackpots.services import claim_verify, display_adjust, display_witness
 from tests.browser.conftest import screenshot, tablet
 from tests.conftest import PIN
 from tests.jackpots.bad_beat import fund_official
@@ -58,10 +58,11 @@ def test_a_floorperson_picks_the_cards_of_a_bad_beat_by_touch(live_server, brows
 
 
 def test_the_board_shows_pending_adjustment_within_seconds_of_a_verification(
-    live_server, browser, make_claim, bad_beat, supervisor, finance
+    live_server, browser, make_claim, bad_beat, supervisor, finance, floorperson
 ) -> None:
     fund_official(bad_beat, 250_000, finance)
-    display_adjust(jackpot=bad_beat, actor=finance, pin=PIN, idempotency_key="board-before")
+    before = display_adjust(jackpot=bad_beat, actor=finance, pin=PIN, idempotency_key="board-before")
+    display_witness(adjustment=before, actor=floorperson, pin=PIN)  # in effect once witnessed (§637a.15(h)(1))
     claim = make_claim()
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     board = context.new_page()
@@ -79,7 +80,8 @@ def test_the_board_shows_pending_adjustment_within_seconds_of_a_verification(
     assert notice["height"] >= 40 and notice["width"] >= 400  # a band across the card, not a footnote
     screenshot(board, "display-board-pending")
 
-    display_adjust(jackpot=bad_beat, actor=finance, pin=PIN, idempotency_key="board-after")
+    after = display_adjust(jackpot=bad_beat, actor=finance, pin=PIN, idempotency_key="board-after")
+    display_witness(adjustment=after, actor=floorperson, pin=PIN)
     expect(board.locator(".pending-notice")).to_have_count(0, timeout=12_000)
     expect(board.locator(".jackpot").first).to_contain_text("$0.00")
     context.close()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import re
+from datetime import timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -27,6 +28,7 @@ from jackpots.models import (
     HighHandUnclaimed,
     HighHandVoid,
 )
+from jackpots.services import periods_run
 from tests.conftest import PIN
 from tests.jackpots.back_office import browser
 from tests.jackpots.high_hand_back_office import TIED_ID, VOID_REASON, WINNER_ID, hours_ago, period_played
@@ -329,14 +331,17 @@ def test_only_a_cage_cashier_pays_an_award(role, to_collect, make_staff) -> None
 
 def test_finance_approves_where_an_uncollected_award_goes(played, finance) -> None:
     unclaimed = HighHandUnclaimed.objects.get()
+    # The schedule at the time limit: the period open then takes the award (next_period, §637a.16(i)).
+    periods_run(room=played.period.room, at=unclaimed.award.collect_by + timedelta(minutes=1))
     into = HighHandPeriod.objects.filter(jackpot=played.period.jackpot, status="open").get()
+    assert into.starts_at <= unclaimed.award.collect_by < into.ends_at
     rolled_in = into.rolled_in_cents
     person, url = browser(finance), reverse("admin:jackpots_highhandunclaimed_approve", args=[unclaimed.pk])
     assert url in person.get(reverse("admin:jackpots_highhandunclaimed_changelist")).content.decode()
     assert url in person.get(reverse("admin:jackpots_highhandperiod_change", args=[played.period.pk])).content.decode()
     page = _text(person.get(url))
     assert "Player Tia Tie (T1 seat 8), Full house, aces full of kings Amount $61.72" in page
-    assert "The posted rules send it into the pool of the fund's next period" in page
+    assert "The posted rules send it into the pool of the qualifying period open when its time limit ended" in page
     assert "Goes into the pool of the period from" in page and "(open)" in page
 
     done = _text(person.post(url, {"pin": PIN, "idempotency_key": "u-1"}, follow=True))
@@ -352,6 +357,11 @@ def test_finance_approves_where_an_uncollected_award_goes(played, finance) -> No
 def test_a_refused_approval_shows_why_and_changes_nothing(played, finance, cashier, compliance) -> None:
     unclaimed = HighHandUnclaimed.objects.get()
     url = reverse("admin:jackpots_highhandunclaimed_approve", args=[unclaimed.pk])
+    before = _counts()
+    no_period = _text(browser(finance).post(url, {"pin": PIN, "idempotency_key": "u-0"}))
+    assert "No qualifying period open at or after the award's time limit" in no_period
+    assert _counts() == before
+    periods_run(room=played.period.room, at=unclaimed.award.collect_by + timedelta(minutes=1))
     before = _counts()
     wrong = _text(browser(finance).post(url, {"pin": "9999", "idempotency_key": "u-2"}))
     assert "Wrong PIN for" in wrong and "Nothing was changed." in wrong

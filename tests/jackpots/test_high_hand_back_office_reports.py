@@ -21,7 +21,7 @@ from casino_backoffice.staff.roles import Role
 from jackpots.high_hand_exports import PERIOD_HISTORY_COLUMNS, TRACKING_SLIP_COLUMNS
 from jackpots.high_hand_reports import id_number_masked, period_history, tracking_slip
 from jackpots.models import HighHandPeriod, HighHandUnclaimed, PeriodStatus
-from jackpots.services import unclaimed_approve
+from jackpots.services import periods_run, unclaimed_approve
 from tables.selectors import gaming_day
 from tests.conftest import PIN
 from tests.jackpots.back_office import browser, pdf_text
@@ -33,6 +33,7 @@ from tests.jackpots.high_hand_back_office import (
     period_open,
     period_played,
 )
+from tests.rake.factories import RULES, load, rules_text
 
 # Its pools are announced by hand, with official money no count made (``close_and_announce``).
 pytestmark = pytest.mark.pools_by_hand
@@ -59,10 +60,19 @@ def _local(moment) -> str:
 
 
 @pytest.fixture
+def rules(room):
+    """The tests' rules with the posted destination ``fund`` for an uncollected award: kept in the fund
+    and added to the pool of the next period to close (§637a.16(i))."""
+    jackpots = [{**item, "unclaimed": "fund"} if item["code"] == "hh" else item for item in RULES["jackpots"]]
+    return load(rules_text(jackpots=jackpots))
+
+
+@pytest.fixture
 def three_periods(room, rated_table, dealer, floorperson, supervisor, cashier, finance):
     """Three hours of a fund: the first period played ($123.45 shared by two aces full, the first paid,
-    the second not collected in time and moved by finance into the pool of the third); the second
-    without a hand ($10.00 rolled into the third); the third open."""
+    the second not collected in time and approved by finance, kept in the fund until the third closes
+    and takes it into its pool); the second without a hand ($10.00 rolled into the third); the third
+    closed, its pool not announced; the fourth open."""
     played = period_played(
         room=room,
         table=rated_table,
@@ -77,6 +87,8 @@ def three_periods(room, rated_table, dealer, floorperson, supervisor, cashier, f
     announce_in_order(second, 1_000, at=second.ends_at + timedelta(minutes=2))
     third = HighHandPeriod.objects.get(jackpot=played.period.jackpot, starts_at=second.ends_at)
     unclaimed_approve(unclaimed=HighHandUnclaimed.objects.get(), actor=finance, pin=PIN)
+    periods_run(room=room, at=third.ends_at + timedelta(seconds=30))  # the third closes: it takes the award in
+    third.refresh_from_db()
     days = (gaming_day(room=room, at=played.period.starts_at), gaming_day(room=room, at=third.starts_at))
     return {"played": played, "second": second, "third": third, "days": days}
 
@@ -123,7 +135,11 @@ def test_the_history_adds_up_each_period_to_the_cent(three_periods) -> None:
     )
     assert (rolled.rolled_over_cents, rolled.rolled_into.pk) == (1_000, third.pk)
     last = rows[third.pk]
-    assert (last.period.status, last.period.pool_cents, last.period.rolled_in_cents) == (PeriodStatus.OPEN, None, 7_172)
+    assert (last.period.status, last.period.pool_cents, last.period.rolled_in_cents) == (
+        PeriodStatus.CLOSED,
+        None,
+        7_172,
+    )
     assert (last.rolled_over_in_cents, last.unclaimed_in_cents) == (1_000, 6_172)
     assert dict(history.totals()) == {
         "Contributions made official": 13_345,
@@ -280,7 +296,7 @@ def test_the_slip_of_a_period_without_a_hand_and_of_an_open_period(three_periods
     still = pdf_text(
         person.get(reverse("admin:jackpots_highhandperiod_slip", args=[three_periods["third"].pk])).content
     )
-    assert "not announced yet; $71.72 rolled in" in still and "Closed not yet" in still
+    assert "not announced yet; $71.72 rolled in" in still
 
 
 def test_the_slip_csv_and_xlsx(three_periods, floorperson, supervisor, cashier, compliance) -> None:
