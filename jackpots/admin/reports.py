@@ -32,6 +32,7 @@ from casino_backoffice.core.admin import RoomScopedAdmin, export_links, room_obj
 from casino_backoffice.core.exports import export_response, pdf_response
 from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.permissions import Action, may
+from tables.models import PokerRoom
 
 from ..exports import (
     claims_report,
@@ -49,6 +50,7 @@ from ..reports import (
     posted_rules,
     table_notices,
 )
+from ..services.hand_rounds import hands_without_round
 from ._common import period_of, require, room_of, rooms
 
 
@@ -82,6 +84,11 @@ class BadBeatReportAdmin(RoomScopedAdmin, admin.ModelAdmin):
             path("notices/", wrap(self.notices_view), name="jackpots_badbeatreport_notices"),
             path("statement/<int:jackpot_id>/", wrap(self.statement_view), name="jackpots_badbeatreport_statement"),
             path("claims/", wrap(self.claims_view), name="jackpots_badbeatreport_claims"),
+            path(
+                "hands-without-round/",
+                wrap(self.hands_without_round_view),
+                name="jackpots_badbeatreport_hands_without_round",
+            ),
             path("high-hand/rules/", wrap(self.high_hand_rules_view), name="jackpots_badbeatreport_high_hand_rules"),
             path(
                 "high-hand/notices/",
@@ -112,6 +119,24 @@ class BadBeatReportAdmin(RoomScopedAdmin, admin.ModelAdmin):
             high_hand_rules_readable=may(request.user, Action.RULES_VERSIONS_READ),
         )
         return TemplateResponse(request, "admin/jackpots/reports.html", {**context, **(extra_context or {})})
+
+    def hands_without_round_view(self, request: HttpRequest) -> HttpResponse:
+        """Compliance's list of the jackpot hands still without their round (a Bad Beat claim or a
+        Tracking Slip entry at a table that logs rounds, no round named, found or linked yet): their
+        rake and contributions are nowhere until the round is logged (``hands_without_round``)."""
+        require(request, Action.BAD_BEAT_RECORDS_READ)
+        choices = rooms(request)
+        room = room_of(request, choices)
+        hands = hands_without_round(rooms=PokerRoom.objects.filter(pk=room.pk)) if room else []
+        context = self._context(
+            request,
+            "Jackpot hands without a round",
+            rooms=choices,
+            room=room,
+            hands=hands,
+            zone=room.timezone if room else "UTC",
+        )
+        return TemplateResponse(request, "admin/jackpots/hands_without_round.html", context)
 
     def rules_view(self, request: HttpRequest) -> HttpResponse:
         """The posted Bad Beat rules of a room (§637a.15(b)) from the rules version in effect now."""

@@ -9,6 +9,7 @@ import itertools
 from datetime import datetime, timedelta
 
 import pytest
+from django.urls import reverse
 from django.utils import timezone
 
 from casino_backoffice.staff.signing import content_hash
@@ -24,6 +25,7 @@ from tables.games import Game
 from tables.models import Round, Table
 from tables.services import table_set_open, table_upsert
 from tests.conftest import PIN
+from tests.jackpots.back_office import browser
 from tests.jackpots.bad_beat import another_hand
 from tests.jackpots.helpers import snapshot as bad_beat_snapshot
 from tests.jackpots.high_hand_helpers import snapshot as high_hand_snapshot
@@ -323,3 +325,21 @@ def test_the_list_shows_the_hands_without_a_round_only_in_two_queries(
     }
     assert linked_entry.pk not in [hand.pk for hand in listed if hand.kind == "High Hand entry"]
     assert found_claim.pk not in [hand.pk for hand in listed if hand.kind == "Bad Beat claim"]
+
+
+def test_compliance_reads_the_hands_without_a_round_in_the_admin(
+    make_claim, record, log, made_at, compliance, django_assert_max_num_queries
+) -> None:
+    log(made_at - timedelta(minutes=30), players=2, pot_cents=100)  # T1 logs rounds
+    waiting_entry = record(players_dealt_in=9, seat=5, cards="Ah Ad Ac As Kh")
+    waiting_claim = make_claim(**another_hand(1))
+    person = browser(compliance)
+    url = reverse("admin:jackpots_badbeatreport_hands_without_round")
+    person.get(url)  # the session warmed
+
+    with django_assert_max_num_queries(12):
+        page = person.get(url, {"room": "main"}).content.decode()
+
+    assert page.count('class="hand-row"') == 2
+    assert f"High Hand entry {waiting_entry.pk}" in page and f"Bad Beat claim {waiting_claim.pk}" in page
+    assert url in person.get(reverse("admin:jackpots_badbeatreport_changelist")).content.decode()
