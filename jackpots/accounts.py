@@ -107,14 +107,17 @@ def meter_wagers_account(*, meter: ProgressiveMeter) -> AccountSpec:
 
 
 def meter_house_account(*, meter: ProgressiveMeter) -> AccountSpec:
-    """The house's share of the wagers: what the rate of progression leaves of each wager."""
-    return _meter_account(meter, "house", "house share of wagers", AccountKind.REVENUE)
+    """The house's share of the wagers: what the rate of progression leaves of each wager. A banked
+    game's win, not poker revenue: poker revenue is the rake (§637a.17), so this account is of a kind
+    of its own and the revenue report shows it on its own line."""
+    return _meter_account(meter, "house", "house share of wagers", AccountKind.BANKED_REVENUE)
 
 
 def meter_funding_account(*, meter: ProgressiveMeter) -> AccountSpec:
-    """The house's money for the meter's initial and reset amounts, the fixed 'for 1' lines and the
-    Envy Bonuses (the table inventory)."""
-    return _meter_account(meter, "house_funding", "funded by the house", AccountKind.SOURCE)
+    """The house's money for the meter's initial and reset amounts (§655a.12(c)(3), §657a.12(d)(3)),
+    the fixed 'for 1' lines and the Envy Bonuses (the table inventory): the house's, not players' money
+    at the table, so of a kind of its own. It runs negative by design: it is where that money comes from."""
+    return _meter_account(meter, "house_funding", "funded by the house", AccountKind.HOUSE_FUNDING)
 
 
 def meter_won_account(*, meter: ProgressiveMeter) -> AccountSpec:

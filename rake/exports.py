@@ -20,6 +20,7 @@ _REVENUE_KINDS = {
     "expected": Kind.MONEY,
     "counted": Kind.MONEY,
     "variance": Kind.MONEY,
+    "banked_house_share": Kind.MONEY,
 }
 
 

@@ -15,7 +15,7 @@ from django.utils.module_loading import import_string
 
 from casino_backoffice.ledger.models import AccountKind, Transfer, TransferKind
 from casino_backoffice.money import format_cents
-from jackpots.models import RoundDrop
+from jackpots.models import ProgressiveRound, RoundDrop
 from jackpots.rules import JackpotRule
 from tables.models import PokerRoom, Round, RulesVersion, Table
 
@@ -171,6 +171,11 @@ class RevenueRow:
     the drop boxes agree and say why. Counted: what cage verifications made official as poker revenue
     (§637a.15(e)), by table and gaming day; ``None`` when nothing was verified for the group, and
     for groups by shift (a drop box is counted for a gaming day, not a shift).
+
+    Banked house share: what the house kept of the Progressive Payout Wagers at the banked tables
+    after the meter's increment (§655a.12(c)(3), §657a.12(d)(3)). A banked game's win, not poker
+    revenue (which is the rake, §637a.17): it is in neither expected nor counted, a column of its own;
+    ``None`` for groups by shift (a banked round records its gaming day, not a shift).
     """
 
     keys: dict[str, Any]
@@ -180,6 +185,7 @@ class RevenueRow:
     reversed_cents: int = 0
     drops_cents: dict[str, int] = field(default_factory=dict)
     counted_cents: int | None = None
+    banked_house_cents: int | None = None
 
     @property
     def expected_cents(self) -> int:
@@ -295,6 +301,9 @@ def poker_revenue(
         row = row_for(values, prefix="round__")
         row.drops_cents[values["jackpot_code"]] = int(values["total"])
     if "shift" not in keys:
+        _banked_house_shares(
+            row_for, room=room, date_from=date_from, date_to=date_to, table_number=table_number, fields=fields
+        )
         games = dict(Table.objects.filter(room=room).values_list("number", "game"))
         for (number, day), cents in counted_revenue(
             room=room, date_from=date_from, date_to=date_to, table_number=table_number
@@ -302,6 +311,31 @@ def poker_revenue(
             row = row_for({"table__number": number, "gaming_day": day, "game": games.get(number, "")})
             row.counted_cents = (row.counted_cents or 0) + cents
     return sorted(rows.values(), key=lambda r: tuple(str(v) for v in r.keys.values()))
+
+
+def _banked_house_shares(
+    row_for: Any,
+    *,
+    room: PokerRoom,
+    date_from: date | None,
+    date_to: date | None,
+    table_number: str | None,
+    fields: list[str],
+) -> None:
+    """Each group's banked house share, from the progressive rounds of the banked tables, on the
+    group's row (a row of its own when the group has no round of poker)."""
+    banked = ProgressiveRound.objects.filter(table__room=room)
+    if date_from is not None:
+        banked = banked.filter(gaming_day__gte=date_from)
+    if date_to is not None:
+        banked = banked.filter(gaming_day__lte=date_to)
+    if table_number:
+        banked = banked.filter(table__number=table_number)
+    banked_fields = [f if f != "game" else "table__game" for f in fields]
+    for values in banked.values(*banked_fields).annotate(total=Sum("house_cents")):
+        keyed = {fields[i]: values[banked_fields[i]] for i in range(len(fields))}
+        row = row_for(keyed)
+        row.banked_house_cents = (row.banked_house_cents or 0) + int(values["total"] or 0)
 
 
 _COLUMN_LABELS = {
@@ -316,6 +350,7 @@ _COLUMN_LABELS = {
     "expected": "Expected",
     "counted": "Counted",
     "variance": "Variance",
+    "banked_house_share": "Banked games' house share (not poker revenue)",
 }
 
 
@@ -340,6 +375,7 @@ def revenue_table(rows: list[RevenueRow], *, group_by: Iterable[str]) -> tuple[l
         "expected",
         "counted",
         "variance",
+        "banked_house_share",
         *[f"drop_{c}" for c in jackpots],
     ]
     body = []
@@ -354,6 +390,7 @@ def revenue_table(rows: list[RevenueRow], *, group_by: Iterable[str]) -> tuple[l
                 format_cents(row.expected_cents),
                 "" if row.counted_cents is None else format_cents(row.counted_cents),
                 "" if row.variance_cents is None else format_cents(row.variance_cents),
+                "" if row.banked_house_cents is None else format_cents(row.banked_house_cents),
                 *[format_cents(row.drops_cents.get(c, 0)) for c in jackpots],
             ]
         )

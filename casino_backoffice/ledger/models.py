@@ -35,6 +35,8 @@ class AccountKind(models.TextChoices):
     CAGE = "cage", "Cage"
     FUND = "fund", "Jackpot fund (official)"
     REVENUE = "revenue", "Poker revenue"
+    BANKED_REVENUE = "banked_revenue", "Banked games' house share (not poker revenue)"
+    HOUSE_FUNDING = "house_funding", "House funding of banked games"
     PAYOUT = "payout", "Paid to patrons"
     VARIANCE = "variance", "Count variance"
 
