@@ -29,9 +29,10 @@ from django.db.models import Sum
 from .checkpoints import balance_sql
 from .models import Account, AccountKind, BalanceCheckpoint, Correction, Transfer, TransferKind
 
-# The accounts that hold money that is really there: what goes out of them first came in. Players'
-# money at the tables (pots, wagers, the house's funding) is where money comes from and runs negative
-# by design; variances and the cage's over/short are signed by nature.
+# The accounts that hold money that is really there: what goes out of them first came in (the banked
+# games' house share among them). Players' money at the tables (pots, wagers) and the house's funding of
+# the banked games are where money comes from and run negative by design; variances and the cage's
+# over/short are signed by nature.
 NON_NEGATIVE_KINDS = frozenset(
     {
         AccountKind.DROP_BOX,
@@ -39,6 +40,7 @@ NON_NEGATIVE_KINDS = frozenset(
         AccountKind.CONTAINER,
         AccountKind.FUND,
         AccountKind.REVENUE,
+        AccountKind.BANKED_REVENUE,
         AccountKind.PAYOUT,
     }
 )

@@ -42,7 +42,7 @@ def _move(debit: Account, credit: Account, cents: int, actor, key: str | None = 
 
 
 def test_the_migration_guards_exactly_the_kinds_the_checker_does() -> None:
-    migration = importlib.import_module("casino_backoffice.ledger.migrations.0010_never_below_zero")
+    migration = importlib.import_module("casino_backoffice.ledger.migrations.0012_banked_revenue_never_below_zero")
     guarded = {kind.strip(" '") for kind in migration.KINDS.strip("()").split(",")}
     assert guarded == {kind.value for kind in NON_NEGATIVE_KINDS}
 
