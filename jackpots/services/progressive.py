@@ -208,7 +208,7 @@ def progressive_round_record(
     A count of chips that differs from the wagers accepted is recorded with the round as an exception,
     open until a supervisor explains it (``wager_count_explain``); the meter rises by what the system
     accepted. Wager sizes are those the meter accepts (the Envy Bonus schedules, §655a.12(c)(5),
-    §657a.12(d)(5)); a seat wagers once (§655a.7(e), §657a.7(e)); a closed table records no round; a
+    §657a.12(d)(5)); a seat places one Progressive Payout Wager a round (§655a.7(d), §657a.7(d)(3)); a closed table records no round; a
     table whose payout through the cage is not yet validated records none either (409
     ``payout_documentation_open``: the cards stay on the table, §655a.11(i)(4)(i)(D), §657a.11(e)(4))."""
     action_require(actor=actor, action=Action.PROGRESSIVE_ROUND_RECORD, of=table)
@@ -242,7 +242,7 @@ def progressive_round_record(
     community = _community(community_cards, table.game)
     seats = [w.seat for w in wagers]
     if len(set(seats)) != len(seats):
-        raise _refuse("A seat places one Progressive Payout Wager (§655a.7(e), §657a.7(e)).", "invalid")
+        raise _refuse("A seat places one Progressive Payout Wager a round (§655a.7(d), §657a.7(d)(3)).", "invalid")
     for wager in wagers:
         if not 1 <= wager.seat <= table.seats:
             raise _refuse(f"Seat {wager.seat} is not a seat of table {table.number} (1-{table.seats}).", "invalid")
