@@ -105,9 +105,10 @@ def periods_run(*, room: PokerRoom, at: datetime) -> PeriodsRun:
             continue
         if not tables_listing(version=version, code=jackpot.code):
             continue  # no table collects for it: no period to open (§637a.16(c))
-        # The first run opens the current period only; a later run catches up on what it missed.
+        # The first run opens the current period only; a later run catches up on what it missed. Periods a
+        # round opened late are not the schedule's: it still opens those around them it missed.
         latest = (
-            HighHandPeriod.objects.filter(jackpot=jackpot)
+            HighHandPeriod.objects.filter(jackpot=jackpot, opened_late=False)
             .order_by("-ends_at")
             .values_list("ends_at", flat=True)
             .first()

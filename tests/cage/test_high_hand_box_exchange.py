@@ -194,3 +194,17 @@ def test_a_box_counted_before_its_period_ended_is_counted_again_for_what_came_af
     ten = _period("10:00")
     assert (ten.status, ten.contributions_cents, ten.pool_cents) == (PeriodStatus.ROLLED_OVER, 600, 600)
     assert high_hand_pool_violations() == []
+
+
+def test_a_period_a_round_opened_while_the_schedule_was_down_does_not_hide_the_ones_it_missed(night) -> None:
+    rounds, _hand, _count = night
+    _run(_at("10:30"))
+    rounds(_at("12:15"))  # the schedule is down from 10:31; a round at 12:15 opens the 12:00 period, late
+    _run(_at("12:31"))  # back: the 11:00 period it missed is recorded too, and 10:00 and 11:00 close
+
+    periods = HighHandPeriod.objects.filter(jackpot__code="hh").order_by("starts_at")
+    assert [(p.starts_at, p.status, p.opened_late) for p in periods] == [
+        (_at("10:00"), PeriodStatus.CLOSED, False),
+        (_at("11:00"), PeriodStatus.CLOSED, False),
+        (_at("12:00"), PeriodStatus.CLOSED, True),  # closed at once: by the real clock its end has passed
+    ]
