@@ -13,12 +13,11 @@ verification says moved is exactly what the ledger moved.
 
 from __future__ import annotations
 
-from django.db.models import Sum
-
 from casino_backoffice.ledger.invariants import documents_moved
 from casino_backoffice.ledger.models import TransferKind
 from casino_backoffice.money import format_cents
-from jackpots.models import HighHandPeriod, PeriodStatus, RoundDrop
+from jackpots.models import HighHandPeriod, PeriodStatus
+from jackpots.selectors import period_drops
 
 from .models import CageVerification, Count, CountPlace
 from .services.high_hand import period_counts
@@ -31,15 +30,14 @@ def cage_invariants() -> list[str]:
 def high_hand_pool_violations() -> list[str]:
     """Each announced High Hand period whose pool is not its own contributions (§637a.16(g)-(h))."""
     violations = []
-    for period in HighHandPeriod.objects.filter(
-        status__in=(PeriodStatus.AWARDED, PeriodStatus.ROLLED_OVER), contributions_cents__isnull=False
-    ).select_related("jackpot"):
-        drops = (
-            RoundDrop.objects.filter(
-                jackpot=period.jackpot, round__ended_at__gte=period.starts_at, round__ended_at__lt=period.ends_at
-            ).aggregate(total=Sum("amount_cents"))["total"]
-            or 0
+    for period in (
+        HighHandPeriod.objects.filter(
+            status__in=(PeriodStatus.AWARDED, PeriodStatus.ROLLED_OVER), contributions_cents__isnull=False
         )
+        .select_related("jackpot")
+        .annotate(drops_cents=period_drops())  # the same sum the estimated pool is read from
+    ):
+        drops = period.drops_cents or 0
         variances = sum(abs(count.variance_cents) for count in period_counts(period=period))
         contributions = period.contributions_cents or 0
         if abs(contributions - drops) > variances:

@@ -212,7 +212,7 @@ def jackpot_ids_by_code(*, room: PokerRoom) -> dict[str, int]:
 # --- The High Hand's periods and Tracking Slips -------------------------------------------------------
 
 
-def _period_drops() -> Subquery:
+def period_drops() -> Subquery:
     """The fund's drops from the pots of rounds that ended in the period (an annotation of periods)."""
     drops = (
         RoundDrop.objects.filter(
@@ -234,7 +234,7 @@ def high_hand_periods() -> QuerySet[HighHandPeriod]:
     entries and payments."""
     return (
         HighHandPeriod.objects.select_related("room", "jackpot", "rules_version")
-        .annotate(drops_cents=_period_drops())
+        .annotate(drops_cents=period_drops())
         .prefetch_related(
             Prefetch(
                 "entries",
@@ -372,7 +372,7 @@ def high_hands_on_board(*, jackpots: list[Jackpot], at: datetime) -> dict[int, H
     open_periods = (
         HighHandPeriod.objects.filter(jackpot__in=ids, status=PeriodStatus.OPEN, starts_at__lte=at)
         .select_related("jackpot", "rules_version")
-        .annotate(drops_cents=_period_drops())
+        .annotate(drops_cents=period_drops())
         .prefetch_related(Prefetch("entries", queryset=HighHandEntry.objects.select_related("table", "void")))
     )
     for found in open_periods:
