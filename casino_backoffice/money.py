@@ -1,12 +1,17 @@
 """The one money type: integer cents.
 
 Every amount in the product is an ``int`` of cents (model fields ``BigIntegerField`` named
-``*_cents``). Amounts arrive as decimal strings ("12.34") and leave formatted by ``format_cents``;
-all parsing, arithmetic that rounds, and formatting live here so that a rounding rule is written
-once. Floats are refused everywhere: a binary float cannot hold 0.10 exactly.
+``*_cents``). Amounts arrive as strings of dollars ("12.34", "1,250.00", "$40") read by the one
+parser, ``parse_cents``, on every page, admin form, API field and rules file, and leave formatted by
+``format_cents``; all parsing, arithmetic that rounds, and formatting live here so that a rule is
+written once. Floats are refused everywhere: a binary float cannot hold 0.10 exactly.
 
->>> parse_cents("12.34")
-1234
+>>> parse_cents("12.34"), parse_cents("1,250.00"), parse_cents("$40")
+(1234, 125000, 4000)
+>>> parse_cents("23,90")
+Traceback (most recent call last):
+...
+casino_backoffice.money.InvalidAmount: "23,90" is not an amount: a comma only separates thousands, in groups of three; write 23.90 or 2,390.00.
 >>> format_cents(1234)
 '12.34'
 >>> format_cents(-5)
@@ -24,7 +29,7 @@ casino_backoffice.money.InvalidAmount: 100000000000000000.00 is more than $10,00
 from __future__ import annotations
 
 import re
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import NewType
 
 Cents = NewType("Cents", int)
@@ -37,10 +42,22 @@ _CENT = Decimal("0.01")
 # of amounts overflows the database.
 MAX_AMOUNT_CENTS = 1_000_000_000
 
-# An amount as the API takes it: a string of dollars with at most two decimals ("12", "12.5",
-# "12.00"), from 0 to the maximum (up to seven digits of dollars, or 10000000 itself); no sign,
-# exponent, thousands separator or space. A test checks it agrees with MAX_AMOUNT_CENTS.
-AMOUNT_PATTERN = re.compile(r"\d{1,7}(\.\d{1,2})?|10000000(\.0{1,2})?")
+# The one way an amount is read, on every page, admin form, API field and rules file: an optional "$",
+# dollars in the ASCII digits 0-9, written plainly ("1250") or with a comma between each group of three
+# ("1,250"), then at most two decimals after a point. Nothing else: no other digits (Arabic-Indic,
+# full-width, mathematical), no comma as a decimal point ("23,90" is refused, not read as $2,390.00),
+# no space, exponent or "+". A minus sign in front only where an amount may be negative.
+_AMOUNT = re.compile(r"(?P<minus>-)?\$?(?P<dollars>[0-9]+|[1-9][0-9]{0,2}(?:,[0-9]{3})+)(?:\.(?P<decimals>[0-9]+))?")
+
+# The same grammar over the range the API takes, as one regular expression for the OpenAPI schema:
+# up to seven digits of dollars (plain or grouped), or 10,000,000 itself, no sign. A test checks that it
+# admits exactly what ``parse_cents`` admits.
+AMOUNT_PATTERN = re.compile(
+    r"\$?(?:(?:[0-9]{1,7}|[1-9][0-9]{0,2},[0-9]{3}|[1-9],[0-9]{3},[0-9]{3})(?:\.[0-9]{1,2})?"
+    r"|(?:10000000|10,000,000)(?:\.0{1,2})?)"
+)
+
+_EXAMPLES = "such as 120.00, 1,250.00 or $40"
 
 
 class InvalidAmount(ValueError):
@@ -48,20 +65,26 @@ class InvalidAmount(ValueError):
 
 
 def parse_cents(value: str | int | Decimal, *, allow_negative: bool = False, allow_zero: bool = True) -> Cents:
-    """Dollars as a decimal string (or ``Decimal``; an ``int`` means whole dollars) to cents.
+    """Dollars as typed or sent ("1,250.00", "$40", "23.90"; or a ``Decimal``; an ``int`` means whole
+    dollars) to cents, by the one grammar above.
 
-    Refuses floats, fractions of a cent, amounts beyond ``MAX_AMOUNT_CENTS`` either side of zero,
-    and negative amounts unless asked to allow them.
+    Refuses floats, any character outside the grammar (with what to type instead), a comma that does
+    not separate thousands, fractions of a cent and more than two decimals, amounts beyond
+    ``MAX_AMOUNT_CENTS`` either side of zero, and negative amounts unless asked to allow them.
     """
     if isinstance(value, bool) or isinstance(value, float):
-        raise InvalidAmount(f'{value!r} is not an amount; write it as a string such as "12.34".')
-    try:
-        amount = Decimal(str(value).strip().replace(",", "")) if not isinstance(value, Decimal) else value
-    except InvalidOperation:
-        raise InvalidAmount(f'{value!r} is not an amount; write it as a string such as "12.34".') from None
-    if not amount.is_finite():
-        raise InvalidAmount(f"{value!r} is not an amount.")
-    # Before quantizing: a huge amount ("1e30") does not fit the decimal context.
+        raise InvalidAmount(f"{value!r} is not an amount; write it as a string {_EXAMPLES}.")
+    if isinstance(value, Decimal):
+        if not value.is_finite():
+            raise InvalidAmount(f"{value!r} is not an amount.")
+        amount = value
+    elif isinstance(value, int):
+        amount = Decimal(value)
+    elif isinstance(value, str):
+        amount = _read(value, allow_negative=allow_negative)
+    else:
+        raise InvalidAmount(f"{value!r} is not an amount; write it as a string {_EXAMPLES}.")
+    # Before quantizing: a huge amount does not fit the decimal context.
     if abs(amount) * 100 > MAX_AMOUNT_CENTS:
         beyond = (
             f"less than {display_cents(-MAX_AMOUNT_CENTS)}"
@@ -77,6 +100,65 @@ def parse_cents(value: str | int | Decimal, *, allow_negative: bool = False, all
     if cents == 0 and not allow_zero:
         raise InvalidAmount("The amount must be more than zero.")
     return Cents(cents)
+
+
+def _read(text: str, *, allow_negative: bool) -> Decimal:
+    """A string by the grammar, to a ``Decimal`` of dollars; the refusal says what to type instead."""
+    match = _AMOUNT.fullmatch(text)
+    if match is None:
+        raise InvalidAmount(_misread(text))
+    if match["minus"] and not allow_negative:
+        raise InvalidAmount(f"{text} is negative; the amount must be zero or more.")
+    decimals = match["decimals"] or ""
+    if len(decimals) > 2 and decimals.rstrip("0")[2:]:
+        raise InvalidAmount(f"{text} has a fraction of a cent; amounts are whole cents.")
+    if len(decimals) > 2:
+        raise InvalidAmount(
+            f"{text} has {len(decimals)} decimals; write at most two, such as {text[: -(len(decimals) - 2)]}."
+        )
+    amount = Decimal(match["dollars"].replace(",", "") + "." + (decimals or "0"))
+    return -amount if match["minus"] else amount
+
+
+def _misread(text: str) -> str:
+    """Why ``text`` is not an amount, and the readings a person probably meant."""
+    shown = f'"{text}"'
+    if not text.strip():
+        return f"The amount is empty; write dollars and cents {_EXAMPLES}."
+    if any(character.isdigit() and not "0" <= character <= "9" for character in text):
+        return f"{shown} has digits other than 0-9; type the amount with the digits 0 to 9, {_EXAMPLES}."
+    if "," in text and re.fullmatch(r"-?\$?[0-9][0-9,.]*", text):
+        meant = _readings(text)
+        if meant:
+            return (
+                f"{shown} is not an amount: a comma only separates thousands, in groups of three; "
+                f"write {' or '.join(meant)}."
+            )
+        return f"{shown} is not an amount: a comma only separates thousands, in groups of three, {_EXAMPLES}."
+    point = re.fullmatch(r"-?\$?([0-9]*)\.([0-9]{0,2})", text)
+    if point and (point[1] or point[2]):
+        return f"{shown} is not an amount; write {_written(int(point[1] or 0) * 100 + int(point[2].ljust(2, '0')))}."
+    return f"{shown} is not an amount; write dollars and cents with the digits 0-9 and a point, {_EXAMPLES}."
+
+
+def _readings(text: str) -> list[str]:
+    """The amounts a mistyped ``text`` could mean: its last separator as the decimal point (when one or
+    two digits follow it), and every separator as a thousands separator; each written by the grammar."""
+    body = text.lstrip("-$")
+    readings: list[str] = []
+    last = max(body.rfind(","), body.rfind("."))
+    if 0 < last and 1 <= len(body) - last - 1 <= 2:
+        dollars = re.sub(r"[,.]", "", body[:last])
+        readings.append(_written(int(dollars or "0") * 100 + int(body[last + 1 :].ljust(2, "0"))))
+    if "." not in body:
+        readings.append(_written(int(body.replace(",", "") or "0") * 100))
+    return [reading for index, reading in enumerate(readings) if reading not in readings[:index]]
+
+
+def _written(cents: int) -> str:
+    """Cents as a person would type them back: grouped dollars and two decimals, no "$"."""
+    whole, part = divmod(cents, 100)
+    return f"{whole:,}.{part:02d}"
 
 
 def format_cents(cents: int) -> str:

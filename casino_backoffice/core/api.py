@@ -85,14 +85,16 @@ def server_error(request: HttpRequest) -> HttpResponse:
         "type": "string",
         "pattern": f"^(?:{AMOUNT_PATTERN.pattern})$",
         "example": "120.00",
-        "description": f"Dollars and cents as a JSON string with at most two decimals, from 0.00 to "
+        "description": f'Dollars and cents as a JSON string: the digits 0-9, an optional leading "$", commas '
+        f'only between groups of three ("1,250.00"; "23,90" is refused), at most two decimals; from 0.00 to '
         f"{format_cents(MAX_AMOUNT_CENTS)} (the pattern says so too). A JSON number is refused (400).",
     }
 )
 class MoneyField(serializers.Field):
-    """Dollars and cents as a JSON string ("120.00"): whole cents, never negative, at most
-    ``MAX_AMOUNT_CENTS``. A JSON number is refused, whole or not: a table system sending 12000
-    meaning cents must never record a $12,000 pot."""
+    """Dollars and cents as a JSON string ("120.00"), read by ``casino_backoffice.money.parse_cents``,
+    the one parser of every page and field: whole cents, never negative, at most ``MAX_AMOUNT_CENTS``.
+    A JSON number is refused, whole or not: a table system sending 12000 meaning cents must never
+    record a $12,000 pot."""
 
     default_error_messages = {"invalid": "{message}"}
 
@@ -100,15 +102,9 @@ class MoneyField(serializers.Field):
         if not isinstance(data, str):
             self.fail("invalid", message=f'{data!r} is not an amount; write it as a string such as "120.00".')
         try:
-            cents = parse_cents(data)
+            return int(parse_cents(data))
         except InvalidAmount as error:
             self.fail("invalid", message=str(error))
-        if not AMOUNT_PATTERN.fullmatch(data):
-            self.fail(
-                "invalid",
-                message=f'{data!r} is not an amount; write dollars and cents with digits and a point only, such as "120.00".',
-            )
-        return int(cents)
 
     def to_representation(self, value: int) -> str:
         return format_cents(value)

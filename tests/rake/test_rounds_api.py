@@ -196,21 +196,34 @@ def test_bad_input_is_a_400_with_field_errors_and_records_nothing(client, rated_
         (None, "This field may not be null."),
         ("100000000000000000.00", "100000000000000000.00 is more than $10,000,000.00, the most any one amount may be."),
         ("10000000.01", "10000000.01 is more than $10,000,000.00, the most any one amount may be."),
-        ("1e30", "1e30 is more than $10,000,000.00, the most any one amount may be."),
-        ("NaN", "'NaN' is not an amount."),
-        ("Infinity", "'Infinity' is not an amount."),
-        ("1E+2", "'1E+2' is not an amount; write dollars and cents with digits and a point only, such as \"120.00\"."),
         (
-            "-0.00",
-            "'-0.00' is not an amount; write dollars and cents with digits and a point only, such as \"120.00\".",
+            "1e30",
+            '"1e30" is not an amount; write dollars and cents with the digits 0-9 and a point, such as 120.00, 1,250.00 or $40.',
         ),
         (
-            "1,200.00",
-            "'1,200.00' is not an amount; write dollars and cents with digits and a point only, such as \"120.00\".",
+            "NaN",
+            '"NaN" is not an amount; write dollars and cents with the digits 0-9 and a point, such as 120.00, 1,250.00 or $40.',
+        ),
+        (
+            "Infinity",
+            '"Infinity" is not an amount; write dollars and cents with the digits 0-9 and a point, such as 120.00, 1,250.00 or $40.',
+        ),
+        (
+            "1E+2",
+            '"1E+2" is not an amount; write dollars and cents with the digits 0-9 and a point, such as 120.00, 1,250.00 or $40.',
+        ),
+        ("-0.00", "-0.00 is negative; the amount must be zero or more."),
+        (
+            "23,90",
+            '"23,90" is not an amount: a comma only separates thousands, in groups of three; write 23.90 or 2,390.00.',
+        ),
+        (
+            "\u0661\u0662\u0663",
+            '"\u0661\u0662\u0663" has digits other than 0-9; type the amount with the digits 0 to 9, such as 120.00, 1,250.00 or $40.',
         ),
         (
             " 120.00",
-            "' 120.00' is not an amount; write dollars and cents with digits and a point only, such as \"120.00\".",
+            '" 120.00" is not an amount; write dollars and cents with the digits 0-9 and a point, such as 120.00, 1,250.00 or $40.',
         ),
     ],
 )
@@ -220,6 +233,13 @@ def test_money_is_a_decimal_string_up_to_the_maximum_and_nothing_else(client, ra
     assert response.status_code == 400
     assert response.json() == {"pot": [message]}
     assert Round.objects.count() == 0 and Transfer.objects.count() == 0
+
+
+@pytest.mark.parametrize(("pot", "cents"), [("1,200.00", 120000), ("$120", 12000), ("$1,200.50", 120050)])
+def test_money_may_be_written_grouped_and_with_a_dollar_sign(client, rated_table, pot, cents):
+    response = post(client, body(pot=pot, uncalled_bet="0.00"))
+    assert response.status_code == 201, response.json()
+    assert Round.objects.get().pot_cents == cents
 
 
 def test_the_largest_pot_is_recorded(client, rated_table):
