@@ -433,12 +433,13 @@ class Client:
 
     def next_content(self, box: str) -> int:
         """What the next count of a High Hand box takes, as ``GET /api/boxes/`` says: one qualifying
-        period's box content (§637a.16(d)), not all the client dropped into the box since its last count."""
+        period's box content (§637a.16(d)), not all the client dropped into the box since its last count.
+        Asked as the cage: whoever counts gets the boxes without what they should hold (the blind count)."""
         table = box.rsplit("-", 1)[0]
         self.conn.request(
             "GET",
             f"/api/boxes/?room={ROOM}&table={table}&jackpot=hh",
-            headers={"Authorization": f"Token {self.tokens['floorperson']}"},
+            headers={"Authorization": f"Token {self.tokens['cage_cashier']}"},
         )
         response = self.conn.getresponse()
         rows = json.loads(response.read())["results"]

@@ -42,3 +42,11 @@ class CountMismatch(CageError):
 
 class DayHasUnresolvedVariance(Conflict):
     code = "unresolved_variance"
+
+
+class GamingDayNotReady(Conflict):
+    """A gaming day finance may not close yet: it is not over, or a count, a transport, a time charge or
+    a variance of the day is still open. ``code`` is the first of ``cage.gaming_days.BlockerKind``
+    found (``unresolved_variance`` when only variances remain)."""
+
+    code = "gaming_day_not_ready"

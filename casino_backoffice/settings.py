@@ -223,6 +223,9 @@ TAX_REPORTING_THRESHOLD_CENTS = parse_cents(os.environ.get("TAX_REPORTING_THRESH
 # The poker revenue report (rake, below the cage) reads what the cage made official as revenue through
 # this reader: the settings are a composition root, and may name the app above.
 POKER_REVENUE_COUNTED = "cage.reports.revenue_counted"
+# Whether finance closed a gaming day (tables, below the cage, refuses what would change a closed day's
+# revenue, §637a.17): the cage's reader of its closes.
+GAMING_DAY_CLOSED = "cage.gaming_days.gaming_day_closed"
 # Which rows a person sees: those of the rooms they work in (the kernel knows no rooms; tables does).
 ROOMS_VISIBLE_TO = "tables.selectors.visible_to"
 

@@ -18,7 +18,7 @@ from tables.selectors import rooms_of
 
 from .exports import revenue_columns
 from .models import PokerRevenue, TimeCharge
-from .selectors import GROUPINGS, poker_revenue, revenue_column_label, revenue_table
+from .selectors import GROUPINGS, late_rounds, poker_revenue, revenue_column_label, revenue_table
 
 
 @admin.register(TimeCharge)
@@ -128,6 +128,8 @@ class PokerRevenueAdmin(RoomScopedAdmin, admin.ModelAdmin):
             "rows": [_shown(columns, row) for row in body],
             "totals": _totals(columns, body),
             "export_links": links,
+            # The rounds logged late, each signed for by a shift supervisor (rake.services.late_entries).
+            "late_rounds": list(late_rounds(room=room, date_from=date_from, date_to=date_to)) if room else [],
             **(extra_context or {}),
         }
         return TemplateResponse(request, "admin/rake/poker_revenue.html", context)

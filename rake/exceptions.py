@@ -43,3 +43,10 @@ class TimeChargeAlreadyAssessed(Conflict):
 
 class TimeChargeAlreadyVerified(Conflict):
     code = "time_charge_already_verified"
+
+
+class LateEntryUnsigned(RakeError):
+    """A round logged longer after it ended than the room's ``late_entry_minutes`` without a shift
+    supervisor's signature (a house control; the revenue of the day, §637a.17)."""
+
+    code = "late_entry_unsigned"

@@ -14,6 +14,7 @@ from casino_backoffice.core.exports import Column, Kind
 _REVENUE_KINDS = {
     "gaming_day": Kind.DATE,
     "rounds": Kind.INTEGER,
+    "late_rounds": Kind.INTEGER,
     "rake": Kind.MONEY,
     "time_charges": Kind.MONEY,
     "reversed": Kind.MONEY,

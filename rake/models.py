@@ -98,3 +98,52 @@ class PokerRevenue(Round):
 
     def __str__(self) -> str:
         return "Poker revenue"
+
+
+class LateRoundEntry(SignableDocument):
+    """A round of play logged more than the room's ``late_entry_minutes`` after it ended (a house
+    control of the rules file), and the poker shift supervisor who signed for it.
+
+    §637a.17: the room's poker revenue of a gaming day is the rake of its rounds; a round that reaches
+    the back office long after it ended changes a day already reported, so it is recorded only with a
+    shift supervisor's signature, who is not the person who logged it, and the revenue report marks it
+    late. Inserted with its round, never changed.
+    """
+
+    SUPERVISOR = SigningRule(
+        purpose="late_entry",
+        action=Action.LATE_ENTRY_SIGN,
+        section="§637a.17",
+        not_same_as_fields=("recorded_by",),
+    )
+
+    round = models.OneToOneField("tables.Round", on_delete=models.PROTECT, related_name="late_entry")
+    minutes_late = models.PositiveIntegerField(help_text="Whole minutes between the round's end and its logging.")
+    limit_minutes = models.PositiveIntegerField(help_text="The room's late_entry_minutes in effect at the round.")
+    recorded_by = models.ForeignKey("staff.User", on_delete=models.PROTECT, related_name="+")
+    signed_by = models.ForeignKey("staff.User", on_delete=models.PROTECT, related_name="+")
+    signed_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-signed_at", "-id"]
+        verbose_name = "round logged late"
+        verbose_name_plural = "rounds logged late"
+
+    def signing_content(self) -> dict[str, Any]:
+        # The round as logged: its table, end, pot and what it took, and the lateness signed for.
+        round_ = self.round
+        return {
+            "round": self.round_id,
+            "table": round_.table_id,
+            "ended_at": round_.ended_at,
+            "pot_cents": round_.pot_cents,
+            "rake_cents": round_.rake_cents,
+            "created_at": round_.created_at,
+            "minutes_late": self.minutes_late,
+            "limit_minutes": self.limit_minutes,
+            "recorded_by": self.recorded_by_id,
+            "signed_by": self.signed_by_id,
+        }
+
+    def __str__(self) -> str:
+        return f"Round {self.round_id} logged {self.minutes_late} minutes late"

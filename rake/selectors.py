@@ -21,7 +21,7 @@ from tables.models import PokerRoom, Round, RulesVersion, Table
 
 from .compute import PotOutcome, compute_rake_and_drops
 from .exceptions import RulesNotInEffect
-from .models import TimeCharge
+from .models import LateRoundEntry, TimeCharge
 from .rules import RakePolicy, Rules, TableRule, validate_rules
 
 _cache: dict[int, Rules] = {}
@@ -176,11 +176,16 @@ class RevenueRow:
     after the meter's increment (§655a.12(c)(3), §657a.12(d)(3)). A banked game's win, not poker
     revenue (which is the rake, §637a.17): it is in neither expected nor counted, a column of its own;
     ``None`` for groups by shift (a banked round records its gaming day, not a shift).
+
+    Late rounds: how many of the group's rounds were logged more than the room's
+    ``late_entry_minutes`` after they ended, each signed for by a poker shift supervisor
+    (``LateRoundEntry``): their rake is in the group's, and the report marks them.
     """
 
     keys: dict[str, Any]
     rounds: int = 0
     rake_cents: int = 0
+    late_rounds: int = 0
     time_charge_cents: int = 0
     reversed_cents: int = 0
     drops_cents: dict[str, int] = field(default_factory=dict)
@@ -290,6 +295,8 @@ def poker_revenue(
     for values in rounds.values(*fields).annotate(n=Count("pk"), rake=Sum("rake_cents")):
         row = row_for(values)
         row.rounds, row.rake_cents = values["n"], int(values["rake"] or 0)
+    for values in rounds.filter(late_entry__isnull=False).values(*fields).annotate(n=Count("pk")):
+        row_for(values).late_rounds = values["n"]
     charge_fields = [f if f != "game" else "table__game" for f in fields]
     for values in charges.values(*charge_fields).annotate(total=Sum("amount_cents")):
         values = {fields[i]: values[charge_fields[i]] for i in range(len(fields))} | {"total": values["total"]}
@@ -344,6 +351,7 @@ _COLUMN_LABELS = {
     "shift": "Shift",
     "game": "Game",
     "rounds": "Rounds",
+    "late_rounds": "Rounds logged late",
     "rake": "Rake",
     "time_charges": "Time charges",
     "reversed": "Reversed",
@@ -369,6 +377,7 @@ def revenue_table(rows: list[RevenueRow], *, group_by: Iterable[str]) -> tuple[l
     header = [
         *keys,
         "rounds",
+        "late_rounds",
         "rake",
         "time_charges",
         "reversed",
@@ -384,6 +393,7 @@ def revenue_table(rows: list[RevenueRow], *, group_by: Iterable[str]) -> tuple[l
             [
                 *(str(v) for v in row.keys.values()),
                 row.rounds,
+                row.late_rounds,
                 format_cents(row.rake_cents),
                 format_cents(row.time_charge_cents),
                 format_cents(row.reversed_cents),
@@ -395,6 +405,21 @@ def revenue_table(rows: list[RevenueRow], *, group_by: Iterable[str]) -> tuple[l
             ]
         )
     return header, body
+
+
+def late_rounds(
+    *, room: PokerRoom, date_from: date | None = None, date_to: date | None = None
+) -> QuerySet[LateRoundEntry]:
+    """The rounds of ``room`` logged late in the gaming days from ``date_from`` to ``date_to``, each
+    with the supervisor who signed for it, oldest first: the revenue report's list of them."""
+    entries = LateRoundEntry.objects.filter(round__table__room=room).select_related(
+        "round__table", "signed_by", "recorded_by"
+    )
+    if date_from is not None:
+        entries = entries.filter(round__gaming_day__gte=date_from)
+    if date_to is not None:
+        entries = entries.filter(round__gaming_day__lte=date_to)
+    return entries.order_by("round__ended_at", "pk")
 
 
 def rounds_filtered(

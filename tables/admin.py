@@ -140,10 +140,21 @@ class RulesVersionAdmin(ReadOnlyAdmin):
         "loaded_by",
         "source_name",
         "content_sha256",
+        "dated_back",
         "changes",
         "source",
     ]
     exclude = ["content", "source_text"]
+
+    @admin.display(description="Dated back")
+    def dated_back(self, version: RulesVersion) -> str:
+        # A version takes effect no earlier than its loading, but the first of a new room (rake's rules_load).
+        if version.effective_from >= version.loaded_at:
+            return "No: in effect from its loading or later."
+        return (
+            f"Dated back: in effect from {version.effective_from:%Y-%m-%d %H:%M}, before it was loaded at "
+            f"{version.loaded_at:%Y-%m-%d %H:%M}, as only the first version of a new room may be."
+        )
 
     @admin.display(description="SHA-256")
     def short_sha(self, version: RulesVersion) -> str:

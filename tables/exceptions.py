@@ -1,4 +1,4 @@
-from casino_backoffice.core.exceptions import DomainError
+from casino_backoffice.core.exceptions import Conflict, DomainError
 
 
 class TableError(DomainError):
@@ -11,3 +11,9 @@ class SeatLimitExceeded(TableError):
 
 class TableClosed(TableError):
     code = "table_closed"
+
+
+class GamingDayClosed(Conflict):
+    """Something recorded for a gaming day finance has closed (§637a.17: the revenue of the day is final)."""
+
+    code = "gaming_day_closed"

@@ -17,6 +17,7 @@ from django.db import models
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.db.models.functions import Cast
 from django.utils import timezone
+from django.utils.module_loading import import_string
 
 from casino_backoffice.ledger.models import Account, account_code_of_rooms
 from casino_backoffice.staff.models import Signature
@@ -47,6 +48,23 @@ def gaming_day_bounds(*, room: PokerRoom, day: date) -> tuple[datetime, datetime
     start = datetime.combine(day, room.gaming_day_starts, tzinfo=zone)
     end = datetime.combine(day + timedelta(days=1), room.gaming_day_starts, tzinfo=zone)
     return start, end
+
+
+def gaming_day_close_of(*, room: PokerRoom, day: date) -> tuple[str, str] | None:
+    """Who closed ``day`` of ``room`` and when (their username, the time in the room's zone), or None
+    while it is open.
+
+    Finance closes a gaming day in the cage (an app above this one); the composition root names the
+    cage's reader in the setting ``GAMING_DAY_CLOSED`` (``cage.gaming_days.gaming_day_closed``), which
+    answers (username, aware datetime) or None. Without one, no day is ever closed."""
+    path = getattr(settings, "GAMING_DAY_CLOSED", "")
+    if not path:
+        return None
+    closed = import_string(path)(room=room, day=day)
+    if closed is None:
+        return None
+    by, at = closed
+    return by, f"{at.astimezone(ZoneInfo(room.timezone)):%Y-%m-%d %H:%M}"
 
 
 def rules_version_in_effect(*, room: PokerRoom, at: datetime) -> RulesVersion | None:

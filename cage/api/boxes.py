@@ -18,14 +18,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from casino_backoffice.core.api_common import LIST_ERRORS, money
+from casino_backoffice.staff.permissions import Action, may
 from jackpots.models import Jackpot
 from jackpots.selectors import FundPosition, fund_positions
 from tables.api import room_named
-from tables.selectors import rooms_of, visible_to
+from tables.selectors import visible_to
 
 from ..models import Box, BoxKind
 from ..selectors import boxes_with_expected, jackpot_expected_in_boxes
-from ..services import boxes_sync
 
 
 class BoxOutput(serializers.Serializer):
@@ -37,9 +37,12 @@ class BoxOutput(serializers.Serializer):
     )
     jackpot = serializers.CharField(allow_null=True, help_text="The jackpot's code; null for a rake drop box.")
     expected = serializers.CharField(
+        allow_null=True,
         help_text='What the box\'s next count covers by the ledger, as "12.34": what logged rounds and verified time '
         "charges put in since its last count or transport. For a High Hand box, what it holds of `period` only: the "
-        "box is exchanged at each qualifying period's end and counted per period (§637a.16(d))."
+        "box is exchanged at each qualifying period's end and counted per period (§637a.16(d)). Null for whoever "
+        "counts or carries boxes (a dealer, security): they count blind, and see what the box was expected to hold "
+        "in the answer to their count. Given to the cage, finance, compliance and surveillance.",
     )
     period = serializers.DateTimeField(
         allow_null=True,
@@ -53,8 +56,9 @@ _ROOM = OpenApiParameter("room", OpenApiTypes.STR, description="Room code")
 
 
 class BoxList(generics.ListAPIView):
-    """Every jackpot box and rake drop box, with its expected content (filters: ``room``, ``table``,
-    ``jackpot``, ``kind``). The boxes the rules in effect name are known before they are listed."""
+    """Every jackpot box and rake drop box, with its expected content for those who may see it before a
+    count (filters: ``room``, ``table``, ``jackpot``, ``kind``). A read: it writes nothing; the boxes a
+    rules version names are opened when it is loaded (``rake.signals.rules_version_loaded``)."""
 
     serializer_class = BoxOutput
 
@@ -62,8 +66,6 @@ class BoxList(generics.ListAPIView):
         params = self.request.query_params
         user = self.request.user
         room = room_named(params.get("room"), user=user)
-        for each in [room] if room is not None else rooms_of(user):
-            boxes_sync(room=each)
         boxes = visible_to(user, Box.objects.select_related("room", "table", "jackpot")).order_by("room__code", "code")
         if room is not None:
             boxes = boxes.filter(room=room)
@@ -90,6 +92,7 @@ class BoxList(generics.ListAPIView):
         page = self.paginate_queryset(self.get_queryset())
         assert page is not None  # every list is paginated (REST_FRAMEWORK settings)
         order = {box.pk: position for position, box in enumerate(page)}
+        blind = not may(request.user, Action.BOX_EXPECTED_READ)
         contents = sorted(
             boxes_with_expected(boxes=Box.objects.filter(pk__in=order)), key=lambda content: order[content.box.pk]
         )
@@ -101,7 +104,7 @@ class BoxList(generics.ListAPIView):
                     "table": content.box.table.number,
                     "kind": content.box.kind,
                     "jackpot": content.box.jackpot.code if content.box.jackpot else None,
-                    "expected": money(content.expected_cents),
+                    "expected": None if blind else money(content.expected_cents),
                     "period": (
                         content.period.starts_at.astimezone(ZoneInfo(content.box.room.timezone)).isoformat()
                         if content.period is not None
@@ -144,7 +147,9 @@ class JackpotOutput(serializers.Serializer):
         "(§637a.15(h)(2)). False for a fund never adjusted (a High Hand)."
     )
     expected_in_boxes = serializers.CharField(
-        help_text="Money logged rounds put in the fund's boxes, not yet counted and verified."
+        allow_null=True,
+        help_text="Money logged rounds put in the fund's boxes, not yet counted and verified. Null for whoever counts "
+        "or carries boxes blind (a dealer, security), as a box's `expected` is.",
     )
 
 
@@ -167,12 +172,13 @@ class JackpotList(generics.ListAPIView):
         assert page is not None  # every list is paginated (REST_FRAMEWORK settings)
         positions = fund_positions(jackpots=page)
         expected = jackpot_expected_in_boxes(jackpots=page)
+        blind = not may(request.user, Action.BOX_EXPECTED_READ)
         return self.get_paginated_response(
-            [_jackpot_data(positions[jackpot.pk], expected[jackpot.pk]) for jackpot in page]
+            [_jackpot_data(positions[jackpot.pk], None if blind else expected[jackpot.pk]) for jackpot in page]
         )
 
 
-def _jackpot_data(position: FundPosition, expected_cents: int) -> dict[str, Any]:
+def _jackpot_data(position: FundPosition, expected_cents: int | None) -> dict[str, Any]:
     jackpot = position.jackpot
     return {
         "code": jackpot.code,

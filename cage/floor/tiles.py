@@ -40,4 +40,10 @@ TILES = (
         "floor:cage-arrivals",
         action=Action.TRANSPORT_ACCOUNT,
     ),
+    Tile(
+        "Close a gaming day",
+        "Each open gaming day of your rooms, what still blocks its close, and the close with your PIN (§637a.17).",
+        "floor:cage-close-days",
+        action=Action.GAMING_DAY_CLOSE,
+    ),
 )

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views
+from . import day_close, views
 
 urlpatterns = [
     path("counts/", views.count_page, name="cage-count"),
@@ -15,4 +15,6 @@ urlpatterns = [
     path("cage/arrivals/", views.arrivals_page, name="cage-arrivals"),
     path("cage/transports/<int:transport_id>/account/", views.account_sign, name="cage-account"),
     path("cage/transports/<int:transport_id>/missing/", views.missing_box_sign, name="cage-missing-box"),
+    path("cage/gaming-days/", day_close.close_days_page, name="cage-close-days"),
+    path("cage/gaming-days/close/", day_close.close_day_sign, name="cage-close-day-sign"),
 ]

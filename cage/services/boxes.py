@@ -11,6 +11,7 @@ from casino_backoffice.ledger.models import Account
 from casino_backoffice.ledger.services import AccountSpec, account_locked, account_open_as
 from jackpots.accounts import high_hand_box_content_account, jackpot_box_account
 from jackpots.models import HighHandPeriod, Jackpot, PeriodStatus
+from rake.rules import Rules
 from rake.selectors import RoomVersions
 from rake.services.accounts import drop_box_account
 from tables.models import PokerRoom, Table
@@ -28,9 +29,15 @@ def boxes_sync(*, room: PokerRoom) -> list[Box]:
     jackpots a later version dropped are kept, with their money, until they are counted)."""
     now = timezone.now()
     in_effect = RoomVersions.of(room=room, at=now).in_effect(at=now)
-    if in_effect is None:
-        return list(Box.objects.filter(room=room))
-    rules = in_effect[1]
+    if in_effect is not None:
+        boxes_open(room=room, rules=in_effect[1])
+    return list(Box.objects.filter(room=room).select_related("table", "jackpot", "account"))
+
+
+def boxes_open(*, room: PokerRoom, rules: Rules) -> None:
+    """Open the box of every rake drop and jackpot those rules put at the room's tables (idempotent). Run
+    when a rules version is loaded (``rake.signals.rules_version_loaded``), so that the boxes a version
+    names exist from its load on and listing them never writes."""
     tables = {table.number: table for table in Table.objects.filter(room=room).select_related("room")}
     jackpots = {jackpot.code: jackpot for jackpot in Jackpot.objects.filter(room=room)}
     known = set(Box.objects.filter(room=room).values_list("code", flat=True))
@@ -62,7 +69,6 @@ def boxes_sync(*, room: PokerRoom) -> list[Box]:
                         "kind": BoxKind.JACKPOT if jackpot else BoxKind.RAKE,
                     },
                 )
-    return list(Box.objects.filter(room=room).select_related("table", "jackpot", "account"))
 
 
 def box_content_locked(*, box: Box, period: HighHandPeriod | None) -> Account:

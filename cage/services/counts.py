@@ -31,6 +31,7 @@ from ..models import Box, ComplianceNotice, Count, CountPlace, CountStatus, Vari
 from ._common import move, variance_threshold_cents
 from .boxes import box_content_close, box_content_locked
 from .contents import count_target
+from .gaming_days import count_day_hold_open
 from .schedule import schedule_lock_shared
 
 
@@ -142,6 +143,7 @@ def count_record(
         now = timezone.now()
         signer = pin_check(user=actor, pin=pin)
         with transaction.atomic(durable=True):
+            count_day_hold_open(box=box, now=now)  # a closed gaming day stays closed (§637a.17)
             schedule_lock_shared()
             box = (
                 Box.objects.select_for_update(of=("self",))

@@ -50,6 +50,7 @@ from ..models import (
 )
 from ._common import move, official_account, variance_threshold_cents, verification_transfer_key
 from .counts import notice_for
+from .gaming_days import gaming_day_close_ready
 from .schedule import schedule_lock_shared
 
 
@@ -388,6 +389,7 @@ def gaming_day_close(*, room: PokerRoom, day: date, actor: User, pin: str) -> Ga
     action_require(actor=actor, action=Action.GAMING_DAY_CLOSE, of=room)
     signer = pin_check(user=actor, pin=pin)
     with transaction.atomic(durable=True):
+        gaming_day_close_ready(room=room, day=day)  # what still blocks the day (cage.gaming_days)
         existing = GamingDayClose.objects.filter(room=room, gaming_day=day).first()
         if existing is not None:
             return existing

@@ -54,6 +54,7 @@ class Action(models.TextChoices):
     CAGE_RECORD_READ = "cage_record_read", "Read the official record, the variances and the custody log"
     VARIANCE_READ = "variance_read", "Read the variances"
     COUNTS_TO_RECORD_READ = "counts_to_record_read", "See the table counts to record"
+    BOX_EXPECTED_READ = "box_expected_read", "See what a box is expected to hold before it is counted"
     BAD_BEAT_CLAIM = "bad_beat_claim", "Open a Bad Beat claim at a table"
     BAD_BEAT_VERIFY = "bad_beat_verify", "Verify or deny a Bad Beat hand"
     BAD_BEAT_DISTRIBUTE = "bad_beat_distribute", "Prepare a Bad Beat payout distribution"
@@ -128,6 +129,12 @@ ACTION_ROLES: dict[Action, frozenset[Role]] = {
     Action.VARIANCE_READ: ADMIN_ROLES | {Role.SHIFT_SUPERVISOR},
     # Surveillance records each table count (§637a.15(d)(1)); compliance reads every list.
     Action.COUNTS_TO_RECORD_READ: frozenset({Role.SURVEILLANCE, Role.COMPLIANCE}),
+    # A house control, the blind count: the dealer counts in the presence of a floorperson or above,
+    # surveillance records (§637a.15(d)(1), §637a.16(d)(1)) and a cashier counts or verifies at the cage
+    # (e). What a box should hold is for those who check a count against it (the cage, finance,
+    # compliance, surveillance), never for whoever counts or carries it; the counter sees it in the
+    # answer to their own count, once it is recorded.
+    Action.BOX_EXPECTED_READ: frozenset({Role.CAGE_CASHIER, Role.FINANCE, Role.COMPLIANCE, Role.SURVEILLANCE}),
     # Finance prepares the reversal of a transfer posted in error; another finance person or an
     # administrator approves it (docs/architecture.md, The ledger).
     Action.CORRECTION_PREPARE: FINANCE_OR_ADMINISTRATOR,

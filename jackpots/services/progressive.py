@@ -48,6 +48,7 @@ from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action, action_require
 from casino_backoffice.staff.services import pin_check, signature_add
 from tables.games import Game
+from tables.locks import gaming_day_hold_open
 from tables.models import PokerRoom, RulesVersion, Table
 from tables.selectors import gaming_day, rules_version_in_effect
 
@@ -266,13 +267,16 @@ def progressive_round_record(
             if again is not None:
                 return again
             _table_not_held(table)
+            # The banked house share is on the revenue report of its day: a closed day stays closed (§637a.17).
+            day = gaming_day(room=table.room, at=ended_at)
+            gaming_day_hold_open(room=table.room, day=day, what=f"Progressive round at table {table.number}")
             now = timezone.now()
             round_ = ProgressiveRound.objects.create(
                 meter=meter,
                 table=table,
                 rules_version=at.version,
                 ended_at=ended_at,
-                gaming_day=gaming_day(room=table.room, at=ended_at),
+                gaming_day=day,
                 wagers_accepted=len(wagers),
                 chips_collected=chips_collected,
                 wagers_cents=total,

@@ -26,7 +26,7 @@ from tables.models import Table
 
 from ..services import RoundRecorded, RoundRequest, rounds_record_batch
 from .common import ERRORS, Recorded, write_input, write_outcome
-from .rounds import RoundInput, RoundOutput, round_recorded
+from .rounds import RoundInput, RoundOutput, late_entry_named, round_recorded
 
 MAX_ROUNDS_PER_BATCH = 500
 
@@ -88,6 +88,7 @@ class RoundBatch(APIView):
         for index, item in enumerate(batch.validated_data["rounds"]):
             try:
                 values, table = write_input(BatchRoundInput, item, user=request.user, tables=tables)
+                supervisor = late_entry_named(values, table=table)
             except ValidationError as error:
                 results.append({"index": index, "status": 400, "replayed": False, "errors": error.detail})
                 continue
@@ -103,6 +104,8 @@ class RoundBatch(APIView):
                     flop_dealt=values["flop_dealt"],
                     voided=values["voided"],
                     idempotency_key=values["idempotency_key"],
+                    late_entry_by=supervisor,
+                    late_entry_pin=values.get("pin", ""),
                 )
             )
         for index, request_, outcome in zip(

@@ -20,8 +20,9 @@ from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action
 from jackpots.models import RoundDrop
 from tables.models import Round, Table
-from tables.selectors import visible_to
+from tables.selectors import staff_of, visible_to
 
+from ..models import LateRoundEntry
 from ..selectors import rules_version_number
 from ..services import RoundRecorded, round_record
 from .common import ERRORS, IDEMPOTENCY_HEADER, AwareDateTimeField, Recorded, idempotent_post
@@ -44,6 +45,23 @@ class RoundInput(serializers.Serializer):
     voided = serializers.BooleanField(
         required=False, default=False, help_text="A voided round (§637a.18(i)) takes no rake and no drops."
     )
+    late_entry_by = serializers.CharField(
+        max_length=150,
+        required=False,
+        help_text="A round logged more than the room's late_entry_minutes after it ended: the username of the "
+        "poker shift supervisor who signs for it (not the person logging it). Refused without it "
+        "(400 late_entry_unsigned).",
+    )
+    pin = serializers.CharField(
+        required=False,
+        help_text="With late_entry_by: that supervisor's PIN, their signature (read only with late_entry_by).",
+        trim_whitespace=False,
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs.get("late_entry_by") and not attrs.get("pin"):
+            raise ValidationError({"pin": ["Give the PIN of the supervisor named in late_entry_by: their signature."]})
+        return attrs
 
 
 class RoundOutput(serializers.Serializer):
@@ -67,10 +85,29 @@ class RoundOutput(serializers.Serializer):
     )
     drop_rules = serializers.DictField(child=serializers.CharField())
     created_at = serializers.DateTimeField()
+    late_entry_by = serializers.CharField(
+        allow_null=True,
+        help_text="The poker shift supervisor who signed for the round as logged late; null when logged in time.",
+    )
+    minutes_late = serializers.IntegerField(
+        allow_null=True, help_text="Whole minutes between the round's end and its logging, when logged late."
+    )
+
+
+def late_entry_of(round_: Round) -> LateRoundEntry | None:
+    """The round's late entry (``select_related("late_entry__signed_by")`` reads it with the round)."""
+    try:
+        return round_.late_entry
+    except LateRoundEntry.DoesNotExist:
+        return None
 
 
 def round_data(
-    round_: Round, drops: tuple[RoundDrop, ...] | list[RoundDrop], *, version_number: int | None = None
+    round_: Round,
+    drops: tuple[RoundDrop, ...] | list[RoundDrop],
+    *,
+    version_number: int | None = None,
+    late_entry: LateRoundEntry | None = None,
 ) -> dict[str, Any]:
     table = round_.table
     ordered = sorted(drops, key=lambda d: d.position)
@@ -93,7 +130,27 @@ def round_data(
         "drops": {d.jackpot_code: format_cents(d.amount_cents) for d in ordered},
         "drop_rules": {d.jackpot_code: d.rule for d in ordered},
         "created_at": round_.created_at.astimezone(ZoneInfo(table.room.timezone)).isoformat(),
+        "late_entry_by": late_entry.signed_by.username if late_entry else None,
+        "minutes_late": late_entry.minutes_late if late_entry else None,
     }
+
+
+def late_entry_named(values: dict[str, Any], *, table: Table) -> User | None:
+    """The supervisor ``late_entry_by`` names, among the staff of the table's room; a 400 otherwise."""
+    username = values.get("late_entry_by")
+    if not username:
+        return None
+    supervisor = User.objects.filter(staff_of(table.room), username=username).first()
+    if supervisor is None:
+        raise ValidationError(
+            {
+                "late_entry_by": [
+                    f"There is no member of staff {username} in room {table.room.code}: give the username "
+                    "of a poker shift supervisor who works there."
+                ]
+            }
+        )
+    return supervisor
 
 
 def round_recorded(table: Table, recorded: RoundRecorded) -> Recorded:
@@ -101,7 +158,15 @@ def round_recorded(table: Table, recorded: RoundRecorded) -> Recorded:
     round_ = recorded.round
     round_.table = table
     number = rules_version_number(version_id=round_.rules_version_id)
-    return Recorded(data=round_data(round_, recorded.drops, version_number=number), replayed=recorded.replayed)
+    late_entry = (
+        LateRoundEntry.objects.filter(round=round_).select_related("signed_by").first()
+        if recorded.replayed
+        else recorded.late_entry
+    )
+    return Recorded(
+        data=round_data(round_, recorded.drops, version_number=number, late_entry=late_entry),
+        replayed=recorded.replayed,
+    )
 
 
 def _round_record(*, table: Table, values: dict[str, Any], actor: User, idempotency_key: str) -> Recorded:
@@ -115,6 +180,8 @@ def _round_record(*, table: Table, values: dict[str, Any], actor: User, idempote
         voided=values["voided"],
         actor=actor,
         idempotency_key=idempotency_key,
+        late_entry_by=late_entry_named(values, table=table),
+        pin=values.get("pin", ""),
     )
     return round_recorded(table, recorded)
 
@@ -126,7 +193,9 @@ class RoundListCreate(generics.ListAPIView):
     required_actions = {"POST": Action.ROUND_RECORD}
 
     def get_queryset(self):
-        rounds = visible_to(self.request.user, Round.objects.select_related("table__room", "rules_version"))
+        rounds = visible_to(
+            self.request.user, Round.objects.select_related("table__room", "rules_version", "late_entry__signed_by")
+        )
         rounds = rounds.prefetch_related(Prefetch("drops", queryset=RoundDrop.objects.order_by("position")))
         params = self.request.query_params
         if table := params.get("table"):
@@ -150,7 +219,9 @@ class RoundListCreate(generics.ListAPIView):
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         page = self.paginate_queryset(self.get_queryset())
         assert page is not None  # every list is paginated (REST_FRAMEWORK settings)
-        return self.get_paginated_response([round_data(r, list(r.drops.all())) for r in page])
+        return self.get_paginated_response(
+            [round_data(r, list(r.drops.all()), late_entry=late_entry_of(r)) for r in page]
+        )
 
     @extend_schema(request=RoundInput, responses={201: RoundOutput, **ERRORS}, parameters=[IDEMPOTENCY_HEADER])
     def post(self, request: Request) -> Response:

@@ -16,6 +16,11 @@ from tables.games import Game
 
 MAX_PERCENTAGE_RAKE_BP = 1000  # "A percentage rake, not to exceed 10%" (§637a.17(b)(1))
 TIME_CHARGE_INTERVALS = (20, 30)  # "assessed fractionally every 20 or 30 minutes" (§637a.17(b)(3)(iii))
+# A house control (``controls: {late_entry_minutes}``): a round logged longer than this after it ended
+# needs a shift supervisor's signature. A file that posts none gets the default; no file may post more
+# than a day (a round later than that is a correction of its day, whose revenue finance reports).
+LATE_ENTRY_DEFAULT_MINUTES = 60
+LATE_ENTRY_MOST_MINUTES = 1440
 
 
 class RakeKind:
@@ -83,11 +88,19 @@ class Rules:
     # House controls (the room's approved internal controls, not the regulation): a count variance
     # larger than this needs a signed explanation; 0, when the file states none, means every one does.
     variance_threshold_cents: int = 0
+    # How long after a round ends it may be logged without a shift supervisor's signature; None when
+    # the file posts none (``late_entry_limit_minutes`` is then the default).
+    late_entry_minutes: int | None = None
     # The banked games' progressive meters (``jackpots.progressive_rules``), by code.
     progressives: dict[str, ProgressiveRule] = field(default_factory=dict)
 
     def canonical(self) -> dict[str, Any]:
         return self.content
+
+    @property
+    def late_entry_limit_minutes(self) -> int:
+        """The minutes after its end within which a round is logged without a supervisor's signature."""
+        return LATE_ENTRY_DEFAULT_MINUTES if self.late_entry_minutes is None else self.late_entry_minutes
 
     def canonical_json(self) -> str:
         return canonical_json(self.content)

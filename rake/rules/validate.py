@@ -17,7 +17,7 @@ from jackpots.rules import BAD_BEAT_GAMES, BadBeatRule, JackpotRule, jackpot_rul
 from tables.games import HOUSE_BANKED, Game, seat_limit_problem
 from tables.time_zones import time_zone_problem
 
-from .model import Rules, Shift, TableRule, _minutes
+from .model import LATE_ENTRY_MOST_MINUTES, Rules, Shift, TableRule, _minutes
 from .policies import _rake_policy
 
 
@@ -122,17 +122,31 @@ def _coded_items(
     return parsed_items, canonical
 
 
-def _controls(check: Checker, raw: Any) -> tuple[dict[str, int], dict[str, str]]:
+def _controls(check: Checker, raw: Any) -> tuple[dict[str, int], dict[str, Any]]:
     """House controls: ``variance_threshold``, the largest count variance accepted without a signed
-    explanation (the cage, §637a.15(e), §637a.16(e))."""
+    explanation (the cage, §637a.15(e), §637a.16(e)); ``late_entry_minutes``, how long after a round
+    ends it may be logged without a shift supervisor's signature (the revenue of the day, §637a.17)."""
     if raw is None:
         return {}, {}
-    if not check.keys("controls", raw, set(), {"variance_threshold"}):
+    if not check.keys("controls", raw, set(), {"variance_threshold", "late_entry_minutes"}):
         return {}, {}
-    threshold = check.money("controls", "variance_threshold", raw.get("variance_threshold", "0.00"))
-    if threshold is None:
-        return {}, {}
-    return {"variance_threshold": threshold}, {"variance_threshold": format_cents(threshold)}
+    parsed: dict[str, int] = {}
+    canonical: dict[str, Any] = {}
+    if "variance_threshold" in raw:
+        threshold = check.money("controls", "variance_threshold", raw["variance_threshold"])
+        if threshold is not None:
+            parsed["variance_threshold"], canonical["variance_threshold"] = threshold, format_cents(threshold)
+    if "late_entry_minutes" in raw:
+        minutes = raw["late_entry_minutes"]
+        if isinstance(minutes, bool) or not isinstance(minutes, int) or not 1 <= minutes <= LATE_ENTRY_MOST_MINUTES:
+            check.error(
+                "controls",
+                f"late_entry_minutes must be a whole number of minutes from 1 to {LATE_ENTRY_MOST_MINUTES}: how long "
+                f"after a round ends it may be logged without a shift supervisor's signature, such as 30 (not {minutes!r})",
+            )
+        else:
+            parsed["late_entry_minutes"] = canonical["late_entry_minutes"] = minutes
+    return parsed, canonical
 
 
 def _bad_beat_offered(check: Checker, where: str, jackpot: JackpotRule, game: Game) -> bool:
@@ -296,6 +310,7 @@ def validate_rules(data: Any, *, stored: bool = False) -> Rules:
         content["progressives"] = canonical_progressives
     return Rules(
         variance_threshold_cents=controls.get("variance_threshold", 0),
+        late_entry_minutes=controls.get("late_entry_minutes"),
         room=room,
         room_name=content["name"],
         timezone=zone,

@@ -6,8 +6,8 @@ rate (the rake and the drops those rules take) and post (the round, its drops an
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime
+from dataclasses import dataclass, field, replace
+from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
 from django.db import IntegrityError, connection, transaction
@@ -19,19 +19,30 @@ from casino_backoffice.ledger.models import TransferKind
 from casino_backoffice.ledger.services import Posting, transfers_post_within
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action, action_require
+from casino_backoffice.staff.services import VerifiedSigner
 from jackpots.accounts import jackpot_box_account
 from jackpots.models import RoundDrop
 from jackpots.rules import HighHandRule
 from jackpots.services import period_box_content
 from jackpots.services.hand_rounds import round_link_hands
+from tables.locks import gaming_day_hold_open
 from tables.models import PokerRoom, Round, Table
 from tables.selectors import gaming_day
 
 from ..compute import PotOutcome, compute_rake_and_drops, uncalled_bet_problem
 from ..exceptions import InvalidRound, RulesNotInEffect
 from ..locks import lock_room_rules
+from ..models import LateRoundEntry
 from ..selectors import RoomVersions, TableRulesInEffect, table_rules_in_effect
 from .accounts import _account_id, _jackpot_ids_of, drop_box_account, pots_account
+from .late_entries import (
+    late_entry_record,
+    late_entry_require,
+    late_entry_signer,
+    late_entry_signers,
+    minutes_late,
+    signer_key,
+)
 
 # --- Rounds of play -------------------------------------------------------------------------------
 
@@ -41,6 +52,8 @@ class RoundRecorded:
     round: Round
     drops: tuple[RoundDrop, ...]
     replayed: bool
+    # Recorded with the round when it was logged late (``late_entries``); not read for a replay.
+    late_entry: LateRoundEntry | None = None
 
 
 @dataclass(frozen=True)
@@ -55,6 +68,18 @@ class RoundRequest:
     flop_dealt: bool
     voided: bool
     idempotency_key: str
+    # The poker shift supervisor who signs for a round logged late, and their PIN (``late_entries``).
+    late_entry_by: User | None = field(default=None, compare=False)
+    late_entry_pin: str = field(default="", compare=False, repr=False)
+
+
+@dataclass
+class _Recording:
+    """What a call holds while it records rounds: the gaming days held open (``tables.locks``) and the
+    late-entry signers already checked."""
+
+    days: set[tuple[int, date]] = field(default_factory=set)
+    signer: VerifiedSigner | DomainError | None = None
 
 
 def round_record(
@@ -68,10 +93,14 @@ def round_record(
     voided: bool,
     actor: User,
     idempotency_key: str,
+    late_entry_by: User | None = None,
+    pin: str = "",
 ) -> RoundRecorded:
     """Record one round of play (see ``_round_record``) in its own transaction, under the room's
-    rules lock (``rake.locks``)."""
+    rules lock (``rake.locks``). ``late_entry_by`` and ``pin``: the poker shift supervisor who signs
+    for a round logged late (``rake.services.late_entries``)."""
     action_require(actor=actor, action=Action.ROUND_RECORD, of=table)
+    signer = late_entry_signer(by=late_entry_by, pin=pin, table=table)
     request = RoundRequest(
         table=table,
         ended_at=ended_at,
@@ -84,7 +113,7 @@ def round_record(
     )
     with transaction.atomic():
         lock_room_rules(room=table.room, exclusive=False)
-        return _round_record(request, actor=actor, versions=None)
+        return _round_record(request, actor=actor, versions=None, held=_Recording(signer=signer))
 
 
 def rounds_record_batch(*, rounds: list[RoundRequest], actor: User) -> list[RoundRecorded | DomainError]:
@@ -97,6 +126,11 @@ def rounds_record_batch(*, rounds: list[RoundRequest], actor: User) -> list[Roun
     action_require(actor=actor, action=Action.ROUND_RECORD)
     results: list[RoundRecorded | DomainError] = []
     rooms: dict[int, RoomVersions | DomainError] = {}  # each room asked and locked once
+    days: set[tuple[int, date]] = set()  # each gaming day held open once
+    # PINs are checked before the batch's transaction, so that a wrong one is counted (``pin_check``).
+    signers = late_entry_signers(
+        wanted=[(r.late_entry_by, r.late_entry_pin, r.table) for r in rounds if r.late_entry_by is not None]
+    )
     with transaction.atomic():
         for request in rounds:
             room = request.table.room
@@ -106,9 +140,15 @@ def rounds_record_batch(*, rounds: list[RoundRequest], actor: User) -> list[Roun
             if isinstance(versions, DomainError):  # a room the dealer does not work in
                 results.append(versions)
                 continue
+            signer = (
+                signers[signer_key(by=request.late_entry_by, pin=request.late_entry_pin, table=request.table)]
+                if request.late_entry_by is not None
+                else None
+            )
             try:
                 with transaction.atomic():
-                    results.append(_round_record(request, actor=actor, versions=versions))
+                    held = _Recording(days=days, signer=signer)
+                    results.append(_round_record(request, actor=actor, versions=versions, held=held))
             except DomainError as error:
                 results.append(error)
     return results
@@ -124,7 +164,9 @@ def _batch_room(room: PokerRoom, *, actor: User) -> RoomVersions | DomainError:
     return RoomVersions.of(room=room)
 
 
-def _round_record(request: RoundRequest, *, actor: User, versions: RoomVersions | None) -> RoundRecorded:
+def _round_record(
+    request: RoundRequest, *, actor: User, versions: RoomVersions | None, held: _Recording
+) -> RoundRecorded:
     """Record a round of play with the rake and the jackpot drops its rules take, once.
 
     The rules are the version in effect at ``ended_at`` (rounds arrive late from table systems). The
@@ -136,6 +178,12 @@ def _round_record(request: RoundRequest, *, actor: User, versions: RoomVersions 
     The same ``idempotency_key`` with the same request returns the round first recorded
     (``replayed``); with another request it is refused (``IdempotencyKeyReused``). Parallel posts of
     one key meet at the unique key: the loser reads the winner's round.
+
+    A closed gaming day stays closed (§637a.17, the revenue of the day): a round of a day finance
+    closed is refused (409 ``gaming_day_closed``), and a round logged more than the room's
+    ``late_entry_minutes`` after it ended needs a poker shift supervisor's signature (400
+    ``late_entry_unsigned``) and is marked late. A retry of a round recorded before either answers the
+    first result.
     """
     fingerprint = request_fingerprint(
         {
@@ -157,8 +205,40 @@ def _round_record(request: RoundRequest, *, actor: User, versions: RoomVersions 
         if existing is None:
             raise
         return RoundRecorded(round=existing, drops=tuple(existing.drops.all()), replayed=True)
+    table = request.table
+    late = minutes_late(ended_at=request.ended_at, now=now, rules=in_effect.rules)
+    try:
+        if isinstance(held.signer, DomainError):  # the supervisor's PIN or role, refused before the batch
+            raise held.signer
+        gaming_day_hold_open(
+            room=table.room,
+            day=gaming_day(room=table.room, at=request.ended_at),
+            what=f"Round at table {table.number}",
+            held=held.days,
+        )
+        if late is not None:
+            late_entry_require(
+                table=table,
+                ended_at=request.ended_at,
+                late=late,
+                rules=in_effect.rules,
+                signer=held.signer,
+                actor=actor,
+            )
+    except DomainError:  # a closed day, a late round unsigned, the supervisor refused
+        existing = document_replay(model=Round, idempotency_key=request.idempotency_key, fingerprint=fingerprint)
+        if existing is None:
+            raise
+        return RoundRecorded(round=existing, drops=tuple(existing.drops.all()), replayed=True)
     outcome = _round_rate(request, in_effect=in_effect)
-    return _round_post(request, in_effect=in_effect, outcome=outcome, actor=actor, fingerprint=fingerprint, now=now)
+    recorded = _round_post(request, in_effect=in_effect, outcome=outcome, actor=actor, fingerprint=fingerprint, now=now)
+    if late is not None and not recorded.replayed:
+        assert isinstance(held.signer, VerifiedSigner)
+        entry = late_entry_record(
+            round_=recorded.round, late=late, rules=in_effect.rules, signer=held.signer, actor=actor
+        )
+        return replace(recorded, late_entry=entry)
+    return recorded
 
 
 def _round_validate(request: RoundRequest, *, now: datetime, versions: RoomVersions | None) -> TableRulesInEffect:

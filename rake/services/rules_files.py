@@ -20,6 +20,7 @@ from ..exceptions import RakeError, RulesFileInvalid
 from ..locks import lock_room_rules
 from ..rules import Rules, RulesInvalid, parse_text, validate_rules
 from ..selectors import rules_of_version
+from ..signals import rules_version_loaded
 from .accounts import _open_table_accounts, pots_account
 
 # --- Rules ----------------------------------------------------------------------------------------
@@ -113,6 +114,7 @@ def rules_load(*, text: str, actor: User, source_name: str = "") -> RulesLoaded:
                 progressive_register(room=room, rule=progressive, version=version, actor=actor)
         except DomainError as error:
             raise RulesFileInvalid([error.message]) from None
+        rules_version_loaded.send(sender=RulesVersion, room=room, version=version, rules=rules)
     return RulesLoaded(version=version, created=True)
 
 

@@ -14,6 +14,8 @@ from casino_backoffice.ledger.services import account_open_as, transfer_post_wit
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action, action_require
 from casino_backoffice.staff.services import pin_check, signature_add
+from tables.exceptions import GamingDayClosed
+from tables.locks import gaming_day_hold_open
 from tables.models import Table
 from tables.selectors import gaming_day
 
@@ -43,6 +45,9 @@ def time_charge_assess(
     the policy's 20 or 30 minutes, starting on the clock (:00, :20, :40 or :00, :30) in the room's
     time zone; it is assessed once. The money reaches the drop box when a floorperson or above
     verifies it (``time_charge_verify``). Returns the charge and whether it was a replay.
+
+    A closed gaming day stays closed (§637a.17, the revenue of the day): an interval of a day finance
+    closed is refused (409 ``gaming_day_closed``); a retry of a charge assessed before answers it.
     """
     action_require(actor=actor, action=Action.TIME_CHARGE_ASSESS, of=table)
     fingerprint = request_fingerprint(
@@ -96,6 +101,14 @@ def time_charge_assess(
         raise InvalidRound(errors)
     assert policy is not None and in_effect is not None
     assert policy.interval_minutes is not None and policy.basis is not None  # a time-charge policy has both
+    day = gaming_day(room=room, at=interval_starts_at)
+    try:
+        gaming_day_hold_open(room=room, day=day, what=f"Time charge at table {table.number}")
+    except GamingDayClosed:
+        existing = document_replay(model=TimeCharge, idempotency_key=idempotency_key, fingerprint=fingerprint)
+        if existing is not None:
+            return existing, True
+        raise
     fee = policy.fee_per_interval_cents
     amount = fee * (players_seated or 1)
     try:
@@ -110,7 +123,7 @@ def time_charge_assess(
                 amount_cents=amount,
                 rules_version_id=in_effect.version_id,
                 policy_code=policy.code,
-                gaming_day=gaming_day(room=room, at=interval_starts_at),
+                gaming_day=day,
                 shift=in_effect.rules.shift_at(interval_starts_at.astimezone(ZoneInfo(room.timezone)).time()),
                 idempotency_key=idempotency_key,
                 request_sha256=fingerprint,
@@ -136,7 +149,8 @@ def time_charge_verify(*, time_charge: TimeCharge, actor: User, pin: str) -> Tim
 
     "Upon verification by a floorperson or above of the time charges collected shall be immediately
     placed by the dealer into the drop box" (§637a.17(b)(3)(v)). The verifier is not the person who
-    assessed it.
+    assessed it. The charge's gaming day is open: a verification would add to the revenue of a day
+    finance closed (§637a.17), and is refused (409 ``gaming_day_closed``).
     """
     action_require(actor=actor, action=Action.TIME_CHARGE_VERIFY, of=time_charge)
     signer = pin_check(user=actor, pin=pin)
@@ -146,6 +160,9 @@ def time_charge_verify(*, time_charge: TimeCharge, actor: User, pin: str) -> Tim
             raise TimeChargeAlreadyVerified(
                 f"Time charge {charge.pk} was already verified at {charge.verified_at:%H:%M}."
             )
+        gaming_day_hold_open(
+            room=charge.table.room, day=charge.gaming_day, what=f"Verification of time charge {charge.pk}"
+        )
         signature_add(document=charge, rule=TimeCharge.VERIFIER, signer=signer)
         charge.verified_at = signer.verified_at
         charge.save(update_fields=["verified_at"])

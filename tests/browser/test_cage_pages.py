@@ -127,6 +127,13 @@ def test_a_cashier_verifies_a_container_on_the_admin_screen(
     page.click("input[type=submit]")
     page.goto(f"{live_server.url}/admin/cage/transport/")
     page.click("a:has-text('Verify the aggregate')")
+    # A comma for a point: refused on the page with what to type instead, nothing made official.
+    page.fill("input[name='aggregate']", "23,90")
+    page.fill("input[name='pin']", PIN)
+    page.click("input[value='Sign and make official']")
+    page.wait_for_selector("text=write 23.90 or 2,390.00")
+    screenshot(page, "cage-admin-verify-typo")
+    assert not CageVerification.objects.filter(transport=transport).exists()
     page.fill("input[name='aggregate']", "17.90")
     page.fill("input[name='pin']", PIN)
     screenshot(page, "cage-admin-verify")

@@ -139,7 +139,7 @@ def test_the_cashier_verifies_the_aggregate_and_the_funds_become_official(contai
         "variances": [],
         "cashier": cashier.username,
     }
-    jackpots = {row["code"]: row for row in _results(client_for(dealer).get("/api/jackpots/", {"room": "main"}))}
+    jackpots = {row["code"]: row for row in _results(client_for(cashier).get("/api/jackpots/", {"room": "main"}))}
     assert {code: (row["kind"], row["official"], row["expected_in_boxes"]) for code, row in jackpots.items()} == {
         "bb": ("bad_beat", "3.00", "0.00"),
         "hh": ("high_hand", "6.00", "0.00"),

@@ -32,8 +32,8 @@ def _notice(floorperson) -> int:
 # --- Boxes ----------------------------------------------------------------------------------------
 
 
-def test_the_boxes_list_shows_each_box_with_what_it_is_expected_to_hold(closed_table, dealer) -> None:
-    api = client_for(dealer)
+def test_the_boxes_list_shows_each_box_with_what_it_is_expected_to_hold(closed_table, cashier) -> None:
+    api = client_for(cashier)
     rows = _results(api.get("/api/boxes/", {"room": "main", "table": "T1"}))
     period = HighHandPeriod.objects.get(jackpot__code="hh")  # opened by the rounds that ended in it
     assert rows == [

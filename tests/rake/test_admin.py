@@ -25,7 +25,8 @@ def finance_browser(finance) -> Client:
 def test_a_rules_version_shows_what_changed(finance_browser, rules):
     rules_load(
         text=rules_text(
-            rake_policies=[{**RULES["rake_policies"][0], "max_per_round": "6.00"}, *RULES["rake_policies"][1:]]
+            effective_from=None,  # a second version takes effect as it is loaded
+            rake_policies=[{**RULES["rake_policies"][0], "max_per_round": "6.00"}, *RULES["rake_policies"][1:]],
         ),
         actor=rules_loader(),
     )
@@ -63,7 +64,9 @@ def test_rounds_and_revenue_in_the_admin_with_exports(finance_browser, rated_tab
     assert "<th>Time charges</th>" in report.content.decode() and "<th>Drops: bb</th>" in report.content.decode()
     csv = finance_browser.get("/admin/rake/pokerrevenue/", {"group_by": ["table"], "export": "csv"})
     assert csv["Content-Disposition"] == 'attachment; filename="poker-revenue-main.csv"'
-    assert csv.content.decode().splitlines()[0].startswith("table,rounds,rake,time_charges")  # exports keep the keys
     assert (
-        csv.content.decode().splitlines()[1].startswith("T1,1,5.00,0.00,0.00,5.00")
-    )  # rake, time charges, reversed, expected
+        csv.content.decode().splitlines()[0].startswith("table,rounds,late_rounds,rake,time_charges")
+    )  # exports keep the keys
+    assert (
+        csv.content.decode().splitlines()[1].startswith("T1,1,0,5.00,0.00,0.00,5.00")
+    )  # late rounds, rake, time charges, reversed, expected

@@ -106,15 +106,18 @@ def test_the_boxes_a_round_posts_to_are_named_as_the_rules_file_opened_them(clie
     assert Account.objects.get(code="room:main:pots").name == "Main Poker Room: pots"
 
 
-def test_gaming_day_of_a_round_before_six_in_the_morning(client, rated_table):
+def test_gaming_day_of_a_round_before_six_in_the_morning(client, rated_table, supervisor):
     from zoneinfo import ZoneInfo
+
+    from tests.conftest import PIN
 
     local = (
         (timezone.now() - timedelta(days=1))
         .astimezone(ZoneInfo("America/New_York"))
         .replace(hour=3, minute=0, second=0, microsecond=0)
     )
-    data = post(client, body(ended_at=local.isoformat())).json()
+    # Yesterday's round is logged late: a shift supervisor signs for it (issue 24).
+    data = post(client, body(ended_at=local.isoformat(), late_entry_by=supervisor.username, pin=PIN)).json()
     assert data["gaming_day"] == str(local.date() - timedelta(days=1))
     assert data["shift"] == "grave"
 
@@ -297,10 +300,14 @@ def test_idempotency_key_is_required(client, rated_table):
     assert "Idempotency-Key" in response.json()
 
 
-def test_a_round_is_rated_by_the_version_in_effect_at_its_end(client, rated_table):
-    switch = timezone.now() - timedelta(hours=1)
+def test_a_round_is_rated_by_the_version_in_effect_at_its_end(client, rated_table, monkeypatch):
+    from tests.clock import clock_move
+
+    # A version takes effect no earlier than its loading: version 2 is loaded to take effect in 20 minutes.
+    switch = timezone.now() + timedelta(minutes=20)
     richer = [{**RULES["rake_policies"][0], "max_per_round": "8.00"}, *RULES["rake_policies"][1:]]
     rules_load(text=rules_text(effective_from=switch.isoformat(), rake_policies=richer), actor=rules_loader())
+    clock_move(monkeypatch, to=switch + timedelta(minutes=20))
     late = post(client, body(ended_at=(switch - timedelta(minutes=10)).isoformat())).json()
     recent = post(client, body(ended_at=(switch + timedelta(minutes=10)).isoformat())).json()
     assert (late["rake"], late["rules_version"]) == ("5.00", 1)
@@ -308,9 +315,8 @@ def test_a_round_is_rated_by_the_version_in_effect_at_its_end(client, rated_tabl
 
 
 def test_a_table_not_in_the_version_in_effect_is_refused(client, rated_table):
-    switch = timezone.now() - timedelta(hours=1)
-    rules_load(text=rules_text(effective_from=switch.isoformat(), tables=RULES["tables"][1:]), actor=rules_loader())
-    response = post(client, body(ended_at=recently().isoformat()))
+    rules_load(text=rules_text(effective_from=None, tables=RULES["tables"][1:]), actor=rules_loader())
+    response = post(client, body(ended_at=timezone.now().isoformat()))
     assert response.status_code == 400
     assert response.json()["table"][0].startswith("Table T1 is not in the rules in effect")
 
@@ -320,11 +326,11 @@ def test_a_table_banked_by_the_house_logs_no_rounds(client, rated_table, floorpe
 
     banked = {"number": "T11", "game": "mississippi_stud", "seats": 6}
     rules_load(
-        text=rules_text(effective_from=recently(60).isoformat(), tables=[*RULES["tables"], banked]),
+        text=rules_text(effective_from=None, tables=[*RULES["tables"], banked]),
         actor=rules_loader(),
     )
     table_set_open(table=Table.objects.get(number="T11"), is_open=True, actor=floorperson)
-    response = post(client, body(table="T11", players_dealt_in=6))
+    response = post(client, body(table="T11", players_dealt_in=6, ended_at=timezone.now().isoformat()))
     assert response.status_code == 400
     assert response.json() == {
         "table": ["Table T11 deals Mississippi Stud, a game banked by the house: it takes no rake and no drops."]
@@ -336,7 +342,8 @@ def test_rules_cannot_take_effect_before_a_recorded_round(client, rated_table):
     from rake.exceptions import RulesFileInvalid
 
     post(client, body(ended_at=recently(30).isoformat()))
-    with pytest.raises(RulesFileInvalid, match="choose a later effective_from"):
+    # Refused as dated back: a later version takes effect no earlier than its loading (issue 24).
+    with pytest.raises(RulesFileInvalid, match="is before now"):
         rules_load(text=rules_text(effective_from=recently(60).isoformat(), name="Other"), actor=rules_loader())
 
 

@@ -93,7 +93,8 @@ def test_a_backdated_rules_file_waits_for_the_round_being_rated_and_is_refused(r
     rater.join(timeout=30)
     loader.join(timeout=30)
 
-    assert "before round" in str(outcome["result"])
+    # Refused under the lock: a later version takes effect no earlier than its loading (nor before a round).
+    assert "is before now" in str(outcome["result"])
     assert Round.objects.count() == 1
     assert RulesVersion.objects.count() == 1
 

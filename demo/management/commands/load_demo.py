@@ -6,6 +6,8 @@ when a person is created (once); the demo password is in the README.
 
 from __future__ import annotations
 
+import hashlib
+import re
 import secrets
 from datetime import timedelta
 from pathlib import Path
@@ -18,7 +20,9 @@ from django.db import transaction
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.roles import Role
 from casino_backoffice.staff.services import staff_create
+from rake.rules import parse_text, validate_rules
 from rake.services import rules_load
+from tables.models import RulesVersion
 
 DEMO_PASSWORD = "poker-demo-2026"  # noqa: S105 - documented in the README for the demo only
 
@@ -44,11 +48,14 @@ def load_rooms_and_tables() -> None:
     """The demo room and its thirteen tables come from the documented example rules file, loaded by the
     demo's poker room manager through the same service as ``manage.py load_rules`` (an identical
     file changes nothing)."""
-    rules_load(
-        text=DEMO_RULES.read_text(encoding="utf-8"),
-        actor=User.objects.get(username=DEMO_RULES_LOADER),
-        source_name="demo/rules.yaml",
-    )
+    text = DEMO_RULES.read_text(encoding="utf-8")
+    latest = RulesVersion.objects.filter(room__code="main").order_by("-number").first()
+    sha = hashlib.sha256(validate_rules(parse_text(text)).canonical_json().encode()).hexdigest()
+    if latest is not None and latest.content_sha256 != sha:
+        # The file's effective_from dates the room's first version; a changed file loaded on a demo
+        # database of an earlier release takes effect as it is loaded (no later version is dated back).
+        text = re.sub(r"^effective_from:.*$", "", text, flags=re.MULTILINE)
+    rules_load(text=text, actor=User.objects.get(username=DEMO_RULES_LOADER), source_name="demo/rules.yaml")
 
 
 def assign_demo_staff() -> None:

@@ -1,0 +1,55 @@
+"""What the close of a gaming day and the counts of a day share: the room's gaming-day lock
+(``tables.locks``) and the checks made under it.
+
+§637a.17 (the revenue of the day), §637a.15(e), §637a.16(e) (the official record): finance closes a
+gaming day once everything recorded for it is counted, verified and explained; a closed day stays
+closed. The close takes the room's gaming-day lock exclusive, so no round, time charge or count of the
+day is being written while it checks; each of those takes it shared and refuses a closed day.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from django.db.models import Exists, OuterRef
+from django.utils import timezone
+
+from tables.locks import gaming_day_hold_open, gaming_days_lock
+from tables.models import PokerRoom
+from tables.selectors import gaming_day
+
+from ..exceptions import GamingDayNotReady
+from ..gaming_days import gaming_day_blockers
+from ..models import Box, Count, CountSheet, GamingDayClose
+
+
+def gaming_day_close_ready(*, room: PokerRoom, day: date) -> None:
+    """At the start of the close's transaction: hold the room's gaming days (the lock exclusive), then
+    refuse the close while something still blocks ``day`` (``cage.gaming_days.gaming_day_blockers``),
+    naming each thing and what to do. A day already closed passes: the first close answers again."""
+    gaming_days_lock(room=room, exclusive=True)
+    if GamingDayClose.objects.filter(room=room, gaming_day=day).exists():
+        return
+    blockers = gaming_day_blockers(room=room, day=day, now=timezone.now())
+    if blockers:
+        lines = "\n".join(f"- {blocker.text}" for blocker in blockers)
+        raise GamingDayNotReady(
+            f"Gaming day {day.isoformat()} of room {room.code} cannot close yet; nothing was closed. "
+            f"{len(blockers)} thing{'s' if len(blockers) != 1 else ''} to finish first:\n{lines}",
+            code=blockers[0].kind.value,
+        )
+
+
+def count_day_hold_open(*, box: Box, now: datetime) -> None:
+    """At the start of a count's transaction: refuse a count for a gaming day finance closed (409
+    ``gaming_day_closed``), and hold the day open until the count commits. The day is that of the box's
+    oldest count sheet due (the one the count fills), else the current gaming day."""
+    sheet_day = (
+        CountSheet.objects.filter(box=box, transport_item__isnull=True, opens_at__lte=now)
+        .exclude(Exists(Count.objects.filter(sheet=OuterRef("pk"))))
+        .order_by("opens_at")
+        .values_list("gaming_day", flat=True)
+        .first()
+    )
+    day = sheet_day or gaming_day(room=box.room, at=now)
+    gaming_day_hold_open(room=box.room, day=day, what=f"Count of box {box.code}")
