@@ -27,6 +27,7 @@ class Action(models.TextChoices):
     """What a person does, in words that complete "may ..."."""
 
     ROUND_RECORD = "round_record", "Record rounds of play"
+    LATE_ENTRY_SIGN = "late_entry_sign", "Sign for a round of play logged late"
     RAKE_CALCULATE = "rake_calculate", "Use the rake calculator"
     TIME_CHARGE_ASSESS = "time_charge_assess", "Assess time charges"
     TIME_CHARGE_VERIFY = "time_charge_verify", "Verify time charges"
@@ -97,6 +98,10 @@ ACTION_ROLES: dict[Action, frozenset[Role]] = {
     # A dealer logs the rounds of their table (docs/architecture.md, Who uses it); a floorperson or above may
     # stand in. The calculator shows them what a round will take before they log it.
     Action.ROUND_RECORD: DEALER_OR_FLOORPERSON_OR_ABOVE,
+    # A house control (the rules file's late_entry_minutes): a round logged long after it ended changes
+    # the revenue of its day (§637a.17), so the poker shift supervisor, whose ruling is final on the floor
+    # (§637a.18(a)), signs for it; a poker room manager does not act for one, as for a Bad Beat.
+    Action.LATE_ENTRY_SIGN: frozenset({Role.SHIFT_SUPERVISOR}),
     Action.RAKE_CALCULATE: DEALER_OR_FLOORPERSON_OR_ABOVE,
     Action.TIME_CHARGE_ASSESS: DEALER_OR_FLOORPERSON_OR_ABOVE,
     # "Upon verification by a floorperson or above of the time charges collected" (§637a.17(b)(3)(v)).

@@ -44,9 +44,13 @@ def rules_load(*, text: str, actor: User, source_name: str = "") -> RulesLoaded:
     up to date, and a new immutable ``RulesVersion`` records the file, who loaded it and when. A
     progressive meter named for the first time starts at its posted initial amount.
 
-    ``effective_from`` defaults to the moment of loading. A version may not take effect before a
-    round already recorded in the room: that round was rated by the rules then in effect
-    (§637a.17(e): once extracted, no additional rake may be taken).
+    ``effective_from`` defaults to the moment of loading. A version takes effect no earlier than the
+    moment it is loaded: the rounds and the revenue of the days before it were rated by the rules then
+    in effect (§637a.17(a)-(b): the rake the Rules Submission posts; §637a.17(e): once extracted, no
+    additional rake may be taken), and a version dated back would rate again a day finance may have
+    closed. The one exception is the first version of a room that has none: it may be dated back (to
+    rate rounds a table system kept while the room was being set up), and its page says so. Even then
+    it may not take effect before a round already recorded in the room.
     """
     action_require(actor=actor, action=Action.RULES_LOAD)
     try:
@@ -67,6 +71,16 @@ def rules_load(*, text: str, actor: User, source_name: str = "") -> RulesLoaded:
         if latest is not None and latest.content_sha256 == sha:
             return RulesLoaded(version=latest, created=False)
         effective_from = rules.effective_from or now
+        if latest is not None and effective_from < now:
+            raise RulesFileInvalid(
+                [
+                    f"effective_from: {effective_from.isoformat()} is before now ({now.isoformat()}): version "
+                    f"{latest.number + 1} of room {rules.room} would rate again rounds and days already rated by "
+                    f"version {latest.number} (§637a.17). A new version takes effect no earlier than the moment it is "
+                    "loaded: leave effective_from out to take effect now, or give a later time. Only the first "
+                    "version of a new room may be dated back"
+                ]
+            )
         if room is not None:
             late = Round.objects.filter(table__room=room, ended_at__gte=effective_from).order_by("-ended_at").first()
             if late is not None:
