@@ -22,8 +22,9 @@ from casino_backoffice.poker import (
     split_high_low,
     split_odd_chip,
 )
+from casino_backoffice.poker.cards import InvalidCards
 from casino_backoffice.poker.paytables import PAYTABLES, winning_line
-from casino_backoffice.poker.qualifiers import hand_minimum, hand_ranks
+from casino_backoffice.poker.qualifiers import InvalidQualifier, category_minimum, hand_minimum, hand_ranks
 
 # --- Eight-or-better (§637a.12(l)-(m)) --------------------------------------------------------------
 
@@ -178,6 +179,94 @@ def test_a_high_hand_exactly_at_the_posted_minimum_of_players_qualifies() -> Non
     rule = HighHandMinimum(min_players_dealt=6)
     result = rule.check(best_high("2s 2d 2h 3c 3d 7s 9h"), players_dealt=6)
     assert result.qualifies and result.reasons[1] == "6 players dealt in (at least 6)"
+
+
+def test_a_bad_beat_reason_says_why_a_losing_hand_did_not_lose() -> None:
+    rule = BadBeatQualifier("AAATT")
+    result = rule.check(losing_hole="As Ts", winning_hole="2c 3d", board="Ad Ac Th 7s 8h", players_dealt=6)
+    assert result.qualifies is False
+    assert result.reasons[1] == (
+        "Hand Pair of aces, ten-eight-seven kickers does not beat Full house, aces full of tens: "
+        "the qualifying hand did not lose"
+    )
+    tie = rule.check(losing_hole="As Ks", winning_hole="Ah Kh", board="Ad Ac Kd 7s 2h", players_dealt=6)
+    assert tie.reasons[1] == (
+        "Hand Full house, aces full of kings ties Full house, aces full of kings: the qualifying hand did not lose"
+    )
+
+
+def test_every_bad_beat_refusal_is_a_refusal() -> None:
+    rule = BadBeatQualifier("AAATT", min_players_dealt=4)
+    below = rule.check(losing_hole="As 9s", winning_hole="7d 7c", board="Ad Ac 9h 7s 7h", players_dealt=6)
+    not_lost = rule.check(losing_hole="As Ts", winning_hole="2c 3d", board="Ad Ac Th 7s 8h", players_dealt=6)
+    too_few = rule.check(losing_hole="As Ts", winning_hole="7d 7c", board="Ad Ac Th 7s 7h", players_dealt=3)
+    assert (below.qualifies, not_lost.qualifies, too_few.qualifies) == (False, False, False)
+    assert below.hand == best_high("As Ad Ac 9s 9h")
+
+
+def test_an_omaha_bad_beat_says_two_hole_cards_play() -> None:
+    rule = BadBeatQualifier("AAATT", game="omaha")
+    result = rule.check(losing_hole="As Ah 2c 3d", winning_hole="Ts Td 4c 5d", board="Ad Ks Tc Th 9s", players_dealt=6)
+    assert result.reasons[0] == (
+        "Losing hand Full house, aces full of tens (two hole cards play) meets the minimum: Full house, aces full of tens"
+    )
+
+
+@pytest.mark.parametrize(
+    ("deal", "message"),
+    [
+        ({"losing_hole": "As Ts Td"}, "the losing hand's hole takes 2 cards, not 3: As Ts Td"),
+        ({"winning_hole": "7d"}, "the winning hand's hole takes 2 cards, not 1: 7d"),
+        ({"board": "Ad Ac Th 7s"}, "the board takes 5 cards, not 4: Ad Ac Th 7s"),
+    ],
+)
+def test_a_bad_beat_refuses_miscounted_cards_naming_whose(deal: dict[str, str], message: str) -> None:
+    cards = {"losing_hole": "As Ts", "winning_hole": "7d 7c", "board": "Ad Ac Th 7s 7h"} | deal
+    with pytest.raises(InvalidCards) as refused:
+        BadBeatQualifier().check(**cards, players_dealt=6)
+    assert str(refused.value) == message
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        (123, "123 is not a hand: write a category, five ranks or five cards"),
+        ("88888", "'88888' has more than four cards of one rank"),
+        ("As Kx", "'As Kx' is not a hand: card 2 'Kx': 'x' is not a suit (use s, h, d or c)"),
+    ],
+)
+def test_a_minimum_that_cannot_be_read_is_refused_saying_why(spec: object, message: str) -> None:
+    with pytest.raises(InvalidQualifier) as refused:
+        hand_minimum(spec)  # type: ignore[arg-type]  # a rules file may hold anything
+    assert str(refused.value) == message
+
+
+def test_a_bad_beat_for_one_player_is_refused_saying_why() -> None:
+    with pytest.raises(InvalidQualifier) as refused:
+        BadBeatQualifier(min_players_dealt=1)
+    assert str(refused.value) == "a Bad Beat needs at least two players dealt in"
+
+
+def test_high_hand_reasons_say_why_a_hand_is_not_recorded() -> None:
+    rule = HighHandMinimum("AAAKK", min_players_dealt=5)
+    hand, recorded = best_high("Ks Kd Kh 3c 3d"), best_high("As Ad Ah Kc Kd")
+    result = rule.check(hand, players_dealt=4, recorded=recorded)
+    assert result.qualifies is False and result.hand == hand
+    assert result.reasons == (
+        "Full house, kings full of threes is below the minimum: Full house, aces full of kings",
+        "Only 4 players dealt in; at least 5 are required",
+        "Lower than the recorded high hand, Full house, aces full of kings",
+    )
+    assert HighHandMinimum(min_players_dealt=5).check(hand, players_dealt=4).qualifies is False
+    assert HighHandMinimum().check(hand, recorded=recorded).qualifies is False
+
+
+def test_the_lowest_hand_of_a_category_has_its_cards() -> None:
+    quads = category_minimum(HandCategory.FOUR_OF_A_KIND)
+    assert quads.cards == best_high("2s 2h 2d 2c 3s").cards and hand_ranks(quads) == "22223"
+    with pytest.raises(InvalidQualifier) as refused:
+        category_minimum(HandCategory.MINI_ROYAL)
+    assert str(refused.value) == "mini_royal is not a five-card high hand"
 
 
 # --- Envy Bonus tables (§655a.12(c)(5), §657a.12(d)(5)) ------------------------------------------
