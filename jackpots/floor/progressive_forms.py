@@ -52,6 +52,24 @@ class ChipsInput(forms.TextInput):
         js = ["floor/number_pad.js"]
 
 
+class ChipCountField(forms.IntegerField):
+    """How many value chips the dealer collected: the regulation compares "the number of value chips
+    wagered" with "the number of Progressive Payout Wagers accepted" (§655a.8(b), §657a.8(b)), a count,
+    not an amount. An amount typed here ("5.00", "$5") is refused with what to type instead, never read
+    as a number of chips."""
+
+    widget = ChipsInput
+
+    def to_python(self, value: Any) -> int | None:
+        text = str(value).strip() if value is not None else ""
+        if not text.isascii() or any(sign in text for sign in ".$,"):
+            raise forms.ValidationError(
+                f'"{text}" is not a number of chips: type how many value chips you collected, such as 3, not dollars.',
+                code="invalid",
+            )
+        return super().to_python(value)
+
+
 def _wager_label(cents: int) -> str:
     return display_cents(cents).removesuffix(".00")
 
@@ -62,9 +80,7 @@ class ProgressiveRoundForm(_Keyed):
     §655a.12(c)(5), §657a.12(d)(5)); the value chips the dealer collected (§655a.8(b), §657a.8(b)); and
     at Mississippi Stud the three community cards, when they are known (§655a.8(d)(2))."""
 
-    chips_collected = forms.IntegerField(
-        label="Value chips collected", min_value=0, max_value=MOST_CHIPS, widget=ChipsInput
-    )
+    chips_collected = ChipCountField(label="Number of value chips collected", min_value=0, max_value=MOST_CHIPS)
 
     def __init__(self, *args: Any, table: Table, wagers_cents: tuple[int, ...], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

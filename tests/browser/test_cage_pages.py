@@ -41,6 +41,29 @@ def test_a_dealer_counts_a_box_on_the_number_pad(live_server, browser, closed_ta
     assert page.console_errors == []
 
 
+def test_a_typed_amount_is_never_replaced_by_the_chips(live_server, browser, closed_table, dealer) -> None:
+    """The finding: $12 typed, then 2 x $5 chips, and $10.00 was recorded. The chips no longer overwrite
+    what the dealer typed: the page shows both figures and the server refuses the disagreement."""
+    boxes_sync(room=closed_table.room)
+    page = tablet(browser, live_server, dealer)
+    page.click(".tile:has-text('Count a box')")
+    page.click(".box-button:has-text('T1-drop')")
+    page.click("#id_counted")
+    page.click("[data-key='1']")
+    page.click("[data-key='2']")
+    page.click("summary:has-text('Chips by denomination')")
+    page.click("input[data-denomination='500']")
+    page.click("[data-key='2']")
+    assert page.input_value("#id_counted") == "12"  # as typed
+    assert "The chips add up to $10.00, not the $12 typed" in page.inner_text("[data-chips-total]")
+    page.fill("#id_pin", PIN)
+    screenshot(page, "cage-count-chips-disagree")
+    page.click("button:has-text('Record the count')")
+    page.wait_for_selector("text=The chips add up to $10.00, not the $12.00 entered.")
+    assert not Count.objects.exists()
+    assert page.console_errors == []
+
+
 def test_a_floorperson_witnesses_and_security_carries(
     live_server, browser, closed_table, dealer, floorperson, security, key
 ) -> None:
