@@ -580,6 +580,7 @@ def counts_day(
             verification = cage_verify(
                 transport=transport,
                 counted=declared - 50 if short else declared,
+                confirm_variance=short,
                 actor=people["cashier"],
                 pin=PIN,
                 idempotency_key=_key("verify"),

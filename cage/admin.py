@@ -18,7 +18,7 @@ from django import forms
 from django.conf import settings
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
-from django.db.models import QuerySet, Sum
+from django.db.models import Q, QuerySet, Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
@@ -47,6 +47,7 @@ from tables.models import PokerRoom
 from tables.selectors import gaming_day, rooms_of
 
 from .accounts import revenue_spec
+from .exceptions import VarianceNotConfirmed
 from .exports import custody_log_report, official_record_report, variances_report
 from .floor.day_close import CloseDayForm, day_rows
 from .models import (
@@ -55,6 +56,7 @@ from .models import (
     ComplianceNotice,
     Count,
     CountSheet,
+    CountStatus,
     GamingDayClose,
     MissingBox,
     ScheduleRun,
@@ -64,9 +66,10 @@ from .models import (
     TransportStatus,
     Variance,
     VarianceKind,
+    display_variance,
 )
 from .reports import count_sheets_document
-from .selectors import custody_log, official_record
+from .selectors import custody_log, official_record, unresolved_filter
 from .services import cage_verify, gaming_day_close, variance_explain
 
 MONEY_INPUT = forms.TextInput(
@@ -159,14 +162,21 @@ class CountSheetAdmin(_CageAdmin):
 
     list_display = ["box", "room", "gaming_day", "kind", "key", "due_by", "counted", "overdue_flagged_at"]
     list_filter = ["room", "gaming_day", "kind"]
-    list_select_related = ["box", "room", "count"]
+    list_select_related = ["box", "room"]
     search_fields = ["box__code", "key"]
     actions = ["count_sheets_pdf"]
 
+    def get_queryset(self, request: HttpRequest) -> QuerySet[CountSheet]:
+        return super().get_queryset(request).prefetch_related("counts")
+
     @admin.display(description="Counted")
     def counted(self, sheet: CountSheet) -> str:
-        count = getattr(sheet, "count", None)
-        return f"{display_cents(count.counted_cents)} ({count.get_status_display().lower()})" if count else "not yet"
+        count = sheet.current_count
+        if count is None:
+            return "not yet"
+        superseded = ", ".join(f"count {old.pk} {display_cents(old.counted_cents)}" for old in sheet.superseded_counts)
+        recounted = f"; recounted, superseding {superseded}" if superseded else ""
+        return f"{display_cents(count.counted_cents)} ({count.get_status_display().lower()}){recounted}"
 
     @admin.action(description="The selected count sheets, with every signature, as PDF")
     def count_sheets_pdf(self, request: HttpRequest, queryset: QuerySet[CountSheet]) -> HttpResponse:
@@ -194,16 +204,42 @@ class CountAdmin(_CageAdmin):
         "surveillance_reference",
     ]
     list_filter = ["status", "place", "gaming_day", "box__room"]
-    list_select_related = ["box", "counted_by", "witnessed_by"]
+    list_select_related = ["box", "counted_by", "witnessed_by", "superseded_by"]
     search_fields = ["box__code", "surveillance_reference"]
     date_hierarchy = "counted_at"
-    exclude = ["request_sha256", "denominations"]
-    readonly_fields = ["variance", "chips", "signed_by"]
+    exclude = ["request_sha256", "denominations", "supersedes", "recount_reason"]
+    readonly_fields = ["variance", "chips", "recount", "signed_by"]
     totals = ["counted_cents", "expected_cents"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Count]:
+        return super().get_queryset(request).select_related("superseded_by")
+
+    def changelist_totals(self, queryset: QuerySet[Any]) -> list[tuple[str, int]]:
+        # A count a recount superseded is not money twice: the totals are of the counts that stand.
+        return super().changelist_totals(queryset.exclude(status=CountStatus.SUPERSEDED))
+
+    @admin.display(description="Counted", ordering="counted_cents")
+    def counted(self, count: Count) -> str:
+        if count.is_superseded:
+            return format_html("<s>{}</s>", display_cents(count.counted_cents))
+        return display_cents(count.counted_cents)
 
     @admin.display(description="Variance")
     def variance(self, count: Count) -> str:
-        return display_cents(count.variance_cents)
+        if count.is_superseded:
+            return format_html("<s>{}</s>", display_variance(count.variance_cents))
+        return display_variance(count.variance_cents)
+
+    @admin.display(description="Recount")
+    def recount(self, count: Count) -> str:
+        recount = getattr(count, "superseded_by", None)
+        if recount is not None:
+            return (
+                f"Superseded by recount {recount.pk} ({display_cents(recount.counted_cents)}): {recount.recount_reason}"
+            )
+        if count.supersedes_id:
+            return f"Recount superseding count {count.supersedes_id}: {count.recount_reason}"
+        return "—"
 
     @admin.display(description="Chips by denomination")
     def chips(self, count: Count) -> str:
@@ -271,6 +307,13 @@ class VerifyForm(forms.Form):
             for code in codes:
                 self.fields[f"box_{code}"] = MoneyField(label=f"Box {code}", widget=MONEY_INPUT)
         self.fields["pin"] = PinSignatureField()
+        # Shown once the cashier's count was refused for a variance over the room's threshold.
+        self.fields["confirm_variance"] = forms.BooleanField(
+            required=False, label="I counted again: my count stands, with the variance shown above."
+        )
+
+    def amount_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.fields if name not in ("confirm_variance", "idempotency_key")]
 
     def counted(self) -> int | dict[str, int]:
         if self.codes is None:
@@ -375,6 +418,7 @@ class TransportAdmin(_CageAdmin):
         )
         form = None
         error = ""
+        confirm: VarianceNotConfirmed | None = None
         if verification is None and can_verify and ready:
             form = VerifyForm(request.POST if request.method == "POST" else None, codes=codes)
             if request.method == "POST":
@@ -386,7 +430,10 @@ class TransportAdmin(_CageAdmin):
                             actor=acting_user(request),
                             pin=form.cleaned_data["pin"],
                             idempotency_key=form.cleaned_data["idempotency_key"],
+                            confirm_variance=form.cleaned_data["confirm_variance"],
                         )
+                    except VarianceNotConfirmed as refused:
+                        confirm, error = refused, refused.message
                     except DomainError as refused:
                         error = refused.message
                     else:
@@ -429,8 +476,26 @@ class TransportAdmin(_CageAdmin):
             "ready": ready,
             "may_explain": may(request.user, Action.VARIANCE_EXPLAIN),
             "rule": CageVerification.CASHIER.name,
+            "confirm": _confirmation(confirm),
         }
         return TemplateResponse(request, "admin/cage/transport_verify.html", context)
+
+
+def _confirmation(refused: VarianceNotConfirmed | None) -> dict[str, Any] | None:
+    """What the cashier confirms: both amounts and the variance, in words and sign."""
+    if refused is None:
+        return None
+    return {
+        "counted": display_cents(refused.counted_cents),
+        "expected": display_cents(refused.expected_cents),
+        "expected_label": "Declared (the table counts)" if refused.declared else "Expected by the ledger",
+        "variance": display_variance(refused.counted_cents - refused.expected_cents),
+        "threshold": display_cents(refused.threshold_cents),
+        "boxes": [
+            (code, display_cents(cents), display_cents(expected), display_variance(cents - expected))
+            for code, cents, expected in refused.boxes
+        ],
+    }
 
 
 @admin.register(MissingBox)
@@ -467,7 +532,14 @@ class CageVerificationAdmin(_CageAdmin):
     date_hierarchy = "verified_at"
     exclude = ["request_sha256", "box_counts"]
     readonly_fields = ["boxes_counted", "signed_by"]
-    totals = ["counted_cents", "official_cents", "variance_cents"]
+    totals = ["counted_cents", "official_cents"]
+
+    @admin.display(description="Variance", ordering="variance_cents")
+    def variance(self, verification: CageVerification) -> str:
+        return display_variance(verification.variance_cents)
+
+    def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
+        return _with_variance_totals(super().changelist_view(request, extra_context), field="variance_cents")
 
     @admin.display(description="Boxes counted at the cage")
     def boxes_counted(self, verification: CageVerification) -> str:
@@ -650,7 +722,7 @@ class UnresolvedFilter(_DefaultFilter):
     def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         value = self.value()
         if value == "awaiting":
-            return queryset.filter(needs_explanation=True, explained_at__isnull=True)
+            return queryset.filter(unresolved_filter())
         if value == "explained":
             return queryset.filter(explained_at__isnull=False)
         if value == "below":
@@ -672,11 +744,30 @@ class VarianceAdmin(_CageAdmin):
 
     list_display = ["id", "gaming_day", "where", "what", "amount", "threshold", "state"]
     list_filter = [UnresolvedFilter, "kind", "gaming_day", "room"]
-    list_select_related = ["room", "box", "explained_by", "verification__transport"]
+    list_select_related = ["room", "box", "explained_by", "verification__transport", "count"]
     search_fields = ["box__code", "explanation"]
-    readonly_fields = ["signed_by"]
-    totals = ["amount_cents"]
+    readonly_fields = ["signed_by", "official_record_correction"]
     actions = ["export_csv", "export_xlsx"]
+
+    @admin.display(description="Amount", ordering="amount_cents")
+    def amount(self, variance: Variance) -> str:
+        if variance.superseded:
+            return format_html("<s>{}</s>", display_variance(variance.amount_cents))
+        return display_variance(variance.amount_cents)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Variance]:
+        return super().get_queryset(request).prefetch_related("corrections__corrected_by")
+
+    @admin.display(description="Corrections of the official record")
+    def official_record_correction(self, variance: Variance) -> str:
+        return (
+            "; ".join(
+                f"{correction.box.code}: {display_cents(correction.official_change_cents)} to the official account, "
+                f"by {correction.corrected_by} ({correction.reason})"
+                for correction in variance.corrections.select_related("box", "corrected_by")
+            )
+            or "none"
+        )
 
     def get_list_display(self, request: HttpRequest) -> Any:
         shown = list(super().get_list_display(request))
@@ -698,6 +789,11 @@ class VarianceAdmin(_CageAdmin):
 
     @admin.display(description="Explanation")
     def state(self, variance: Variance) -> str:
+        if variance.superseded:
+            return "superseded by a recount"
+        corrections = list(variance.corrections.all())
+        if corrections:
+            return f"explained and corrected by {corrections[0].corrected_by}"
         if variance.explained_at is not None:
             return f"explained by {variance.explained_by}"
         return "awaiting" if variance.needs_explanation else "under the threshold"
@@ -729,7 +825,8 @@ class VarianceAdmin(_CageAdmin):
             extension: reverse("admin:cage_variance_export", args=[extension]) + (f"?{query}" if query else "")
             for extension in ("csv", "xlsx")
         }
-        return super().changelist_view(request, {"export_links": links, **(extra_context or {})})
+        response = super().changelist_view(request, {"export_links": links, **(extra_context or {})})
+        return _with_variance_totals(response, field="amount_cents")
 
     def get_urls(self) -> list[Any]:
         wrap = self.admin_site.admin_view
@@ -776,7 +873,7 @@ class VarianceAdmin(_CageAdmin):
             else ""
         )
         summary = (
-            f"{variance.get_kind_display()}: {display_cents(variance.amount_cents)} ({where}, gaming day {variance.gaming_day}); "
+            f"{variance.get_kind_display()}: {display_variance(variance.amount_cents)} ({where}, gaming day {variance.gaming_day}); "
             f"the room's threshold was {display_cents(variance.threshold_cents)}."
         )
         context = {
@@ -790,6 +887,32 @@ class VarianceAdmin(_CageAdmin):
             "signatures": variance.signatures(),
         }
         return TemplateResponse(request, "admin/sign_with_pin.html", context)
+
+
+def variance_totals(queryset: QuerySet[Any], *, field: str) -> list[tuple[str, str]]:
+    """The totals of a list of variances, per direction and net, in words and sign: over and short
+    are never added together unsaid. A variance of a count a recount superseded is left out."""
+    if queryset.model is Variance:
+        queryset = queryset.exclude(count__status=CountStatus.SUPERSEDED)
+    sums = queryset.aggregate(
+        over=Sum(field, filter=Q(**{f"{field}__gt": 0}), default=0),
+        short=Sum(field, filter=Q(**{f"{field}__lt": 0}), default=0),
+    )
+    over, short = int(sums["over"]), int(sums["short"])
+    return [
+        ("Over", display_variance(over)),
+        ("Short", display_variance(short)),
+        ("Net", display_variance(over + short)),
+    ]
+
+
+def _with_variance_totals(response: HttpResponse, *, field: str) -> HttpResponse:
+    context = getattr(response, "context_data", None)
+    changelist = context.get("cl") if context else None
+    if changelist is not None:
+        assert context is not None
+        context["totals"] = [*context.get("totals", []), *variance_totals(changelist.queryset, field=field)]
+    return response
 
 
 @admin.register(GamingDayClose)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import date
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.db.models import QuerySet
@@ -13,7 +14,7 @@ from django.db.models import QuerySet
 from casino_backoffice.core.exports import Column, Kind, Report
 from tables.models import PokerRoom
 
-from .models import Variance
+from .models import Variance, display_variance, variance_direction
 from .selectors import CustodyEvent, OfficialRow
 
 OFFICIAL_RECORD_COLUMNS = [
@@ -32,6 +33,8 @@ VARIANCE_COLUMNS = [
     Column("count", Kind.INTEGER),
     Column("verification", Kind.INTEGER),
     Column("amount", Kind.MONEY),
+    Column("direction"),
+    Column("variance"),
     Column("threshold", Kind.MONEY),
     Column("needs_explanation", Kind.BOOLEAN),
     Column("found_at", Kind.DATETIME),
@@ -39,6 +42,8 @@ VARIANCE_COLUMNS = [
     Column("explained_by"),
     Column("explained_by_credential"),
     Column("explained_at", Kind.DATETIME),
+    Column("superseded", Kind.BOOLEAN),
+    Column("official_record_correction", Kind.MONEY),
 ]
 CUSTODY_COLUMNS = [Column("at", Kind.DATETIME), Column("box"), Column("step"), Column("person"), Column("document")]
 
@@ -64,8 +69,11 @@ def official_record_report(
 
 
 def variances_report(*, variances: QuerySet[Variance], filename: str = "variances") -> Report:
-    rows = variances.select_related("room", "box", "explained_by")
-    body = [
+    """The variances, each with its direction in words and its signed amount ('short', '-$71.10'),
+    whether a recount superseded its count, and finance's correction of the official record; then
+    the totals per direction and net (a variance of a superseded count is left out of them)."""
+    rows = list(variances.select_related("room", "box", "explained_by", "count").prefetch_related("corrections"))
+    body: list[list[Any]] = [
         [
             v.pk,
             v.room.code,
@@ -75,6 +83,8 @@ def variances_report(*, variances: QuerySet[Variance], filename: str = "variance
             v.count_id,
             v.verification_id,
             v.amount_cents,
+            v.direction.value,
+            display_variance(v.amount_cents),
             v.threshold_cents,
             v.needs_explanation,
             v.found_at,
@@ -82,9 +92,18 @@ def variances_report(*, variances: QuerySet[Variance], filename: str = "variance
             (v.explained_by.get_full_name() or v.explained_by.username) if v.explained_by else "",
             (v.explained_by.credential_number or "") if v.explained_by else "",
             v.explained_at,
+            v.superseded,
+            sum(correction.official_change_cents for correction in v.corrections.all()) or None,
         ]
         for v in rows
     ]
+    standing = [v.amount_cents for v in rows if not v.superseded]
+    over, short = sum(c for c in standing if c > 0), sum(c for c in standing if c < 0)
+    for label, cents in (("Total over", over), ("Total short", short), ("Net", over + short)):
+        total: list[Any] = [None] * len(VARIANCE_COLUMNS)
+        total[3], total[7] = label, cents
+        total[8], total[9] = variance_direction(cents).value, display_variance(cents)
+        body.append(total)
     zones = {v.room.timezone for v in rows}
     zone = ZoneInfo(zones.pop()) if len(zones) == 1 else None
     return Report(

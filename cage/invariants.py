@@ -3,7 +3,8 @@ verification says moved is exactly what the ledger moved.
 
 - A count at a closed table took out of its box what the box held by the ledger at the count (its
   ``expected_cents``) into custody (§637a.15(d)(1)); its variance moves apart, from or to the
-  variance account.
+  variance account. A recount moves only the difference it makes, between custody and the variance
+  account.
 - A cage verification made official exactly its ``official_cents``: the transfers it posted into
   the funds and poker revenue add up to it (§637a.15(e), the finance department's official record).
 - An announced High Hand pool is its period's contributions (§637a.16(g)-(h)): what its counts made
@@ -55,7 +56,8 @@ def high_hand_pool_violations() -> list[str]:
 
 def _moved() -> list[str]:
     return documents_moved(
-        Count.objects.filter(place=CountPlace.TABLE),
+        # A recount takes no money out of its box: the count it supersedes did (``count_recount``).
+        Count.objects.filter(place=CountPlace.TABLE, supersedes__isnull=True),
         kind=TransferKind.COUNT,
         expected=lambda count: count.expected_cents,
         says="Count {pk} (what its box held)",

@@ -17,7 +17,7 @@ from django.db.models import F, Q
 from simple_history.models import HistoricalRecords
 
 from casino_backoffice.ledger.models import ReferencingTransfers
-from casino_backoffice.money import format_cents
+from casino_backoffice.money import display_cents, format_cents
 from casino_backoffice.staff.permissions import Action
 from casino_backoffice.staff.signing import SignableDocument, SigningRule
 
@@ -102,7 +102,10 @@ class SheetKind(models.TextChoices):
 class CountSheet(models.Model):
     """A count that must happen: each Bad Beat box (and each rake drop box) at least once every
     gaming day (§637a.15(d)); each High Hand box at the end of each qualifying period (§637a.16(d)).
-    Created by the schedule (``cage.services.schedule_run``), filled by the first count of its box."""
+    Created by the schedule (``cage.services.schedule_run``), filled by the first count of its box.
+
+    A sheet has one current count (``current_count``); a count a supervisor's recount superseded
+    before the cage verified it stays on the sheet too, struck through (``Count.supersedes``)."""
 
     room = models.ForeignKey("tables.PokerRoom", on_delete=models.PROTECT, related_name="count_sheets")
     box = models.ForeignKey(Box, on_delete=models.PROTECT, related_name="sheets")
@@ -132,6 +135,18 @@ class CountSheet(models.Model):
     def __str__(self) -> str:
         return f"{self.box.code} {self.key}"
 
+    @property
+    def current_count(self) -> Count | None:
+        """The count that fills the sheet: the one no recount superseded (prefetch ``counts``)."""
+        return next((count for count in self.counts.all() if count.status != CountStatus.SUPERSEDED), None)
+
+    @property
+    def superseded_counts(self) -> list[Count]:
+        """The counts of the sheet a recount superseded, oldest first (prefetch ``counts``)."""
+        return sorted(
+            (count for count in self.counts.all() if count.status == CountStatus.SUPERSEDED), key=lambda c: c.pk
+        )
+
 
 class CountPlace(models.TextChoices):
     TABLE = "table", "At a closed table"
@@ -143,6 +158,11 @@ class CountStatus(models.TextChoices):
     WITNESSED = "witnessed", "Witnessed, awaiting transport"
     IN_TRANSIT = "in_transit", "In a locked container on its way to the cage"
     VERIFIED = "verified", "Verified at the cage"
+    SUPERSEDED = "superseded", "Superseded by a recount"
+
+
+# A count may be recounted while it is still at the table: counted or witnessed, not yet carried.
+RECOUNTABLE = (CountStatus.COUNTED, CountStatus.WITNESSED)
 
 
 class Count(SignableDocument):
@@ -155,9 +175,22 @@ class Count(SignableDocument):
     ``expected_cents`` is what the box held by the ledger at the count; ``variance_cents`` is
     ``counted - expected``. A High Hand box's count takes one qualifying period's box content
     (``period``, §637a.16(d)), and a period's pool is what the counts of its box contents made official.
+
+    A recount (``supersedes``) corrects a count before the cage verifies it: a new count of the same
+    box content, counted and signed by a poker shift supervisor or above who is not the counter of
+    the count it supersedes, with the reason (``recount_reason``); it is witnessed as every table count
+    is (§637a.15(d)(1)). The superseded count is kept, with its signatures, as ``superseded``.
     """
 
     COUNTER = SigningRule(purpose="counter", action=Action.COUNT_RECORD, section="§637a.15(d)(1)")
+    # The recount's counter signs as its counter, so the witness's rule below holds for it too.
+    RECOUNTER = SigningRule(
+        purpose="counter",
+        action=Action.COUNT_RECOUNT,
+        section="§637a.15(d)(1)",
+        not_same_as_fields=("superseded_counter",),
+        description="A supervisor who is not the counter of the count superseded.",
+    )
     WITNESS = SigningRule(
         purpose="witness",
         action=Action.COUNT_WITNESS,
@@ -168,7 +201,23 @@ class Count(SignableDocument):
     )
 
     box = models.ForeignKey(Box, on_delete=models.PROTECT, related_name="counts")
-    sheet = models.OneToOneField(CountSheet, on_delete=models.PROTECT, null=True, blank=True, related_name="count")
+    sheet = models.ForeignKey(
+        CountSheet,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="counts",
+        help_text="The sheet the count fills; one current count per sheet, and the counts recounts superseded.",
+    )
+    supersedes = models.OneToOneField(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="superseded_by",
+        help_text="A recount: the count of the same box content it corrects, before the cage verified it.",
+    )
+    recount_reason = models.TextField(blank=True, help_text="A recount: why the count it supersedes was wrong.")
     period = models.ForeignKey(
         "jackpots.HighHandPeriod",
         on_delete=models.PROTECT,
@@ -206,6 +255,19 @@ class Count(SignableDocument):
                 condition=Q(witnessed_by__isnull=True) | ~Q(witnessed_by=F("counted_by")),
                 name="cage_count_witness_is_not_the_counter",
             ),
+            # A sheet is filled by one count; those a recount superseded stay beside it.
+            models.UniqueConstraint(
+                fields=["sheet"],
+                condition=Q(sheet__isnull=False) & ~Q(status="superseded"),
+                name="cage_count_one_current_count_per_sheet",
+            ),
+            # A recount says why; a first count has nothing to say.
+            models.CheckConstraint(
+                condition=Q(supersedes__isnull=True, recount_reason="")
+                | (Q(supersedes__isnull=False) & ~Q(recount_reason="")),
+                name="cage_count_recount_has_a_reason",
+            ),
+            models.CheckConstraint(condition=~Q(supersedes=F("pk")), name="cage_count_does_not_supersede_itself"),
         ]
         indexes = [models.Index(fields=["status", "box"]), models.Index(fields=["gaming_day"])]
 
@@ -213,10 +275,25 @@ class Count(SignableDocument):
     def variance_cents(self) -> int:
         return self.counted_cents - self.expected_cents
 
+    @property
+    def superseded_counter_id(self) -> int | None:
+        """A recount: who counted the count it supersedes (who may not sign the recount)."""
+        return self.supersedes.counted_by_id if self.supersedes_id is not None and self.supersedes else None
+
+    @property
+    def is_superseded(self) -> bool:
+        return self.status == CountStatus.SUPERSEDED
+
     def signing_content(self) -> dict[str, Any]:
         # What the counter attests and the witness attests to have seen counted. The witness, the time
         # and the surveillance reference are set once, with the witness's signature, by ``count_witness``.
+        # A recount attests too what it supersedes and why (absent from a first count, whose hash
+        # signed before recounts existed still matches).
+        recount = (
+            {"supersedes": self.supersedes_id, "recount_reason": self.recount_reason} if self.supersedes_id else {}
+        )
         return {
+            **recount,
             "box": self.box_id,
             "sheet": self.sheet_id,
             "place": self.place,
@@ -405,6 +482,25 @@ class CageVerification(SignableDocument):
         return f"Verification of {self.transport}: {format_cents(self.counted_cents)}"
 
 
+class VarianceDirection(models.TextChoices):
+    """Which way a variance goes: counted less expected (or the cage less the table counts)."""
+
+    OVER = "over", "Over"
+    SHORT = "short", "Short"
+    NONE = "none", "None"
+
+
+def variance_direction(cents: int) -> VarianceDirection:
+    """Over when more was counted than expected, short when less, none when they agree."""
+    return VarianceDirection.OVER if cents > 0 else VarianceDirection.SHORT if cents < 0 else VarianceDirection.NONE
+
+
+def display_variance(cents: int) -> str:
+    """A variance in words and sign, as people read it: 'over +$71.10', 'short -$2,295.00', 'none $0.00'."""
+    sign = "+" if cents > 0 else ""
+    return f"{variance_direction(cents).value} {sign}{display_cents(cents)}"
+
+
 class VarianceKind(models.TextChoices):
     COUNT = "count", "Counted at the table against expected"
     CAGE_COUNT = "cage_count", "Counted at the cage against expected"
@@ -461,8 +557,18 @@ class Variance(SignableDocument):
         ]
 
     @property
+    def superseded(self) -> bool:
+        """The variance of a count a recount superseded: kept on the record, struck through, explained
+        by the recount (select ``count`` with it)."""
+        return self.count_id is not None and self.count is not None and self.count.status == CountStatus.SUPERSEDED
+
+    @property
     def unresolved(self) -> bool:
-        return self.needs_explanation and self.explained_at is None
+        return self.needs_explanation and self.explained_at is None and not self.superseded
+
+    @property
+    def direction(self) -> VarianceDirection:
+        return variance_direction(self.amount_cents)
 
     def signing_content(self) -> dict[str, Any]:
         return {
@@ -477,7 +583,70 @@ class Variance(SignableDocument):
         }
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()}: {format_cents(self.amount_cents)}"
+        return f"{self.get_kind_display()}: {display_variance(self.amount_cents)}"
+
+
+class VarianceCorrection(SignableDocument):
+    """Finance's correction of the official record for a variance found at or after the cage's
+    verification (§637a.15(e), §637a.16(e): 'The finance department shall maintain the official record'):
+    the part of the variance the official account of one box should not have been given, or should
+    have been, moved by one ledger transfer between the box's official account (fund or poker revenue) and the
+    account that took the variance (the cage's over/short for a container, else the room's variance
+    account). The verification and its transfers are never rewritten. Insert-only.
+
+    ``official_change_cents`` is what the official account gained (negative: it gave back). A container
+    whose cage count was short of its table counts credited each fund the table count (the module
+    docstring of ``cage.services.verification``): its correction takes the shortage off the fund of
+    the box that was miscounted, so the record shows what was in the boxes."""
+
+    CORRECTOR = SigningRule(
+        purpose="corrector",
+        action=Action.VARIANCE_CORRECT,
+        section="§637a.15(e)",
+        not_same_as_fields=("counted_by", "cashier"),
+    )
+
+    variance = models.ForeignKey(Variance, on_delete=models.PROTECT, related_name="corrections")
+    room = models.ForeignKey("tables.PokerRoom", on_delete=models.PROTECT, related_name="variance_corrections")
+    gaming_day = models.DateField(help_text="The gaming day of the verification corrected.")
+    box = models.ForeignKey(Box, on_delete=models.PROTECT, related_name="variance_corrections")
+    count = models.ForeignKey(
+        Count,
+        on_delete=models.PROTECT,
+        related_name="corrections",
+        help_text="The count of the box whose money the correction puts right (its period, for a High Hand box).",
+    )
+    official_change_cents = models.BigIntegerField(help_text="What the official account gained; negative: gave back.")
+    reason = models.TextField()
+    counted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    cashier = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    corrected_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    corrected_at = models.DateTimeField()
+    transfers = ReferencingTransfers(related_query_name="variance_correction")
+
+    class Meta:
+        ordering = ["-corrected_at", "-id"]
+        constraints = [
+            # A container's variance may be several boxes' miscounts: one correction per box of it.
+            models.UniqueConstraint(fields=["variance", "box"], name="cage_variancecorrection_once_per_box"),
+            models.CheckConstraint(condition=~Q(official_change_cents=0), name="cage_variancecorrection_not_zero"),
+            models.CheckConstraint(condition=~Q(reason=""), name="cage_variancecorrection_has_a_reason"),
+        ]
+        indexes = [models.Index(fields=["room", "gaming_day"])]
+
+    def signing_content(self) -> dict[str, Any]:
+        return {
+            "variance": self.variance_id,
+            "box": self.box_id,
+            "count": self.count_id,
+            "official_change_cents": self.official_change_cents,
+            "reason": self.reason,
+            "corrected_by": self.corrected_by_id,
+            "corrected_at": self.corrected_at,
+        }
+
+    def __str__(self) -> str:
+        return f"Correction of variance {self.variance_id}: {self.box.code} {display_cents(self.official_change_cents)}"
 
 
 class GamingDayClose(SignableDocument):

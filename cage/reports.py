@@ -10,7 +10,7 @@ from datetime import date
 from typing import Any
 
 from django.contrib.contenttypes.models import ContentType
-from django.db.models import CharField, F, OuterRef, Q, Subquery, Value
+from django.db.models import CharField, F, OuterRef, Q, Subquery, Sum, Value
 from django.db.models.functions import Cast, Coalesce, Concat
 
 from casino_backoffice.ledger.models import Transfer, TransferKind
@@ -24,10 +24,12 @@ from .models import (
     Count,
     CountPlace,
     CountSheet,
+    CountStatus,
     MissingBox,
     Transport,
     TransportItem,
     Variance,
+    VarianceCorrection,
 )
 
 
@@ -40,10 +42,11 @@ def revenue_counted(
 ) -> dict[tuple[str, date], int]:
     """What cage verifications made official as poker revenue (§637a.15(e)), in cents by (table
     number, gaming day of the verification), from the ledger: each drop box's verification transfer
-    into the room's revenue, less its reversal if the ledger reversed it.
+    into the room's revenue, less its reversal if the ledger reversed it, plus or minus finance's
+    corrections of it (``VarianceCorrection``).
 
     The poker revenue report (``rake.selectors.poker_revenue``) reads it through the setting
-    ``POKER_REVENUE_COUNTED``. One query: one row per drop box verified."""
+    ``POKER_REVENUE_COUNTED``. Two queries: one row per drop box verified, one per table and day corrected."""
     # A verification moves each box's official money under the key "verification:<id>:<box code>".
     key = Concat(
         Value("verification:"),
@@ -72,6 +75,19 @@ def revenue_counted(
     )
     for number, day, cents in rows:
         counted[(number, day)] += int(cents or 0)
+    # Finance's corrections of the official record for a drop box (``VarianceCorrection``), by the
+    # gaming day of the verification they correct.
+    corrections = VarianceCorrection.objects.filter(box__room=room, box__kind=BoxKind.RAKE)
+    if date_from is not None:
+        corrections = corrections.filter(gaming_day__gte=date_from)
+    if date_to is not None:
+        corrections = corrections.filter(gaming_day__lte=date_to)
+    if table_number:
+        corrections = corrections.filter(box__table__number=table_number)
+    for number, day, cents in corrections.values_list("box__table__number", "gaming_day").annotate(
+        total=Sum("official_change_cents")
+    ):
+        counted[(number, day)] += int(cents)
     return dict(counted)
 
 
@@ -93,17 +109,24 @@ class SheetDocument:
     missing: MissingBox | None = None
     verification: CageVerification | None = None
     variances: list[Variance] = field(default_factory=list)
+    # Counts a recount superseded before the cage verified (oldest first), with their variances: kept
+    # on the sheet, struck through.
+    superseded: list[Count] = field(default_factory=list)
+    superseded_variances: list[Variance] = field(default_factory=list)
+    corrections: list[VarianceCorrection] = field(default_factory=list)
     signatures: list[tuple[str, SignatureLine]] = field(default_factory=list)  # (step, signature)
 
     def steps(self) -> list[tuple[str, Any]]:
         """The signed documents of the count, in the order they happen."""
         found = [
             ("Notice to compliance", self.notice),
-            ("Count", self.count),
+            *((f"Count {count.pk}, superseded", count) for count in self.superseded),
+            ("Recount" if self.count is not None and self.count.supersedes_id else "Count", self.count),
             ("Custody", self.transport),
             ("Missing box", self.missing),
             ("Cage verification", self.verification),
             *(("Variance", variance) for variance in self.variances),
+            *(("Correction of the official record", correction) for correction in self.corrections),
         ]
         return [(step, document) for step, document in found if document is not None]
 
@@ -112,6 +135,21 @@ def _verification_of_cage_count(count: Count) -> int | None:
     # A count at the cage is made by the verification, under the key "verification:<id>:<box code>".
     parts = count.idempotency_key.split(":")
     return int(parts[1]) if count.place == CountPlace.CAGE and len(parts) == 3 and parts[1].isdigit() else None
+
+
+def _superseded_attach(documents: list[SheetDocument], *, related: tuple[str, ...]) -> None:
+    """Each document's counts that recounts superseded, oldest first: one query per recount of a
+    recount (a chain is rarely longer than one)."""
+    current = {d.count.supersedes_id: d for d in documents if d.count is not None and d.count.supersedes_id}
+    while current:
+        older = Count.objects.filter(pk__in=list(current)).select_related(*related)
+        following: dict[int, SheetDocument] = {}
+        for count in older:
+            document = current[count.pk]
+            document.superseded.insert(0, count)
+            if count.supersedes_id:
+                following[count.supersedes_id] = document
+        current = following
 
 
 def count_sheets_document(*, sheets: list[CountSheet], counts: Sequence[Count] = ()) -> list[SheetDocument]:
@@ -127,11 +165,13 @@ def count_sheets_document(*, sheets: list[CountSheet], counts: Sequence[Count] =
         "witnessed_by",
         "transport_item__transport__verification",
     )
-    counted = {c.sheet_id: c for c in Count.objects.filter(sheet__in=sheets).select_related(*related)}
+    # Each sheet's one current count; those recounts superseded are attached below, struck through.
+    current = Count.objects.filter(sheet__in=sheets).exclude(status=CountStatus.SUPERSEDED).select_related(*related)
+    counted: dict[int | None, Count] = {count.sheet_id: count for count in current}
     documents: list[SheetDocument] = []
-    for sheet, count in [(sheet, counted.get(sheet.pk)) for sheet in sheets] + [
-        (None, c) for c in counts if c.sheet_id is None
-    ]:
+    pairs: list[tuple[CountSheet | None, Count | None]] = [(sheet, counted.get(sheet.pk)) for sheet in sheets]
+    pairs += [(None, c) for c in counts if c.sheet_id is None and c.status != CountStatus.SUPERSEDED]
+    for sheet, count in pairs:
         box = sheet.box if sheet is not None else count.box  # type: ignore[union-attr]
         documents.append(
             SheetDocument(
@@ -143,6 +183,7 @@ def count_sheets_document(*, sheets: list[CountSheet], counts: Sequence[Count] =
                 count=count,
             )
         )
+    _superseded_attach(documents, related=related)
     at_cage = {d.count.pk: _verification_of_cage_count(d.count) for d in documents if d.count is not None}
     cage_verifications = CageVerification.objects.filter(pk__in={pk for pk in at_cage.values() if pk}).select_related(
         "transport"
@@ -164,12 +205,13 @@ def count_sheets_document(*, sheets: list[CountSheet], counts: Sequence[Count] =
         for m in MissingBox.objects.filter(transport_id__in=transport_ids).select_related("box")
     }
     count_ids = [d.count.pk for d in documents if d.count is not None]
+    count_ids += [old.pk for d in documents for old in d.superseded]
     verification_ids = [d.verification.pk for d in documents if d.verification is not None]
     of_count: dict[int, list[Variance]] = defaultdict(list)
     of_container: dict[int, list[Variance]] = defaultdict(list)
     for variance in Variance.objects.filter(
         Q(count_id__in=count_ids) | Q(verification_id__in=verification_ids, count__isnull=True)
-    ):
+    ).select_related("count"):
         if variance.count_id is not None:
             of_count[variance.count_id].append(variance)
         elif variance.verification_id is not None:
@@ -181,6 +223,13 @@ def count_sheets_document(*, sheets: list[CountSheet], counts: Sequence[Count] =
             document.variances = list(of_count.get(document.count.pk, []))
         if document.verification is not None:
             document.variances += of_container.get(document.verification.pk, [])
+        document.superseded_variances = [variance for old in document.superseded for variance in of_count[old.pk]]
+    corrections: dict[int, list[VarianceCorrection]] = defaultdict(list)
+    for correction in VarianceCorrection.objects.filter(count_id__in=count_ids).select_related("corrected_by"):
+        corrections[correction.count_id].append(correction)
+    for document in documents:
+        if document.count is not None:
+            document.corrections = corrections.get(document.count.pk, [])
     lines = signature_lines([signed for document in documents for _, signed in document.steps()])
     for document in documents:
         for step, signed in document.steps():

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from django.db.models import F, Q, QuerySet, Sum
+from django.db.models import BigIntegerField, Case, F, Q, QuerySet, Sum, When
+from django.db.models.functions import Coalesce
 
 from casino_backoffice.core.exports import Column, Kind
 from casino_backoffice.ledger.checkpoints import balance_annotation
@@ -22,7 +23,7 @@ from jackpots.models import HighHandPeriod, Jackpot, JackpotKind, PeriodStatus
 from jackpots.selectors import tables_listing
 from tables.models import PokerRoom
 
-from .models import Box, CageVerification, Count, CountSheet, MissingBox, Transport, Variance
+from .models import Box, CageVerification, Count, CountSheet, CountStatus, MissingBox, Transport, Variance
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,7 @@ def high_hand_next_counts(*, boxes: list[Box]) -> dict[int, tuple[HighHandPeriod
     )
     taken = set(
         CountSheet.objects.filter(box__in=boxes, period__in=periods)
-        .filter(Q(count__isnull=False) | Q(transport_item__isnull=False))
+        .filter(Q(counts__isnull=False) | Q(transport_item__isnull=False))
         .values_list("box_id", "period_id")
     )
     chosen: dict[int, HighHandPeriod | None] = {}
@@ -157,22 +158,25 @@ class OfficialRow:
 
 def official_record(*, room: PokerRoom, start: date | None = None, end: date | None = None) -> list[OfficialRow]:
     """The finance department's official record (§637a.15(e), §637a.16(e)): what cage verifications
-    made official, per fund (or poker revenue) and gaming day, from the ledger: one aggregate over
-    the verifications' transfers (``official_record_lines``)."""
+    made official, per fund (or poker revenue) and gaming day, less or plus finance's corrections of
+    it, from the ledger: one aggregate over the transfers (``official_record_lines``)."""
     rows = list(
         official_record_lines(room=room, start=start, end=end)
-        .values("debit_id", day=F("cage_verification__gaming_day"))
-        .annotate(total=Sum("amount_cents"))
-        .order_by("day", "debit_id")
+        .values("official_account_id", "day")  # type: ignore[misc]  # annotations of official_record_lines
+        .annotate(total=Sum("official_cents"))
+        .order_by("day", "official_account_id")
     )
-    accounts = Account.objects.in_bulk([row["debit_id"] for row in rows])
+    accounts = Account.objects.in_bulk([row["official_account_id"] for row in rows])
     return [
-        OfficialRow(account=accounts[row["debit_id"]], gaming_day=row["day"], official_cents=int(row["total"]))
+        OfficialRow(
+            account=accounts[row["official_account_id"]], gaming_day=row["day"], official_cents=int(row["total"])
+        )
         for row in rows
     ]
 
 
-# The official record line by line (its export): one row per transfer a verification made official.
+# The official record line by line (its export): one row per transfer a verification made official,
+# and one per correction finance posted (its official amount negative when the fund gave money back).
 OFFICIAL_RECORD_COLUMNS: tuple[Column, ...] = (
     Column("gaming_day", Kind.DATE),
     Column("account"),
@@ -188,15 +192,32 @@ OFFICIAL_RECORD_COLUMNS: tuple[Column, ...] = (
 )
 
 
+def _gave_back() -> Q:
+    # A correction that takes money off the official account credits it (the ledger's debit is where money goes).
+    return Q(variance_correction__official_change_cents__lt=0)
+
+
 def official_record_lines(*, room: PokerRoom, start: date | None = None, end: date | None = None) -> QuerySet[Transfer]:
     """Each ledger transfer a cage verification of ``room`` made official (§637a.15(e),
-    §637a.16(e)), by gaming day of the verification, in the order posted."""
-    lines = Transfer.objects.filter(kind=TransferKind.VERIFICATION, cage_verification__room=room)
+    §637a.16(e)), and each of finance's corrections of it (``VarianceCorrection``), by gaming day of
+    the verification, in the order posted; annotated with ``day``, ``official_account_id`` and the
+    signed ``official_cents``."""
+    lines = Transfer.objects.filter(
+        Q(kind=TransferKind.VERIFICATION, cage_verification__room=room) | Q(variance_correction__room=room)
+    ).annotate(
+        day=Coalesce("cage_verification__gaming_day", "variance_correction__gaming_day"),
+        official_account_id=Case(
+            When(_gave_back(), then=F("credit_id")), default=F("debit_id"), output_field=BigIntegerField()
+        ),
+        official_cents=Case(
+            When(_gave_back(), then=-F("amount_cents")), default=F("amount_cents"), output_field=BigIntegerField()
+        ),
+    )
     if start is not None:
-        lines = lines.filter(cage_verification__gaming_day__gte=start)
+        lines = lines.filter(day__gte=start)
     if end is not None:
-        lines = lines.filter(cage_verification__gaming_day__lte=end)
-    return lines.order_by("cage_verification__gaming_day", "pk")
+        lines = lines.filter(day__lte=end)
+    return lines.order_by("day", "pk")
 
 
 def official_record_rows_iter(
@@ -208,19 +229,34 @@ def official_record_rows_iter(
 ) -> Iterator[tuple[Any, ...]]:
     """The rows of ``OFFICIAL_RECORD_COLUMNS``, read ``chunk_size`` at a time from a server-side
     cursor: an export of years of record streams in flat memory
-    (``casino_backoffice.core.exports.csv_streaming_response``)."""
-    rows = official_record_lines(room=room, start=start, end=end).values_list(
-        "cage_verification__gaming_day",
-        "debit__code",
-        "debit__name",
-        "amount_cents",
-        "cage_verification__id",
-        "cage_verification__transport__seal",
-        "cage_verification__cashier__username",
-        "cage_verification__cashier__credential_number",
-        "cage_verification__verified_at",
-        "pk",
-        "memo",
+    (``casino_backoffice.core.exports.csv_streaming_response``). A correction's row names finance's
+    signer where a verification's names the cashier."""
+    rows = (
+        official_record_lines(room=room, start=start, end=end)
+        .annotate(
+            account_code=Case(When(_gave_back(), then=F("credit__code")), default=F("debit__code")),
+            account_name=Case(When(_gave_back(), then=F("credit__name")), default=F("debit__name")),
+            verification_id=Coalesce("cage_verification__id", "variance_correction__variance__verification_id"),
+            signer=Coalesce("cage_verification__cashier__username", "variance_correction__corrected_by__username"),
+            signer_credential=Coalesce(
+                "cage_verification__cashier__credential_number",
+                "variance_correction__corrected_by__credential_number",
+            ),
+            signed_at=Coalesce("cage_verification__verified_at", "variance_correction__corrected_at"),
+        )
+        .values_list(
+            "day",
+            "account_code",
+            "account_name",
+            "official_cents",
+            "verification_id",
+            "cage_verification__transport__seal",
+            "signer",
+            "signer_credential",
+            "signed_at",
+            "pk",
+            "memo",
+        )
     )
     yield from rows.iterator(chunk_size=chunk_size)
 
@@ -228,7 +264,7 @@ def official_record_rows_iter(
 def variances(*, room: PokerRoom, unresolved_only: bool = False) -> QuerySet[Variance]:
     rows = Variance.objects.filter(room=room).select_related("box", "count", "verification", "explained_by")
     if unresolved_only:
-        rows = rows.filter(needs_explanation=True, explained_at__isnull=True)
+        rows = rows.filter(unresolved_filter())
     return rows.order_by("-found_at", "-pk")
 
 
@@ -322,4 +358,6 @@ def custody_log(*, room: PokerRoom, day: date) -> list[CustodyEvent]:
 
 
 def unresolved_filter() -> Q:
-    return Q(needs_explanation=True, explained_at__isnull=True)
+    """Variances awaiting an explanation: over the threshold, unexplained, and not of a count a
+    recount superseded (the recount stands instead)."""
+    return Q(needs_explanation=True, explained_at__isnull=True) & ~Q(count__status=CountStatus.SUPERSEDED)

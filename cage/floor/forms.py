@@ -115,6 +115,19 @@ class WitnessForm(forms.Form):
     pin = PinSignatureField()
 
 
+class RecountForm(_Keyed):
+    """A supervisor's recount of a count still at the table, with the reason (house control on
+    §637a.15(d)(1)): the recount supersedes the count and awaits its witness."""
+
+    counted = MoneyField(label="Recounted in the box")
+    reason = forms.CharField(
+        label="What was wrong with the count",
+        widget=forms.Textarea(attrs={"rows": 2, "placeholder": "Typed $79.00 for $7.90"}),
+        max_length=2000,
+    )
+    pin = PinSignatureField()
+
+
 def _count_label(count: Count) -> str:
     witnessed = (
         f", witnessed {timezone.localtime(count.witnessed_at):%H:%M} by {count.witnessed_by}"

@@ -23,6 +23,12 @@ TILES = (
         action=Action.COUNT_WITNESS,
     ),
     Tile(
+        "Recount a box",
+        "Supersede a wrong count still at the table with your recount and the reason, and sign.",
+        "floor:cage-recount",
+        action=Action.COUNT_RECOUNT,
+    ),
+    Tile(
         "Carry to the cage",
         "Sign for a sealed container of counts, or locked boxes, and carry it to the cage.",
         "floor:cage-custody",

@@ -32,6 +32,7 @@ from tables.models import PokerRoom
 from tables.selectors import gaming_day, gaming_day_bounds, rooms_of, visible_to
 
 from ..models import (
+    RECOUNTABLE,
     Box,
     ComplianceNotice,
     Count,
@@ -43,13 +44,23 @@ from ..models import (
 )
 from ..services import (
     count_record,
+    count_recount,
     count_witness,
     missing_box_record,
     notice_record,
     transport_account,
     transport_create,
 )
-from .forms import AccountForm, BoxesForm, ContainerForm, CountForm, MissingBoxForm, NoticeForm, WitnessForm
+from .forms import (
+    AccountForm,
+    BoxesForm,
+    ContainerForm,
+    CountForm,
+    MissingBoxForm,
+    NoticeForm,
+    RecountForm,
+    WitnessForm,
+)
 
 # How often surveillance's page refreshes its list of counts to record.
 SURVEILLANCE_REFRESH_SECONDS = 30
@@ -303,6 +314,73 @@ def witness_sign(request: HttpRequest, count_id: int) -> HttpResponse:
         f"recording {count.surveillance_reference}. Its contents go into a locked container for security.",
     )
     return redirect("floor:cage-witness")
+
+
+# --- The supervisor's recount ---------------------------------------------------------------------
+
+
+def _recount_rows(user: Any, bound: tuple[int, RecountForm] | None = None) -> list[tuple[Count, RecountForm]]:
+    counts = (
+        visible_to(user, Count.objects.filter(status__in=RECOUNTABLE, place=CountPlace.TABLE))
+        .select_related("box__table", "box__jackpot", "counted_by", "witnessed_by", "supersedes")
+        .order_by("counted_at", "pk")
+    )
+    return [
+        (
+            count,
+            bound[1] if bound is not None and bound[0] == count.pk else RecountForm(auto_id=f"id_recount{count.pk}_%s"),
+        )
+        for count in counts
+    ]
+
+
+@login_required
+def recount_page(request: HttpRequest) -> HttpResponse:
+    """The counts still at the table (counted or witnessed, not carried): a poker shift supervisor or
+    above who is not the counter recounts a wrong one and signs with the reason; the recount
+    supersedes it, the old count stays on the record struck through, and the recount awaits its witness."""
+    template = "cage/floor/recount.html"
+    if (refusal := _refused(request, template, Action.COUNT_RECOUNT)) is not None:
+        return refusal
+    return render(request, template, {"rows": _recount_rows(request.user)})
+
+
+@login_required
+@require_POST
+def recount_sign(request: HttpRequest, count_id: int) -> HttpResponse:
+    template = "cage/floor/recount.html"
+    if (refusal := _refused(request, template, Action.COUNT_RECOUNT)) is not None:
+        return refusal
+    count = visible_to(request.user, Count.objects.select_related("box")).filter(pk=count_id).first()
+    if count is None:
+        messages.error(request, f"There is no count {count_id}.")
+        return redirect("floor:cage-recount")
+    form = RecountForm(request.POST, auto_id=f"id_recount{count.pk}_%s")
+    if not form.is_valid():
+        messages.error(request, f"Count {count.pk} was not recounted: correct what is marked below.{_pin_typo(form)}")
+        return render(request, template, {"rows": _recount_rows(request.user, (count.pk, form))}, status=400)
+    data = form.cleaned_data
+    try:
+        recount = count_recount(
+            count=count,
+            counted_cents=data["counted"],
+            reason=data["reason"],
+            actor=acting_user(request),
+            pin=data["pin"],
+            idempotency_key=data["idempotency_key"],
+        )
+    except IdempotencyKeyReused:
+        messages.info(request, "This form was already sent; its recount is recorded once.")
+        return redirect("floor:cage-recount")
+    except DomainError as refused:
+        messages.error(request, f"Count {count.pk} was not recounted; nothing was recorded. {refused.message}")
+        return render(request, template, {"rows": _recount_rows(request.user, (count.pk, form))}, status=400)
+    messages.success(
+        request,
+        f"Recount {recount.pk} of box {recount.box.code}: {display_cents(recount.counted_cents)}, superseding count "
+        f"{count.pk} ({display_cents(count.counted_cents)}). A floorperson or above who is not you witnesses it now.",
+    )
+    return redirect("floor:cage-recount")
 
 
 # --- Security's custody ---------------------------------------------------------------------------

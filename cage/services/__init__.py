@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .boxes import boxes_sync
 from .counts import count_record, count_witness, notice_record
+from .recounts import count_recount
 from .schedule import schedule_run
 from .transports import missing_box_record, transport_account, transport_create
 from .verification import cage_verify, gaming_day_close, variance_explain, verification_explain
@@ -13,6 +14,7 @@ __all__ = [
     "boxes_sync",
     "cage_verify",
     "count_record",
+    "count_recount",
     "count_witness",
     "gaming_day_close",
     "missing_box_record",

@@ -26,7 +26,7 @@ def count_target(*, box: Box, now: datetime) -> tuple[CountSheet | None, HighHan
     sheets_create(boxes=[box], after=now - HIGH_HAND_COUNT_GRACE, until=now)
     sheet = (
         CountSheet.objects.select_for_update(of=("self",))
-        .filter(box=box, count__isnull=True, transport_item__isnull=True, opens_at__lte=now)
+        .filter(box=box, counts__isnull=True, transport_item__isnull=True, opens_at__lte=now)
         .select_related("period")
         .order_by("opens_at")
         .first()

@@ -119,12 +119,7 @@ def count_record(
     if isinstance(counted_cents, bool) or not isinstance(counted_cents, int) or counted_cents < 0:
         raise CageError(f"A count is zero or more whole cents, not {counted_cents!r}.")
     denominations = denominations or {}
-    if denominations:
-        total = sum(int(value) * int(pieces) for value, pieces in denominations.items())
-        if total != counted_cents:
-            raise CageError(
-                f"The denominations add up to {format_cents(total)}, not the {format_cents(counted_cents)} counted."
-            )
+    denominations_check(denominations=denominations, counted_cents=counted_cents)
     fingerprint = request_fingerprint(
         {
             "box": box.pk,
@@ -205,6 +200,16 @@ def count_record(
     except (IntegrityError, DomainError) as error:
         return document_replay_after(error, model=Count, idempotency_key=idempotency_key, fingerprint=fingerprint)
     return count
+
+
+def denominations_check(*, denominations: dict[str, int], counted_cents: int) -> None:
+    """The pieces of each denomination, when given, add up to the amount counted."""
+    if denominations:
+        total = sum(int(value) * int(pieces) for value, pieces in denominations.items())
+        if total != counted_cents:
+            raise CageError(
+                f"The denominations add up to {format_cents(total)}, not the {format_cents(counted_cents)} counted."
+            )
 
 
 def _variance_record(

@@ -29,7 +29,16 @@ from jackpots.models import HighHandPeriod, PeriodStatus
 from jackpots.services import period_announce, period_wait
 from tables.models import PokerRoom
 
-from ..models import Count, CountPlace, CountSheet, CountStatus, SheetKind, TransportItem, TransportStatus
+from ..models import (
+    Count,
+    CountPlace,
+    CountSheet,
+    CountStatus,
+    SheetKind,
+    TransportItem,
+    TransportStatus,
+    VarianceCorrection,
+)
 from ._common import verification_transfer_key
 
 logger = logging.getLogger(__name__)
@@ -41,7 +50,8 @@ def period_sheet_key(period: HighHandPeriod) -> str:
 
 
 def _official_contributions(counts: QuerySet[Count]) -> int:
-    """What the cage verifications of these counts made official, net of the reversals of it."""
+    """What the cage verifications of these counts made official, net of the reversals of it and of
+    finance's corrections of the official record for their boxes (``VarianceCorrection``)."""
     keys = []
     for count in counts.select_related("box", "transport_item__transport__verification"):
         if count.place == CountPlace.CAGE:
@@ -52,13 +62,17 @@ def _official_contributions(counts: QuerySet[Count]) -> int:
     posted = Transfer.objects.filter(kind=TransferKind.VERIFICATION, idempotency_key__in=keys)
     made_official = posted.aggregate(total=Sum("amount_cents"))["total"] or 0
     reversed_ = Transfer.objects.filter(reverses__in=posted).aggregate(total=Sum("amount_cents"))["total"] or 0
-    return made_official - reversed_
+    corrected = (
+        VarianceCorrection.objects.filter(count__in=counts).aggregate(total=Sum("official_change_cents"))["total"] or 0
+    )
+    return made_official - reversed_ + corrected
 
 
 def period_counts(*, period: HighHandPeriod) -> QuerySet[Count]:
-    """The counts of the period's box contents (§637a.16(d)); a count of a sheet made before counts
-    named their period is known by its sheet's key."""
-    return Count.objects.filter(
+    """The counts of the period's box contents (§637a.16(d)), but those a recount superseded (the
+    recount took their place); a count of a sheet made before counts named their period is known by
+    its sheet's key."""
+    return Count.objects.exclude(status=CountStatus.SUPERSEDED).filter(
         Q(period=period)
         | Q(
             period__isnull=True,
@@ -96,7 +110,7 @@ def high_hand_pools_settle(*, room: PokerRoom, at: datetime) -> int:
             kind=SheetKind.PERIOD,
         )
         counts = period_counts(period=period)
-        if not (sheets.exists() or counts.exists()) or sheets.exclude(count__status=CountStatus.VERIFIED).exists():
+        if not (sheets.exists() or counts.exists()) or sheets.exclude(counts__status=CountStatus.VERIFIED).exists():
             continue
         if (
             counts.exclude(status=CountStatus.VERIFIED).exists()

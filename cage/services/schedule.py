@@ -182,7 +182,7 @@ def schedule_run(*, at: datetime | None = None) -> ScheduleRun | None:
             announced += high_hand_pools_settle(room=room, at=at)
             unclaimed_prepare(room=room, at=at)
         flagged = 0
-        for sheet in CountSheet.objects.filter(due_by__lt=at, count__isnull=True, overdue_flagged_at__isnull=True):
+        for sheet in CountSheet.objects.filter(due_by__lt=at, counts__isnull=True, overdue_flagged_at__isnull=True):
             sheet.overdue_flagged_at = at  # saved one by one so the audit trail records the flag
             sheet.save(update_fields=["overdue_flagged_at"])
             flagged += 1

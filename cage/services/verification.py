@@ -24,7 +24,7 @@ from django.utils import timezone
 from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.core.idempotency import document_replay, document_replay_after, request_fingerprint
 from casino_backoffice.ledger.models import Account, TransferKind
-from casino_backoffice.money import format_cents
+from casino_backoffice.money import display_cents, format_cents
 from casino_backoffice.staff.exceptions import SignerNotIndependent
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action, action_require
@@ -32,8 +32,16 @@ from casino_backoffice.staff.services import VerifiedSigner, pin_check, signatur
 from tables.models import PokerRoom
 
 from ..accounts import cage_over_short_account, custody_account, variance_account
-from ..exceptions import CageError, CountMismatch, DayHasUnresolvedVariance, WrongStatus
+from ..exceptions import (
+    CageError,
+    CorrectionInvalid,
+    CountMismatch,
+    DayHasUnresolvedVariance,
+    VarianceNotConfirmed,
+    WrongStatus,
+)
 from ..models import (
+    Box,
     CageVerification,
     Count,
     CountPlace,
@@ -47,8 +55,11 @@ from ..models import (
     Variance,
     VarianceKind,
     VerificationStatus,
+    display_variance,
 )
+from ..selectors import unresolved_filter
 from ._common import move, official_account, variance_threshold_cents, verification_transfer_key
+from .corrections import correction_post
 from .counts import notice_for
 from .gaming_days import gaming_day_close_ready
 from .schedule import schedule_lock_shared
@@ -61,10 +72,16 @@ def cage_verify(
     actor: User,
     pin: str,
     idempotency_key: str,
+    confirm_variance: bool = False,
 ) -> CageVerification:
     """A cage cashier verifies what a transport brought: the aggregate of a container of table counts
     (``counted`` in cents), or each uncounted box (``counted`` as {box code: cents}; a box excused as
-    missing counts zero). The cashier is neither the counter nor the witness of any count inside."""
+    missing counts zero). The cashier is neither the counter nor the witness of any count inside.
+
+    A house control on §637a.15(e): a count that differs from what the container declares (or a box
+    from what the ledger expected) by more than the room's variance threshold is refused
+    (``VarianceNotConfirmed``, naming both amounts) until the cashier, having counted again,
+    confirms it (``confirm_variance``); nothing is recorded before."""
     action_require(actor=actor, action=Action.CAGE_VERIFY, of=transport)
     amounts = counted if isinstance(counted, dict) else {"": counted}
     for code, cents in amounts.items():
@@ -109,6 +126,7 @@ def cage_verify(
                 now=now,
                 custody=custody_account(room=room),
                 threshold_cents=variance_threshold_cents(room=room, at=now),
+                confirm_variance=confirm_variance,
             )
             if transport.kind == TransportKind.TABLE_COUNTS:
                 variances = _verify_container(step, counted=counted)
@@ -139,6 +157,7 @@ class _Verifying:
     now: datetime
     custody: Account
     threshold_cents: int
+    confirm_variance: bool
 
     def move(
         self, *, source: Account, destination: Account, amount_cents: int, kind: TransferKind, key: str, memo: str
@@ -183,6 +202,18 @@ def _verify_container(step: _Verifying, *, counted: int | dict[str, int]) -> lis
             f"{step.actor} counted or witnessed a count in seal {transport.seal} and cannot verify it (§637a.15(e))."
         )
     declared = sum(count.counted_cents for count in counts)
+    if abs(counted - declared) > step.threshold_cents and not step.confirm_variance:
+        difference = counted - declared
+        raise VarianceNotConfirmed(
+            f"You counted {display_cents(counted)}; seal {transport.seal} declares {display_cents(declared)}, "
+            f"the sum of its table counts: {display_variance(difference)}, more than the room's threshold of "
+            f"{display_cents(step.threshold_cents)}. Count the container again; if your count stands, confirm "
+            "the variance and sign again. Nothing was recorded.",
+            counted_cents=counted,
+            expected_cents=declared,
+            threshold_cents=step.threshold_cents,
+            declared=True,
+        )
     verification.counted_cents, verification.official_cents = counted, declared
     verification.variance_cents = counted - declared
     verification.save(force_insert=True)
@@ -246,7 +277,30 @@ def _verify_boxes(step: _Verifying, *, counted: int | dict[str, int], fingerprin
         raise CountMismatch(
             f"Give the count of every box carried under seal {transport.seal}: {', '.join(absent)} missing."
         )
-    verification.box_counts = {code: counted.get(code, 0) for code in sorted(carried)}
+    box_counts = {code: counted.get(code, 0) for code in sorted(carried)}
+    beyond = tuple(
+        (item.box.code, box_counts[item.box.code], item.expected_cents)
+        for item in items
+        # A box excused as missing counts nothing by a supervisor's signed exception, not by a typo.
+        if item.box.code not in excused and abs(box_counts[item.box.code] - item.expected_cents) > step.threshold_cents
+    )
+    if beyond and not step.confirm_variance:
+        named = "; ".join(
+            f"{code}: you counted {display_cents(cents)}, the ledger expected {display_cents(expected)} "
+            f"({display_variance(cents - expected)})"
+            for code, cents, expected in beyond
+        )
+        raise VarianceNotConfirmed(
+            f"{named}: more than the room's threshold of {display_cents(step.threshold_cents)}. Count "
+            f"{'that box' if len(beyond) == 1 else 'those boxes'} again; if your count stands, confirm the "
+            "variance and sign again. Nothing was recorded.",
+            counted_cents=sum(box_counts.values()),
+            expected_cents=sum(item.expected_cents for item in items),
+            threshold_cents=step.threshold_cents,
+            declared=False,
+            boxes=beyond,
+        )
+    verification.box_counts = box_counts
     verification.counted_cents = verification.official_cents = sum(verification.box_counts.values())
     verification.variance_cents = verification.counted_cents - sum(item.expected_cents for item in items)
     verification.save(force_insert=True)
@@ -262,7 +316,7 @@ def _verify_boxes(step: _Verifying, *, counted: int | dict[str, int], fingerprin
             else None
             if item.period_id is not None  # the open period's content: its sheet waits for the period's end
             else CountSheet.objects.select_for_update(of=("self",))
-            .filter(box=item.box, count__isnull=True, transport_item__isnull=True, opens_at__lte=now)
+            .filter(box=item.box, counts__isnull=True, transport_item__isnull=True, opens_at__lte=now)
             .order_by("opens_at")
             .first()
         )
@@ -325,17 +379,54 @@ def _verify_boxes(step: _Verifying, *, counted: int | dict[str, int], fingerprin
     return variances
 
 
-def variance_explain(*, variance: Variance, reason: str, actor: User, pin: str) -> Variance:
+def variance_explain(
+    *,
+    variance: Variance,
+    reason: str,
+    actor: User,
+    pin: str,
+    correction_cents: int | None = None,
+    box: Box | None = None,
+) -> Variance:
     """A shift supervisor or finance explains a variance and signs; a verification whose variances
-    are all explained is verified."""
+    are all explained is verified.
+
+    With ``correction_cents``, finance corrects the official record too (§637a.15(e), §637a.16(e)):
+    that much of the variance was not money in the box (``box``: which box of a container), posted by
+    a signed ledger transfer (``corrections.correction_post``); the verification is not rewritten. A
+    variance already explained may be corrected by finance, with its own reason."""
+    if correction_cents is not None:
+        # Finance corrects (and explains): the narrower action is asked first, so its rule is the refusal.
+        action_require(actor=actor, action=Action.VARIANCE_CORRECT, of=variance)
     action_require(actor=actor, action=Action.VARIANCE_EXPLAIN, of=variance)
+    if correction_cents is not None:
+        if isinstance(correction_cents, bool) or not isinstance(correction_cents, int) or correction_cents <= 0:
+            raise CorrectionInvalid(
+                f"A correction is the part of the variance that was not money in the box, more than 0.00, "
+                f"not {correction_cents!r}."
+            )
     reason = reason.strip()
     if not reason:
         raise CageError("Say why the count differs.")
     signer = pin_check(user=actor, pin=pin)
     with transaction.atomic(durable=True):
-        variance = Variance.objects.select_for_update(of=("self",)).get(pk=variance.pk)
-        _explain(variance=variance, reason=reason, actor=actor, signer=signer)
+        variance = (
+            Variance.objects.select_for_update(of=("self",))
+            .select_related("room", "count", "verification__transport", "verification__cashier", "explained_by")
+            .get(pk=variance.pk)
+        )
+        if variance.superseded:
+            assert variance.count is not None
+            raise WrongStatus(
+                f"Variance {variance.pk} is of count {variance.count.pk}, which a recount superseded: the recount "
+                "stands instead, and any variance of it is the one to explain."
+            )
+        if correction_cents is None or variance.explained_at is None:
+            _explain(variance=variance, reason=reason, actor=actor, signer=signer)
+        if correction_cents is not None:
+            correction_post(
+                variance=variance, amount_cents=correction_cents, box=box, reason=reason, actor=actor, signer=signer
+            )
     return variance
 
 
@@ -394,13 +485,11 @@ def gaming_day_close(*, room: PokerRoom, day: date, actor: User, pin: str) -> Ga
         if existing is not None:
             return existing
         unresolved = list(
-            Variance.objects.filter(room=room, gaming_day=day, needs_explanation=True, explained_at__isnull=True)
-            .select_related("box")
-            .order_by("pk")
+            Variance.objects.filter(unresolved_filter(), room=room, gaming_day=day).select_related("box").order_by("pk")
         )
         if unresolved:
             names = ", ".join(
-                f"{v.pk} ({v.box.code if v.box else v.get_kind_display().lower()}, {format_cents(v.amount_cents)})"
+                f"{v.pk} ({v.box.code if v.box else v.get_kind_display().lower()}, {display_variance(v.amount_cents)})"
                 for v in unresolved
             )
             raise DayHasUnresolvedVariance(f"Gaming day {day} has variances awaiting an explanation: {names}.")

@@ -46,11 +46,13 @@ class Action(models.TextChoices):
     NOTICE_RECORD = "notice_record", "Record the notice to compliance before Bad Beat boxes are counted"
     COUNT_RECORD = "count_record", "Count a box at a closed table"
     COUNT_WITNESS = "count_witness", "Witness a count"
+    COUNT_RECOUNT = "count_recount", "Recount a box whose count is wrong, before the cage verifies it"
     TRANSPORT_CREATE = "transport_create", "Carry a locked container or boxes to the cage"
     TRANSPORT_ACCOUNT = "transport_account", "Account for the boxes carried to the cage"
     MISSING_BOX_RECORD = "missing_box_record", "Sign an exception for a box missing at the cage"
     CAGE_VERIFY = "cage_verify", "Count boxes and verify table counts at the cage"
     VARIANCE_EXPLAIN = "variance_explain", "Explain a count variance"
+    VARIANCE_CORRECT = "variance_correct", "Correct the official record for a variance found at the cage"
     GAMING_DAY_CLOSE = "gaming_day_close", "Close a gaming day"
     CAGE_RECORD_READ = "cage_record_read", "Read the official record, the variances and the custody log"
     VARIANCE_READ = "variance_read", "Read the variances"
@@ -122,12 +124,18 @@ ACTION_ROLES: dict[Action, frozenset[Role]] = {
     Action.NOTICE_RECORD: FLOORPERSON_OR_ABOVE,
     Action.COUNT_RECORD: frozenset({Role.DEALER}),
     Action.COUNT_WITNESS: FLOORPERSON_OR_ABOVE,
+    # A house control: a count found wrong before the cage verifies it is superseded by a recount of
+    # the same box that the counter's supervisor (a poker shift supervisor or above) counts and signs.
+    Action.COUNT_RECOUNT: SUPERVISOR_OR_ABOVE,
     Action.TRANSPORT_CREATE: frozenset({Role.SECURITY}),
     Action.TRANSPORT_ACCOUNT: FLOORPERSON_OR_ABOVE,
     # A house control: a box missing at the cage is excused only by a supervisor's signed exception.
     Action.MISSING_BOX_RECORD: SUPERVISOR_OR_ABOVE,
     Action.CAGE_VERIFY: frozenset({Role.CAGE_CASHIER}),
     Action.VARIANCE_EXPLAIN: frozenset({Role.SHIFT_SUPERVISOR, Role.FINANCE}),
+    # "The finance department shall maintain the official record" (§637a.15(e), §637a.16(e)): finance
+    # corrects it, with a signed ledger transfer, for a variance it explains after the verification.
+    Action.VARIANCE_CORRECT: frozenset({Role.FINANCE}),
     Action.GAMING_DAY_CLOSE: frozenset({Role.FINANCE}),
     Action.CAGE_RECORD_READ: ADMIN_ROLES,
     # Who explains a variance reads the variances: a shift supervisor works on the floor, not in the admin.

@@ -95,13 +95,23 @@ def test_a_cashier_verifies_a_container_on_one_screen_and_sees_the_variance(cont
     url = reverse("admin:cage_transport_verify", args=[container.pk])
     page = browser.get(url).content.decode()
     assert "Aggregate you counted" in page and "Declared (the sum of the table counts): <strong>$17.00</strong>" in page
-    response = browser.post(url, {"aggregate": "16.90", "pin": PIN, "idempotency_key": _verify_key(page)}, follow=True)
+    key = _verify_key(page)
+    # $0.10 short is over the room's threshold ($0.00): the page asks the cashier to confirm, recording nothing.
+    asked = " ".join(
+        browser.post(url, {"aggregate": "16.90", "pin": PIN, "idempotency_key": key}).content.decode().split()
+    )
+    assert not CageVerification.objects.exists()
+    assert "You counted $16.90; seal S-1 declares $17.00" in asked and "short -$0.10" in asked
+    assert 'name="confirm_variance"' in asked
+    response = browser.post(
+        url, {"aggregate": "16.90", "pin": PIN, "idempotency_key": key, "confirm_variance": "on"}, follow=True
+    )
     verification = CageVerification.objects.get()
     assert (verification.counted_cents, verification.official_cents, verification.variance_cents) == (1690, 1700, -10)
     page = " ".join(response.content.decode().split())
     assert "Seal S-1 verified: $17.00 made official." in page
     assert (
-        "counted <strong>$16.90</strong>, made official <strong>$17.00</strong>, variance <strong>-$0.10</strong>"
+        "counted <strong>$16.90</strong>, made official <strong>$17.00</strong>, variance <strong>short -$0.10</strong>"
         in page
     )
     assert "Cage count against the table counts" in page and "Aggregate you counted" not in page
@@ -112,12 +122,15 @@ def test_a_cashier_counts_each_uncounted_box(boxes_at_cage, cashier) -> None:
     url = reverse("admin:cage_transport_verify", args=[boxes_at_cage.pk])
     page = browser.get(url).content.decode()
     assert "Box T1-hh" in page and "$6.00" not in page  # the cashier counts blind too
+    key = _verify_key(page)
+    asked = browser.post(url, {"box_T1-hh": "6.50", "pin": PIN, "idempotency_key": key}).content.decode()
+    assert not CageVerification.objects.exists() and "over +$0.50" in asked  # confirmed before it is signed
     page = browser.post(
-        url, {"box_T1-hh": "6.50", "pin": PIN, "idempotency_key": _verify_key(page)}, follow=True
+        url, {"box_T1-hh": "6.50", "pin": PIN, "idempotency_key": key, "confirm_variance": "on"}, follow=True
     ).content.decode()
     verification = CageVerification.objects.get()
     assert (verification.box_counts, verification.variance_cents) == ({"T1-hh": 650}, 50)
-    assert "$6.00" in page and "$6.50" in page and "$0.50" in page  # expected, counted, variance
+    assert "$6.00" in page and "$6.50" in page and "over +$0.50" in page  # expected, counted, variance
 
 
 def test_the_verify_screen_refuses_whoever_is_not_a_cashier_and_a_bad_pin(container, cashier, finance) -> None:
@@ -133,10 +146,12 @@ def test_the_verify_screen_refuses_whoever_is_not_a_cashier_and_a_bad_pin(contai
 
 
 def test_variances_open_on_those_awaiting_an_explanation_and_finance_explains(container, cashier, finance) -> None:
-    cage_verify(transport=container, counted=1690, actor=cashier, pin=PIN, idempotency_key="v")
+    cage_verify(transport=container, counted=1690, confirm_variance=True, actor=cashier, pin=PIN, idempotency_key="v")
     browser = _browser(finance)
     page = browser.get(reverse("admin:cage_variance_changelist")).content.decode()
-    assert "Amount <strong>-$1.10</strong>" in page  # the table's -$1.00 and the cage's -$0.10
+    # The table's -$1.00 and the cage's -$0.10: totals per direction and net, never an unsigned sum.
+    assert "Over <strong>none $0.00</strong>" in page and "Short <strong>short -$1.10</strong>" in page
+    assert "Net <strong>short -$1.10</strong>" in page and "short -$0.10" in page
     cage_variance = Variance.objects.get(count__isnull=True)
     explain = reverse("admin:cage_variance_explain", args=[cage_variance.pk])
     assert explain in page
@@ -147,11 +162,11 @@ def test_variances_open_on_those_awaiting_an_explanation_and_finance_explains(co
     assert (cage_variance.explanation, cage_variance.explained_by) == ("A dime under the rack.", finance)
     assert CageVerification.objects.get().status == VerificationStatus.VERIFIED
     page = browser.get(reverse("admin:cage_variance_changelist")).content.decode()
-    assert explain not in page and "Amount <strong>-$1.00</strong>" in page
+    assert explain not in page and "Short <strong>short -$1.00</strong>" in page
 
 
 def test_variances_export_as_csv_and_xlsx_with_money_as_numbers(container, cashier, finance) -> None:
-    cage_verify(transport=container, counted=1690, actor=cashier, pin=PIN, idempotency_key="v")
+    cage_verify(transport=container, counted=1690, confirm_variance=True, actor=cashier, pin=PIN, idempotency_key="v")
     browser = _browser(finance)
     rows = list(
         csv.reader(
@@ -162,8 +177,19 @@ def test_variances_export_as_csv_and_xlsx_with_money_as_numbers(container, cashi
             )
         )
     )
-    assert rows[0][:8] == ["id", "room", "gaming_day", "kind", "box", "count", "verification", "amount"]
-    assert sorted(row[7] for row in rows[1:]) == ["-0.10", "-1.00"]
+    assert rows[0][:10] == [
+        "id", "room", "gaming_day", "kind", "box", "count", "verification", "amount", "direction", "variance"
+    ]  # fmt: skip
+    assert sorted((row[7], row[8], row[9]) for row in rows[1:3]) == [
+        ("-0.10", "short", "short -$0.10"),
+        ("-1.00", "short", "short -$1.00"),
+    ]
+    # Then the totals per direction and net.
+    assert [(row[3], row[7], row[9]) for row in rows[3:]] == [
+        ("Total over", "0.00", "none $0.00"),
+        ("Total short", "-1.10", "short -$1.10"),
+        ("Net", "-1.10", "short -$1.10"),
+    ]
     sheet = load_workbook(
         io.BytesIO(browser.get(reverse("admin:cage_variance_export", args=["xlsx"]), {"explanation": "all"}).content)
     ).active
@@ -237,7 +263,7 @@ def test_the_record_pages_are_for_the_back_office_roles(container, make_staff) -
 def test_the_cage_lists_open_at_once(
     name, container, boxes_at_cage, cashier, finance, django_assert_max_num_queries
 ) -> None:
-    cage_verify(transport=container, counted=1690, actor=cashier, pin=PIN, idempotency_key="v")
+    cage_verify(transport=container, counted=1690, confirm_variance=True, actor=cashier, pin=PIN, idempotency_key="v")
     browser = _browser(finance)
     with django_assert_max_num_queries(20):
         response = browser.get(

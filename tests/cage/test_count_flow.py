@@ -126,7 +126,9 @@ def test_a_short_count_and_a_cage_difference_are_variances_and_the_ledger_balanc
     transport = transport_create(
         room=closed_table.room, seal="S-2", counts=[count], actor=security, pin=PIN, idempotency_key=key()
     )
-    verification = cage_verify(transport=transport, counted=1390, actor=cashier, pin=PIN, idempotency_key=key())
+    verification = cage_verify(
+        transport=transport, counted=1390, confirm_variance=True, actor=cashier, pin=PIN, idempotency_key=key()
+    )
     assert (verification.official_cents, verification.variance_cents) == (1400, -10)
     assert verification.status == VerificationStatus.VARIANCE_UNRESOLVED
     # The variance account holds what is missing: $1.00 short at the table, $0.10 short at the cage,

@@ -86,4 +86,4 @@ def test_a_late_count_fills_the_overdue_sheet_which_stays_flagged(rules, open_ta
     assert late.sheet == yesterday and late.gaming_day == yesterday.gaming_day
     assert yesterday.overdue_flagged_at is not None  # the record says the count came late
     today = CountSheet.objects.filter(box=drop).order_by("opens_at").last()
-    assert today != yesterday and not CountSheet.objects.filter(pk=today.pk, count__isnull=False).exists()
+    assert today != yesterday and not CountSheet.objects.filter(pk=today.pk, counts__isnull=False).exists()

@@ -59,6 +59,7 @@ ROUTES: dict[tuple[str, str], Action | str] = {
     ("api-counts", "GET"): SIGNED_IN,
     ("api-counts", "POST"): Action.COUNT_RECORD,
     ("api-count-witness", "POST"): Action.COUNT_WITNESS,
+    ("api-count-recount", "POST"): Action.COUNT_RECOUNT,
     ("api-transports", "POST"): Action.TRANSPORT_CREATE,
     ("api-transport-account", "POST"): Action.TRANSPORT_ACCOUNT,
     ("api-transport-missing-boxes", "POST"): Action.MISSING_BOX_RECORD,
@@ -114,6 +115,8 @@ ROUTES: dict[tuple[str, str], Action | str] = {
     ("floor:cage-notice", "POST"): Action.NOTICE_RECORD,
     ("floor:cage-witness", "GET"): Action.COUNT_WITNESS,
     ("floor:cage-witness-sign", "POST"): Action.COUNT_WITNESS,
+    ("floor:cage-recount", "GET"): Action.COUNT_RECOUNT,
+    ("floor:cage-recount-sign", "POST"): Action.COUNT_RECOUNT,
     ("floor:cage-surveillance", "GET"): Action.COUNTS_TO_RECORD_READ,
     ("floor:cage-surveillance-rows", "GET"): Action.COUNTS_TO_RECORD_READ,
     ("floor:cage-custody", "GET"): Action.TRANSPORT_CREATE,
@@ -275,6 +278,7 @@ def _url(name: str, state: dict[str, int]) -> str:
             route: {"pk": 1}
             for route in (
                 "api-count-witness",
+                "api-count-recount",
                 "api-transport-account",
                 "api-transport-missing-boxes",
                 "api-cage-verification-explain",
@@ -298,6 +302,7 @@ def _url(name: str, state: dict[str, int]) -> str:
         },
         # No count or transport in this state: a page that may act says there is none.
         "floor:cage-witness-sign": {"count_id": 1},
+        "floor:cage-recount-sign": {"count_id": 1},
         "floor:cage-account": {"transport_id": 1},
         "floor:cage-missing-box": {"transport_id": 1},
         "floor:bad-beat-claim-detail": {"claim_id": state["claim"]},
@@ -329,6 +334,7 @@ _FLOOR_POSTS: dict[str, dict[str, str]] = {
     "floor:cage-count": {"counted": "not money", "pin": PIN},
     "floor:cage-notice": {"notified": "", "pin": PIN},
     "floor:cage-witness-sign": {"surveillance_reference": "CAM-1", "pin": PIN},
+    "floor:cage-recount-sign": {"counted": "7.90", "reason": "typed 79.00", "pin": PIN},
     "floor:cage-custody": {"carry": "boxes", "boxes-seal": "S-1", "boxes-pin": PIN},
     "floor:cage-account": {"pin": PIN},
     "floor:cage-missing-box": {"reason": "gone", "pin": PIN},
@@ -554,6 +560,18 @@ def _cage_service_calls() -> dict[str, tuple[Action, Callable[[User, dict[str, A
             Action.COUNT_WITNESS,
             lambda actor, state: services.count_witness(
                 count=Count(), actor=actor, pin=PIN, surveillance_reference="CAM-1"
+            ),
+        ),
+        "count_recount": (
+            Action.COUNT_RECOUNT,
+            lambda actor, state: services.count_recount(
+                count=Count(), counted_cents=790, reason="typed 79.00", actor=actor, pin=PIN, idempotency_key="service"
+            ),
+        ),
+        "variance_explain_with_a_correction": (
+            Action.VARIANCE_CORRECT,
+            lambda actor, state: services.variance_explain(
+                variance=Variance(), reason="typed 79.00", correction_cents=7110, actor=actor, pin=PIN
             ),
         ),
         "transport_create": (
