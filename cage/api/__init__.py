@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.urls import path
 
 from .boxes import BoxList, JackpotList
-from .counts import CountListCreate, CountWitness, NoticeCreate
+from .counts import CountListCreate, CountRecount, CountWitness, NoticeCreate
 from .records import OfficialRecord, OfficialRecordLines
 from .transports import MissingBoxCreate, TransportAccount, TransportCreate
 from .verifications import (
@@ -28,6 +28,7 @@ urlpatterns = [
     path("compliance-notices/", NoticeCreate.as_view(), name="api-compliance-notices"),
     path("counts/", CountListCreate.as_view(), name="api-counts"),
     path("counts/<int:pk>/witness/", CountWitness.as_view(), name="api-count-witness"),
+    path("counts/<int:pk>/recount/", CountRecount.as_view(), name="api-count-recount"),
     path("transports/", TransportCreate.as_view(), name="api-transports"),
     path("transports/<int:pk>/account/", TransportAccount.as_view(), name="api-transport-account"),
     path("transports/<int:pk>/missing-boxes/", MissingBoxCreate.as_view(), name="api-transport-missing-boxes"),

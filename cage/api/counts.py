@@ -38,8 +38,8 @@ from rake.api.common import AwareDateTimeField
 from tables.api import local, room_named, room_required
 from tables.selectors import visible_to
 
-from ..models import ComplianceNotice, Count, CountStatus
-from ..services import count_record, count_witness, notice_record
+from ..models import ComplianceNotice, Count, CountStatus, VarianceDirection, variance_direction
+from ..services import count_record, count_recount, count_witness, notice_record
 from .common import boxes_named, day_param
 
 # --- The notice to compliance ---------------------------------------------------------------------
@@ -156,6 +156,9 @@ class CountOutput(serializers.Serializer):
     counted = serializers.CharField(help_text='What was counted, as "12.34".')
     expected = serializers.CharField(help_text="What the box held by the ledger when it was counted.")
     variance = serializers.CharField(help_text='Counted less expected: "-1.00" is a dollar short.')
+    direction = serializers.ChoiceField(
+        choices=VarianceDirection.choices, help_text="Which way the variance goes: over, short or none."
+    )
     denominations = serializers.DictField(
         child=serializers.IntegerField(), help_text="Pieces per denomination, when given."
     )
@@ -166,6 +169,13 @@ class CountOutput(serializers.Serializer):
     witnessed_by = serializers.CharField(allow_null=True)
     witnessed_at = serializers.DateTimeField(allow_null=True)
     surveillance_reference = serializers.CharField(help_text="The surveillance recording reference the witness gave.")
+    supersedes = serializers.IntegerField(
+        allow_null=True, help_text="A recount: the count it supersedes (kept on the record, struck through)."
+    )
+    recount_reason = serializers.CharField(help_text="A recount: why the count it supersedes was wrong.")
+    superseded_by = serializers.IntegerField(
+        allow_null=True, help_text="A superseded count: the recount that took its place."
+    )
 
 
 def count_data(count: Count) -> dict[str, Any]:
@@ -181,6 +191,7 @@ def count_data(count: Count) -> dict[str, Any]:
         "counted": money(count.counted_cents),
         "expected": money(count.expected_cents),
         "variance": money(count.variance_cents),
+        "direction": variance_direction(count.variance_cents).value,
         "denominations": {money(int(cents)): pieces for cents, pieces in count.denominations.items()},
         "notice": count.notice_id,
         "status": count.status,
@@ -189,10 +200,13 @@ def count_data(count: Count) -> dict[str, Any]:
         "witnessed_by": person(count.witnessed_by),
         "witnessed_at": local(count.witnessed_at, box.room),
         "surveillance_reference": count.surveillance_reference,
+        "supersedes": count.supersedes_id,
+        "recount_reason": count.recount_reason,
+        "superseded_by": recount.pk if (recount := getattr(count, "superseded_by", None)) else None,
     }
 
 
-_COUNT_RELATED = ("box__room", "box__table", "sheet", "counted_by", "witnessed_by")
+_COUNT_RELATED = ("box__room", "box__table", "sheet", "counted_by", "witnessed_by", "superseded_by")
 
 
 def _count_record(*, values: dict[str, Any], actor: User, idempotency_key: str) -> dict[str, Any]:
@@ -303,3 +317,62 @@ class CountWitness(APIView):
             surveillance_reference=values["surveillance_reference"],
         )
         return Response(count_data(Count.objects.select_related(*_COUNT_RELATED).get(pk=pk)))
+
+
+class RecountInput(serializers.Serializer):
+    counted = MoneyField(help_text='What the box held, recounted, as "7.90".')
+    reason = serializers.CharField(
+        max_length=2000, help_text='Why the count is wrong, such as "typed 79.00 for 7.90"; kept with both counts.'
+    )
+    denominations = serializers.DictField(
+        child=serializers.IntegerField(min_value=0),
+        required=False,
+        help_text='Optional: pieces recounted per denomination, {"5.00": 1, "1.00": 2}; they must add up to the recount.',
+    )
+    pin = serializers.CharField(help_text="The signed-in supervisor's PIN: their signature on the recount.")
+
+    validate_denominations = CountInput.validate_denominations
+
+
+def _count_recount(count: Count) -> Any:
+    def create(*, values: dict[str, Any], actor: User, idempotency_key: str) -> dict[str, Any]:
+        recount = count_recount(
+            count=count,
+            counted_cents=values["counted"],
+            reason=values["reason"],
+            denominations=values.get("denominations"),
+            actor=actor,
+            pin=values["pin"],
+            idempotency_key=idempotency_key,
+        )
+        return count_data(Count.objects.select_related(*_COUNT_RELATED).get(pk=recount.pk))
+
+    return create
+
+
+class CountRecount(APIView):
+    """Before the cage verifies it, a count still at the table (counted or witnessed, not carried) is
+    superseded by a recount of the same box: the counter's supervisor (a poker shift supervisor or
+    above, never the counter) recounts it and signs with the reason. The recount takes the count's
+    sheet and what it counted is what the container declares and the cage expects; the superseded
+    count stays on the record (``superseded``). The recount awaits its witness, as every table count
+    (§637a.15(d)(1)). A count carried to the cage or verified is a 409 ``count_not_recountable``."""
+
+    required_actions = {"POST": Action.COUNT_RECOUNT}
+
+    @extend_schema(
+        request=RecountInput,
+        responses={
+            201: CountOutput,
+            **errors(
+                e400=["cage", "segregation_of_duties", *PIN_CODES],
+                e403=ROLE_CODES,
+                e404=[],
+                e409=["count_not_recountable", "idempotency_key_reused"],
+            ),
+        },
+        parameters=[IDEMPOTENCY_HEADER],
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        count = document_or_404(Count.objects.all(), pk, "count", user=request.user)
+        return document_post(request, input_class=RecountInput, existing=keyed(Count), create=_count_recount(count))

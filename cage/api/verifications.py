@@ -9,14 +9,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Prefetch
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import generics, serializers
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import generics, serializers, status
 from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino_backoffice.core.api import MoneyField
 from casino_backoffice.core.api_common import (
     IDEMPOTENCY_HEADER,
     PIN_CODES,
@@ -36,10 +38,21 @@ from casino_backoffice.staff.permissions import Action
 from tables.api import local, room_named, room_required
 from tables.selectors import visible_to
 
-from ..models import CageVerification, GamingDayClose, Variance, VarianceKind, VerificationStatus
+from ..exceptions import VarianceNotConfirmed
+from ..gaming_days import BlockerKind
+from ..models import (
+    CageVerification,
+    GamingDayClose,
+    Variance,
+    VarianceCorrection,
+    VarianceDirection,
+    VarianceKind,
+    VerificationStatus,
+    variance_direction,
+)
 from ..selectors import unresolved_filter
 from ..services import cage_verify, gaming_day_close, variance_explain, verification_explain
-from .common import CountedField, day_param, transport_named
+from .common import CountedField, boxes_named, day_param, transport_named
 
 # --- Cage verifications ---------------------------------------------------------------------------
 
@@ -51,6 +64,13 @@ class VerificationInput(serializers.Serializer):
     )
     room = serializers.SlugField(required=False, help_text="Room code; needed only when two rooms used the seal.")
     counted = CountedField()
+    confirm_variance = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="true: the cashier counted again and confirms a count that differs from what the container declares "
+        "(or a box from what the ledger expected) by more than the room's variance threshold. Without it such a count "
+        "is a 409 confirm_variance naming both amounts, and nothing is recorded.",
+    )
     pin = serializers.CharField(help_text="The signed-in cage cashier's PIN: their signature.")
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -76,6 +96,9 @@ class VerificationOutput(serializers.Serializer):
     variance = serializers.CharField(
         help_text="Counted at the cage less the table counts (a container) or less expected (boxes)."
     )
+    direction = serializers.ChoiceField(
+        choices=VarianceDirection.choices, help_text="Which way the variance goes: over, short or none."
+    )
     status = serializers.ChoiceField(choices=VerificationStatus.choices)
     variances = serializers.ListField(child=serializers.IntegerField(), help_text="Ids of the variances it found.")
     cashier = serializers.CharField()
@@ -94,6 +117,7 @@ def verification_data(verification_id: int) -> dict[str, Any]:
         "box_counts": {code: money(cents) for code, cents in verification.box_counts.items()},
         "official": money(verification.official_cents),
         "variance": money(verification.variance_cents),
+        "direction": variance_direction(verification.variance_cents).value,
         "status": verification.status,
         "variances": sorted(verification.variances.values_list("pk", flat=True)),
         "cashier": person(verification.cashier),
@@ -109,9 +133,64 @@ def _cage_verify(*, values: dict[str, Any], actor: User, idempotency_key: str) -
         user=actor,
     )
     verification = cage_verify(
-        transport=transport, counted=values["counted"], actor=actor, pin=values["pin"], idempotency_key=idempotency_key
+        transport=transport,
+        counted=values["counted"],
+        confirm_variance=values["confirm_variance"],
+        actor=actor,
+        pin=values["pin"],
+        idempotency_key=idempotency_key,
     )
     return verification_data(verification.pk)
+
+
+class ConfirmBoxOutput(serializers.Serializer):
+    box = serializers.CharField()
+    counted = serializers.CharField()
+    expected = serializers.CharField()
+    variance = serializers.CharField()
+    direction = serializers.ChoiceField(choices=VarianceDirection.choices)
+
+
+class ConfirmVarianceOutput(serializers.Serializer):
+    """The 409 ``confirm_variance``: both amounts, so the page can ask the cashier to confirm."""
+
+    detail = serializers.CharField()
+    code = serializers.CharField(help_text="confirm_variance")
+    counted = serializers.CharField(help_text="What the cashier counted, in all.")
+    declared = serializers.CharField(
+        allow_null=True, help_text="A container: the sum of its table counts (null for boxes)."
+    )
+    expected = serializers.CharField(
+        allow_null=True, help_text="Boxes: what the ledger expected in them, in all (null for a container)."
+    )
+    variance = serializers.CharField(help_text='Counted less declared (or expected): "-71.10" is short.')
+    direction = serializers.ChoiceField(choices=VarianceDirection.choices)
+    threshold = serializers.CharField(help_text="The room's variance threshold.")
+    boxes = ConfirmBoxOutput(many=True, help_text="Boxes: each one beyond the threshold.")
+
+
+def confirm_variance_data(refused: VarianceNotConfirmed) -> dict[str, Any]:
+    difference = refused.counted_cents - refused.expected_cents
+    return {
+        "detail": refused.message,
+        "code": refused.code,
+        "counted": money(refused.counted_cents),
+        "declared": money(refused.expected_cents) if refused.declared else None,
+        "expected": None if refused.declared else money(refused.expected_cents),
+        "variance": money(difference),
+        "direction": variance_direction(difference).value,
+        "threshold": money(refused.threshold_cents),
+        "boxes": [
+            {
+                "box": code,
+                "counted": money(cents),
+                "expected": money(expected),
+                "variance": money(cents - expected),
+                "direction": variance_direction(cents - expected).value,
+            }
+            for code, cents, expected in refused.boxes
+        ],
+    }
 
 
 class CageVerificationCreate(APIView):
@@ -120,7 +199,11 @@ class CageVerificationCreate(APIView):
     accounted for them (``counted`` {box code: "12.34"}; a box excused as missing counts nothing). The
     cashier is neither the counter nor the witness of any count inside. What the cashier accepts is
     posted to the jackpot funds and poker revenue; a variance over the room's threshold leaves the
-    verification ``variance_unresolved`` until it is explained."""
+    verification ``variance_unresolved`` until it is explained.
+
+    A count that differs from what the container declares (or a box from what the ledger expected) by
+    more than the room's threshold is a 409 ``confirm_variance`` with both amounts, recording nothing;
+    the cashier counts again and sends ``confirm_variance: true`` when the count stands."""
 
     required_actions = {"POST": Action.CAGE_VERIFY}
 
@@ -131,20 +214,42 @@ class CageVerificationCreate(APIView):
             **errors(
                 e400=["cage", "count_mismatch", "segregation_of_duties", *PIN_CODES],
                 e403=ROLE_CODES,
-                e409=["wrong_status", "idempotency_key_reused"],
+                e409=["wrong_status", "idempotency_key_reused", "confirm_variance"],
+            ),
+            409: OpenApiResponse(
+                response=ConfirmVarianceOutput,
+                description="Nothing recorded. `{detail, code}`; code one of `wrong_status`, `idempotency_key_reused`, "
+                "or `confirm_variance` with both amounts (`counted` and `declared` or `expected`) and the variance.",
             ),
         },
         parameters=[IDEMPOTENCY_HEADER],
     )
     def post(self, request: Request) -> Response:
-        return document_post(
-            request, input_class=VerificationInput, existing=keyed(CageVerification), create=_cage_verify
-        )
+        try:
+            return document_post(
+                request, input_class=VerificationInput, existing=keyed(CageVerification), create=_cage_verify
+            )
+        except VarianceNotConfirmed as refused:
+            return Response(ConfirmVarianceOutput(confirm_variance_data(refused)).data, status=status.HTTP_409_CONFLICT)
 
 
 class ExplainInput(serializers.Serializer):
     reason = serializers.CharField(help_text="Why the count differs.")
     pin = serializers.CharField(help_text="The signed-in shift supervisor's or finance person's PIN: their signature.")
+
+
+class VarianceExplainInput(ExplainInput):
+    correction = MoneyField(
+        required=False,
+        help_text='Finance only: the part of the variance that was not money in the box, as "71.10" (at most the '
+        "variance). It corrects the official record by a signed ledger transfer between the box's fund (or poker "
+        "revenue) and the account that took the variance; the verification is not rewritten.",
+    )
+    box = serializers.CharField(
+        max_length=60,
+        required=False,
+        help_text="With a correction of a container's variance: the box whose count was wrong, such as T1-hh.",
+    )
 
 
 _EXPLAIN_ERRORS = errors(
@@ -172,6 +277,17 @@ class VerificationExplain(APIView):
 # --- Variances ------------------------------------------------------------------------------------
 
 
+class CorrectionOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    box = serializers.CharField()
+    official_change = serializers.CharField(
+        help_text='What the box\'s fund (or poker revenue) gained: "-71.10" is money it gave back.'
+    )
+    reason = serializers.CharField()
+    corrected_by = serializers.CharField()
+    corrected_at = serializers.DateTimeField()
+
+
 class VarianceOutput(serializers.Serializer):
     id = serializers.IntegerField()
     room = serializers.CharField()
@@ -192,9 +308,17 @@ class VarianceOutput(serializers.Serializer):
     explanation = serializers.CharField()
     explained_by = serializers.CharField(allow_null=True)
     explained_at = serializers.DateTimeField(allow_null=True)
+    direction = serializers.ChoiceField(
+        choices=VarianceDirection.choices, help_text="Which way the variance goes: over or short."
+    )
+    superseded = serializers.BooleanField(
+        help_text="The variance of a count a recount superseded: kept on the record, not explained, not in totals."
+    )
+    corrections = CorrectionOutput(many=True, help_text="Finance's corrections of the official record, one per box.")
 
 
-_VARIANCE_RELATED = ("room", "box", "explained_by")
+_VARIANCE_RELATED = ("room", "box", "explained_by", "count")
+_VARIANCE_CORRECTIONS = Prefetch("corrections", VarianceCorrection.objects.select_related("box", "corrected_by"))
 
 
 def variance_data(variance: Variance) -> dict[str, Any]:
@@ -214,6 +338,19 @@ def variance_data(variance: Variance) -> dict[str, Any]:
         "explanation": variance.explanation,
         "explained_by": person(variance.explained_by),
         "explained_at": local(variance.explained_at, variance.room),
+        "direction": variance.direction.value,
+        "superseded": variance.superseded,
+        "corrections": [
+            {
+                "id": correction.pk,
+                "box": correction.box.code,
+                "official_change": money(correction.official_change_cents),
+                "reason": correction.reason,
+                "corrected_by": person(correction.corrected_by),
+                "corrected_at": local(correction.corrected_at, variance.room),
+            }
+            for correction in variance.corrections.all()
+        ],
     }
 
 
@@ -225,9 +362,10 @@ class VarianceList(generics.ListAPIView):
     required_actions = {"GET": Action.VARIANCE_READ}
 
     def get_queryset(self):
-        variances = visible_to(self.request.user, Variance.objects.select_related(*_VARIANCE_RELATED)).order_by(
-            "-found_at", "-pk"
-        )
+        variances = visible_to(
+            self.request.user,
+            Variance.objects.select_related(*_VARIANCE_RELATED).prefetch_related(_VARIANCE_CORRECTIONS),
+        ).order_by("-found_at", "-pk")
         if room := room_named(self.request.query_params.get("room"), user=self.request.user):
             variances = variances.filter(room=room)
         if day := day_param(self.request, "gaming_day"):
@@ -258,16 +396,44 @@ class VarianceList(generics.ListAPIView):
 class VarianceExplain(APIView):
     """A shift supervisor or finance explains one variance and signs; a verification whose variances
     are all explained is ``verified``. The same person giving the same reason again answers the
-    variance again."""
+    variance again. With ``correction`` (finance only), the official record is corrected too
+    (§637a.15(e), §637a.16(e)): a signed ledger transfer between the box's fund (or poker revenue)
+    and the account that took the variance, never a rewrite of the verification; a variance is
+    corrected once."""
 
     required_actions = {"POST": Action.VARIANCE_EXPLAIN}
 
-    @extend_schema(request=ExplainInput, responses={200: VarianceOutput, **_EXPLAIN_ERRORS})
+    @extend_schema(
+        request=VarianceExplainInput,
+        responses={
+            200: VarianceOutput,
+            **errors(
+                e400=["cage", "correction_invalid", "segregation_of_duties", "below_zero", *PIN_CODES],
+                e403=ROLE_CODES,
+                e404=[],
+                e409=["wrong_status"],
+            ),
+        },
+    )
     def post(self, request: Request, pk: int) -> Response:
         variance = document_or_404(Variance.objects.all(), pk, "variance", user=request.user)
-        values = valid(ExplainInput, request.data)
-        variance_explain(variance=variance, reason=values["reason"], actor=acting_user(request), pin=values["pin"])
-        return Response(variance_data(Variance.objects.select_related(*_VARIANCE_RELATED).get(pk=pk)))
+        values = valid(VarianceExplainInput, request.data)
+        box = None
+        if values.get("box"):
+            (box,) = boxes_named([values["box"]], room=variance.room, user=request.user)
+        variance_explain(
+            variance=variance,
+            reason=values["reason"],
+            correction_cents=values.get("correction"),
+            box=box,
+            actor=acting_user(request),
+            pin=values["pin"],
+        )
+        return Response(
+            variance_data(
+                Variance.objects.select_related(*_VARIANCE_RELATED).prefetch_related(_VARIANCE_CORRECTIONS).get(pk=pk)
+            )
+        )
 
 
 # --- The close of a gaming day --------------------------------------------------------------------
@@ -288,15 +454,20 @@ class CloseOutput(serializers.Serializer):
 
 
 class GamingDayCloseCreate(APIView):
-    """Finance closes a room's gaming day, and signs; refused (409 ``unresolved_variance``) while a
-    variance of that day awaits its explanation. A day is closed once: closing it again answers the
-    first close (``Idempotent-Replayed: true``)."""
+    """Finance closes a room's gaming day, and signs; refused (409) while the day is not over or anything
+    of it is still open (``cage.gaming_days``: ``gaming_day_not_over``, ``counts_due``,
+    ``transports_not_verified``, ``time_charges_not_verified``, ``unresolved_variance``, the first that
+    applies; the message names every one). A day is closed once: closing it again answers the first
+    close (``Idempotent-Replayed: true``); nothing is recorded for a closed day after (§637a.17)."""
 
     required_actions = {"POST": Action.GAMING_DAY_CLOSE}
 
     @extend_schema(
         request=CloseInput,
-        responses={201: CloseOutput, **errors(e400=[*PIN_CODES], e403=ROLE_CODES, e409=["unresolved_variance"])},
+        responses={
+            201: CloseOutput,
+            **errors(e400=[*PIN_CODES], e403=ROLE_CODES, e409=[kind.value for kind in BlockerKind]),
+        },
         parameters=[IDEMPOTENCY_HEADER],
     )
     def post(self, request: Request) -> Response:

@@ -83,12 +83,17 @@ def _idempotency_key(request: Request) -> str:
 
 ERRORS = {
     400: OpenApiResponse(
-        description="Field errors (`{field: [message]}`) or a refused rule (`{detail, code}`); nothing recorded."
+        description="Field errors (`{field: [message]}`) or a refused rule (`{detail, code}`, such as "
+        "`late_entry_unsigned`: a round logged later than the room's late_entry_minutes without a shift "
+        "supervisor's signature); nothing recorded."
     ),
     403: OpenApiResponse(
         description='The signed-in person\'s role may not take this action (`{detail, code: "not_permitted"}`); nothing recorded.'
     ),
-    409: OpenApiResponse(description="The Idempotency-Key was used with another body; nothing recorded."),
+    409: OpenApiResponse(
+        description="The Idempotency-Key was used with another body (`idempotency_key_reused`), or the round's "
+        "gaming day was closed by finance (`gaming_day_closed`, §637a.17); nothing recorded."
+    ),
 }
 
 

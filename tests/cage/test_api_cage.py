@@ -5,6 +5,7 @@ official balance; and each refusal (nothing changed)."""
 from __future__ import annotations
 
 import io
+from datetime import date
 
 import pytest
 from openpyxl import load_workbook
@@ -13,6 +14,7 @@ from cage.models import Box, Count, CountStatus
 from cage.services import boxes_sync, count_record, count_witness
 from casino_backoffice.ledger.selectors import ledger_total
 from casino_backoffice.staff.roles import Role
+from tests.clock import gaming_day_over
 from tests.conftest import PIN
 
 from .helpers import client_for, post, refused, snapshot
@@ -195,7 +197,9 @@ def test_a_cashier_who_counted_or_witnessed_does_not_verify(closed_table, make_s
 def test_a_cage_difference_awaits_an_explanation_then_is_verified(
     container, cashier, supervisor, finance, dealer
 ) -> None:
-    verification = post(client_for(cashier), VERIFICATIONS, {"transport": container["id"], "counted": "23.90"}).json()
+    verification = post(
+        client_for(cashier), VERIFICATIONS, {"transport": container["id"], "counted": "23.90", "confirm_variance": True}
+    ).json()
     assert (verification["official"], verification["variance"], verification["status"]) == (
         "24.00",
         "-0.10",
@@ -227,7 +231,7 @@ def test_a_cage_difference_awaits_an_explanation_then_is_verified(
 
 
 def test_uncounted_boxes_accounted_for_a_missing_box_excused_a_variance_explained_and_the_day_closed(
-    closed_table, security, floorperson, supervisor, cashier, finance, dealer, compliance
+    closed_table, security, floorperson, supervisor, cashier, finance, dealer, compliance, monkeypatch
 ) -> None:
     transport = post(client_for(security), TRANSPORTS, {"seal": "B-7", "boxes": ["T1-drop", "T1-hh"]}).json()
     account = f"{TRANSPORTS}{transport['id']}/account/"
@@ -309,6 +313,9 @@ def test_uncounted_boxes_accounted_for_a_missing_box_excused_a_variance_explaine
     refused(client_for(dealer).get("/api/variances/"), 403, "not_permitted")
     refused(client_for(compliance).get("/api/variances/", {"unresolved": "maybe"}), 400, field="unresolved")
 
+    # Finance closes a day once it is over (issue 24): before, the close is refused for that.
+    refused(post(client_for(finance), CLOSE, {"room": "main", "gaming_day": day}), 409, "gaming_day_not_over")
+    gaming_day_over(monkeypatch, room=closed_table.room, day=date.fromisoformat(day))
     before = snapshot()
     body = refused(post(client_for(finance), CLOSE, {"room": "main", "gaming_day": day}), 409, "unresolved_variance")
     assert "T1-hh" in body["detail"]

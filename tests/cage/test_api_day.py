@@ -4,11 +4,14 @@ a variance explained, the day closed, the official record, and each fund's offic
 
 from __future__ import annotations
 
+from datetime import date
+
 from cage.models import Count, CountStatus
 from casino_backoffice.ledger.selectors import ledger_total
 from casino_backoffice.staff.roles import Role
 from tables.models import Table
 from tables.services import table_set_open
+from tests.clock import gaming_day_over
 from tests.rake.factories import recently
 
 from .helpers import client_for, post, refused
@@ -20,7 +23,7 @@ def _results(response) -> list[dict]:
 
 
 def test_a_gaming_day_from_logged_rounds_to_the_official_record(
-    rules, dealer, floorperson, security, cashier, supervisor, finance, compliance, make_staff
+    rules, dealer, floorperson, security, cashier, supervisor, finance, compliance, make_staff, monkeypatch
 ) -> None:
     tables = {number: Table.objects.get(room__code="main", number=number) for number in ("T1", "T2")}
     for table in tables.values():
@@ -101,8 +104,9 @@ def test_a_gaming_day_from_logged_rounds_to_the_official_record(
     }
     assert set(Count.objects.values_list("status", flat=True)) == {CountStatus.VERIFIED}
 
-    # The table count's variance awaits an explanation: the day closes once it has one.
+    # The table count's variance awaits an explanation: the day closes, once it is over, when it has one.
     day = verification.json()["gaming_day"]
+    gaming_day_over(monkeypatch, room=rules.room, day=date.fromisoformat(day))
     (variance,) = _results(
         client_for(finance).get("/api/variances/", {"room": "main", "gaming_day": day, "unresolved": "true"})
     )
