@@ -110,6 +110,12 @@ def test_omaha_low_plays_the_grouping_with_the_lowest_card_counting_the_ace_as_a
     assert low is not None and low.cards == parse_cards("7s 4d 3d 2h Ac")
 
 
+def test_a_deuce_to_seven_low_of_the_wrong_count_is_refused_naming_the_game() -> None:
+    with pytest.raises(InvalidCards) as refused:
+        low_27("8h 6d 4c 3s")
+    assert str(refused.value) == "low_27 takes 5 cards, not 4: 8h 6d 4c 3s"
+
+
 # --- High-low pots: the odd chip to the seat the Rules Submission posts ---------------------------
 
 
@@ -133,6 +139,24 @@ def test_split_refuses_a_negative_pot_and_more_than_a_dollar_of_excess() -> None
     assert split_odd_chip(101 * 100 + 100, [hand] * 101) == [200] + [100] * 100
     with pytest.raises(ValueError, match="an excess of 101 cents"):
         split_odd_chip(102 * 100 + 101, [hand] * 102)
+
+
+def test_a_one_cent_high_low_pot_gives_the_low_half_nothing() -> None:
+    high, low = [best_high("As Kd Qh Jc 9d")], [low_a5("8h 6d 4c 3s Ah"), low_a5("8d 6c 4d 3c Ac")]
+    assert split_high_low(1, high, low) == ([1], [0, 0])
+    assert split_odd_chip(0, high) == [0]
+
+
+def test_split_refusals_say_why() -> None:
+    first, second = best_high("As Ks Qs Js 9s"), best_high("As Kd Qs Js 9s")
+    with pytest.raises(ValueError) as untied:
+        split_odd_chip(100, [first, second])
+    assert str(untied.value) == (
+        "only tied hands split a pot: Flush, ace-king-queen-jack-nine; High card, ace-king-queen-jack-nine"
+    )
+    with pytest.raises(ValueError) as nobody:
+        split_odd_chip(100, [])
+    assert str(nobody.value) == "a pot needs at least one winner"
 
 
 # --- Jackpot qualifiers -------------------------------------------------------------------------
