@@ -129,9 +129,7 @@ def _blockers(*, room: PokerRoom, days: list[date], now: datetime) -> dict[date,
     bounds = {day: gaming_day_bounds(room=room, day=day) for day in days}
     for day, (_, ends_at) in bounds.items():
         if now < ends_at:
-            found[day].append(
-                Blocker(BlockerKind.NOT_OVER, f"The gaming day is not over: it ends at {_local(ends_at, room)}.")
-            )
+            found[day].append(Blocker(BlockerKind.NOT_OVER, f"it ends at {_local(ends_at, room)}; close it after."))
     _counts_due(found, room=room, days=days, bounds=bounds)
     transports = (
         Transport.objects.filter(room=room)

@@ -32,7 +32,7 @@ def gaming_day_close_ready(*, room: PokerRoom, day: date) -> None:
         return
     blockers = gaming_day_blockers(room=room, day=day, now=timezone.now())
     if blockers:
-        lines = "\n".join(f"- {blocker.text}" for blocker in blockers)
+        lines = "\n".join(f"- {blocker.kind.label}: {blocker.text}" for blocker in blockers)
         raise GamingDayNotReady(
             f"Gaming day {day.isoformat()} of room {room.code} cannot close yet; nothing was closed. "
             f"{len(blockers)} thing{'s' if len(blockers) != 1 else ''} to finish first:\n{lines}",

@@ -250,6 +250,8 @@ WITHOUT_ROWS = (
     "jackpots_displayadjustmentlate",
     "jackpots_badbeatclaimround",
     "jackpots_highhandentryround",
+    # Rounds logged late (issue 24): the embedded day logs every round in time.
+    "rake_lateroundentry",
     # Finance's corrections of the official record (issue 24): none in the embedded day.
     "cage_variancecorrection",
 )
