@@ -11,7 +11,7 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/casino_backoffice
 TEST_BROKER_URL ?= redis://127.0.0.1:6379/15
 PROOF_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/casino_backoffice_proof
 
-.PHONY: run test proof lint format schema services browser pdf clean
+.PHONY: run test proof lint format schema services browser pdf mutation clean
 
 # The service's own packages (make run), and the tests and checks on top of them (make test).
 $(BIN)/.installed: requirements.txt
@@ -50,6 +50,17 @@ test: $(BIN)/.installed-dev services browser pdf lint
 # free local port, every check and phase, 200 examples per operation, once with a token of every role.
 proof: $(BIN)/.installed-dev services pdf
 	PROOF_DATABASE_URL=$(PROOF_DATABASE_URL) $(BIN)/python scripts/proof.py
+
+# Mutation testing of money.py and the hand evaluator (mutmut, configured in pyproject.toml; not part of
+# `make test`): every mutant from a clean mutants/ (docs/testing.md says how long the last run took), then
+# the score per module against the equivalent mutants docs/testing.md lists. MUTANTS="casino_backoffice.poker.split.*" runs those mutants
+# again on the results already in mutants/ (mutmut names them module.x_function__mutmut_N).
+MUTATION_CHILDREN ?= 2
+MUTANTS ?=
+mutation: $(BIN)/.installed-dev
+	$(if $(MUTANTS),,rm -rf mutants)
+	PATH=$(abspath $(BIN)):$$PATH $(BIN)/mutmut run --max-children $(MUTATION_CHILDREN) $(MUTANTS)
+	$(BIN)/python scripts/mutation_scores.py
 
 # ruff (the linter, and the formatter: `make format` applies it), mypy (with the Django and DRF
 # plugins) and the layer contracts of pyproject.toml (import-linter: an import pointing upward fails,
