@@ -10,7 +10,7 @@ What it does (PostgreSQL only; the database is dropped and created; Redis db 10 
 1. Loads a rules file of its own (room ``load``: Hold'em tables with rake nl10, the Bad Beat ``bb`` and a
    High Hand ``hh`` of 5-minute periods, in effect since yesterday), three tables per client, and six
    people per client (dealer, floorperson, shift supervisor, finance, security, cage cashier), each with
-   a PIN (Argon2, as in production) and a DRF token; the compliance notice of the gaming day.
+   a PIN (an HMAC under PIN_KEY, as in production) and a DRF token; the compliance notice of the gaming day.
 2. Starts gunicorn (``gthread``, ``--workers`` x ``--threads``) with the production settings (DEBUG off),
    and a Celery worker with beat (the count schedule, the High Hand periods, the balance checkpoints
    every minute), both on that database.
@@ -204,18 +204,18 @@ def setup(clients: int, contenders: int) -> tuple[list[dict[str, str]], list[str
     """Migrate, load the rules, open the tables; return each client's tokens, the contenders' tokens and
     a floorperson's token."""
     from django.conf import settings
-    from django.contrib.auth.hashers import Argon2PasswordHasher
     from django.core.management import call_command
     from django.utils import timezone
     from rest_framework.authtoken.models import Token
 
     from casino_backoffice.staff.models import User
+    from casino_backoffice.staff.pins import pin_hash_make
     from casino_backoffice.staff.roles import Role
     from casino_backoffice.staff.services import staff_create
     from rake.services import rules_load
     from tables.models import Table
 
-    # Passwords are never checked here (API tokens): hashed fast. PINs are set below with Argon2.
+    # Passwords are never checked here (API tokens): hashed fast. PINs are set below.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     call_command("migrate", verbosity=0, interactive=False)
     manager = staff_create(
@@ -243,10 +243,8 @@ def setup(clients: int, contenders: int) -> tuple[list[dict[str, str]], list[str
             username=f"contender{n}", role=Role.CAGE_CASHIER, credential_number=f"PA-L-K-{n}", password=PASSWORD
         )
         contender_tokens.append(Token.objects.create(user=user).key)
-    # One Argon2 hash of the PIN, as production hashes it (the server checks it at every signature), for
-    # everyone: hashing it once per person took minutes on a busy machine.
-    argon2 = Argon2PasswordHasher()
-    User.objects.exclude(username="manager").update(pin_hash=argon2.encode(PIN, argon2.salt()))
+    # The PIN as production stores it (an HMAC under PIN_KEY, ``staff.pins``), one salt for everyone.
+    User.objects.exclude(username="manager").update(pin_hash=pin_hash_make(PIN))
     return tokens, contender_tokens, tokens[0]["floorperson"]
 
 

@@ -10,12 +10,15 @@ One settings module for every environment, read from the process environment:
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import os
 import secrets
 from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 from casino_backoffice.money import parse_cents
 
@@ -213,6 +216,25 @@ OTP_ADMIN_HIDE_SENSITIVE_DATA = True
 # --- Signing -------------------------------------------------------------------------------------
 # Wrong PINs in a row before a person's signing is locked until an administrator unlocks it.
 SIGNING_MAX_FAILED_PINS = 5
+
+
+def _pin_key() -> str:
+    """The key of the PINs' HMAC (``staff.pins``), kept outside the database: PIN_KEY from the environment,
+    required behind a TLS proxy; on the embedded default, derived from the secret key with a label of its
+    own, so that `make run` needs nothing and the two keys never are the same string."""
+    if key := os.environ.get("PIN_KEY", "").strip():
+        if len(key) < 32:
+            raise ImproperlyConfigured("PIN_KEY is too short: give at least 32 random characters.")
+        return key
+    if _env_bool("DJANGO_HTTPS", False):
+        raise ImproperlyConfigured(
+            "PIN_KEY is not set: behind a TLS proxy the signing PINs need a key of their own, outside the "
+            "database (README, Deployment behind a TLS proxy)."
+        )
+    return hmac.new(SECRET_KEY.encode(), b"casino_backoffice.staff.pins PIN_KEY", hashlib.sha256).hexdigest()
+
+
+PIN_KEY = _pin_key()
 
 # --- Jackpot payouts -----------------------------------------------------------------------------
 # A share of a jackpot payout at or above this amount (in cents) is flagged for tax documentation when

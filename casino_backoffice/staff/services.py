@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.conf import settings
-from django.contrib.auth.hashers import check_password, make_password
 from django.contrib.auth.models import Group, Permission
 from django.contrib.contenttypes.models import ContentType
 from django.db import IntegrityError, connection, transaction
@@ -28,6 +27,7 @@ from .exceptions import (
 )
 from .models import Signature, User
 from .permissions import Action, action_require
+from .pins import pin_hash_check, pin_hash_make
 from .roles import ADMIN_ROLES, ROLE_PERMISSIONS, Role
 from .signing import SignableDocument, SigningRule, content_hash
 
@@ -59,8 +59,10 @@ def _validate_pin(pin: str) -> None:
 
 
 def pin_set(*, user: User, pin: str, actor: User | None = None) -> None:
-    """A person sets their own signing PIN (stored hashed), which clears any lock.
+    """A person sets their own signing PIN (stored as an HMAC, ``staff.pins``).
 
+    A person whose signing is locked after wrong PINs cannot: a new PIN would lift the lock that only
+    an administrator lifts (``signing_unlock``), and whoever tried the PINs may also know the password.
     ``actor`` is the person themselves; none means the operator of the server at the command line
     (``createsuperuser``)."""
     if actor is not None:
@@ -72,12 +74,16 @@ def pin_set(*, user: User, pin: str, actor: User | None = None) -> None:
     _validate_pin(pin)
     with transaction.atomic():
         locked = User.objects.select_for_update().get(pk=user.pk)
-        locked.pin_hash = make_password(pin)
+        if locked.signing_locked_at is not None:
+            raise SigningLocked(
+                f"Signing is locked for {locked} after wrong PINs: an administrator must unlock it before a "
+                "new PIN can be set. Nothing was changed."
+            )
+        locked.pin_hash = pin_hash_make(pin)
         locked.failed_pin_attempts = 0
-        locked.signing_locked_at = None
         locked._change_reason = f"PIN set by {actor or 'the person'}"  # type: ignore[attr-defined]
-        locked.save(update_fields=["pin_hash", "failed_pin_attempts", "signing_locked_at"])
-    user.pin_hash, user.failed_pin_attempts, user.signing_locked_at = locked.pin_hash, 0, None
+        locked.save(update_fields=["pin_hash", "failed_pin_attempts"])
+    user.pin_hash, user.failed_pin_attempts = locked.pin_hash, 0
 
 
 def signing_unlock(*, user: User, actor: User) -> None:
@@ -123,7 +129,7 @@ def staff_create(
                     last_name=last_name,
                     credential_number=credential_number,
                     is_staff=any(r in ADMIN_ROLES for r in roles),
-                    pin_hash=make_password(pin) if pin else "",
+                    pin_hash=pin_hash_make(pin) if pin else "",
                 )
         except IntegrityError as error:
             if "credential_number" in str(error):
@@ -163,11 +169,19 @@ def pin_check(*, user: User, pin: str) -> VerifiedSigner:
             )
         if not locked.pin_hash:
             raise NoPin(f"{locked} has no signing PIN yet; set one before signing.")
-        correct = check_password(pin or "", locked.pin_hash)
+        match = pin_hash_check(pin=pin or "", stored=locked.pin_hash)
+        correct = match.correct
         if correct:
+            changed = []
+            if match.outdated:  # a PIN hashed with a password hasher, before ``staff.pins``
+                locked.pin_hash = pin_hash_make(pin)
+                locked._change_reason = "PIN stored again as an HMAC at its use"  # type: ignore[attr-defined]
+                changed.append("pin_hash")
             if locked.failed_pin_attempts:
                 locked.failed_pin_attempts = 0
-                locked.save(update_fields=["failed_pin_attempts"])
+                changed.append("failed_pin_attempts")
+            if changed:
+                locked.save(update_fields=changed)
         else:
             locked.failed_pin_attempts += 1
             if locked.failed_pin_attempts >= limit:

@@ -1,5 +1,5 @@
-"""Deployment behind a TLS proxy: with DJANGO_HTTPS=true (and a secret key and allowed hosts from the
-environment) Django's deployment check finds nothing to warn of; without it the service runs on plain
+"""Deployment behind a TLS proxy: with DJANGO_HTTPS=true (and a secret key, the PINs' key and allowed
+hosts from the environment) Django's deployment check finds nothing to warn of; without it the service runs on plain
 HTTP as `make run` does. Every page, API answer and error carries the Content-Security-Policy."""
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ def test_behind_a_tls_proxy_the_deployment_check_has_no_warning(tmp_path) -> Non
         DJANGO_HTTPS="true",
         DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
         DJANGO_ALLOWED_HOSTS="poker.example.com",
+        PIN_KEY=secrets.token_urlsafe(32),
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout

@@ -52,6 +52,11 @@ def home(request: HttpRequest, *, tiles: Sequence[Tile]) -> HttpResponse:
 @login_required
 def pin_change(request: HttpRequest) -> HttpResponse:
     user = acting_user(request)
+    if user.signing_locked:
+        # The service refuses too; the page says so before anyone types a password.
+        return render(
+            request, "staff/floor/pin.html", {"locked": True}, status=403 if request.method == "POST" else 200
+        )
     form = PinChangeForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         if not user.check_password(form.cleaned_data["current_password"]):
