@@ -358,7 +358,7 @@ def recount_sign(request: HttpRequest, count_id: int) -> HttpResponse:
     form = RecountForm(request.POST, auto_id=f"id_recount{count.pk}_%s")
     if not form.is_valid():
         messages.error(request, f"Count {count.pk} was not recounted: correct what is marked below.{_pin_typo(form)}")
-        return render(request, template, {"rows": _recount_rows(request.user, (count.pk, form))}, status=400)
+        return render(request, template, {"rows": _recount_rows(request.user, (count.pk, form))})
     data = form.cleaned_data
     try:
         recount = count_recount(
@@ -374,7 +374,7 @@ def recount_sign(request: HttpRequest, count_id: int) -> HttpResponse:
         return redirect("floor:cage-recount")
     except DomainError as refused:
         messages.error(request, f"Count {count.pk} was not recounted; nothing was recorded. {refused.message}")
-        return render(request, template, {"rows": _recount_rows(request.user, (count.pk, form))}, status=400)
+        return render(request, template, {"rows": _recount_rows(request.user, (count.pk, form))})
     messages.success(
         request,
         f"Recount {recount.pk} of box {recount.box.code}: {display_cents(recount.counted_cents)}, superseding count "
