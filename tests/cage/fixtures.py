@@ -77,7 +77,7 @@ def witnessed_counts(closed_table, dealer, floorperson, key) -> list:
 
 
 @pytest.fixture
-def night(rated_table, dealer, floorperson, security, cashier):
+def night(rated_table, dealer, floorperson, security, cashier, supervisor):
     """T1 (hh, hourly from 10:00 under the tests' rules) with helpers to play a night: ``rounds(at, n)``
     logs $120 pots ($2.00 each for the High Hand), ``hand(cards, at, seat)`` records a Tracking Slip
     entry, ``count()`` carries every High Hand box to the cage and counts and verifies each as expected."""
@@ -104,6 +104,9 @@ def night(rated_table, dealer, floorperson, security, cashier):
                 voided=False,
                 actor=dealer,
                 idempotency_key=f"night-round-{next(_keys)}",
+                # A night played in the past is logged late: a shift supervisor signs for it (issue 24).
+                late_entry_by=supervisor,
+                pin=PIN,
             )
 
     def hand(cards: str, at: datetime, seat: int):
