@@ -10,7 +10,7 @@ What it does (PostgreSQL only; the database is dropped and created; Redis db 10 
 1. Loads a rules file of its own (room ``load``: Hold'em tables with rake nl10, the Bad Beat ``bb`` and a
    High Hand ``hh`` of 5-minute periods, in effect since yesterday), three tables per client, and six
    people per client (dealer, floorperson, shift supervisor, finance, security, cage cashier), each with
-   a PIN (an HMAC under PIN_KEY, as in production) and a DRF token; the compliance notice of the gaming day.
+   a PIN (an HMAC under PIN_KEY, as in production) and an API token; the compliance notice of the gaming day.
 2. Starts gunicorn (``gthread``, ``--workers`` x ``--threads``) with the production settings (DEBUG off),
    and a Celery worker with beat (the count schedule, the High Hand periods, the balance checkpoints
    every minute), both on that database.
@@ -206,12 +206,11 @@ def setup(clients: int, contenders: int) -> tuple[list[dict[str, str]], list[str
     from django.conf import settings
     from django.core.management import call_command
     from django.utils import timezone
-    from rest_framework.authtoken.models import Token
 
     from casino_backoffice.staff.models import User
     from casino_backoffice.staff.pins import pin_hash_make
     from casino_backoffice.staff.roles import Role
-    from casino_backoffice.staff.services import staff_create
+    from casino_backoffice.staff.services import api_token_create, staff_create
     from rake.services import rules_load
     from tables.models import Table
 
@@ -235,14 +234,14 @@ def setup(clients: int, contenders: int) -> tuple[list[dict[str, str]], list[str
             user = staff_create(
                 username=f"{role}{c}", role=Role(role), credential_number=f"PA-L-{role[:4]}-{c}", password=PASSWORD
             )
-            mine[role] = Token.objects.create(user=user).key
+            mine[role] = api_token_create(user=user)
         tokens.append(mine)
     contender_tokens = []
     for n in range(contenders):
         user = staff_create(
             username=f"contender{n}", role=Role.CAGE_CASHIER, credential_number=f"PA-L-K-{n}", password=PASSWORD
         )
-        contender_tokens.append(Token.objects.create(user=user).key)
+        contender_tokens.append(api_token_create(user=user))
     # The PIN as production stores it (an HMAC under PIN_KEY, ``staff.pins``), one salt for everyone.
     User.objects.exclude(username="manager").update(pin_hash=pin_hash_make(PIN))
     return tokens, contender_tokens, tokens[0]["floorperson"]

@@ -49,11 +49,10 @@ def _setup() -> str:
 
     django.setup()
     from django.core.management import call_command
-    from rest_framework.authtoken.models import Token
 
     from casino_backoffice.staff.models import User
     from casino_backoffice.staff.roles import Role
-    from casino_backoffice.staff.services import staff_create
+    from casino_backoffice.staff.services import api_token_create, staff_create
     from rake.services import rules_load
     from tables.models import Table
 
@@ -77,7 +76,7 @@ def _setup() -> str:
     dealer = User.objects.filter(username="bench-dealer").first() or staff_create(
         username="bench-dealer", role=Role.DEALER, credential_number="PA-BENCH-0001", password=uuid.uuid4().hex
     )
-    return Token.objects.get_or_create(user=dealer)[0].key
+    return api_token_create(user=dealer)
 
 
 def _ensure_database(url: str) -> None:

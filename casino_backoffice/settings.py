@@ -50,7 +50,11 @@ DEBUG = _env_bool("DJANGO_DEBUG", False)
 ALLOWED_HOSTS = os.environ.get("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",")
 
 INSTALLED_APPS = [
-    # First, so that its createsuperuser (credential number and PIN) replaces django.contrib.auth's.
+    # API tokens stored as digests (django-rest-knox); before staff, whose admin replaces knox's list of
+    # tokens (which shows whole digests) by one that shows their start and revokes.
+    "knox",
+    # First of the project, so that its createsuperuser (credential number and PIN) and drf_create_token
+    # (a knox token, printed once) are the ones manage.py runs.
     "casino_backoffice.staff",
     # The admin site whose sign-in asks a person with a second factor for their code (staff.second_factor).
     "casino_backoffice.staff.second_factor.admin_site.StaffAdminConfig",
@@ -61,7 +65,6 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
     "drf_spectacular",
     "django_htmx",
     "simple_history",
@@ -261,7 +264,8 @@ API_MAX_URL_LENGTH = 4096
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
+        # `Authorization: Token <token>`: a table or cage system acting as one person (their roles and rooms).
+        "knox.auth.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["casino_backoffice.staff.api_permissions.ActionPermission"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -272,6 +276,9 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "PAGE_SIZE": 100,
 }
+# An API token never expires by itself (a table system runs for months); an administrator revokes it in
+# the admin. Only its SHA-512 digest is stored: `manage.py drf_create_token USERNAME` prints it once.
+REST_KNOX = {"TOKEN_TTL": None, "AUTH_HEADER_PREFIX": "Token", "AUTO_REFRESH": False}
 SPECTACULAR_SETTINGS = {
     "TITLE": "Poker-room back office API",
     "DESCRIPTION": "Rounds of play, rake, jackpots, counts and the cage (58 Pa. Code).",

@@ -105,11 +105,10 @@ def manage(*args: str) -> str:
 STAFF_SETUP = """
 import json, re
 from drf_spectacular.generators import EndpointEnumerator
-from rest_framework.authtoken.models import Token
 from casino_backoffice.staff.api_permissions import required_action
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import ACTION_ROLES
-from casino_backoffice.staff.services import pin_set
+from casino_backoffice.staff.services import api_token_create, pin_set
 endpoints = [
     (method, re.sub(r"{[^}]+}", "{id}", path), required_action(callback.cls, method))
     for path, _, method, callback in EndpointEnumerator().get_api_endpoints()
@@ -120,7 +119,7 @@ for role, username in ROLES.items():
     user = User.objects.get(username=username)
     pin_set(user=user, pin=PROOF_PIN, actor=user)
     permitted = [f"{method} {path}" for method, path, action in endpoints if action is None or role in ACTION_ROLES[action]]
-    staff[role] = {"token": Token.objects.get_or_create(user=user)[0].key, "permitted": permitted}
+    staff[role] = {"token": api_token_create(user=user, replace=True), "permitted": permitted}
 print(json.dumps(staff))
 """
 

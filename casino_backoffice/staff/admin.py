@@ -1,9 +1,14 @@
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin import helpers
 from django.contrib.auth.admin import UserAdmin
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+from knox.models import AuthToken
 from simple_history.admin import SimpleHistoryAdmin
 
 from casino_backoffice.core.admin import ReadOnlyAdmin
@@ -14,7 +19,7 @@ from .models import RefusedAction, SecondFactorEvent, Signature, SignInAttempt, 
 from .permissions import Action, may
 from .roles import Role
 from .second_factor.services import second_factor_reset
-from .services import signing_unlock
+from .services import api_token_revoke, signing_unlock
 
 
 class RoleFilter(admin.SimpleListFilter):
@@ -147,3 +152,69 @@ class SecondFactorEventAdmin(ReadOnlyAdmin):
     list_select_related = ["user", "actor"]
     search_fields = ["user__username", "actor__username"]
     date_hierarchy = "at"
+
+
+# knox registers its tokens with their digests in full and a form that makes them; this list shows the
+# start of a digest only (nothing a request could carry), and revokes.
+if admin.site.is_registered(AuthToken):
+    admin.site.unregister(AuthToken)
+
+
+@admin.register(AuthToken)
+class ApiTokenAdmin(admin.ModelAdmin):
+    """The API tokens of table and cage systems, each acting as one person with that person's roles and
+    rooms. A token is made at the command line (``manage.py drf_create_token USERNAME``) and shown
+    once; only its digest is stored. An administrator revokes one here."""
+
+    list_display = ["digest_start", "user", "created", "expiry"]
+    list_display_links = None
+    list_select_related = ["user"]
+    search_fields = ["user__username", "user__first_name", "user__last_name", "user__credential_number"]
+    date_hierarchy = "created"
+    actions = ["revoke"]
+
+    @admin.display(description="Digest (start)")
+    def digest_start(self, token: AuthToken) -> str:
+        return f"{token.digest[:8]}..."
+
+    def action_checkbox(self, token: AuthToken) -> SafeString:
+        # The box selects the row by its key (the digest, which knox makes the primary key); its label
+        # names the token by its start and its person, not by knox's text of the whole digest.
+        label = format_html("Select the API token {} of {}", self.digest_start(token), token.user)
+        checkbox = forms.CheckboxInput({"class": "action-select", "aria-label": label}, lambda value: False)
+        return checkbox.render(helpers.ACTION_CHECKBOX_NAME, str(token.pk))
+
+    def get_actions(self, request: HttpRequest) -> dict[str, Any]:
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)  # revoking is the service's, recorded with who did it
+        return actions
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return may(request.user, Action.STAFF_MANAGE)
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return may(request.user, Action.STAFF_MANAGE)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_revoke_permission(self, request: HttpRequest) -> bool:
+        return may(request.user, Action.STAFF_MANAGE)
+
+    @admin.action(description="Revoke the selected API tokens", permissions=["revoke"])
+    def revoke(self, request: HttpRequest, queryset: QuerySet[AuthToken]) -> None:
+        revoked = 0
+        for token in queryset.select_related("user"):
+            try:
+                api_token_revoke(token=token, actor=acting_user(request))
+            except DomainError as error:
+                self.message_user(request, error.message, messages.ERROR)
+                return
+            revoked += 1
+        self.message_user(request, f"{revoked} API token{'s' if revoked != 1 else ''} revoked.")

@@ -53,8 +53,8 @@ ROLE_PERMISSIONS: dict[Role, dict[str, tuple[str, ...]]] = {
         "rake": ("view", "add", "change"),
     },
     Role.COMPLIANCE: {app: ("view",) for app in _ALL_APPS},
-    # API tokens are credentials: only administrators see or issue them.
-    Role.ADMINISTRATOR: {app: ("view", "add", "change", "delete") for app in (*_ALL_APPS, "authtoken")},
+    # API tokens (knox's, stored as digests) are credentials: only administrators see or revoke them.
+    Role.ADMINISTRATOR: {app: ("view", "add", "change", "delete") for app in (*_ALL_APPS, "knox")},
 }
 # Compliance reads the audit trail of every model too (django-simple-history's historical models
 # live in each model's app, so they are covered by the app labels above).

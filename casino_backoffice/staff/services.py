@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -12,6 +13,7 @@ from django.contrib.auth.models import Group, Permission
 from django.contrib.contenttypes.models import ContentType
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
+from knox.models import AuthToken
 
 from .exceptions import (
     ActionNotPermitted,
@@ -37,6 +39,8 @@ PIN_MIN_DIGITS = 4
 PIN_MAX_DIGITS = 8
 PIN_PATTERN = re.compile(rf"^[0-9]{{{PIN_MIN_DIGITS},{PIN_MAX_DIGITS}}}$")
 PIN_RULE = f"A signing PIN is {PIN_MIN_DIGITS} to {PIN_MAX_DIGITS} digits."
+
+logger = logging.getLogger(__name__)
 
 
 def roles_sync(*, using: str = "default") -> None:
@@ -95,6 +99,31 @@ def signing_unlock(*, user: User, actor: User) -> None:
         locked.signing_locked_at = None
         locked._change_reason = f"signing unlocked by {actor}"  # type: ignore[attr-defined]
         locked.save(update_fields=["failed_pin_attempts", "signing_locked_at"])
+
+
+def api_token_create(*, user: User, actor: User | None = None, replace: bool = False) -> str:
+    """A new API token for ``user`` (a table or cage system acting as that person, with their roles and
+    rooms as they stand at each request), returned once: only its SHA-512 digest is stored (knox), so
+    nobody can read it back. ``replace`` revokes the person's other tokens first. ``actor`` is the
+    administrator who makes it; none means the operator of the server at the command line."""
+    if actor is not None:
+        action_require(actor=actor, action=Action.STAFF_MANAGE)
+    if not user.is_active:
+        raise StaffError(f"{user} is not an active member of staff: no token is made for them.")
+    with transaction.atomic():
+        if replace:
+            AuthToken.objects.filter(user=user).delete()
+        _, token = AuthToken.objects.create(user=user, expiry=None)
+    logger.info("API token %s... made for %s by %s", token[:4], user.get_username(), actor or "the operator")
+    return token
+
+
+def api_token_revoke(*, token: AuthToken, actor: User) -> None:
+    """An administrator revokes an API token: the next request that carries it is refused (401)."""
+    action_require(actor=actor, action=Action.STAFF_MANAGE)
+    owner = token.user.get_username()
+    AuthToken.objects.filter(pk=token.pk).delete()
+    logger.info("API token %s... of %s revoked by %s", token.token_key[:4], owner, actor.get_username())
 
 
 def staff_create(

@@ -6,20 +6,20 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from cage.models import CageVerification, ComplianceNotice, Count, GamingDayClose, MissingBox, Transport, Variance
 from casino_backoffice.ledger.models import Transfer
 from casino_backoffice.staff.models import Signature, User
+from casino_backoffice.staff.services import api_token_create
 from tests.conftest import PIN
 
 
 def client_for(user: User) -> APIClient:
     """An API client authenticated with the person's token, as a table or cage system is."""
     api = APIClient()
-    token, _ = Token.objects.get_or_create(user=user)
-    api.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    token = api_token_create(user=user)
+    api.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     return api
 
 

@@ -18,21 +18,21 @@ SMOKE = """
 import uuid
 from django.test import Client
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
+from casino_backoffice.staff.services import api_token_create
 from casino_backoffice.ledger.selectors import ledger_total
 from casino_backoffice.staff.models import User
 from tables.models import Round, Table
 
 Table.objects.filter(number="T1").update(is_open=True)
 rounds = Round.objects.count()  # the demo played a gaming day already
-token, _ = Token.objects.get_or_create(user=User.objects.get(username="dealer"))
+token = api_token_create(user=User.objects.get(username="dealer"))
 body = {"table": "T1", "ended_at": timezone.now().isoformat(), "players_dealt_in": 9,
         "pot": "120.00", "uncalled_bet": "20.00", "flop_dealt": True, "voided": False}
 client = Client()
 key = str(uuid.uuid4())
 for _ in range(2):
     response = client.post("/api/rounds/", body, content_type="application/json",
-                           HTTP_AUTHORIZATION=f"Token {token.key}", HTTP_IDEMPOTENCY_KEY=key)
+                           HTTP_AUTHORIZATION=f"Token {token}", HTTP_IDEMPOTENCY_KEY=key)
     assert response.status_code == 201, response.content
 assert response.json()["rake"] == "5.00" and response.json()["drops"] == {"bb": "1.00", "hh": "2.00"}
 assert Round.objects.count() == rounds + 1 and ledger_total() == 0

@@ -14,9 +14,9 @@ import pytest
 import yaml
 from django.apps import apps
 from django.test import Client
-from rest_framework.authtoken.models import Token
 
 from casino_backoffice.staff.roles import Role
+from casino_backoffice.staff.services import api_token_create
 from tests.rake.factories import recently
 
 # As JSON text, each put in place of an amount: a JSON number (whole, a fraction, past any float), a
@@ -112,8 +112,8 @@ def _rows() -> dict[str, int]:
 
 
 def _client(user) -> Client:
-    token, _ = Token.objects.get_or_create(user=user)
-    return Client(HTTP_AUTHORIZATION=f"Token {token.key}")
+    token = api_token_create(user=user)
+    return Client(HTTP_AUTHORIZATION=f"Token {token}")
 
 
 def _post(client: Client, path: str, text: str):

@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 from django.db import connection
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from casino_backoffice.ledger.models import Transfer, TransferKind
 from casino_backoffice.ledger.selectors import ledger_total
 from casino_backoffice.staff.models import Signature, User
 from casino_backoffice.staff.roles import Role
+from casino_backoffice.staff.services import api_token_create
 from jackpots.models import (
     BadBeatDecision,
     BadBeatPayment,
@@ -626,10 +626,7 @@ def test_twenty_concurrent_payments_of_one_share_over_the_api_pay_it_once(
     assert connection.vendor == "postgresql"
     fund_official(bad_beat, 10_000, finance)
     share = _distributed(floorperson, supervisor, finance)["shares"][0]
-    tokens = [
-        Token.objects.create(user=make_staff(Role.SECURITY if n % 2 else Role.CAGE_CASHIER)).key
-        for n in range(ATTEMPTS)
-    ]
+    tokens = [api_token_create(user=make_staff(Role.SECURITY if n % 2 else Role.CAGE_CASHIER)) for n in range(ATTEMPTS)]
     start = threading.Barrier(ATTEMPTS)
 
     def pay(n: int) -> tuple[int, str]:

@@ -15,13 +15,13 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from casino_backoffice.ledger.models import Transfer, TransferKind
 from casino_backoffice.ledger.selectors import ledger_total
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.roles import Role
+from casino_backoffice.staff.services import api_token_create
 from jackpots.models import (
     HighHandAward,
     HighHandAwardPayment,
@@ -537,7 +537,7 @@ def test_twenty_concurrent_payments_of_one_award_over_the_api_pay_it_once(
     _record(floorperson, dealer, period)
     close_and_announce(period, pool_cents=2_000, at=timezone.now(), actor=finance)
     award = HighHandAward.objects.get()
-    tokens = [Token.objects.create(user=make_staff(Role.CAGE_CASHIER)).key for _ in range(ATTEMPTS)]
+    tokens = [api_token_create(user=make_staff(Role.CAGE_CASHIER)) for _ in range(ATTEMPTS)]
     start = threading.Barrier(ATTEMPTS)
 
     def pay(n: int) -> tuple[int, str]:

@@ -8,11 +8,11 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.db import connection
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from casino_backoffice.ledger.selectors import ledger_total
 from casino_backoffice.staff.roles import Role
+from casino_backoffice.staff.services import api_token_create
 from jackpots.models import ProgressiveMeter, ProgressivePayment, ProgressiveRound
 from tests.cage.helpers import client_for, post, refused
 from tests.conftest import PIN
@@ -134,7 +134,7 @@ def test_concurrent_rounds_at_linked_tables_and_concurrent_payments_of_one_payou
     twelve cashiers at once is paid once."""
     assert connection.vendor == "postgresql"
     before = meter_cents("c4p")
-    tokens = [Token.objects.create(user=make_staff(Role.DEALER)).key for _ in range(ATTEMPTS)]
+    tokens = [api_token_create(user=make_staff(Role.DEALER)) for _ in range(ATTEMPTS)]
     start = threading.Barrier(ATTEMPTS)
 
     def play(n: int) -> int:
@@ -166,7 +166,7 @@ def test_concurrent_rounds_at_linked_tables_and_concurrent_payments_of_one_payou
     ).json()
     assert aces["place"] == "cage"
     assert post(client_for(floorperson), f"{HANDS}{aces['id']}/validate/", {}).status_code == 200
-    cashiers = [Token.objects.create(user=make_staff(Role.CAGE_CASHIER)).key for _ in range(ATTEMPTS)]
+    cashiers = [api_token_create(user=make_staff(Role.CAGE_CASHIER)) for _ in range(ATTEMPTS)]
     start = threading.Barrier(ATTEMPTS)
 
     def pay(n: int) -> int:

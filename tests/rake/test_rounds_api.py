@@ -9,12 +9,12 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from casino_backoffice.ledger.models import Account, Transfer, TransferKind
 from casino_backoffice.ledger.selectors import account_balance, ledger_total
 from casino_backoffice.staff.roles import Role
+from casino_backoffice.staff.services import api_token_create
 from jackpots.models import HighHandPeriod, RoundDrop
 from rake.services import rules_load
 from tables.models import Round
@@ -38,8 +38,8 @@ def write_path(request, monkeypatch) -> str:
 @pytest.fixture
 def client(dealer) -> APIClient:
     api = APIClient()
-    token, _ = Token.objects.get_or_create(user=dealer)
-    api.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    token = api_token_create(user=dealer)
+    api.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     return api
 
 

@@ -6,11 +6,11 @@ import uuid
 from typing import Any
 
 import pytest
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from casino_backoffice.ledger.models import Account, Transfer
 from casino_backoffice.ledger.selectors import account_balance, ledger_total
+from casino_backoffice.staff.services import api_token_create
 from tables.models import Round
 from tests.rake.factories import recently
 
@@ -18,8 +18,8 @@ from tests.rake.factories import recently
 @pytest.fixture
 def client(dealer) -> APIClient:
     api = APIClient()
-    token, _ = Token.objects.get_or_create(user=dealer)
-    api.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    token = api_token_create(user=dealer)
+    api.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     return api
 
 

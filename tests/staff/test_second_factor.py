@@ -18,7 +18,6 @@ from django.utils import timezone
 from django_otp.oath import TOTP
 from django_otp.plugins.otp_totp import models as totp_models
 from django_otp.plugins.otp_totp.models import TOTPDevice
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from casino_backoffice.staff.exceptions import ActionNotPermitted
@@ -32,6 +31,7 @@ from casino_backoffice.staff.second_factor.services import (
     second_factor_reset,
 )
 from casino_backoffice.staff.second_factor.views import PENDING
+from casino_backoffice.staff.services import api_token_create
 from tests.conftest import PASSWORD
 from tests.pages import assert_no_inline_script_or_style
 
@@ -243,7 +243,7 @@ def test_a_code_used_once_is_refused_within_its_step(finance, clock) -> None:
 def test_the_api_token_of_a_table_system_is_unchanged(finance, clock) -> None:
     enrolled(finance, clock)
     api = APIClient()
-    api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=finance).key}")
+    api.credentials(HTTP_AUTHORIZATION=f"Token {api_token_create(user=finance)}")
     assert api.get("/api/progressive/meters/").status_code == 200
 
 

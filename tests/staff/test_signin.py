@@ -9,10 +9,10 @@ from datetime import timedelta
 import pytest
 from django.test import Client
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from casino_backoffice.staff.models import SignInAttempt
+from casino_backoffice.staff.services import api_token_create
 from casino_backoffice.staff.signin import signin_locked_until
 from tests.conftest import PASSWORD
 
@@ -76,7 +76,7 @@ def test_a_person_disabled_is_signed_out_of_the_tablet_and_the_api(floorperson) 
     assert _sign_in(tablet, floorperson.username, PASSWORD).status_code == 302
     assert tablet.get("/floor/").status_code == 200
     api = APIClient()
-    api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=floorperson).key}")
+    api.credentials(HTTP_AUTHORIZATION=f"Token {api_token_create(user=floorperson)}")
     assert api.get("/api/progressive/meters/").status_code == 200
 
     floorperson.is_active = False
