@@ -13,7 +13,11 @@ from rake.services import round_record
 from tables.models import Round
 
 
-def test_the_rounds_export_to_xlsx_with_money_as_numbers_and_times_in_the_rooms_zone(rated_table, dealer, finance):
+def test_the_rounds_export_to_xlsx_with_money_as_numbers_and_times_in_the_rooms_zone(
+    rated_table, dealer, finance, supervisor
+):
+    from tests.conftest import PIN
+
     ended_at = datetime(2026, 11, 30, 2, 15, tzinfo=UTC)  # 21:15 on the 29th in New York, the room's zone
     round_record(
         table=rated_table,
@@ -25,6 +29,8 @@ def test_the_rounds_export_to_xlsx_with_money_as_numbers_and_times_in_the_rooms_
         voided=False,
         actor=dealer,
         idempotency_key=str(uuid.uuid4()),
+        late_entry_by=supervisor,  # a round of days ago is logged late (issue 24)
+        pin=PIN,
     )
     browser = Client()
     browser.force_login(finance)

@@ -41,8 +41,9 @@ def test_an_identical_file_changes_nothing(db):
 
 def test_a_changed_file_is_a_new_version_and_both_are_kept(db):
     load()
+    # A later version takes effect no earlier than its loading (issue 24): from now, or a later time.
     changed = rules_text(
-        effective_from="2026-06-01T06:00:00-04:00",
+        effective_from=None,
         rake_policies=[{**RULES["rake_policies"][0], "max_per_round": "6.00"}, *RULES["rake_policies"][1:]],
     )
     second = rules_load(text=changed, actor=rules_loader())
