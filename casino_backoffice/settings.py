@@ -253,6 +253,8 @@ POKER_REVENUE_COUNTED = "cage.reports.revenue_counted"
 GAMING_DAY_CLOSED = "cage.gaming_days.gaming_day_closed"
 # Which rows a person sees: those of the rooms they work in (the kernel knows no rooms; tables does).
 ROOMS_VISIBLE_TO = "tables.selectors.visible_to"
+# Whether one person works in a room of another (an administrator unlocking a person's signing).
+ROOMS_SHARED_BY = "tables.selectors.works_beside"
 
 # --- API -----------------------------------------------------------------------------------------
 # Request size limits under /api/ (core.middleware.ApiRequestLimitsMiddleware), each a JSON error: a

@@ -189,6 +189,15 @@ def works_in(user: Any, room: PokerRoom) -> bool:
     return not assignments.exists() or assignments.filter(pokerroom_id=room.pk).exists()
 
 
+def works_beside(user: Any, other: Any) -> bool:
+    """Whether ``user`` works in a room ``other`` works in: one of the two is assigned to no room (and
+    works in every room), or both are assigned to a room in common."""
+    mine, theirs = _assignments(user), _assignments(other)
+    if not mine.exists() or not theirs.exists():
+        return True
+    return mine.filter(pokerroom_id__in=theirs.values("pokerroom_id")).exists()
+
+
 def staff_of(room: PokerRoom) -> Q:
     """Who works in ``room``, as a filter of people: assigned to it, or to no room at all."""
     through = PokerRoom.staff.through.objects

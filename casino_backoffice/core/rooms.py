@@ -29,3 +29,14 @@ def _scope() -> Callable[[Any, QuerySet[Any]], QuerySet[Any]]:
 def visible(user: Any, queryset: QuerySet[M]) -> QuerySet[M]:
     """The rows of ``queryset`` ``user`` may see: those of the rooms they work in."""
     return _scope()(user, queryset)
+
+
+@cache
+def _share() -> Callable[[Any, Any], bool]:
+    path = getattr(settings, "ROOMS_SHARED_BY", "")
+    return import_string(path) if path else (lambda user, other: True)
+
+
+def works_beside(user: Any, other: Any) -> bool:
+    """Whether ``user`` works in a room ``other`` works in (an administrator of a person's room)."""
+    return _share()(user, other)

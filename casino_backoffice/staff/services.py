@@ -15,6 +15,8 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from knox.models import AuthToken
 
+from casino_backoffice.core.rooms import works_beside
+
 from .exceptions import (
     ActionNotPermitted,
     AlreadySigned,
@@ -91,8 +93,15 @@ def pin_set(*, user: User, pin: str, actor: User | None = None) -> None:
 
 
 def signing_unlock(*, user: User, actor: User) -> None:
-    """An administrator lifts a signing lock after too many wrong PINs."""
+    """An administrator of the person's room lifts a signing lock after too many wrong PINs (the person
+    cannot: ``pin_set`` refuses while the lock holds)."""
     action_require(actor=actor, action=Action.SIGNING_UNLOCK)
+    if not works_beside(actor, user):
+        raise ActionNotPermitted(
+            f"{actor} does not work in a room of {user}: an administrator of their room unlocks their signing. "
+            "Nothing was changed.",
+            action=Action.SIGNING_UNLOCK,
+        )
     with transaction.atomic():
         locked = User.objects.select_for_update().get(pk=user.pk)
         locked.failed_pin_attempts = 0

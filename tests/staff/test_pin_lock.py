@@ -1,14 +1,18 @@
 """A signing lock needs an administrator (issue 25, item 5): after five wrong PINs the person cannot
-lift the lock by setting a new PIN, on the tablet page or through the service; an administrator
-unlocks, and the person signs with the PIN they had."""
+lift the lock by setting a new PIN, on the tablet page or through the service; an administrator of
+their room unlocks, and the person signs with the PIN they had."""
 
 from __future__ import annotations
 
+from datetime import time
+
 import pytest
 
-from casino_backoffice.staff.exceptions import SigningLocked, WrongPin
+from casino_backoffice.staff.exceptions import ActionNotPermitted, SigningLocked, WrongPin
 from casino_backoffice.staff.models import User
+from casino_backoffice.staff.roles import Role
 from casino_backoffice.staff.services import pin_check, pin_set, signing_unlock
+from tables.services import room_staff_set, room_upsert
 from tests.conftest import PASSWORD, PIN
 
 
@@ -72,3 +76,26 @@ def test_setting_a_pin_before_any_lock_clears_the_count_of_wrong_ones(floorperso
     pin_set(user=floorperson, pin="1357", actor=floorperson)
 
     assert _state(floorperson)[1:] == (0, None)
+
+
+def test_only_an_administrator_of_the_persons_room_unlocks(administrator, manager, make_staff) -> None:
+    # Given two rooms, a floorperson of the north room locked, and an administrator of the south room
+    north, south = (
+        room_upsert(code=code, name=code, timezone_name="America/New_York", gaming_day_starts=time(6), actor=manager)
+        for code in ("north", "south")
+    )
+    person = make_staff(Role.FLOORPERSON)
+    south_administrator = make_staff(Role.ADMINISTRATOR)
+    room_staff_set(room=north, staff=[person], actor=administrator)
+    room_staff_set(room=south, staff=[south_administrator], actor=administrator)
+    _lock(person)
+    before = _state(person)
+
+    # When the south room's administrator unlocks, nothing changes
+    with pytest.raises(ActionNotPermitted, match="an administrator of their room unlocks their signing"):
+        signing_unlock(user=person, actor=south_administrator)
+    assert _state(person) == before
+
+    # An administrator assigned to no room works in every room, and unlocks
+    signing_unlock(user=person, actor=administrator)
+    assert _state(person)[1:] == (0, None)
