@@ -119,7 +119,12 @@ def main() -> None:
     password = "bench-only-password"  # noqa: S105 - a throwaway database
     staff = {
         role: staff_create(
-            username=role.value, role=role, credential_number=f"PA-B-{n:03d}", password=password, pin=PIN
+            username=role.value,
+            role=role,
+            credential_number=f"PA-B-{n:03d}",
+            password=password,
+            pin=PIN,
+            all_rooms=True,
         )
         for n, role in enumerate(Role)
     }

@@ -232,6 +232,7 @@ def _people() -> dict[str, Any]:
             pin=PIN,
             first_name="Bench",
             last_name=who.title(),
+            all_rooms=True,
         )
     return people
 

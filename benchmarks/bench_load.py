@@ -218,7 +218,11 @@ def setup(clients: int, contenders: int) -> tuple[list[dict[str, str]], list[str
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     call_command("migrate", verbosity=0, interactive=False)
     manager = staff_create(
-        username="manager", role=Role.POKER_ROOM_MANAGER, credential_number="PA-L-MGR", password=PASSWORD
+        username="manager",
+        role=Role.POKER_ROOM_MANAGER,
+        credential_number="PA-L-MGR",
+        password=PASSWORD,
+        all_rooms=True,
     )
     tables = [client_table(c, k) for c in range(clients) for k in range(TABLES_PER_CLIENT)] + [
         RACE_TABLE,
@@ -232,14 +236,22 @@ def setup(clients: int, contenders: int) -> tuple[list[dict[str, str]], list[str
         mine = {}
         for role in ROLES:
             user = staff_create(
-                username=f"{role}{c}", role=Role(role), credential_number=f"PA-L-{role[:4]}-{c}", password=PASSWORD
+                username=f"{role}{c}",
+                role=Role(role),
+                credential_number=f"PA-L-{role[:4]}-{c}",
+                password=PASSWORD,
+                all_rooms=True,
             )
             mine[role] = api_token_create(user=user)
         tokens.append(mine)
     contender_tokens = []
     for n in range(contenders):
         user = staff_create(
-            username=f"contender{n}", role=Role.CAGE_CASHIER, credential_number=f"PA-L-K-{n}", password=PASSWORD
+            username=f"contender{n}",
+            role=Role.CAGE_CASHIER,
+            credential_number=f"PA-L-K-{n}",
+            password=PASSWORD,
+            all_rooms=True,
         )
         contender_tokens.append(api_token_create(user=user))
     # The PIN as production stores it (an HMAC under PIN_KEY, ``staff.pins``), one salt for everyone.

@@ -88,12 +88,23 @@ def main() -> None:
     from tables.models import Table
     from tables.services import table_set_open
 
-    manager = staff_create(username="manager", role=Role.POKER_ROOM_MANAGER, credential_number="B-1", password=PASSWORD)
+    manager = staff_create(
+        username="manager", role=Role.POKER_ROOM_MANAGER, credential_number="B-1", password=PASSWORD, all_rooms=True
+    )
     dealers = [
-        staff_create(username=f"dealer{n}", role=Role.DEALER, credential_number=f"B-D{n}", password=PASSWORD, pin=PIN)
+        staff_create(
+            username=f"dealer{n}",
+            role=Role.DEALER,
+            credential_number=f"B-D{n}",
+            password=PASSWORD,
+            pin=PIN,
+            all_rooms=True,
+        )
         for n in range(args.threads)
     ]
-    floor = staff_create(username="floor", role=Role.FLOORPERSON, credential_number="B-F", password=PASSWORD, pin=PIN)
+    floor = staff_create(
+        username="floor", role=Role.FLOORPERSON, credential_number="B-F", password=PASSWORD, pin=PIN, all_rooms=True
+    )
     rules_load(text=(ROOT / "demo" / "rules.yaml").read_text(), actor=manager)
     tables = {
         t.number: table_set_open(table=t, is_open=True, actor=floor)

@@ -70,11 +70,16 @@ def _setup() -> str:
             role=Role.POKER_ROOM_MANAGER,
             credential_number="PA-BENCH-0002",
             password=uuid.uuid4().hex,
+            all_rooms=True,
         )
         rules_load(text=text, actor=manager, source_name="demo/rules.yaml (benchmark)")
     Table.objects.filter(number__in=RAKED_TABLES).update(is_open=True)
     dealer = User.objects.filter(username="bench-dealer").first() or staff_create(
-        username="bench-dealer", role=Role.DEALER, credential_number="PA-BENCH-0001", password=uuid.uuid4().hex
+        username="bench-dealer",
+        role=Role.DEALER,
+        credential_number="PA-BENCH-0001",
+        password=uuid.uuid4().hex,
+        all_rooms=True,
     )
     return api_token_create(user=dealer)
 

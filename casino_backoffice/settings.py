@@ -93,6 +93,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "casino_backoffice.staff.sessions.SessionTimeoutMiddleware",
     "casino_backoffice.staff.second_factor.middleware.SecondFactorEnrolmentMiddleware",
+    # Rooms deny by default: a person given no room and not the all-rooms grant is refused every page.
+    "casino_backoffice.staff.rooms_middleware.NoRoomMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",

@@ -22,10 +22,10 @@ from .games import MAX_SEATS, MIN_SEATS, Game
 class PokerRoom(models.Model):
     """A poker room: its time zone, the hour its gaming day starts, and who works in it.
 
-    Who works in which room: a person assigned to one or more rooms (``staff``) works only in those
-    rooms, and sees and acts on nothing of another; a person assigned to none works in every room of
-    the property (a single-room property assigns nobody). Every face asks ``tables.selectors``
-    (``rooms_of``, ``visible_to``), never this field directly.
+    Who works in which room: a person given one or more rooms (``staff``) works only in those rooms,
+    and sees and acts on nothing of another; property-wide staff hold the all-rooms grant
+    (``User.all_rooms``) by choice; a person given neither works nowhere. Every face asks
+    ``tables.selectors`` (``rooms_of``, ``visible_to``, ``works_in``), never this field directly.
     """
 
     code = models.SlugField(max_length=40, unique=True)
@@ -36,7 +36,7 @@ class PokerRoom(models.Model):
         settings.AUTH_USER_MODEL,
         blank=True,
         related_name="poker_rooms",
-        help_text="Who works in this room. A person assigned to no room works in every room.",
+        help_text="Who works in this room. A person given no room works in none, unless they hold the all-rooms grant.",
     )
 
     history = HistoricalRecords(m2m_fields=["staff"])

@@ -120,10 +120,14 @@ def _assignments(user: Any) -> QuerySet[Any]:
     return PokerRoom.staff.through.objects.filter(user_id=user.pk)
 
 
+def _works_everywhere(user: Any) -> bool:
+    return bool(getattr(user, "all_rooms", False) or getattr(user, "is_superuser", False))
+
+
 def visible_to(user: Any, queryset: QuerySet[M], *, path: str | None = None) -> QuerySet[M]:
-    """The rows of ``queryset`` in the rooms ``user`` works in (``PokerRoom.staff``): every row for a
-    person assigned to no room, only their rooms' rows for a person assigned to some, none for a
-    visitor who is not signed in. ``path`` leads from a row to its room (``room_path`` finds it).
+    """The rows of ``queryset`` in the rooms ``user`` works in (``PokerRoom.staff``): only their rooms'
+    rows for a person given some, every row for a person with the all-rooms grant, none for a person
+    given neither (rooms are never a default) nor for a visitor who is not signed in. ``path`` leads from a row to its room (``room_path`` finds it).
     Rows no room owns by a foreign key are scoped by what they lead to: the ledger's accounts,
     transfers, corrections and checkpoints by the room in the account's code, a signature by the
     document it is on. A model that reaches no room is returned as it is (people, sign-in logs).
@@ -131,17 +135,21 @@ def visible_to(user: Any, queryset: QuerySet[M], *, path: str | None = None) -> 
     person's room codes once, and only for a person assigned to rooms."""
     if not getattr(user, "is_authenticated", False):
         return queryset.none()
+    everywhere = _works_everywhere(user)
     lookup = path or room_path(queryset.model)
     if lookup is not None:
-        assignments = _assignments(user)
-        return queryset.filter(Q(**{f"{lookup}__in": assignments.values("pokerroom_id")}) | ~Exists(assignments))
+        if everywhere:
+            return queryset
+        return queryset.filter(**{f"{lookup}__in": _assignments(user).values("pokerroom_id")})
     model = queryset.model._meta.concrete_model or queryset.model
     account = account_path(model)
     if account is None and not issubclass(model, Signature):
         return queryset
+    if everywhere:
+        return queryset
     codes = list(_assignments(user).values_list("pokerroom__code", flat=True))
     if not codes:
-        return queryset
+        return queryset.none()
     if account is not None:
         return queryset.filter(_accounts_of(codes, lookup=account))
     return queryset.filter(_signatures_of(codes))
@@ -177,30 +185,40 @@ def _signed_documents() -> list[type[models.Model]]:
 
 
 def rooms_of(user: Any) -> QuerySet[PokerRoom]:
-    """The rooms ``user`` works in, by code: those they are assigned to, or every room when none."""
+    """The rooms ``user`` works in, by code: those they are given, every room with the all-rooms
+    grant, none otherwise."""
     return visible_to(user, PokerRoom.objects.order_by("code"))
 
 
 def works_in(user: Any, room: PokerRoom) -> bool:
-    """Whether ``user`` works in ``room`` (``PokerRoom.staff``): assigned to it, or to no room."""
+    """Whether ``user`` works in ``room`` (``PokerRoom.staff``): given it, or holding the all-rooms grant."""
     if not getattr(user, "is_authenticated", False):
         return False
-    assignments = _assignments(user)
-    return not assignments.exists() or assignments.filter(pokerroom_id=room.pk).exists()
+    return _works_everywhere(user) or _assignments(user).filter(pokerroom_id=room.pk).exists()
+
+
+def works_nowhere(user: Any) -> bool:
+    """A signed-in person given no room and not the all-rooms grant: refused everywhere until given one."""
+    return getattr(user, "is_authenticated", False) and not _works_everywhere(user) and not _assignments(user).exists()
 
 
 def works_beside(user: Any, other: Any) -> bool:
-    """Whether ``user`` works in a room ``other`` works in: one of the two is assigned to no room (and
-    works in every room), or both are assigned to a room in common."""
-    mine, theirs = _assignments(user), _assignments(other)
-    if not mine.exists() or not theirs.exists():
+    """Whether ``user`` works in a room ``other`` works in: ``user`` holds the all-rooms grant, or both
+    are given a room in common. A person holding the grant works beside only another who holds it:
+    their rooms are every room, and only an all-rooms administrator answers for them."""
+    if _works_everywhere(user):
         return True
+    if _works_everywhere(other):
+        return False
+    mine, theirs = _assignments(user), _assignments(other)
     return mine.filter(pokerroom_id__in=theirs.values("pokerroom_id")).exists()
 
 
 def staff_of(room: PokerRoom) -> Q:
-    """Who works in ``room``, as a filter of people: assigned to it, or to no room at all."""
+    """Who works in ``room``, as a filter of people: given it, or holding the all-rooms grant."""
     through = PokerRoom.staff.through.objects
-    return Q(Exists(through.filter(user_id=OuterRef("pk"), pokerroom_id=room.pk))) | ~Q(
-        Exists(through.filter(user_id=OuterRef("pk")))
+    return (
+        Q(Exists(through.filter(user_id=OuterRef("pk"), pokerroom_id=room.pk)))
+        | Q(all_rooms=True)
+        | Q(is_superuser=True)
     )

@@ -61,6 +61,9 @@ def make_staff(db) -> Callable[..., User]:
     """``make_staff(Role.FLOORPERSON)`` -> a new person of that role, PIN ``PIN``."""
 
     def make(role: Role, *, username: str | None = None, pin: str | None = PIN, **extra) -> User:
+        # The tests' people work in every room unless given rooms (``rooms=[...]``): the suite's rooms
+        # are made after the people who load their rules. Room isolation is tested with rooms given.
+        extra.setdefault("all_rooms", not extra.get("rooms"))
         n = next(_serial)
         return staff_create(
             username=username or f"{role.value}{n}",

@@ -1,9 +1,11 @@
-from typing import Any
+from typing import Any, cast
 
 from django import forms
+from django.apps import apps
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm, UsernameField
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.html import format_html
@@ -35,8 +37,87 @@ class RoleFilter(admin.SimpleListFilter):
         return queryset.filter(groups__name=self.value()) if self.value() else queryset
 
 
+class _RoomsForm:
+    """The rooms a person works in, on the admin's add and change forms: rooms, or the all-rooms grant
+    (property-wide staff, by choice); one or the other, never neither. Only a person holding the
+    all-rooms grant offers it or rooms that are not theirs, and nobody grants themselves rooms."""
+
+    fields: dict[str, forms.Field]
+    instance: User
+    acting: User
+
+    def _add_rooms_field(self, acting: User) -> None:
+        self.acting = acting
+        rooms = apps.get_model("tables", "PokerRoom").objects.order_by("code")
+        if not acting.works_everywhere:
+            rooms = rooms.filter(staff=acting)
+        cast(forms.ModelMultipleChoiceField, self.fields["rooms"]).queryset = rooms
+        if self.instance.pk:
+            self.fields["rooms"].initial = list(self.instance.poker_rooms.values_list("pk", flat=True))
+        self.fields["all_rooms"].disabled = not acting.works_everywhere
+        if self.instance.pk and self.instance.pk == acting.pk:
+            self.fields["rooms"].disabled = self.fields["all_rooms"].disabled = True
+            self.fields["rooms"].help_text = "Your own rooms are given by another administrator."
+
+    def _check_rooms(self, data: dict[str, Any]) -> dict[str, Any]:
+        if self.fields["rooms"].disabled:
+            return data
+        if not data.get("rooms") and not data.get("all_rooms"):
+            raise forms.ValidationError(
+                "Give the rooms this person works in, or the all-rooms grant (property-wide staff only): a person "
+                "given neither works nowhere."
+            )
+        return data
+
+    def _save_rooms(self, user: User) -> None:
+        if self.fields["rooms"].disabled:
+            return
+        offered = set(cast(forms.ModelMultipleChoiceField, self.fields["rooms"]).queryset or ())
+        given = set(self.cleaned_data.get("rooms", []))  # type: ignore[attr-defined]
+        # From the rooms' side, whose staff history is kept; rooms not offered to the acting person stay as they are.
+        for room in offered - given:
+            room.staff.remove(user)
+        for room in given:
+            room.staff.add(user)
+
+
+def _rooms_field() -> forms.ModelMultipleChoiceField:
+    return forms.ModelMultipleChoiceField(
+        queryset=apps.get_model("tables", "PokerRoom").objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text="The poker rooms this person works in: a person given none works nowhere.",
+    )
+
+
+class StaffCreationForm(_RoomsForm, AdminUserCreationForm):
+    rooms = _rooms_field()
+
+    class Meta:
+        model = User
+        fields = ("username", "credential_number", "all_rooms")
+        field_classes = {"username": UsernameField}
+
+    def clean(self) -> dict[str, Any]:
+        return self._check_rooms(super().clean() or {})
+
+
+class StaffChangeForm(_RoomsForm, UserChangeForm):
+    rooms = _rooms_field()
+
+    class Meta:
+        model = User
+        fields = "__all__"
+        field_classes = {"username": UsernameField}
+
+    def clean(self) -> dict[str, Any]:
+        return self._check_rooms(super().clean() or {})
+
+
 @admin.register(User)
 class StaffAdmin(SimpleHistoryAdmin, UserAdmin):
+    form = StaffChangeForm
+    add_form = StaffCreationForm
     list_display = ["username", "full_name", "credential_number", "role_names", "is_active", "signing_locked_at"]
     list_filter = [RoleFilter, "is_active", "is_staff"]
     search_fields = ["username", "first_name", "last_name", "credential_number"]
@@ -44,13 +125,22 @@ class StaffAdmin(SimpleHistoryAdmin, UserAdmin):
     fieldsets = (
         *(UserAdmin.fieldsets or ()),
         ("Board credential and signing", {"fields": ("credential_number", "failed_pin_attempts", "signing_locked_at")}),
+        ("Rooms", {"fields": ("rooms", "all_rooms")}),
     )
     add_fieldsets = (
         (
             None,
             {
                 "classes": ("wide",),
-                "fields": ("username", "credential_number", "usable_password", "password1", "password2"),
+                "fields": (
+                    "username",
+                    "credential_number",
+                    "usable_password",
+                    "password1",
+                    "password2",
+                    "rooms",
+                    "all_rooms",
+                ),
             },
         ),
     )
@@ -58,6 +148,21 @@ class StaffAdmin(SimpleHistoryAdmin, UserAdmin):
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[User]:
         return super().get_queryset(request).prefetch_related("groups")
+
+    def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any) -> Any:
+        form = super().get_form(request, obj, change=change, **kwargs)
+        acting = acting_user(request)
+
+        class WithRooms(form):  # type: ignore[misc, valid-type]
+            def __init__(self, *args: Any, **kwargs: Any) -> None:
+                super().__init__(*args, **kwargs)
+                self._add_rooms_field(acting)
+
+        return WithRooms
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        super().save_related(request, form, formsets, change)
+        form._save_rooms(form.instance)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return may(request.user, Action.STAFF_MANAGE)

@@ -35,6 +35,19 @@ class ActionNotPermitted(StaffError):
         self.action = action
 
 
+class NoRoomGiven(StaffError):
+    """A person given no poker room and not the all-rooms grant works nowhere: HTTP 403."""
+
+    code = "no_room"
+    status = 403
+
+
+NO_ROOM_MESSAGE = (
+    "You are given no poker room: you work in no room until an administrator gives you yours (or, for "
+    "property-wide staff, the all-rooms grant). Nothing was recorded."
+)
+
+
 class SignerRoleNotAllowed(ActionNotPermitted):
     """The signer holds none of the roles the signing rule names: refused like any action their
     roles may not take."""

@@ -45,6 +45,12 @@ class User(AbstractUser):
     pin_hash = models.CharField(max_length=256, blank=True, editable=False)
     failed_pin_attempts = models.PositiveSmallIntegerField(default=0, editable=False)
     signing_locked_at = models.DateTimeField(null=True, blank=True, editable=False)
+    all_rooms = models.BooleanField(
+        "works in every room",
+        default=False,
+        help_text="The all-rooms grant, for property-wide staff (finance, compliance, an administrator) by choice: "
+        "a person without it works only in the rooms they are given, and in none until they are given one.",
+    )
 
     objects: ClassVar[StaffManager] = StaffManager()
     REQUIRED_FIELDS = ["email", "credential_number"]
@@ -63,6 +69,17 @@ class User(AbstractUser):
         service and the page, with one query."""
         names = {group.name for group in self.groups.all()}
         return frozenset(role for role in Role if role.value in names)
+
+    @property
+    def works_everywhere(self) -> bool:
+        """The all-rooms grant (a superuser holds it by being one): rooms are never a default."""
+        return bool(self.all_rooms or self.is_superuser)
+
+    @cached_property
+    def works_nowhere(self) -> bool:
+        """Given no room and not the all-rooms grant: refused everywhere until given one (read once
+        per instance, as the roles are)."""
+        return not self.works_everywhere and not self.poker_rooms.exists()
 
     @property
     def has_pin(self) -> bool:

@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import Group, Permission
@@ -146,11 +147,21 @@ def staff_create(
     last_name: str = "",
     email: str = "",
     extra_roles: Iterable[Role] = (),
+    rooms: Iterable[Any] = (),
+    all_rooms: bool = False,
 ) -> User:
-    """Create a member of staff with a role (a group), a Board credential number and a signing PIN."""
+    """Create a member of staff with a role (a group), a Board credential number, a signing PIN, and
+    the rooms they work in: ``rooms`` (poker rooms), or ``all_rooms`` for property-wide staff by
+    choice. One or the other is required: rooms are never a default."""
     credential_number = credential_number.strip()
     if not credential_number:
         raise StaffError("Every member of staff needs their Board credential number.")
+    rooms = list(rooms)
+    if not rooms and not all_rooms:
+        raise StaffError(
+            f"Give {username} the rooms they work in, or the all-rooms grant (property-wide staff only): "
+            "a person given neither works nowhere."
+        )
     if pin is not None:
         _validate_pin(pin)
     roles = [Role(role), *(Role(r) for r in extra_roles)]
@@ -167,6 +178,7 @@ def staff_create(
                     last_name=last_name,
                     credential_number=credential_number,
                     is_staff=any(r in ADMIN_ROLES for r in roles),
+                    all_rooms=all_rooms,
                     pin_hash=pin_hash_make(pin) if pin else "",
                 )
         except IntegrityError as error:
@@ -176,6 +188,8 @@ def staff_create(
                 ) from None
             raise StaffError(f"A person with the username {username!r} already exists.") from None
         user.groups.set(Group.objects.filter(name__in=[r.value for r in roles]))
+        for room in rooms:  # from the room's side, whose staff history is kept (``PokerRoom.history``)
+            room.staff.add(user)
     return user
 
 

@@ -75,7 +75,7 @@ else:
 assert account_balance(account=box) == held and not Transfer.objects.filter(idempotency_key="below-1").exists()
 
 finance = staff_create(username="finance-sqlite", role=Role.FINANCE, credential_number="PA-SQLITE-1",
-                       password=uuid.uuid4().hex, pin="2468")
+                       password=uuid.uuid4().hex, pin="2468", all_rooms=True)
 correction_prepare(transfer=first[0], reason="posted to the wrong box", actor=finance, pin="2468")
 assert Signature.objects.count() == signatures + 1
 
@@ -88,7 +88,7 @@ from tables.selectors import gaming_day
 from tables.services import table_set_open
 def person(role, n):
     return staff_create(username=f"{role.value}-sqlite", role=role, credential_number=f"PA-SQLITE-C{n}",
-                        password=uuid.uuid4().hex, pin="2468")
+                        password=uuid.uuid4().hex, pin="2468", all_rooms=True)
 floor, counter, security, supervisor, cashier = (person(role, n) for n, role in enumerate(
     (Role.FLOORPERSON, Role.DEALER, Role.SECURITY, Role.SHIFT_SUPERVISOR, Role.CAGE_CASHIER)))
 assert schedule_run() is not None

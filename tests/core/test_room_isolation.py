@@ -116,13 +116,13 @@ def two_rooms(db, administrator) -> dict[str, Any]:
 
 @pytest.fixture
 def people_of_a(two_rooms, make_staff, administrator) -> dict[Role, User]:
-    people = {role: make_staff(role) for role in Role}
+    people = {role: make_staff(role, rooms=[two_rooms["a"]]) for role in Role}
     room_staff_set(room=two_rooms["a"], staff=people.values(), actor=administrator)
     return people
 
 
 def _main_person(role: Role) -> User:
-    return User.objects.filter(groups__name=role.value, poker_rooms__isnull=True, username__in=_DEMO).get()
+    return User.objects.filter(groups__name=role.value, username__in=_DEMO).get()
 
 
 _DEMO = {
@@ -150,15 +150,15 @@ def _items(response: Any) -> list[Any]:
     return body["results"] if isinstance(body, dict) and "results" in body else body
 
 
-def test_the_rule_assigned_to_some_rooms_works_only_there_assigned_to_none_works_everywhere(
-    people_of_a, two_rooms
-) -> None:
+def test_the_rule_given_rooms_works_only_there_the_all_rooms_grant_everywhere(people_of_a, two_rooms) -> None:
     floor_of_a = people_of_a[Role.FLOORPERSON]
-    everywhere = _main_person(Role.FLOORPERSON)
+    floor_of_main = _main_person(Role.FLOORPERSON)
+    everywhere = _main_person(Role.FINANCE)  # the demo's property-wide staff hold the all-rooms grant
     assert list(rooms_of(floor_of_a)) == [two_rooms["a"]]
-    assert list(rooms_of(everywhere)) == [two_rooms["a"], two_rooms["main"]]
+    assert list(rooms_of(floor_of_main)) == [two_rooms["main"]]
+    assert everywhere.all_rooms and list(rooms_of(everywhere)) == [two_rooms["a"], two_rooms["main"]]
     assert works_in(floor_of_a, two_rooms["a"]) and not works_in(floor_of_a, two_rooms["main"])
-    assert works_in(everywhere, two_rooms["main"])
+    assert works_in(everywhere, two_rooms["main"]) and works_in(everywhere, two_rooms["a"])
     assert not visible_to(floor_of_a, Round.objects.all()).exists()
     assert visible_to(everywhere, Round.objects.all()).count() == Round.objects.count() > 0
 

@@ -97,6 +97,7 @@ def rules_loader() -> User:
         username="rules-manager",
         role=Role.POKER_ROOM_MANAGER,
         credential_number="PA-RULES-0001",
+        all_rooms=True,
         password="rules-manager-pw",
     )
 

@@ -12,7 +12,7 @@ from casino_backoffice.staff.exceptions import ActionNotPermitted, SigningLocked
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.roles import Role
 from casino_backoffice.staff.services import pin_check, pin_set, signing_unlock
-from tables.services import room_staff_set, room_upsert
+from tables.services import room_upsert
 from tests.conftest import PASSWORD, PIN
 
 
@@ -84,10 +84,8 @@ def test_only_an_administrator_of_the_persons_room_unlocks(administrator, manage
         room_upsert(code=code, name=code, timezone_name="America/New_York", gaming_day_starts=time(6), actor=manager)
         for code in ("north", "south")
     )
-    person = make_staff(Role.FLOORPERSON)
-    south_administrator = make_staff(Role.ADMINISTRATOR)
-    room_staff_set(room=north, staff=[person], actor=administrator)
-    room_staff_set(room=south, staff=[south_administrator], actor=administrator)
+    person = make_staff(Role.FLOORPERSON, rooms=[north])
+    south_administrator = make_staff(Role.ADMINISTRATOR, rooms=[south])
     _lock(person)
     before = _state(person)
 
@@ -96,6 +94,6 @@ def test_only_an_administrator_of_the_persons_room_unlocks(administrator, manage
         signing_unlock(user=person, actor=south_administrator)
     assert _state(person) == before
 
-    # An administrator assigned to no room works in every room, and unlocks
+    # An administrator holding the all-rooms grant works in every room, and unlocks
     signing_unlock(user=person, actor=administrator)
     assert _state(person)[1:] == (0, None)

@@ -47,7 +47,11 @@ def test_a_duplicate_credential_number_is_refused_and_nothing_is_created(floorpe
     before = User.objects.count()
     with pytest.raises(DuplicateCredentialNumber, match=floorperson.credential_number):
         staff_create(
-            username="someone", role=Role.DEALER, credential_number=floorperson.credential_number, password=PASSWORD
+            username="someone",
+            role=Role.DEALER,
+            credential_number=floorperson.credential_number,
+            password=PASSWORD,
+            all_rooms=True,
         )
     assert User.objects.count() == before
 
@@ -68,7 +72,13 @@ def test_pin_set_then_check(floorperson) -> None:
 
 def test_create_staff_command(db, capsys) -> None:
     call_command(
-        "create_staff", "casey", role="cage_cashier", credential_number="PA-777", password=PASSWORD, interactive=False
+        "create_staff",
+        "casey",
+        role="cage_cashier",
+        credential_number="PA-777",
+        password=PASSWORD,
+        all_rooms=True,
+        interactive=False,
     )
     user = User.objects.get(username="casey")
     assert user.roles == {Role.CAGE_CASHIER}
@@ -85,6 +95,7 @@ def test_create_staff_command_refuses_a_duplicate_credential(floorperson) -> Non
             role="dealer",
             credential_number=floorperson.credential_number,
             password=PASSWORD,
+            all_rooms=True,
             interactive=False,
         )
 

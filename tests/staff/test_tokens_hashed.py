@@ -138,8 +138,9 @@ def test_a_token_acts_with_its_persons_rooms_and_roles_as_they_stand(administrat
     api = _api(token)
     assert [room["code"] for room in api.get("/api/rooms/").json()["results"]] == ["north", "south"]
 
-    # Assigned to one room: the token sees that room alone.
+    # Given one room, the all-rooms grant withdrawn: the token sees that room alone.
     room_staff_set(room=rooms[0], staff=[dealer], actor=administrator)
+    User.objects.filter(pk=dealer.pk).update(all_rooms=False)
     assert [room["code"] for room in api.get("/api/rooms/").json()["results"]] == ["north"]
 
     # A role given: the token holds it at its next request.

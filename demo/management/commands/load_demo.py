@@ -22,7 +22,7 @@ from casino_backoffice.staff.roles import Role
 from casino_backoffice.staff.services import staff_create
 from rake.rules import parse_text, validate_rules
 from rake.services import rules_load
-from tables.models import RulesVersion
+from tables.models import PokerRoom, RulesVersion
 
 DEMO_PASSWORD = "poker-demo-2026"  # noqa: S105 - documented in the README for the demo only
 
@@ -58,16 +58,20 @@ def load_rooms_and_tables() -> None:
     rules_load(text=text, actor=User.objects.get(username=DEMO_RULES_LOADER), source_name="demo/rules.yaml")
 
 
-def assign_demo_staff() -> None:
-    """The demo's people work in the demo room. A property of one room assigns nobody (a person
-    assigned to no room works in every room); where other rooms exist, they are assigned to theirs."""
-    from tables.models import PokerRoom
-    from tables.services import room_staff_set
+# The demo's property-wide staff hold the all-rooms grant; everyone else works in the demo room.
+PROPERTY_WIDE = {Role.FINANCE, Role.COMPLIANCE, Role.ADMINISTRATOR}
 
-    room = PokerRoom.objects.get(code="main")
-    if PokerRoom.objects.exclude(pk=room.pk).exists():
-        demo = User.objects.filter(username__in=[username for username, *_ in DEMO_STAFF])
-        room_staff_set(room=room, staff=[*room.staff.all(), *demo], actor=User.objects.get(username="admin"))
+
+def demo_room() -> PokerRoom:
+    """The demo room as its rules file names it, made before its people so that each is given it (a
+    person is never given every room by default); loading the rules brings it up to date."""
+    rules = validate_rules(parse_text(DEMO_RULES.read_text(encoding="utf-8")))
+    room = PokerRoom.objects.filter(code=rules.room).first()
+    if room is not None:
+        return room
+    return PokerRoom.objects.create(
+        code=rules.room, name=rules.room_name, timezone=rules.timezone, gaming_day_starts=rules.gaming_day_starts
+    )
 
 
 def play_a_demo_day(pins: dict[str, str]) -> None:
@@ -386,6 +390,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         created = []
+        room = demo_room()
         for n, (username, role, first, last) in enumerate(DEMO_STAFF, start=1):
             if User.objects.filter(username=username).exists():
                 continue
@@ -398,11 +403,12 @@ class Command(BaseCommand):
                 pin=pin,
                 first_name=first,
                 last_name=last,
+                all_rooms=role in PROPERTY_WIDE,
+                rooms=[] if role in PROPERTY_WIDE else [room],
             )
             created.append((username, role, pin))
         with transaction.atomic():
             load_rooms_and_tables()
-            assign_demo_staff()
         if {username for username, _, _ in created} == {username for username, *_ in DEMO_STAFF}:
             play_a_demo_day({username: pin for username, _, pin in created})
             self.stdout.write(
