@@ -38,6 +38,7 @@ from jackpots.services import (
 from rake.services import round_record
 from tables.models import Table
 from tests.conftest import PIN
+from tests.core.sealing import triggers_suspended
 from tests.jackpots.bad_beat import another_hand, fund_official
 from tests.pages import assert_no_inline_script_or_style
 from tests.rake.factories import RULES, load, recently, rules_text
@@ -298,7 +299,8 @@ def test_a_hand_claimed_already_is_refused_on_the_tablet_in_the_services_words(
 def test_a_duplicate_recorded_before_the_rule_is_not_verified_on_the_tablet(make_claim, supervisor) -> None:
     first = make_claim()
     duplicate = make_claim(**another_hand(1))
-    BadBeatClaim.objects.filter(pk=duplicate.pk).update(cards=first.cards, duplicate_of=first)
+    with triggers_suspended():  # sealed: as migration 0016 left a claim recorded before the rule
+        BadBeatClaim.objects.filter(pk=duplicate.pk).update(cards=first.cards, duplicate_of=first)
     before = _counts()
 
     page = (

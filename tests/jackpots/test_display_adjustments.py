@@ -30,6 +30,7 @@ from jackpots.services import (
 )
 from tables.selectors import gaming_day
 from tests.conftest import PIN
+from tests.core.sealing import triggers_suspended
 from tests.jackpots.bad_beat import discontinue_bb_for_bb2, fund_official
 
 
@@ -116,9 +117,10 @@ def test_an_adjusted_day_is_not_flagged(bad_beat, finance, floorperson) -> None:
     adjustment = display_adjust(jackpot=bad_beat, actor=finance, pin=PIN, idempotency_key="adj-y")
     display_witness(adjustment=adjustment, actor=floorperson, pin=PIN)
     # Set and witnessed yesterday: it took effect on that gaming day.
-    DisplayAdjustment.objects.filter(pk=adjustment.pk).update(
-        adjusted_at=yesterday, witnessed_at=yesterday, gaming_day=_day(bad_beat, yesterday)
-    )
+    with triggers_suspended():  # sealed: only the test backdates a document
+        DisplayAdjustment.objects.filter(pk=adjustment.pk).update(
+            adjusted_at=yesterday, witnessed_at=yesterday, gaming_day=_day(bad_beat, yesterday)
+        )
 
     display_overdue_flag(room=bad_beat.room, at=timezone.now())
 

@@ -25,6 +25,7 @@ from jackpots.services import (
 )
 from tables.selectors import gaming_day
 from tests.conftest import PIN
+from tests.core.sealing import triggers_suspended
 from tests.jackpots.bad_beat import fund_official
 from tests.rake.factories import RULES, load, rules_text
 
@@ -265,10 +266,13 @@ def test_finance_alone_does_not_adjust_the_day(bad_beat, finance, floorperson) -
     display_witness(adjustment=witnessed, actor=floorperson, pin=PIN)
     alone = _adjusted(bad_beat, finance, "adj-alone")
     # The first took effect the day before yesterday; the second was set yesterday, never witnessed.
-    DisplayAdjustment.objects.filter(pk=witnessed.pk).update(
-        adjusted_at=before, witnessed_at=before, gaming_day=_day(bad_beat, before)
-    )
-    DisplayAdjustment.objects.filter(pk=alone.pk).update(adjusted_at=yesterday, gaming_day=_day(bad_beat, yesterday))
+    with triggers_suspended():  # sealed: only the test backdates a document
+        DisplayAdjustment.objects.filter(pk=witnessed.pk).update(
+            adjusted_at=before, witnessed_at=before, gaming_day=_day(bad_beat, before)
+        )
+        DisplayAdjustment.objects.filter(pk=alone.pk).update(
+            adjusted_at=yesterday, gaming_day=_day(bad_beat, yesterday)
+        )
 
     display_overdue_flag(room=bad_beat.room, at=timezone.now())
 
