@@ -233,6 +233,8 @@ def _people() -> dict[str, Any]:
             first_name="Bench",
             last_name=who.title(),
             all_rooms=True,
+            # The manager opens the bench's rooms by loading their first rules: an all-rooms administrator too.
+            extra_roles=[Role.ADMINISTRATOR] if role == Role.POKER_ROOM_MANAGER else [],
         )
     return people
 

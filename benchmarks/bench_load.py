@@ -223,6 +223,7 @@ def setup(clients: int, contenders: int) -> tuple[list[dict[str, str]], list[str
         credential_number="PA-L-MGR",
         password=PASSWORD,
         all_rooms=True,
+        extra_roles=[Role.ADMINISTRATOR],
     )
     tables = [client_table(c, k) for c in range(clients) for k in range(TABLES_PER_CLIENT)] + [
         RACE_TABLE,

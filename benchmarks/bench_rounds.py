@@ -71,6 +71,7 @@ def _setup() -> str:
             credential_number="PA-BENCH-0002",
             password=uuid.uuid4().hex,
             all_rooms=True,
+            extra_roles=[Role.ADMINISTRATOR],
         )
         rules_load(text=text, actor=manager, source_name="demo/rules.yaml (benchmark)")
     Table.objects.filter(number__in=RAKED_TABLES).update(is_open=True)

@@ -15,6 +15,7 @@ from casino_backoffice.core.exports import Column, Kind, Report, export_response
 from casino_backoffice.money import display_cents, format_cents
 from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.permissions import Action, may
+from casino_backoffice.staff.roles import Role
 
 from .games import Game, seat_limit_problem
 from .models import PokerRoom, Round, RulesVersion, Table
@@ -53,10 +54,18 @@ class PokerRoomAdmin(RoomScopedAdmin, SimpleHistoryAdmin):
     search_fields = ["code", "name"]
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        return ["code"] if obj is not None else []
+        # A room's time zone and gaming-day start are posted rules: they change with a rules version
+        # (``manage.py load_rules``), never here, so a day's boundaries move only with the rules on record.
+        return ["code", "timezone", "gaming_day_starts"] if obj is not None else []
 
     def has_add_permission(self, request: HttpRequest) -> bool:
-        return may(request.user, Action.ROOM_UPSERT)
+        # A new room is opened by an administrator holding the all-rooms grant (as its first rules are).
+        user = request.user
+        return (
+            may(user, Action.ROOM_UPSERT)
+            and Role.ADMINISTRATOR in getattr(user, "roles", ())
+            and bool(getattr(user, "works_everywhere", False))
+        )
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return may(request.user, Action.ROOM_UPSERT)

@@ -10,10 +10,13 @@ from django.utils import timezone
 
 from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.ledger.services import account_open_as
+from casino_backoffice.staff.exceptions import ActionNotPermitted
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action, action_require
+from casino_backoffice.staff.roles import Role
 from jackpots.services import jackpot_register, progressive_register
 from tables.models import PokerRoom, Round, RulesVersion
+from tables.selectors import works_in
 from tables.services import room_upsert, table_upsert
 
 from ..exceptions import RakeError, RulesFileInvalid
@@ -64,6 +67,7 @@ def rules_load(*, text: str, actor: User, source_name: str = "") -> RulesLoaded:
         # round being rated holds the lock shared and references the room (a High Hand period it opens),
         # so locking the row first would deadlock with it.
         room = PokerRoom.objects.filter(code=rules.room).first()
+        _loader_require(actor=actor, room=room, code=rules.room)
         if room is not None:
             lock_room_rules(room=room, exclusive=True)
             room = PokerRoom.objects.select_for_update().get(pk=room.pk)
@@ -130,6 +134,27 @@ def rules_load(*, text: str, actor: User, source_name: str = "") -> RulesLoaded:
             raise RulesFileInvalid([error.message]) from None
         rules_version_loaded.send(sender=RulesVersion, room=room, version=version, rules=rules)
     return RulesLoaded(version=version, created=True)
+
+
+def _loader_require(*, actor: User, room: PokerRoom | None, code: str) -> None:
+    """A room's rules are loaded by a manager of that room or an all-rooms administrator; a new room
+    is opened by an all-rooms administrator only: a manager of room B neither rewrites room A's rules
+    nor opens rooms of their own. Nothing is loaded otherwise."""
+    if room is not None and works_in(actor, room):
+        return
+    if actor.works_everywhere and Role.ADMINISTRATOR in actor.roles:
+        return
+    if room is None:
+        raise ActionNotPermitted(
+            f"There is no room {code} yet: a new room is opened by an administrator holding the all-rooms grant, "
+            "who loads its first rules. Nothing was loaded.",
+            action=Action.RULES_LOAD.value,
+        )
+    raise ActionNotPermitted(
+        f"{actor} does not work in room {code}: its rules are loaded by a manager of that room or an all-rooms "
+        "administrator. Nothing was loaded.",
+        action=Action.RULES_LOAD.value,
+    )
 
 
 def rules_of(version: RulesVersion) -> Rules:

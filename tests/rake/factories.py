@@ -97,7 +97,9 @@ def rules_loader() -> User:
         username="rules-manager",
         role=Role.POKER_ROOM_MANAGER,
         credential_number="PA-RULES-0001",
+        # Opens the tests' rooms by loading their first rules: an all-rooms administrator (and their manager).
         all_rooms=True,
+        extra_roles=[Role.ADMINISTRATOR],
         password="rules-manager-pw",
     )
 

@@ -17,7 +17,7 @@ from tables.models import PokerRoom, RulesVersion, Table
 from tests.rake.factories import RULES, load, rules_loader, rules_text
 
 
-def test_a_file_becomes_version_one_with_tables_jackpots_and_boxes(db, manager):
+def test_a_file_becomes_version_one_with_tables_jackpots_and_boxes(room, manager):
     version = load(actor=manager)
     assert (version.number, version.loaded_by, version.room.code) == (1, manager, "main")
     assert version.effective_from == datetime(2026, 1, 1, 11, tzinfo=UTC)
@@ -87,7 +87,7 @@ def test_versions_are_never_updated(db):
         RulesVersion.objects.filter(pk=version.pk).update(number=7)
 
 
-def test_load_rules_command(db, tmp_path, manager):
+def test_load_rules_command(room, tmp_path, manager):
     path = tmp_path / "rules.yaml"
     path.write_text(rules_text())
     out = StringIO()
