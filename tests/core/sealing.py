@@ -18,8 +18,7 @@ def triggers_suspended() -> Iterator[None]:
     assert connection.in_atomic_block, "only inside the test's transaction"
     with connection.cursor() as cursor:
         cursor.execute("SET LOCAL session_replication_role = replica")
-    try:
-        yield
-    finally:
-        with connection.cursor() as cursor:
-            cursor.execute("SET LOCAL session_replication_role = origin")
+    yield
+    # Not on an error: the savepoint rolled back then (transaction.atomic) undoes the SET LOCAL itself.
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL session_replication_role = origin")
