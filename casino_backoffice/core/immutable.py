@@ -16,6 +16,11 @@ embedded default of ``make run`` is as strict as PostgreSQL.
 On SQLite a migration that rebuilds a table (most field changes do) drops its triggers with the old
 table: such a migration ends with ``insert_only_again(table)``. The embedded-default test compares the
 SQLite triggers with PostgreSQL's after every migration, so a forgotten one fails.
+
+A signed document its services move on after the insert (a count witnessed, carried and verified) is
+*sealed* instead (``Seal``, ``sealed(seal)``, ``sealed_again(seal)`` after a rebuild on SQLite): DELETE
+refused, an UPDATE only of the columns the seal names and only as it says. tests/core/test_sealed_documents.py
+walks every model with a signature or a ledger reference and fails naming one without either trigger.
 """
 
 from __future__ import annotations
