@@ -172,7 +172,7 @@ class TransportCreate(APIView):
         responses={
             201: TransportOutput,
             **errors(
-                e400=["cage", "unknown_box", *PIN_CODES],
+                e400=["cage", "unknown_box", "segregation_of_duties", *PIN_CODES],
                 e403=ROLE_CODES,
                 e409=["wrong_status", "idempotency_key_reused"],
             ),
@@ -203,7 +203,12 @@ class TransportAccount(APIView):
         request=AccountInput,
         responses={
             200: TransportOutput,
-            **errors(e400=["box_missing", "unknown_box", *PIN_CODES], e403=ROLE_CODES, e404=[], e409=["wrong_status"]),
+            **errors(
+                e400=["box_missing", "unknown_box", "segregation_of_duties", *PIN_CODES],
+                e403=ROLE_CODES,
+                e404=[],
+                e409=["wrong_status"],
+            ),
         },
     )
     def post(self, request: Request, pk: int) -> Response:
@@ -254,7 +259,12 @@ class MissingBoxCreate(APIView):
         request=MissingBoxInput,
         responses={
             201: MissingBoxOutput,
-            **errors(e400=["cage", "unknown_box", *PIN_CODES], e403=ROLE_CODES, e404=[], e409=["wrong_status"]),
+            **errors(
+                e400=["cage", "unknown_box", "segregation_of_duties", *PIN_CODES],
+                e403=ROLE_CODES,
+                e404=[],
+                e409=["wrong_status"],
+            ),
         },
         parameters=[IDEMPOTENCY_HEADER],
     )

@@ -20,6 +20,7 @@ from casino_backoffice.ledger.selectors import account_balance
 from casino_backoffice.money import format_cents
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action, action_require
+from casino_backoffice.staff.segregation import independent_require
 from casino_backoffice.staff.services import pin_check, signature_add
 from jackpots.models import JackpotKind
 from tables.models import PokerRoom
@@ -33,6 +34,7 @@ from .boxes import box_content_close, box_content_locked
 from .contents import count_target
 from .gaming_days import count_day_hold_open
 from .schedule import schedule_lock_shared
+from .segregation import counts_superseded
 
 
 def notice_record(
@@ -233,7 +235,8 @@ def _variance_record(
 
 def count_witness(*, count: Count, actor: User, pin: str, surveillance_reference: str) -> Count:
     """A floorperson or above who is not the counter witnesses the count and signs, with the
-    surveillance department's recording reference (§637a.15(d)(1))."""
+    surveillance department's recording reference (§637a.15(d)(1)). The witness of a recount is not
+    the counter of a count it superseded either, whatever roles they hold."""
     action_require(actor=actor, action=Action.COUNT_WITNESS, of=count)
     reference = surveillance_reference.strip()
     if not reference:
@@ -253,6 +256,15 @@ def count_witness(*, count: Count, actor: User, pin: str, surveillance_reference
             raise WrongStatus(
                 f"Count {count.pk} is {count.get_status_display().lower()}; it is witnessed once, right after it is counted."
             )
+        # The dealer whose count a recount corrects does not attest the recount; the floorperson who
+        # witnessed the count superseded may watch its recount too.
+        independent_require(
+            person=actor,
+            step="witness of the recount",
+            earlier=counts_superseded(count),
+            section="§637a.15(d)(1)",
+            purposes={"counter"},
+        )
         signature_add(document=count, rule=Count.WITNESS, signer=signer)
         count.witnessed_by, count.witnessed_at = actor, signer.verified_at
         count.surveillance_reference, count.status = reference, CountStatus.WITNESSED

@@ -22,9 +22,9 @@ from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.core.idempotency import document_replay, document_replay_after, request_fingerprint
 from casino_backoffice.ledger.models import TransferKind
 from casino_backoffice.money import display_cents, format_cents
-from casino_backoffice.staff.exceptions import SignerNotIndependent
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action, action_require
+from casino_backoffice.staff.segregation import independent_require
 from casino_backoffice.staff.services import pin_check, signature_add
 
 from ..accounts import custody_account, variance_account
@@ -32,6 +32,7 @@ from ..exceptions import CageError, CountNotRecountable
 from ..models import RECOUNTABLE, Count, CountPlace, CountStatus, VarianceKind
 from ._common import move
 from .counts import _variance_record, denominations_check
+from .segregation import counts_superseded
 
 
 def count_recount(
@@ -46,8 +47,10 @@ def count_recount(
 ) -> Count:
     """A poker shift supervisor or above who is not the counter recounts a box whose count is still
     at the table and signs the recount with the reason; the recount supersedes the count (house
-    control on §637a.15(d)(1), §637a.16(d)(1)). Custody takes the difference from the room's variance
-    account, so it holds what the recount counted; the recount awaits its witness."""
+    control on §637a.15(d)(1), §637a.16(d)(1)). Not the counter nor the witness of the count, nor of
+    any count it superseded, whatever roles they hold (``staff.segregation``). Custody takes the
+    difference from the room's variance account, so it holds what the recount counted; the recount
+    awaits its witness."""
     action_require(actor=actor, action=Action.COUNT_RECOUNT, of=count)
     if isinstance(counted_cents, bool) or not isinstance(counted_cents, int) or counted_cents < 0:
         raise CageError(f"A recount is zero or more whole cents, not {counted_cents!r}.")
@@ -78,11 +81,9 @@ def count_recount(
                 .get(pk=count.pk)
             )
             _recountable(old)
-            if old.counted_by_id == actor.pk:
-                raise SignerNotIndependent(
-                    f"{actor} counted box {old.box.code} (count {old.pk}) and cannot sign its recount: the "
-                    "counter's supervisor, another person, recounts it."
-                )
+            independent_require(
+                person=actor, step="recount", earlier=[old, *counts_superseded(old)], section="§637a.15(d)(1)"
+            )
             if counted_cents == old.counted_cents:
                 raise CageError(
                     f"The recount is what count {old.pk} says, {display_cents(counted_cents)}: there is nothing "

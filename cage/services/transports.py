@@ -20,6 +20,7 @@ from casino_backoffice.ledger.models import TransferKind
 from casino_backoffice.ledger.selectors import account_balance
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action, action_require
+from casino_backoffice.staff.segregation import independent_require
 from casino_backoffice.staff.services import pin_check, signature_add
 from jackpots.models import HighHandPeriod, JackpotKind
 from tables.models import PokerRoom
@@ -42,6 +43,7 @@ from ._common import move
 from .boxes import box_content_close, box_content_locked
 from .contents import count_target
 from .schedule import schedule_lock_shared
+from .segregation import counts_superseded, transport_documents
 
 
 def transport_create(
@@ -57,7 +59,8 @@ def transport_create(
 ) -> Transport:
     """Security signs for custody of a sealed container of witnessed table counts (``counts``), or of
     locked uncounted boxes (``boxes``), and carries it to the cage. Uncounted boxes move from the box
-    into custody in the ledger now, at what the box held (their expected content)."""
+    into custody in the ledger now, at what the box held (their expected content). Not the counter
+    nor the witness of a count inside (§637a.15(d)(1)), whatever roles they hold."""
     action_require(actor=actor, action=Action.TRANSPORT_CREATE, of=room)
     seal = seal.strip()
     if not seal:
@@ -103,6 +106,12 @@ def transport_create(
                     .filter(pk__in=[c.pk for c in counts])
                     .select_related("box")
                     .order_by("pk")
+                )
+                independent_require(
+                    person=actor,
+                    step="custody of the container",
+                    earlier=[*locked, *(old for count in locked for old in counts_superseded(count))],
+                    section="§637a.15(d)(1)",
                 )
                 for count in locked:
                     if count.box.room_id != room.pk:
@@ -174,7 +183,8 @@ def _period_carried(*, box: Box, now: datetime) -> tuple[HighHandPeriod | None, 
 
 
 def missing_box_record(*, transport: Transport, box: Box, reason: str, actor: User, pin: str) -> MissingBox:
-    """A supervisor signs an exception naming a box that was carried but is not at the cage."""
+    """A supervisor signs an exception naming a box that was carried but is not at the cage; not the
+    person who carried it (§637a.15(d)(2)), whatever roles they hold."""
     action_require(actor=actor, action=Action.MISSING_BOX_RECORD, of=transport)
     reason = reason.strip()
     if not reason:
@@ -184,6 +194,7 @@ def missing_box_record(*, transport: Transport, box: Box, reason: str, actor: Us
         transport = Transport.objects.select_for_update(of=("self",)).get(pk=transport.pk)
         if transport.kind != TransportKind.BOXES or transport.status != TransportStatus.IN_TRANSIT:
             raise WrongStatus(f"Transport {transport.seal} is not a transport of boxes awaiting its accounting.")
+        independent_require(person=actor, step="missing box exception", earlier=[transport], section="§637a.15(d)(2)")
         if not transport.items.filter(box=box).exists():
             raise UnknownBox(f"Box {box.code} was not carried under seal {transport.seal}.")
         existing = MissingBox.objects.filter(transport=transport, box=box).first()
@@ -197,7 +208,9 @@ def missing_box_record(*, transport: Transport, box: Box, reason: str, actor: Us
 
 
 def transport_account(*, transport: Transport, box_codes: list[str], actor: User, pin: str) -> Transport:
-    """At the cage a floorperson or above accounts for every box that was carried, and signs."""
+    """At the cage a floorperson or above accounts for every box that was carried, and signs
+    (§637a.15(d)(2)); not the person who carried them nor the supervisor who excused a box missing
+    from them, whatever roles they hold."""
     action_require(actor=actor, action=Action.TRANSPORT_ACCOUNT, of=transport)
     signer = pin_check(user=actor, pin=pin)
     with transaction.atomic(durable=True):
@@ -210,6 +223,12 @@ def transport_account(*, transport: Transport, box_codes: list[str], actor: User
             if transport.status == TransportStatus.ACCOUNTED and transport.accounted_by_id == actor.pk:
                 return transport
             raise WrongStatus(f"Seal {transport.seal} is {transport.get_status_display().lower()}.")
+        independent_require(
+            person=actor,
+            step="accounting at the cage",
+            earlier=transport_documents(transport),
+            section="§637a.15(d)(2)",
+        )
         carried = set(transport.items.values_list("box__code", flat=True))
         given = {code.strip() for code in box_codes}
         unknown = sorted(given - carried)

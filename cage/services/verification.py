@@ -25,9 +25,9 @@ from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.core.idempotency import document_replay, document_replay_after, request_fingerprint
 from casino_backoffice.ledger.models import Account, TransferKind
 from casino_backoffice.money import display_cents, format_cents
-from casino_backoffice.staff.exceptions import SignerNotIndependent
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action, action_require
+from casino_backoffice.staff.segregation import independent_require
 from casino_backoffice.staff.services import VerifiedSigner, pin_check, signature_add
 from tables.models import PokerRoom
 
@@ -63,6 +63,7 @@ from .corrections import correction_post
 from .counts import notice_for
 from .gaming_days import gaming_day_close_ready
 from .schedule import schedule_lock_shared
+from .segregation import money_documents, transport_documents
 
 
 def cage_verify(
@@ -76,7 +77,9 @@ def cage_verify(
 ) -> CageVerification:
     """A cage cashier verifies what a transport brought: the aggregate of a container of table counts
     (``counted`` in cents), or each uncounted box (``counted`` as {box code: cents}; a box excused as
-    missing counts zero). The cashier is neither the counter nor the witness of any count inside.
+    missing counts zero). The cashier is not the counter nor the witness of any count inside, nor the
+    person who carried the transport or accounted for its boxes, whatever roles they hold
+    (``staff.segregation``).
 
     A house control on §637a.15(e): a count that differs from what the container declares (or a box
     from what the ledger expected) by more than the room's variance threshold is refused
@@ -101,6 +104,9 @@ def cage_verify(
                 raise WrongStatus(
                     f"Seal {transport.seal} was already verified (verification {transport.verification.pk})."
                 )
+            independent_require(
+                person=actor, step="cage verification", earlier=transport_documents(transport), section="§637a.15(e)"
+            )
             room = transport.room
             items = list(
                 transport.items.select_related("box__room", "box__jackpot", "box__account", "count").order_by(
@@ -197,10 +203,6 @@ def _verify_container(step: _Verifying, *, counted: int | dict[str, int]) -> lis
     if isinstance(counted, dict):
         raise CageError(f"Seal {transport.seal} holds table counts: give the aggregate you counted, one amount.")
     counts = [item.count for item in items if item.count is not None]
-    if step.actor.pk in {count.counted_by_id for count in counts} | {count.witnessed_by_id for count in counts}:
-        raise SignerNotIndependent(
-            f"{step.actor} counted or witnessed a count in seal {transport.seal} and cannot verify it (§637a.15(e))."
-        )
     declared = sum(count.counted_cents for count in counts)
     if abs(counted - declared) > step.threshold_cents and not step.confirm_variance:
         difference = counted - declared
@@ -394,7 +396,9 @@ def variance_explain(
     With ``correction_cents``, finance corrects the official record too (§637a.15(e), §637a.16(e)):
     that much of the variance was not money in the box (``box``: which box of a container), posted by
     a signed ledger transfer (``corrections.correction_post``); the verification is not rewritten. A
-    variance already explained may be corrected by finance, with its own reason."""
+    variance already explained may be corrected by finance, with its own reason. Whoever counted,
+    witnessed, carried, accounted for or verified the money of the variance neither explains nor
+    corrects it, whatever roles they hold (``staff.segregation``)."""
     if correction_cents is not None:
         # Finance corrects (and explains): the narrower action is asked first, so its rule is the refusal.
         action_require(actor=actor, action=Action.VARIANCE_CORRECT, of=variance)
@@ -421,6 +425,12 @@ def variance_explain(
                 f"Variance {variance.pk} is of count {variance.count.pk}, which a recount superseded: the recount "
                 "stands instead, and any variance of it is the one to explain."
             )
+        independent_require(
+            person=actor,
+            step="explanation of the variance" if correction_cents is None else "correction of the official record",
+            earlier=money_documents(count=variance.count, verification=variance.verification),
+            section="§637a.15(e)",
+        )
         if correction_cents is None or variance.explained_at is None:
             _explain(variance=variance, reason=reason, actor=actor, signer=signer)
         if correction_cents is not None:
@@ -449,6 +459,12 @@ def verification_explain(*, verification: CageVerification, reason: str, actor: 
             if explained.exists() and not explained.exclude(explained_by=actor, explanation=reason).exists():
                 return verification  # the same explanation signed again (a retry): the first answer
             raise WrongStatus(f"Verification {verification.pk} has no variance awaiting an explanation.")
+        independent_require(
+            person=actor,
+            step="explanation of the variance",
+            earlier=money_documents(verification=verification),
+            section="§637a.15(e)",
+        )
         for variance in pending:
             _explain(variance=variance, reason=reason, actor=actor, signer=signer)
         verification.refresh_from_db(fields=["status"])

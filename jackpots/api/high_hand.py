@@ -500,7 +500,7 @@ class AwardPay(APIView):
         responses={
             200: AwardPaymentOutput,
             **errors(
-                e400=["id_mismatch", *PIN_CODES],
+                e400=["id_mismatch", "segregation_of_duties", *PIN_CODES],
                 e403=ROLE_CODES,
                 e404=[],
                 e409=["award_already_paid", "award_expired", "idempotency_key_reused"],

@@ -162,7 +162,7 @@ class DistributionCreate(APIView):
         responses={
             201: DistributionOutput,
             **errors(
-                e400=["jackpot", *PIN_CODES],
+                e400=["jackpot", "segregation_of_duties", *PIN_CODES],
                 e403=ROLE_CODES,
                 e404=[],
                 e409=[
@@ -231,7 +231,7 @@ class SharePay(APIView):
         responses={
             200: PaidShareOutput,
             **errors(
-                e400=["id_required", "wrong_place", *PIN_CODES],
+                e400=["id_required", "wrong_place", "segregation_of_duties", *PIN_CODES],
                 e403=ROLE_CODES,
                 e404=[],
                 e409=["share_already_paid", "already_claimed", "above_official_balance", "idempotency_key_reused"],

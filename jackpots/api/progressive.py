@@ -488,7 +488,7 @@ class HandPay(APIView):
         responses={
             200: ProgressivePaymentOutput,
             **errors(
-                e400=["not_at_cage", "not_validated", "id_required", *PIN_CODES],
+                e400=["not_at_cage", "not_validated", "id_required", "segregation_of_duties", *PIN_CODES],
                 e403=ROLE_CODES,
                 e404=[],
                 e409=["already_paid", "idempotency_key_reused"],

@@ -34,6 +34,7 @@ from casino_backoffice.poker.qualifiers import LOWEST_FULL_HOUSE
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action, action_require
 from casino_backoffice.staff.roles import Role
+from casino_backoffice.staff.segregation import independent_require
 from casino_backoffice.staff.services import pin_check, signature_add
 from tables.models import PokerRoom, Round, Table
 from tables.selectors import rules_version_in_effect
@@ -594,7 +595,8 @@ def award_pay(
 ) -> HighHandAwardPayment:
     """A cage cashier pays an award and signs (§637a.16(h)), against the identification recorded with
     the hand (§637a.16(b)(7)); the winner need not have been present at the close (b)(6). Paid once;
-    not after it went where the rules send uncollected awards."""
+    not after it went where the rules send uncollected awards. Not the floorperson or above who
+    verified and recorded the hand on the Tracking Slip (§637a.16(f)), whatever roles they hold."""
     action_require(actor=actor, action=Action.HIGH_HAND_PAY, of=award)
     id_type, id_number = (id_type or "").strip(), (id_number or "").strip()
     fingerprint = request_fingerprint({"award": award.pk, "id_type": id_type, "id_number": id_number, "by": actor.pk})
@@ -613,6 +615,7 @@ def award_pay(
                 "id_mismatch",
             )
         _payable(award)
+        independent_require(person=actor, step="payment of the award", earlier=[award.entry], section="§637a.16(h)")
         signer = pin_check(user=actor, pin=pin)
         with transaction.atomic(durable=True):
             award = (

@@ -27,6 +27,7 @@ from casino_backoffice.money import display_cents, percent_floor, split_evenly
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action, action_require
 from casino_backoffice.staff.roles import Role
+from casino_backoffice.staff.segregation import independent_require
 from casino_backoffice.staff.services import pin_check, signature_add
 
 from ..accounts import jackpot_paid_account
@@ -110,7 +111,8 @@ def distribution_prepare(
 ) -> BadBeatDistribution:
     """Finance prepares the distribution of a verified claim's payout and signs (§637a.15(g)): the
     payout fixed at verification, split by the posted shares; refused above what the fund holds
-    officially less what other verified claims owe from it."""
+    officially less what other verified claims owe from it. Not the person who opened the claim nor
+    the shift supervisor who verified it (§637a.15(f)), whatever roles they hold."""
     action_require(actor=actor, action=Action.BAD_BEAT_DISTRIBUTE, of=claim)
     if method not in PayoutMethod.values:
         raise JackpotError(f"A payout is in {' or a '.join(PayoutMethod.labels).lower()}, not {method!r}.")
@@ -121,6 +123,7 @@ def distribution_prepare(
     try:
         claim = BadBeatClaim.objects.select_related("decision").get(pk=claim.pk)  # as it stands now
         _distributable(claim)
+        independent_require(person=actor, step="distribution", earlier=[claim, claim.decision], section="§637a.15(g)")
         signer = pin_check(user=actor, pin=pin)
         with transaction.atomic(durable=True):
             claim = (
@@ -235,7 +238,9 @@ def share_pay(
 ) -> BadBeatPayment:
     """Pay one share to its patron and sign, recording the patron's identification: one transfer from
     the fund to its payouts. A share is paid once (a second payment is a 409; the same request
-    retried with its key answers the first payment); the fund never goes below zero."""
+    retried with its key answers the first payment); the fund never goes below zero. Not the person
+    who opened the claim, verified it (§637a.15(f)) or prepared its distribution (§637a.15(g)),
+    whatever roles they hold."""
     action_require(actor=actor, action=Action.BAD_BEAT_PAY, of=share)
     id_type, id_number = (id_type or "").strip(), (id_number or "").strip()
     if not id_type or not id_number:
@@ -249,6 +254,7 @@ def share_pay(
         return replayed
     try:
         _unpaid(share)
+        _payer_independent(share=share, actor=actor)
         signer = pin_check(user=actor, pin=pin)
         with transaction.atomic(durable=True):
             claim = (
@@ -306,6 +312,14 @@ def share_pay(
             raise ShareAlreadyPaid(f"Share {share.pk} is already paid; nothing was paid twice.") from None
         return replayed
     return payment
+
+
+def _payer_independent(*, share: BadBeatShare, actor: User) -> None:
+    distribution = BadBeatDistribution.objects.select_related("claim__decision").get(pk=share.distribution_id)
+    claim = distribution.claim
+    independent_require(
+        person=actor, step="payment of a share", earlier=[claim, claim.decision, distribution], section="§637a.15(g)"
+    )
 
 
 def _unpaid(share: BadBeatShare) -> None:

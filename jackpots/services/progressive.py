@@ -46,6 +46,7 @@ from casino_backoffice.poker.hands import HandValue
 from casino_backoffice.poker.paytables import PayoutKind
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action, action_require
+from casino_backoffice.staff.segregation import independent_require
 from casino_backoffice.staff.services import pin_check, signature_add
 from tables.games import Game
 from tables.locks import gaming_day_hold_open
@@ -662,7 +663,8 @@ def progressive_pay(
 ) -> ProgressivePayment:
     """A cage cashier pays a validated progressive payout that may not be paid from the table inventory
     (§655a.11(i)(4)(i)(D), §657a.11(e)(4) as amended), against the patron's identification, and signs.
-    Once."""
+    Once. Not the person who recorded the hand nor the one who validated the payout, whatever roles
+    they hold: the floorperson or above validates (§655a.11(i)(4)(i)(C), §657a.11(e)(3)), someone else pays."""
     action_require(actor=actor, action=Action.PROGRESSIVE_PAY, of=hand)
     patron_name, id_type, id_number = ((value or "").strip() for value in (patron_name, id_type, id_number))
     fingerprint = request_fingerprint({"hand": hand.pk, "patron": [patron_name, id_type, id_number], "by": actor.pk})
@@ -675,6 +677,12 @@ def progressive_pay(
                 "The patron's name, ID type and ID number are recorded with a payment at the cage.", "id_required"
             )
         _payable_at_cage(hand)
+        independent_require(
+            person=actor,
+            step="payment at the cage",
+            earlier=[hand, ProgressiveValidation.objects.filter(hand_id=hand.pk).first()],
+            section="§655a.11(i)(4)(i)(D), §657a.11(e)(4)",
+        )
         signer = pin_check(user=actor, pin=pin)
         with transaction.atomic(durable=True):
             hand = (

@@ -1,5 +1,6 @@
 """The one table of actions and roles, walked against every API route and tablet page, and the
-services that refuse a role it does not name."""
+services that refuse a role it does not name. Segregation of duties between people, walked over
+every pair of steps of every chain of the same money, is in ``test_segregation_walk.py``."""
 
 from __future__ import annotations
 
