@@ -33,15 +33,20 @@ from cage.services import (
 )
 from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.ledger.models import Transfer
+from casino_backoffice.ledger.services import correction_approve, correction_prepare
 from casino_backoffice.staff.exceptions import SignerNotIndependent
 from casino_backoffice.staff.models import Signature, User
 from casino_backoffice.staff.roles import Role
-from jackpots.models import HighHandAward, HighHandPeriod, PeriodStatus, ProgressivePayment
+from jackpots.models import HighHandAward, HighHandPeriod, Jackpot, PeriodStatus, ProgressivePayment
 from jackpots.services import (
     award_pay,
     claim_verify,
+    display_adjust,
+    display_witness,
     distribution_prepare,
     entry_record,
+    fund_transfer_approve,
+    fund_transfer_prepare,
     period_announce,
     periods_run,
     progressive_pay,
@@ -51,6 +56,7 @@ from jackpots.services import (
 from tests.conftest import PIN
 from tests.jackpots.bad_beat import fund_official
 from tests.jackpots.progressive_helpers import hand, play
+from tests.rake import factories
 
 pytestmark = pytest.mark.django_db
 
@@ -263,6 +269,63 @@ def _award_pay(ctx: SimpleNamespace, actor: User) -> None:
     award_pay(award=award, id_type="Passport", id_number="X1", actor=actor, pin=PIN, idempotency_key=_key())
 
 
+# --- Same documents, two signatures: the display's adjustment and its witness (§637a.15(h)), a
+# discontinued fund's transfer (§637a.15(i)), a ledger correction: prepared, then approved -----------
+
+
+def _display(request: pytest.FixtureRequest) -> SimpleNamespace:
+    jackpot = request.getfixturevalue("bad_beat")
+    fund_official(jackpot, 25_000, request.getfixturevalue("finance"))
+    return SimpleNamespace(jackpot=jackpot)
+
+
+def _display_adjust(ctx: SimpleNamespace, actor: User) -> None:
+    ctx.adjustment = display_adjust(jackpot=ctx.jackpot, actor=actor, pin=PIN, idempotency_key=_key())
+
+
+def _display_witness(ctx: SimpleNamespace, actor: User) -> None:
+    display_witness(adjustment=ctx.adjustment, actor=actor, pin=PIN)
+
+
+def _discontinued(request: pytest.FixtureRequest) -> SimpleNamespace:
+    """bb stops collecting, from now: bb2 is the Bad Beat offered at T1."""
+    ctx = _display(request)
+    rules = factories.RULES
+    bb2 = {**next(item for item in rules["jackpots"] if item["code"] == "bb"), "code": "bb2", "name": "New Bad Beat"}
+    tables = [
+        {**table, "jackpots": ["bb2" if code == "bb" else code for code in table["jackpots"]]}
+        for table in rules["tables"]
+    ]
+    version = factories.load(factories.rules_text(jackpots=[*rules["jackpots"], bb2], tables=tables))
+    ctx.destination = Jackpot.objects.get(room=version.room, code="bb2")
+    return ctx
+
+
+def _fund_transfer_prepare(ctx: SimpleNamespace, actor: User) -> None:
+    ctx.transfer = fund_transfer_prepare(
+        source=ctx.jackpot, destination=ctx.destination, amount_cents=25_000, reason="Approved procedure DP-1",
+        actor=actor, pin=PIN, idempotency_key=_key(),
+    )  # fmt: skip
+
+
+def _fund_transfer_approve(ctx: SimpleNamespace, actor: User) -> None:
+    fund_transfer_approve(transfer=ctx.transfer, actor=actor, pin=PIN)
+
+
+def _posted_in_error(request: pytest.FixtureRequest) -> SimpleNamespace:
+    ctx = _display(request)
+    ctx.posted = Transfer.objects.latest("pk")
+    return ctx
+
+
+def _correction_prepare(ctx: SimpleNamespace, actor: User) -> None:
+    ctx.correction = correction_prepare(transfer=ctx.posted, reason="Posted to the wrong fund", actor=actor, pin=PIN)
+
+
+def _correction_approve(ctx: SimpleNamespace, actor: User) -> None:
+    correction_approve(correction=ctx.correction, actor=actor, pin=PIN)
+
+
 CHAINS = (
     Chain(
         "table count explained",
@@ -330,6 +393,30 @@ CHAINS = (
         ),
         # The pool is announced by hand, with official money no count made.
         marks=(pytest.mark.pools_by_hand,),
+    ),
+    Chain(
+        "display",
+        _display,
+        (
+            Step("display adjustment", Role.FINANCE, _display_adjust),
+            Step("witness of the display", Role.FLOORPERSON, _display_witness),
+        ),
+    ),
+    Chain(
+        "fund transfer",
+        _discontinued,
+        (
+            Step("fund transfer", Role.FINANCE, _fund_transfer_prepare),
+            Step("approval of the fund transfer", Role.FINANCE, _fund_transfer_approve),
+        ),
+    ),
+    Chain(
+        "ledger correction",
+        _posted_in_error,
+        (
+            Step("ledger correction", Role.FINANCE, _correction_prepare),
+            Step("approval of the ledger correction", Role.FINANCE, _correction_approve),
+        ),
     ),
 )
 
