@@ -48,6 +48,7 @@ class User(AbstractUser):
     all_rooms = models.BooleanField(
         "works in every room",
         default=False,
+        db_default=False,
         help_text="The all-rooms grant, for property-wide staff (finance, compliance, an administrator) by choice: "
         "a person without it works only in the rooms they are given, and in none until they are given one.",
     )

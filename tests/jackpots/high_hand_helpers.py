@@ -5,7 +5,7 @@ everything a refused request must leave as it was."""
 from __future__ import annotations
 
 import itertools
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
@@ -26,6 +26,7 @@ from jackpots.models import (
 from jackpots.services import period_announce, periods_run
 from rake.services import round_record
 from tables.models import Table
+from tests.conftest import PIN
 from tests.jackpots.bad_beat import fund_official
 
 ENTRIES = "/api/high-hand/entries/"
@@ -69,7 +70,9 @@ def entry_body(dealt_by: User, period: HighHandPeriod, **changes: Any) -> dict[s
 
 
 def log_round(table: Table, ended_at: datetime, actor: User, pot_cents: int = 12_000) -> None:
-    """A round of ``pot_cents`` at the open ``table``: a $120.00 pot at T1 drops $2.00 into hh."""
+    """A round of ``pot_cents`` at the open ``table``: a $120.00 pot at T1 drops $2.00 into hh. A round
+    that ended more than half an hour ago is logged late, a shift supervisor signing for it (issue 24)."""
+    late = timezone.now() - ended_at > timedelta(minutes=30)
     round_record(
         table=table,
         ended_at=ended_at,
@@ -80,6 +83,22 @@ def log_round(table: Table, ended_at: datetime, actor: User, pot_cents: int = 12
         voided=False,
         actor=actor,
         idempotency_key=f"hh-round-{next(_keys)}",
+        late_entry_by=_late_entry_signer() if late else None,
+        pin=PIN if late else None,
+    )
+
+
+def _late_entry_signer() -> User:
+    from casino_backoffice.staff.roles import Role
+    from casino_backoffice.staff.services import staff_create
+
+    return User.objects.filter(username="late-entry-supervisor").first() or staff_create(
+        username="late-entry-supervisor",
+        role=Role.SHIFT_SUPERVISOR,
+        credential_number="PA-LATE-0001",
+        password="late-entry-pw",
+        pin=PIN,
+        all_rooms=True,
     )
 
 

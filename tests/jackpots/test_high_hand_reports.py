@@ -83,9 +83,7 @@ def _new_version(**high_hand: Any) -> RulesVersion:
     """A rules version in effect a minute ago whose High Hand ``hh`` has ``high_hand`` changed."""
     jackpots = [dict(item) for item in factories.RULES["jackpots"]]
     jackpots[1] = {**jackpots[1], **high_hand}
-    return factories.load(
-        factories.rules_text(effective_from=(timezone.now() - timedelta(minutes=1)).isoformat(), jackpots=jackpots)
-    )
+    return factories.load(factories.rules_text(effective_from=None, jackpots=jackpots))
 
 
 @pytest.fixture
@@ -176,7 +174,7 @@ def test_a_new_rules_version_posts_its_own_words(high_hand) -> None:
 def test_the_periods_are_in_the_time_zone_of_the_version_in_effect(high_hand) -> None:
     factories.load(
         factories.rules_text(
-            effective_from=(timezone.now() - timedelta(minutes=1)).isoformat(),
+            effective_from=None,
             timezone="America/Chicago",
         )
     )
@@ -195,11 +193,7 @@ def test_no_rules_in_effect_post_no_high_hand(room) -> None:
 def test_a_version_without_a_high_hand_posts_none(high_hand, compliance) -> None:
     jackpots = [factories.RULES["jackpots"][0]]
     tables = [{**table, "jackpots": [c for c in table["jackpots"] if c != "hh"]} for table in factories.RULES["tables"]]
-    factories.load(
-        factories.rules_text(
-            effective_from=(timezone.now() - timedelta(minutes=1)).isoformat(), jackpots=jackpots, tables=tables
-        )
-    )
+    factories.load(factories.rules_text(effective_from=None, jackpots=jackpots, tables=tables))
 
     rules = posted_high_hand_rules(room=high_hand.room, at=timezone.now())
 
@@ -309,9 +303,7 @@ def test_each_table_offering_the_high_hand_gets_a_one_page_notice(high_hand, com
 def test_a_table_no_longer_offering_the_high_hand_gets_no_notice(high_hand) -> None:
     tables = [{**table, "jackpots": [c for c in table["jackpots"] if c != "hh"]} for table in factories.RULES["tables"]]
     tables[1]["jackpots"] = ["hh"]
-    factories.load(
-        factories.rules_text(effective_from=(timezone.now() - timedelta(minutes=1)).isoformat(), tables=tables)
-    )
+    factories.load(factories.rules_text(effective_from=None, tables=tables))
 
     notices = high_hand_notices(rules=posted_high_hand_rules(room=high_hand.room, at=timezone.now()))
 

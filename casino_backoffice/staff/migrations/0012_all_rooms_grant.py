@@ -92,12 +92,12 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='historicaluser',
             name='all_rooms',
-            field=models.BooleanField(default=False, help_text='The all-rooms grant, for property-wide staff (finance, compliance, an administrator) by choice: a person without it works only in the rooms they are given, and in none until they are given one.', verbose_name='works in every room'),
+            field=models.BooleanField(default=False, db_default=False, help_text='The all-rooms grant, for property-wide staff (finance, compliance, an administrator) by choice: a person without it works only in the rooms they are given, and in none until they are given one.', verbose_name='works in every room'),
         ),
         migrations.AddField(
             model_name='user',
             name='all_rooms',
-            field=models.BooleanField(default=False, help_text='The all-rooms grant, for property-wide staff (finance, compliance, an administrator) by choice: a person without it works only in the rooms they are given, and in none until they are given one.', verbose_name='works in every room'),
+            field=models.BooleanField(default=False, db_default=False, help_text='The all-rooms grant, for property-wide staff (finance, compliance, an administrator) by choice: a person without it works only in the rooms they are given, and in none until they are given one.', verbose_name='works in every room'),
         ),
         migrations.RunPython(give_rooms, migrations.RunPython.noop),
 ]
