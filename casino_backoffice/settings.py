@@ -267,9 +267,11 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 API_MAX_URL_LENGTH = 4096
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         # `Authorization: Token <token>`: a table or cage system acting as one person (their roles and rooms).
+        # First, so that a request with no credentials is a 401 with `WWW-Authenticate: Token` (DRF asks
+        # the first authenticator for the header), not a 403.
         "knox.auth.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["casino_backoffice.staff.api_permissions.ActionPermission"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

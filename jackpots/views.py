@@ -6,6 +6,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from tables.models import PokerRoom
+from tables.selectors import rooms_of
 
 from .selectors import display_state
 
@@ -13,7 +14,10 @@ REFRESH_SECONDS = 5
 
 
 def display_index(request: HttpRequest) -> HttpResponse:
-    return render(request, "display/index.html", {"rooms": PokerRoom.objects.all()})
+    """The boards of the rooms a signed-in person works in; to anyone else, none: a screen opens its
+    own room's board by its address, and the property's rooms are not listed to the public."""
+    rooms = rooms_of(request.user) if request.user.is_authenticated else PokerRoom.objects.none()
+    return render(request, "display/index.html", {"rooms": rooms})
 
 
 def display_board(request: HttpRequest, room_code: str) -> HttpResponse:

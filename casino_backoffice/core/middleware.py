@@ -109,7 +109,44 @@ class ApiRequestLimitsMiddleware:
         if body_limit is not None and int(declared) > body_limit:
             detail = f"The body is larger than {body_limit} bytes; nothing was recorded."
             return _refused(request, 413, detail, "body_too_large")
+        if int(declared) and _nesting_depth(request.body) > API_MAX_JSON_DEPTH:
+            detail = (
+                f"The JSON body is nested more than {API_MAX_JSON_DEPTH} levels deep; no request of this API is. "
+                "Nothing was recorded."
+            )
+            return _refused(request, 400, detail, "too_deep")
         return self.get_response(request)
+
+
+# No body of this API nests more than a few levels (a batch of rounds, each with its players); a body
+# nested far deeper is refused before the JSON parser recurses into it (about 1,000 levels exhaust
+# Python's recursion limit, a 500).
+API_MAX_JSON_DEPTH = 32
+
+
+def _nesting_depth(body: bytes) -> int:
+    """How deep the arrays and objects of a JSON text nest, strings skipped, without parsing it."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for byte in body:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:  # quote
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):  # [ {
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > API_MAX_JSON_DEPTH:
+                    return deepest
+        elif byte in (0x5D, 0x7D):  # ] }
+            depth -= 1
+    return deepest
 
 
 class RefuseEmptyParameterMiddleware:
