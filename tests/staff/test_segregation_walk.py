@@ -53,6 +53,7 @@ from jackpots.services import (
     progressive_validate,
     share_pay,
 )
+from tests.cage.helpers import client_for, post, refused
 from tests.conftest import PIN
 from tests.jackpots.bad_beat import fund_official
 from tests.jackpots.progressive_helpers import hand, play
@@ -497,6 +498,27 @@ def test_a_floorperson_cashier_validates_a_5001_60_progressive_payout_and_may_no
     assert _snapshot() == before and not ProgressivePayment.objects.exists()
     _progressive_pay(ctx, make_staff(Role.CAGE_CASHIER))  # another cashier pays it
     assert ProgressivePayment.objects.get().hand.amount_cents == 5_001_60
+
+
+def test_the_api_refuses_the_validator_the_payment_with_400_segregation_of_duties(crazy4, dealer, make_staff) -> None:
+    round_ = play(crazy4, dealer, {6: "1.00", 3: "5.00", 1: "1.00", 2: "1.00"})
+    aces = hand(round_, dealer, 6, "As Ah Ad Ac 2d")
+    both = make_staff(Role.FLOORPERSON, extra_roles=[Role.CAGE_CASHIER])
+    progressive_validate(hand=aces, actor=both, pin=PIN)
+    before = _snapshot()
+
+    body = refused(
+        post(
+            client_for(both),
+            f"/api/progressive/hands/{aces.pk}/pay/",
+            {"patron_name": "Rae Royal", "id_type": "Passport", "id_number": "X1"},
+        ),
+        400,
+        "segregation_of_duties",
+    )
+
+    assert body["detail"].startswith("You validated this money (progressive validation ")
+    assert _snapshot() == before and not ProgressivePayment.objects.exists()
 
 
 def test_a_security_cashier_carries_a_container_and_may_not_verify_it_at_the_cage(request, make_staff) -> None:
