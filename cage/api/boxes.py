@@ -158,6 +158,7 @@ class JackpotList(generics.ListAPIView):
     and whether that matches, and the expected money still in its boxes (filter: ``room``)."""
 
     serializer_class = JackpotOutput
+    required_actions = {"GET": Action.FUNDS_READ}
 
     def get_queryset(self):
         user = self.request.user

@@ -37,6 +37,8 @@ class Action(models.TextChoices):
     RULES_LOAD = "rules_load", "Load a rules file"
     RULES_VERSIONS_READ = "rules_versions_read", "Read the rules versions"
     REVENUE_READ = "revenue_read", "Read the poker revenue report"
+    ROUNDS_READ = "rounds_read", "Read the rounds of play and their rake"
+    FUNDS_READ = "funds_read", "Read the jackpot funds' balances"
     CORRECTION_PREPARE = "correction_prepare", "Prepare the reversal of a transfer"
     CORRECTION_APPROVE = "correction_approve", "Approve the reversal of a transfer"
     PIN_SET = "pin_set", "Set their own signing PIN"
@@ -117,6 +119,14 @@ ACTION_ROLES: dict[Action, frozenset[Role]] = {
     # The back office reads the rules versions and the revenue, as in the admin.
     Action.RULES_VERSIONS_READ: ADMIN_ROLES,
     Action.REVENUE_READ: ADMIN_ROLES,
+    # Reads follow the role table too: every round's rake is the revenue of the day (§637a.17), read by
+    # the floor that runs the games (floorperson or above), finance, compliance and an administrator;
+    # a dealer reads the rounds they log in the answers to their own posts, and security, surveillance
+    # and the cage read none.
+    Action.ROUNDS_READ: FLOORPERSON_OR_ABOVE | {Role.FINANCE, Role.COMPLIANCE, Role.ADMINISTRATOR},
+    # The funds' balances (official, owed, available, displayed): the floor that announces and pays the
+    # jackpots and the back office that keeps their record; a dealer and security read the board.
+    Action.FUNDS_READ: FLOORPERSON_OR_ABOVE | ADMIN_ROLES | {Role.SURVEILLANCE},
     Action.BACK_OFFICE_USE: ADMIN_ROLES,
     # Counts and the cage (§637a.15(d)-(e), §637a.16(d)-(e)): a floorperson or above records the notice
     # to compliance, a dealer counts at a closed table in the presence of a floorperson or above, security

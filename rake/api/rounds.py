@@ -190,7 +190,7 @@ class RoundListCreate(generics.ListAPIView):
     """Rounds of play. GET lists them (filters: ``table``, ``room``, ``gaming_day``); POST logs one."""
 
     serializer_class = RoundOutput
-    required_actions = {"POST": Action.ROUND_RECORD}
+    required_actions = {"GET": Action.ROUNDS_READ, "POST": Action.ROUND_RECORD}
 
     def get_queryset(self):
         rounds = visible_to(

@@ -47,13 +47,13 @@ def test_a_role_that_may_not_act_is_a_json_403(api) -> None:
     )
 
 
-def test_a_crash_under_the_api_is_a_json_500(dealer, monkeypatch) -> None:
+def test_a_crash_under_the_api_is_a_json_500(floorperson, monkeypatch) -> None:
     def crash(*args, **kwargs):
         raise RuntimeError("boom")
 
     monkeypatch.setattr("rake.api.rounds.RoundListCreate.get", crash)
     client = Client(raise_request_exception=False)
-    client.force_login(dealer)
+    client.force_login(floorperson)
     response = client.get("/api/rounds/")
     assert response.status_code == 500
     assert response.json() == {

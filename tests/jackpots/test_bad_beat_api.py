@@ -180,8 +180,8 @@ def test_a_bad_beat_walked_over_the_api_ends_with_the_display_equal_to_the_finan
     assert ledger_total() == 0
 
 
-def test_the_high_hand_shows_what_the_selector_gives(rated_table, dealer, finance) -> None:
-    fund = _jackpots(dealer)["hh"]
+def test_the_high_hand_shows_what_the_selector_gives(rated_table, floorperson, finance) -> None:
+    fund = _jackpots(floorperson)["hh"]
     assert {key: fund[key] for key in ("kind", "official", "owed", "available", "displayed", "pending")} == {
         "kind": "high_hand",
         "official": "0.00",

@@ -108,7 +108,7 @@ def test_a_late_round_signed_by_a_shift_supervisor_is_recorded_and_marked_late(t
     header, body = revenue_table([row], group_by=["gaming_day", "table"])
     assert dict(zip(header, body[0], strict=True))["late_rounds"] == 1
     # The list of rounds says so too; a retry without the signature answers the first result.
-    listed = client_for(dealer).get("/api/rounds/", {"room": "main"}).json()["results"]
+    listed = client_for(supervisor).get("/api/rounds/", {"room": "main"}).json()["results"]
     assert [(r["id"], r["late_entry_by"]) for r in listed] == [(answer["id"], supervisor.username)]
 
 

@@ -354,9 +354,12 @@ def test_only_dealers_and_floor_staff_log_rounds(rated_table, make_staff):
     assert response.status_code == 403
 
 
-def test_list_rounds_with_filters(client, rated_table):
+def test_list_rounds_with_filters(client, rated_table, floorperson):
     post(client, body())
     post(client, body(pot="50.00", uncalled_bet="0.00"))
+    dealer = client
+    client = APIClient()
+    client.force_authenticate(floorperson)  # every round's rake is read by the floor and the back office
     data = client.get("/api/rounds/", {"table": "T1"}).json()
     assert data["count"] == 2
     assert {r["rake"] for r in data["results"]} == {"5.00"}
@@ -364,6 +367,7 @@ def test_list_rounds_with_filters(client, rated_table):
     assert client.get("/api/rounds/", {"gaming_day": day}).json()["count"] == 2
     assert client.get("/api/rounds/", {"table": "T2"}).json()["count"] == 0
     assert client.get("/api/rounds/", {"gaming_day": "1999-01-01"}).json()["count"] == 0
+    assert dealer.get("/api/rounds/").status_code == 403  # a dealer reads their rounds in the answers to their posts
 
 
 def test_rounds_and_drops_are_never_updated(client, rated_table):

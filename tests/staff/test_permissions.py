@@ -45,7 +45,7 @@ ROUTES: dict[tuple[str, str], Action | str] = {
     ("api-me", "GET"): SIGNED_IN,
     ("api-rooms", "GET"): SIGNED_IN,
     ("api-tables", "GET"): SIGNED_IN,
-    ("api-rounds", "GET"): SIGNED_IN,
+    ("api-rounds", "GET"): Action.ROUNDS_READ,
     ("api-rounds", "POST"): Action.ROUND_RECORD,
     ("api-rounds-batch", "POST"): Action.ROUND_RECORD,
     ("api-time-charges", "GET"): SIGNED_IN,
@@ -55,7 +55,7 @@ ROUTES: dict[tuple[str, str], Action | str] = {
     ("api-rules-versions", "GET"): Action.RULES_VERSIONS_READ,
     ("api-revenue", "GET"): Action.REVENUE_READ,
     ("api-boxes", "GET"): SIGNED_IN,
-    ("api-jackpots", "GET"): SIGNED_IN,
+    ("api-jackpots", "GET"): Action.FUNDS_READ,
     ("api-compliance-notices", "POST"): Action.NOTICE_RECORD,
     ("api-counts", "GET"): SIGNED_IN,
     ("api-counts", "POST"): Action.COUNT_RECORD,
@@ -118,6 +118,8 @@ ROUTES: dict[tuple[str, str], Action | str] = {
     ("floor:cage-witness-sign", "POST"): Action.COUNT_WITNESS,
     ("floor:cage-recount", "GET"): Action.COUNT_RECOUNT,
     ("floor:cage-recount-sign", "POST"): Action.COUNT_RECOUNT,
+    ("floor:cage-close-days", "GET"): Action.GAMING_DAY_CLOSE,
+    ("floor:cage-close-day-sign", "POST"): Action.GAMING_DAY_CLOSE,
     ("floor:cage-surveillance", "GET"): Action.COUNTS_TO_RECORD_READ,
     ("floor:cage-surveillance-rows", "GET"): Action.COUNTS_TO_RECORD_READ,
     ("floor:cage-custody", "GET"): Action.TRANSPORT_CREATE,
@@ -226,15 +228,22 @@ def floor_state(rules, dealer, floorperson) -> dict[str, int]:
     """An open time-charge table with a charge to verify, a closed table to open, a Bad Beat claim
     to read (claimed at T1, which offers the Bad Beat whether open or not), and a High Hand period."""
     from jackpots.models import HighHandPeriod, Jackpot, PeriodStatus
-    from jackpots.services import claim_open
-    from tests.jackpots.bad_beat import QUALIFYING
 
     # The banked tables' progressives too, and a round of T11 to read.
-    from tests.jackpots.progressive_helpers import play, progressive_rules_text
+    from jackpots.services import SeatWager, claim_open, progressive_round_record
+    from tests.jackpots.bad_beat import QUALIFYING
+    from tests.jackpots.progressive_helpers import progressive_rules_text
 
+    # A later version takes effect as it is loaded (issue 24): its round ends after that.
     factories.load(progressive_rules_text())
-    progressive_round = play(
-        table_set_open(table=Table.objects.get(number="T11"), is_open=True, actor=floorperson), dealer, {1: "1.00"}
+    progressive_round = progressive_round_record(
+        table=table_set_open(table=Table.objects.get(number="T11"), is_open=True, actor=floorperson),
+        ended_at=timezone.now(),
+        wagers=[SeatWager(1, 100)],
+        chips_collected=1,
+        community_cards="",
+        actor=dealer,
+        idempotency_key="walk-progressive-round",
     )
     stud = table_set_open(table=Table.objects.get(number="T7"), is_open=True, actor=floorperson)
     charge, _ = time_charge_assess(
@@ -339,6 +348,7 @@ _FLOOR_POSTS: dict[str, dict[str, str]] = {
     "floor:cage-custody": {"carry": "boxes", "boxes-seal": "S-1", "boxes-pin": PIN},
     "floor:cage-account": {"pin": PIN},
     "floor:cage-missing-box": {"reason": "gone", "pin": PIN},
+    "floor:cage-close-day-sign": {"room": "main", "gaming_day": "2026-01-01", "pin": PIN},
     "floor:bad-beat-claim": {"board": "Ad Ac Kc 7s 7h", "pin": PIN},
     "floor:bad-beat-verify": {"pin": PIN},
     "floor:bad-beat-deny": {"reason": "Below the posted hand.", "pin": PIN},
@@ -381,7 +391,8 @@ def test_every_route_answers_each_role_as_the_table_says(name, method, floor_sta
             response = browser.get(url) if method == "GET" else browser.post(url, _FLOOR_POSTS[name], follow=True)
             page = response.content.decode()
             if allowed:
-                assert response.status_code == 200, (name, role, response.status_code)
+                # Let in: the page answers, or refuses the body on its merits (the close of a day not over: 409).
+                assert response.status_code in (200, 400, 409), (name, role, response.status_code)
                 assert refusal is None or escape(refusal) not in page, (name, role)
             else:
                 assert response.status_code in (200, 403), (name, role, response.status_code)
@@ -841,8 +852,14 @@ def test_the_services_walked_are_every_action_a_service_takes() -> None:
         Action.BAD_BEAT_RECORDS_READ,
         Action.HIGH_HAND_READ,
         Action.PROGRESSIVE_READ,
+        Action.ROUNDS_READ,
+        Action.FUNDS_READ,
+        Action.BOX_EXPECTED_READ,
     }
-    assert {action for action, _ in _service_calls().values()} | reads == set(Action)
+    # Signed within another service's write: the supervisor's signature on a round logged late
+    # (``round_record``, walked in tests/rake/test_late_entry.py).
+    within = {Action.LATE_ENTRY_SIGN}
+    assert {action for action, _ in _service_calls().values()} | reads | within == set(Action)
 
 
 def test_pages_show_what_each_role_may_do_and_hide_the_rest(floor_state, make_staff) -> None:
