@@ -328,3 +328,12 @@ def test_each_trigger_is_what_its_seal_renders(db) -> None:
             cursor.execute("SELECT prosrc FROM pg_proc WHERE proname = %s", [f"casino_seal_{seal.table}"])
             (source,) = cursor.fetchone()
             assert source in _postgresql_function(seal), seal.table
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="TRUNCATE is PostgreSQL's")
+@pytest.mark.parametrize("seal", SEALS, ids=lambda seal: seal.table)
+def test_truncate_of_a_sealed_table_is_refused(db, seal) -> None:
+    with pytest.raises(IntegrityError, match=f"TRUNCATE of {seal.table} is refused"), transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL casino.allow_truncate = off")
+            cursor.execute(f"TRUNCATE {seal.table} CASCADE")
