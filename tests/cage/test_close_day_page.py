@@ -113,7 +113,7 @@ def test_the_page_shows_only_the_rooms_of_the_person(unexplained_day, make_staff
         gaming_day_starts=room.gaming_day_starts,
         actor=manager,
     )
-    east_finance = make_staff(Role.FINANCE)
+    east_finance = make_staff(Role.FINANCE, rooms=[other])
     administrator = make_staff(Role.ADMINISTRATOR)
     room_staff_set(room=other, staff=[east_finance], actor=administrator)
     page = _signed_in(east_finance).get("/floor/cage/gaming-days/").content.decode()

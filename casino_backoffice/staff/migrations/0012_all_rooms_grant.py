@@ -15,6 +15,8 @@ from collections import deque
 
 from django.db import migrations, models
 
+from casino_backoffice.core.immutable import insert_only_again
+
 PROPERTY_WIDE = {"finance", "compliance", "administrator"}
 
 
@@ -99,5 +101,7 @@ class Migration(migrations.Migration):
             name='all_rooms',
             field=models.BooleanField(default=False, db_default=False, help_text='The all-rooms grant, for property-wide staff (finance, compliance, an administrator) by choice: a person without it works only in the rooms they are given, and in none until they are given one.', verbose_name='works in every room'),
         ),
+        # SQLite rebuilds the history table to add the column: its insert-only triggers are set again.
+        insert_only_again("staff_historicaluser"),
         migrations.RunPython(give_rooms, migrations.RunPython.noop),
 ]
