@@ -26,6 +26,7 @@ from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action, action_require
 from casino_backoffice.staff.segregation import independent_require
 from casino_backoffice.staff.services import pin_check, signature_add
+from tables.locks import gaming_day_hold_open
 
 from ..accounts import custody_account, variance_account
 from ..exceptions import CageError, CountNotRecountable
@@ -75,6 +76,9 @@ def count_recount(
         signer = pin_check(user=actor, pin=pin)
         now = timezone.now()
         with transaction.atomic(durable=True):
+            # A closed gaming day stays closed (§637a.17): a recount of its count is refused, and the day
+            # is held open until the recount commits, as a count is.
+            gaming_day_hold_open(room=count.box.room, day=count.gaming_day, what=f"Recount of count {count.pk}")
             old = (
                 Count.objects.select_for_update(of=("self",))
                 .select_related("box__room", "box__table", "counted_by")
