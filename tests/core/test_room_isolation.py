@@ -35,6 +35,7 @@ from tests.conftest import PIN
 API_DOCUMENTS = {
     "api-time-charge-verify": "rake.TimeCharge",
     "api-count-witness": "cage.Count",
+    "api-count-recount": "cage.Count",
     "api-transport-account": "cage.Transport",
     "api-transport-missing-boxes": "cage.Transport",
     "api-cage-verification-explain": "cage.CageVerification",

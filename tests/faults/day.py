@@ -338,6 +338,7 @@ class Day:
                     actor=s["cashier"],
                     pin=PIN,
                     idempotency_key=key("verify"),
+                    confirm_variance=True,  # the cashier confirms a difference beyond the threshold (issue 24)
                 ),
                 keyed=True,
             ),

@@ -24,6 +24,7 @@ from cage.services import boxes_sync, schedule_run
 from jackpots.models import HighHandPeriod, PeriodStatus
 from rake.services import round_record
 from tables.models import Table
+from tests.conftest import PIN
 
 NEW_YORK = ZoneInfo("America/New_York")
 # From 05:30 on 2026-11-29 (still gaming day 2026-11-28: a gaming day starts at 06:00), every minute for a day.
@@ -54,7 +55,7 @@ def _beat(
     return threading.Thread(target=tick)
 
 
-def _day(table: Table, dealer, *, minutes: int) -> None:
+def _day(table: Table, dealer, *, minutes: int, supervisor=None) -> None:
     boxes_sync(room=table.room)
     moments = [FIRST + timedelta(minutes=m) for m in range(minutes)]
     half = minutes // 2
@@ -87,6 +88,9 @@ def _day(table: Table, dealer, *, minutes: int) -> None:
             voided=False,
             actor=dealer,
             idempotency_key=f"two-beats-round-{n}",
+            # Rounds of days ago are logged late: a shift supervisor signs for each (issue 24).
+            late_entry_by=supervisor,
+            pin=PIN,
         )
 
     # Each minute ran once, whoever ran it; every other call changed nothing.
@@ -125,16 +129,16 @@ def _day(table: Table, dealer, *, minutes: int) -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_two_beats_and_a_restart_over_three_hours_close_each_period_once_and_make_each_sheet_once(
-    rated_table, dealer
+    rated_table, dealer, supervisor
 ) -> None:
     # 05:30 to 08:29: the start of gaming day 2026-11-29 at 06:00, the hourly periods ending at 06:00,
     # 07:00 and 08:00; the restart at 06:59.
-    _day(rated_table, dealer, minutes=3 * 60)
+    _day(rated_table, dealer, minutes=3 * 60, supervisor=supervisor)
 
 
 @pytest.mark.exhaustive
 @pytest.mark.django_db(transaction=True)
 def test_two_beats_and_a_restart_over_a_day_close_each_period_once_and_make_each_sheet_once(
-    rated_table, dealer
+    rated_table, dealer, supervisor
 ) -> None:
-    _day(rated_table, dealer, minutes=24 * 60)
+    _day(rated_table, dealer, minutes=24 * 60, supervisor=supervisor)

@@ -30,10 +30,14 @@ def _api(token: str) -> APIClient:
 
 
 def _refused(api: APIClient, detail: str = "Invalid token.") -> bool:
-    """The API refuses the token. (403, not 401: the first authentication of the API is the tablet's
-    session, which names no scheme a client could answer.)"""
+    """The API refuses the token: 401, with the scheme a client answers (``WWW-Authenticate: Token``;
+    the token authenticator is the API's first)."""
     response = api.get("/api/me/")
-    return response.status_code == 403 and response.json()["detail"] == detail
+    return (
+        response.status_code == 401
+        and response["WWW-Authenticate"].startswith("Token")
+        and response.json()["detail"] == detail
+    )
 
 
 def _stored_text() -> str:
