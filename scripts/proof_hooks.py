@@ -72,7 +72,10 @@ SHAPE_MESSAGES = re.compile(
 
 # Fields whose keys OpenAPI 3.0 cannot describe (it has no ``propertyNames``): a count's denominations,
 # {"5.00": 3}, say so in words; a key that is not an amount is refused with the money field's message.
-UNDESCRIBABLE_KEYS = {("POST", "/api/counts/", "denominations")}
+UNDESCRIBABLE_KEYS = {
+    ("POST", "/api/counts/", "denominations"),
+    ("POST", "/api/counts/{id}/recount/", "denominations"),
+}
 
 
 def _messages(errors: Any, path: str = "") -> Iterator[tuple[str, str]]:

@@ -116,6 +116,24 @@ class NoticeCreate(APIView):
 # --- Counts ---------------------------------------------------------------------------------------
 
 
+class DenominationsField(serializers.DictField):
+    """Pieces counted per denomination, {"5.00": 3, "1.00": 2}: each key an amount above 0.00 read by
+    the one money parser, each value a whole number of pieces. Two keys of the same amount ("5" and
+    "5.00") add up. Keyed by cents as a string, as the count stores them."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(child=serializers.IntegerField(min_value=0), **kwargs)
+
+    def to_internal_value(self, data: Any) -> dict[str, int]:
+        pieces: dict[str, int] = {}
+        for denomination, number in super().to_internal_value(data).items():
+            cents = MoneyField().to_internal_value(denomination)
+            if cents == 0:
+                raise ValidationError(f"A denomination is more than 0.00, not {denomination!r}.")
+            pieces[str(cents)] = pieces.get(str(cents), 0) + number
+        return pieces
+
+
 class CountInput(serializers.Serializer):
     box = serializers.CharField(max_length=60, help_text="Box code, such as T1-bb.")
     room = serializers.SlugField(required=False, help_text="Room code; needed only when two rooms share the box code.")
@@ -124,21 +142,11 @@ class CountInput(serializers.Serializer):
         required=False,
         help_text="The compliance notice a Bad Beat count refers to (default: the room's notice of the gaming day).",
     )
-    denominations = serializers.DictField(
-        child=serializers.IntegerField(min_value=0),
+    denominations = DenominationsField(
         required=False,
         help_text='Optional: pieces counted per denomination, {"5.00": 3, "1.00": 2}; they must add up to the count.',
     )
     pin = serializers.CharField(help_text="The signed-in dealer's PIN: their signature.")
-
-    def validate_denominations(self, value: dict[str, int]) -> dict[str, int]:
-        pieces: dict[str, int] = {}
-        for denomination, number in value.items():
-            cents = MoneyField().to_internal_value(denomination)
-            if cents == 0:
-                raise ValidationError(f"A denomination is more than 0.00, not {denomination!r}.")
-            pieces[str(cents)] = pieces.get(str(cents), 0) + number
-        return pieces
 
 
 class CountOutput(serializers.Serializer):
@@ -324,14 +332,11 @@ class RecountInput(serializers.Serializer):
     reason = serializers.CharField(
         max_length=2000, help_text='Why the count is wrong, such as "typed 79.00 for 7.90"; kept with both counts.'
     )
-    denominations = serializers.DictField(
-        child=serializers.IntegerField(min_value=0),
+    denominations = DenominationsField(
         required=False,
         help_text='Optional: pieces recounted per denomination, {"5.00": 1, "1.00": 2}; they must add up to the recount.',
     )
     pin = serializers.CharField(help_text="The signed-in supervisor's PIN: their signature on the recount.")
-
-    validate_denominations = CountInput.validate_denominations
 
 
 def _count_recount(count: Count) -> Any:

@@ -1377,7 +1377,7 @@ class FundsMachine(RuleBasedStateMachine):
         self.verify_a_claim(pick=self._claims("claimed").index(claim))
         if claim.status == "verified":
             self.distribute_a_payout(pick=self._claims("verified").index(claim))
-        payers = itertools.cycle(["security", "cashier", "finance"])
+        payers = itertools.cycle(["security", "cashier", "finance2"])  # not the preparer
         for share in list(claim.shares):
             self.pay_a_share(pick=self._shares(paid=False).index((claim, share)), payer=next(payers))
         self.taken["flow: a Bad Beat paid in full"] += 1
