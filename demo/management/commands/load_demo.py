@@ -83,9 +83,18 @@ def play_a_demo_day(pins: dict[str, str]) -> None:
 
     from django.utils import timezone
 
-    from cage.models import Box
+    from cage.models import Box, BoxKind
     from cage.selectors import boxes_with_expected
-    from cage.services import boxes_sync, cage_verify, count_record, count_witness, notice_record, transport_create
+    from cage.services import (
+        boxes_sync,
+        cage_verify,
+        count_record,
+        count_recount,
+        count_witness,
+        notice_record,
+        transport_create,
+    )
+    from casino_backoffice.money import display_cents
     from rake.services import round_record
     from tables.models import Table
     from tables.services import table_set_open
@@ -123,13 +132,27 @@ def play_a_demo_day(pins: dict[str, str]) -> None:
     )
     counts = []
     for content in boxes_with_expected(boxes=Box.objects.filter(table=t1)):
+        # The dealer mistypes the drop box's count (a zero too many); the shift supervisor recounts it
+        # before it is witnessed, with the reason, and the recount supersedes it on the count sheet.
+        typo = content.box.kind == BoxKind.RAKE and content.expected_cents > 0
         count = count_record(
             box=content.box,
-            counted_cents=content.expected_cents,
+            counted_cents=content.expected_cents * 10 if typo else content.expected_cents,
             actor=dealer,
             pin=pins["dealer"],
             idempotency_key=f"demo-count-{content.box.code}",
         )
+        if typo:
+            count = count_recount(
+                count=count,
+                counted_cents=content.expected_cents,
+                reason=(
+                    f"The dealer typed {display_cents(count.counted_cents)} for {display_cents(content.expected_cents)}."
+                ),
+                actor=staff["supervisor"],
+                pin=pins["supervisor"],
+                idempotency_key=f"demo-recount-{content.box.code}",
+            )
         counts.append(count_witness(count=count, actor=floor, pin=pins["floor"], surveillance_reference="DEMO-CAM-1"))
     container = transport_create(
         room=room,
@@ -412,7 +435,8 @@ class Command(BaseCommand):
         if {username for username, _, _ in created} == {username for username, *_ in DEMO_STAFF}:
             play_a_demo_day({username: pin for username, _, pin in created})
             self.stdout.write(
-                "A demo gaming day was played: rounds at T1-T3; T1 closed, counted and verified at the cage; "
+                "A demo gaming day was played: rounds at T1-T3; T1 closed, counted (its drop box mistyped and "
+                "recounted by the shift supervisor) and verified at the cage; "
                 "a Bad Beat at T2 verified, distributed and partly paid; the display adjusted; a full house on the "
                 "High Hand Tracking Slip of the current period; progressive rounds at T11-T13 with a straight flush paid at "
                 "the table, four aces paid through the cage and the Crazy 4 meter reset."
