@@ -51,28 +51,41 @@ class LockoutAuthenticationForm(AuthenticationForm):
 
     def clean(self) -> dict[str, Any]:
         from .second_factor.services import second_factor_device
-        from .signin import signin_locked_message, signin_locked_until, signin_record
+        from .signin import signin_turn
 
         username = (self.cleaned_data.get("username") or "").strip()
-        if username:
-            until = signin_locked_until(username=username)
-            if until is not None:
-                signin_record(username=username, succeeded=False, request=self.request, refused_locked=True)
-                raise forms.ValidationError(signin_locked_message(username=username, until=until), code="locked_out")
-        try:
-            cleaned = super().clean()
-        except forms.ValidationError:
-            if username:
-                signin_record(username=username, succeeded=False, request=self.request)
-            raise
+        if not username:
+            return super().clean()
+        with signin_turn(username=username):
+            refused = self._password_check(username)
+        if refused is not None:
+            raise refused
         user = self.get_user()
         if user is not None and second_factor_device(user=user) is not None:
             raise forms.ValidationError(
                 "Enter the 6-digit code from your authenticator app to finish signing in.", code=SECOND_FACTOR_NEEDED
             )
-        if username:
+        return self.cleaned_data
+
+    def _password_check(self, username: str) -> forms.ValidationError | None:
+        """Inside the username's turn: the lock, the password, the attempt recorded; the refusal is
+        returned, to be raised once the turn has committed the attempt."""
+        from .second_factor.services import second_factor_device
+        from .signin import signin_locked_message, signin_locked_until, signin_record
+
+        until = signin_locked_until(username=username)
+        if until is not None:
+            signin_record(username=username, succeeded=False, request=self.request, refused_locked=True)
+            return forms.ValidationError(signin_locked_message(username=username, until=until), code="locked_out")
+        try:
+            super().clean()
+        except forms.ValidationError as refused:
+            signin_record(username=username, succeeded=False, request=self.request)
+            return refused
+        user = self.get_user()
+        if user is None or second_factor_device(user=user) is None:
             signin_record(username=username, succeeded=True, request=self.request)
-        return cleaned
+        return None
 
 
 class SecondFactorCodeForm(forms.Form):

@@ -6,6 +6,10 @@ username since their last success (and within ``SIGNIN_LOCKOUT``), that username
 refused, the password unchecked, until ``SIGNIN_LOCKOUT`` after the last failure; another person at the
 same terminal still signs in. Every attempt is a ``SignInAttempt`` row compliance reads in the admin.
 
+The count holds under concurrency: an attempt reads the lock, checks the password or code and records
+the outcome in one ``signin_turn`` of its username, so parallel attempts for one person take turns and at
+most ``SIGNIN_MAX_FAILURES`` passwords are ever checked for one locked window.
+
 A person with a second factor (``staff.second_factor``) signs in in two steps: a right password is not
 a success (it is not recorded: the code's attempt is), so wrong codes count toward the same lockout as
 wrong passwords, and a right password between them does not start the count again.
@@ -13,13 +17,39 @@ wrong passwords, and a right password between them does not start the count agai
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 
 from django.conf import settings
+from django.db import connection, transaction
 from django.http import HttpRequest
 from django.utils import timezone
 
 from .models import SignInAttempt, SignInReason
+
+# Advisory locks are keyed by two integers: this namespace (ASVS 2.2.1, the lockout) and the username's hash.
+SIGNIN_LOCK_NAMESPACE = 2210
+
+
+@contextmanager
+def signin_turn(*, username: str) -> Iterator[None]:
+    """One attempt of ``username`` at a time, in its own transaction: whoever reads the lock
+    (``signin_locked_until``), checks a password or code and records it (``signin_record``) inside
+    the turn does so after the attempts before it were recorded, so "after ``SIGNIN_MAX_FAILURES``
+    wrong passwords ... that username's next attempts are refused, the password unchecked" holds for
+    parallel attempts too. On PostgreSQL the turn is an advisory lock of the lower-cased username (the
+    lockout compares usernames case-insensitively) held until the transaction ends, so other people
+    sign in meanwhile; SQLite begins every transaction ``IMMEDIATE``, one writer at a time, which
+    gives the turns already. A refusal raised inside the turn would undo what it recorded: raise it
+    after."""
+    with transaction.atomic(durable=True):
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT pg_advisory_xact_lock(%s, hashtext(%s))", [SIGNIN_LOCK_NAMESPACE, username.lower()]
+                )
+        yield
 
 
 def signin_locked_until(*, username: str, now: datetime | None = None) -> datetime | None:
