@@ -23,7 +23,17 @@ from jackpots.models import HighHandPeriod, Jackpot, JackpotKind, PeriodStatus
 from jackpots.selectors import tables_listing
 from tables.models import PokerRoom
 
-from .models import Box, CageVerification, Count, CountSheet, CountStatus, MissingBox, Transport, Variance
+from .models import (
+    Box,
+    CageVerification,
+    Count,
+    CountSheet,
+    CountStatus,
+    MissingBox,
+    Transport,
+    TransportItem,
+    Variance,
+)
 
 
 @dataclass(frozen=True)
@@ -63,6 +73,31 @@ def boxes_with_expected(*, boxes: QuerySet[Box]) -> list[BoxContent]:
     return contents
 
 
+def high_hand_contents_taken_whole(*, boxes: list[Box], periods: list[HighHandPeriod]) -> set[tuple[int, int]]:
+    """The (box, period) pairs whose box content was counted or carried before the period ended (its
+    table closed) and received nothing since: no count is left to make for it (§637a.16(d)), so the
+    schedule makes it no sheet and the box's next count takes a later period. A fixed number of
+    queries."""
+    touched = set(
+        Count.objects.filter(box__in=boxes, period__in=periods)
+        .values_list("box_id", "period_id")
+        .union(TransportItem.objects.filter(box__in=boxes, period__in=periods).values_list("box_id", "period_id"))
+    )
+    codes = {
+        (box.pk, period.pk): high_hand_box_content_account(
+            table=box.table, jackpot=box.jackpot, starts_at=period.starts_at
+        ).code
+        for box in boxes
+        for period in periods
+        if (box.pk, period.pk) in touched and box.jackpot is not None
+    }
+    if not codes:
+        return set()
+    accounts = {account.code: account for account in Account.objects.filter(code__in=codes.values())}
+    balances = account_balances(accounts=list(accounts.values())) if accounts else {}
+    return {pair for pair, code in codes.items() if code not in accounts or balances[accounts[code].pk] == 0}
+
+
 def high_hand_next_counts(*, boxes: list[Box]) -> dict[int, tuple[HighHandPeriod | None, int]]:
     """For each High Hand box: the qualifying period its next count covers, the oldest of its fund not
     announced yet whose rules listed the box's table and whose box content at it was neither counted
@@ -81,7 +116,7 @@ def high_hand_next_counts(*, boxes: list[Box]) -> dict[int, tuple[HighHandPeriod
         CountSheet.objects.filter(box__in=boxes, period__in=periods)
         .filter(Q(counts__isnull=False) | Q(transport_item__isnull=False))
         .values_list("box_id", "period_id")
-    )
+    ) | high_hand_contents_taken_whole(boxes=boxes, periods=periods)
     chosen: dict[int, HighHandPeriod | None] = {}
     for box in boxes:
         assert box.jackpot is not None

@@ -27,9 +27,6 @@ from datetime import date, datetime, timedelta
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from casino_backoffice.ledger.models import Account
-from casino_backoffice.ledger.selectors import account_balance
-from jackpots.accounts import high_hand_box_content_account
 from jackpots.models import HighHandPeriod, JackpotKind, PeriodStatus
 from jackpots.selectors import tables_listing
 from jackpots.services import display_late_flag, display_overdue_flag, periods_run, unclaimed_prepare
@@ -37,6 +34,7 @@ from tables.models import PokerRoom
 from tables.selectors import gaming_day, gaming_day_bounds
 
 from ..models import Box, BoxKind, CountSheet, ScheduleRun, SheetKind
+from ..selectors import high_hand_contents_taken_whole
 from .boxes import boxes_sync
 from .high_hand import high_hand_pools_settle, period_sheet_key
 
@@ -120,15 +118,10 @@ def _period_sheets_due(*, box: Box, until: datetime, now: datetime) -> list[Coun
 
 
 def _taken_whole(*, box: Box, period: HighHandPeriod) -> bool:
-    """The box content of ``period`` was counted or carried before the period ended (its table closed)
-    and nothing was dropped into it since: no count is left to make."""
-    if box.jackpot is None or not (
-        box.transport_items.filter(period=period).exists() or box.counts.filter(period=period).exists()
-    ):
-        return False
-    spec = high_hand_box_content_account(table=box.table, jackpot=box.jackpot, starts_at=period.starts_at)
-    content = Account.objects.filter(code=spec.code).first()
-    return content is None or account_balance(account=content) == 0
+    """The box content of ``period`` was counted or carried before the period ended and nothing was
+    dropped into it since: no count is left to make (``cage.selectors.high_hand_contents_taken_whole``,
+    the rule the cage's list of boxes reads too)."""
+    return (box.pk, period.pk) in high_hand_contents_taken_whole(boxes=[box], periods=[period])
 
 
 def schedule_lock_shared() -> None:

@@ -208,3 +208,33 @@ def test_a_period_a_round_opened_while_the_schedule_was_down_does_not_hide_the_o
         (_at("11:00"), PeriodStatus.CLOSED, False),
         (_at("12:00"), PeriodStatus.CLOSED, True),  # closed at once: by the real clock its end has passed
     ]
+
+
+def test_the_cage_is_told_the_period_the_next_count_takes_after_a_box_was_taken_whole(
+    night, rated_table, dealer, floorperson, cashier
+) -> None:
+    """A box counted whole before its period ended needs no count for that period (no sheet is made);
+    the cage's list then names the next period and what it holds, which is what the next count takes.
+    Found by the load soak: the list named the counted period with $0.00 while the count took $28.00."""
+    rounds, _hand, _count = night
+    _run(_at("10:30"))
+    rounds(_at("10:35"))  # $2.00 for 10:00
+    table_set_open(table=rated_table, is_open=False, actor=floorperson)
+    early = count_record(
+        box=Box.objects.get(code="T1-hh"), counted_cents=200, actor=dealer, pin=PIN, idempotency_key="c-whole"
+    )
+    assert (early.period, early.sheet) == (_period("10:00"), None)
+    table_set_open(table=rated_table, is_open=True, actor=floorperson)
+    _run(_at("11:01"))  # 10:00 closes; its box content was taken whole: no sheet for it
+    rounds(_at("11:10"), 2)  # $4.00 for 11:00
+    assert not CountSheet.objects.filter(box__code="T1-hh", period=_period("10:00")).exists()
+
+    cage = APIClient()
+    cage.force_authenticate(cashier)
+    (box,) = cage.get("/api/boxes/", {"room": "main", "jackpot": "hh", "table": "T1"}).json()["results"]
+    assert (box["expected"], box["period"]) == ("4.00", "2026-11-30T11:00:00-05:00")
+    table_set_open(table=rated_table, is_open=False, actor=floorperson)
+    then = count_record(
+        box=Box.objects.get(code="T1-hh"), counted_cents=400, actor=dealer, pin=PIN, idempotency_key="c-next"
+    )
+    assert (then.period, then.expected_cents) == (_period("11:00"), 400)
