@@ -130,12 +130,17 @@ def visible_to(user: Any, queryset: QuerySet[M], *, path: str | None = None) -> 
     given neither (rooms are never a default) nor for a visitor who is not signed in. ``path`` leads from a row to its room (``room_path`` finds it).
     Rows no room owns by a foreign key are scoped by what they lead to: the ledger's accounts,
     transfers, corrections and checkpoints by the room in the account's code, a signature by the
-    document it is on. A model that reaches no room is returned as it is (people, sign-in logs).
+    document it is on. A model that reaches no room is returned as it is (sign-in logs).
     Rooms by a key cost no query of their own (a subquery); accounts and signatures ask the
-    person's room codes once, and only for a person assigned to rooms."""
+    person's room codes once, and only for a person assigned to rooms.
+    People are seen by who works beside them (``works_beside``): a person of a room in common, a
+    person holding the all-rooms grant only by another who holds it; the admin's people, their tokens
+    and second-factor records are filtered so (issue 25, item 2)."""
     if not getattr(user, "is_authenticated", False):
         return queryset.none()
     everywhere = _works_everywhere(user)
+    if path is None and _is_people(queryset.model):
+        return queryset if everywhere else queryset.filter(_people_beside(user))
     lookup = path or room_path(queryset.model)
     if lookup is not None:
         if everywhere:
@@ -210,8 +215,20 @@ def works_beside(user: Any, other: Any) -> bool:
         return True
     if _works_everywhere(other):
         return False
-    mine, theirs = _assignments(user), _assignments(other)
-    return mine.filter(pokerroom_id__in=theirs.values("pokerroom_id")).exists()
+    return type(other)._default_manager.filter(_people_beside(user), pk=other.pk).exists()
+
+
+def _is_people(model: type[models.Model]) -> bool:
+    return (model._meta.concrete_model or model)._meta.label_lower == settings.AUTH_USER_MODEL.lower()
+
+
+def _people_beside(user: Any) -> Q:
+    """The people ``user`` (given rooms, not the grant) works beside: given a room of theirs, and not
+    holding the all-rooms grant themselves. One subquery, so a list of people costs no query more."""
+    shared = PokerRoom.staff.through.objects.filter(
+        user_id=OuterRef("pk"), pokerroom_id__in=_assignments(user).values("pokerroom_id")
+    )
+    return Q(Exists(shared), all_rooms=False, is_superuser=False)
 
 
 def staff_of(room: PokerRoom) -> Q:

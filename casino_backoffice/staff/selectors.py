@@ -1,4 +1,5 @@
-"""Reads of signatures for the signed documents' reports (count sheets, Bad Beat claim files)."""
+"""Reads of signatures for the signed documents' reports (count sheets, Bad Beat claim files), and of
+the people an administrator answers for."""
 
 from __future__ import annotations
 
@@ -9,9 +10,11 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.contenttypes.models import ContentType
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 
-from .models import Signature
+from casino_backoffice.core.rooms import visible, works_beside
+
+from .models import Signature, User
 
 
 @dataclass(frozen=True)
@@ -56,3 +59,18 @@ def signature_lines(documents: Iterable[Any]) -> dict[tuple[int, str], list[Sign
 def signature_key(document: Any) -> tuple[int, str]:
     """The key of ``document`` in what ``signature_lines`` answers."""
     return ContentType.objects.get_for_model(type(document)).pk, str(document.pk)
+
+
+def people_managed_by(actor: Any, people: QuerySet[User]) -> QuerySet[User]:
+    """The people ``actor`` answers for in the back office (issue 25, item 2): those who work beside
+    them (``core.rooms.visible``: a room in common; a person holding the all-rooms grant only for an
+    all-rooms administrator), and a superuser, the operator's own account, only for a superuser."""
+    beside = visible(actor, people)
+    return beside if getattr(actor, "is_superuser", False) else beside.filter(is_superuser=False)
+
+
+def manages(actor: Any, person: User) -> bool:
+    """Whether ``actor`` answers for ``person`` (``people_managed_by``), for one person."""
+    if person.is_superuser and not getattr(actor, "is_superuser", False):
+        return False
+    return works_beside(actor, person)

@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, NoReturn
 
 from django.conf import settings
 from django.contrib.auth.models import Group, Permission
@@ -34,6 +34,7 @@ from .models import Signature, User
 from .permissions import Action, action_require
 from .pins import pin_hash_check, pin_hash_make
 from .roles import ADMIN_ROLES, ROLE_PERMISSIONS, Role
+from .selectors import manages
 from .signing import SignableDocument, SigningRule, content_hash
 
 # A signing PIN: 4 to 8 digits (0-9 only). Forms refuse anything else before the PIN is checked, so a
@@ -111,6 +112,16 @@ def signing_unlock(*, user: User, actor: User) -> None:
         locked.save(update_fields=["failed_pin_attempts", "signing_locked_at"])
 
 
+def _require_manages(*, actor: User, user: User) -> None:
+    """An administrator acts on the tokens of the people of their rooms only (issue 25, item 2)."""
+    if not manages(actor, user):
+        raise ActionNotPermitted(
+            f"{actor} does not work in a room of {user}: an administrator of their room manages their API tokens. "
+            "Nothing was changed.",
+            action=Action.STAFF_MANAGE,
+        )
+
+
 def api_token_create(*, user: User, actor: User | None = None, replace: bool = False) -> str:
     """A new API token for ``user`` (a table or cage system acting as that person, with their roles and
     rooms as they stand at each request), returned once: only its SHA-512 digest is stored (knox), so
@@ -118,6 +129,7 @@ def api_token_create(*, user: User, actor: User | None = None, replace: bool = F
     administrator who makes it; none means the operator of the server at the command line."""
     if actor is not None:
         action_require(actor=actor, action=Action.STAFF_MANAGE)
+        _require_manages(actor=actor, user=user)
     if not user.is_active:
         raise StaffError(f"{user} is not an active member of staff: no token is made for them.")
     with transaction.atomic():
@@ -129,8 +141,9 @@ def api_token_create(*, user: User, actor: User | None = None, replace: bool = F
 
 
 def api_token_revoke(*, token: AuthToken, actor: User) -> None:
-    """An administrator revokes an API token: the next request that carries it is refused (401)."""
+    """An administrator of the token's person revokes it: the next request that carries it is refused (401)."""
     action_require(actor=actor, action=Action.STAFF_MANAGE)
+    _require_manages(actor=actor, user=token.user)
     owner = token.user.get_username()
     AuthToken.objects.filter(pk=token.pk).delete()
     logger.info("API token %s... of %s revoked by %s", token.token_key[:4], owner, actor.get_username())
@@ -191,6 +204,83 @@ def staff_create(
         for room in rooms:  # from the room's side, whose staff history is kept (``PokerRoom.history``)
             room.staff.add(user)
     return user
+
+
+def _room_codes(rooms: Iterable[Any]) -> str:
+    return ", ".join(sorted(room.code for room in rooms))
+
+
+def staff_access_check(
+    *, actor: User, user: User | None, roles: Iterable[Role], rooms: Iterable[Any], all_rooms: bool
+) -> None:
+    """Refuse ``actor`` giving ``user`` (None: a person being created) these roles, rooms (the whole
+    set they will work in) and all-rooms grant, unless the rules of issue 25, item 2 allow it:
+
+    - an administrator (``Action.STAFF_MANAGE``) manages only the people of their rooms: a person who
+      works beside them (a room in common; a person holding the all-rooms grant only for an all-rooms
+      administrator; a superuser only for a superuser);
+    - only an all-rooms administrator gives or takes away the all-rooms grant or a room they do not
+      hold themselves;
+    - roles (finance, compliance and administrator among them) change only for a person who will
+      work in no room but the administrator's: a role is held in every room its person works in;
+    - nobody grants themselves anything: their own roles, rooms and grant are another's to change.
+
+    ``ActionNotPermitted``, whose message says which rule; nothing is changed."""
+    action_require(actor=actor, action=Action.STAFF_MANAGE)
+    roles, rooms = {Role(role) for role in roles}, set(rooms)
+    held_roles = set(user.roles) if user is not None else set()
+    held_rooms = set(user.poker_rooms.all()) if user is not None else set()
+    held_all_rooms = bool(user.all_rooms) if user is not None else False
+    changed = roles != held_roles or rooms != held_rooms or all_rooms != held_all_rooms
+
+    def refuse(message: str) -> NoReturn:
+        raise ActionNotPermitted(f"{message} Nothing was changed.", action=Action.STAFF_MANAGE)
+
+    if user is not None and not manages(actor, user):
+        refuse(f"{actor} does not work in a room of {user}: an administrator of their room manages them.")
+    if user is not None and user.pk == actor.pk and changed:
+        refuse("Your own roles and rooms are given by another administrator.")
+    if actor.works_everywhere:
+        return
+    if all_rooms != held_all_rooms:
+        refuse("Only an administrator holding the all-rooms grant gives it or takes it away.")
+    mine = set(actor.poker_rooms.all())
+    if foreign := (rooms ^ held_rooms) - mine:
+        refuse(
+            f"You do not administer room {_room_codes(foreign)}: only an administrator holding the all-rooms "
+            "grant gives or takes away a room they do not hold."
+        )
+    if roles != held_roles and (elsewhere := rooms - mine):
+        refuse(
+            f"{user or 'This person'} also works in a room you do not administer ({_room_codes(elsewhere)}): "
+            "their roles are changed by an administrator of every room they work in."
+        )
+
+
+def staff_access_set(
+    *, user: User, actor: User, roles: Iterable[Role], rooms: Iterable[Any], all_rooms: bool, new: bool = False
+) -> None:
+    """An administrator gives ``user`` their roles (their groups), the rooms they work in (the whole
+    set; from the rooms' side, whose staff history is kept) and the all-rooms grant, as
+    ``staff_access_check`` allows; ``new``: ``user`` was just made by ``actor`` (the admin's add form)
+    and holds nothing yet. Whether they work in the back office (``is_staff``) follows their roles, as
+    ``staff_create`` sets it; ``is_superuser`` and raw permissions are never given here."""
+    roles, rooms = [Role(role) for role in roles], list(rooms)
+    staff_access_check(actor=actor, user=None if new else user, roles=roles, rooms=rooms, all_rooms=all_rooms)
+    with transaction.atomic():
+        locked = User.objects.select_for_update().get(pk=user.pk)
+        locked.all_rooms = all_rooms
+        locked.is_staff = any(role in ADMIN_ROLES for role in roles)
+        locked._change_reason = f"roles and rooms given by {actor}"  # type: ignore[attr-defined]
+        locked.save(update_fields=["all_rooms", "is_staff"])
+        locked.groups.set(Group.objects.filter(name__in=[role.value for role in roles]))
+        held = set(locked.poker_rooms.all())
+        for room in held - set(rooms):
+            room.staff.remove(locked)
+        for room in set(rooms) - held:
+            room.staff.add(locked)
+    user.all_rooms, user.is_staff = locked.all_rooms, locked.is_staff
+    user.__dict__.pop("roles", None)  # read again at the next ask
 
 
 @dataclass(frozen=True)
