@@ -193,11 +193,11 @@ class StaffAdmin(SimpleHistoryAdmin, UserAdmin):
     list_display = ["username", "full_name", "credential_number", "role_names", "is_active", "signing_locked_at"]
     list_filter = [RoleFilter, "is_active", "is_staff"]
     search_fields = ["username", "first_name", "last_name", "credential_number"]
-    readonly_fields = ["is_staff", "failed_pin_attempts", "signing_locked_at", "last_login", "date_joined"]
+    readonly_fields = ["back_office", "failed_pin_attempts", "signing_locked_at", "last_login", "date_joined"]
     fieldsets = (
         (None, {"fields": ("username", "password")}),
         ("Personal info", {"fields": ("first_name", "last_name", "email")}),
-        ("Roles and rooms", {"fields": ("roles", "rooms", "all_rooms", "is_active", "is_staff")}),
+        ("Roles and rooms", {"fields": ("roles", "rooms", "all_rooms", "is_active", "back_office")}),
         ("Board credential and signing", {"fields": ("credential_number", "failed_pin_attempts", "signing_locked_at")}),
         ("Important dates", {"fields": ("last_login", "date_joined")}),
     )
@@ -272,6 +272,11 @@ class StaffAdmin(SimpleHistoryAdmin, UserAdmin):
 
     def has_reset_second_factor_permission(self, request: HttpRequest) -> bool:
         return may(request.user, Action.SECOND_FACTOR_RESET)
+
+    @admin.display(description="Works in the back office", boolean=True)
+    def back_office(self, user: User) -> bool:
+        """``is_staff``, which follows the roles (``staff_access_set``): not a field of its own."""
+        return user.is_staff
 
     @admin.display(description="Name", ordering="last_name")
     def full_name(self, user: User) -> str:

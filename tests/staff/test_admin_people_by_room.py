@@ -321,6 +321,7 @@ def test_the_people_pages_offer_no_superuser_no_raw_permissions_and_roles_in_pla
         assert 'name="is_superuser"' not in body and 'name="user_permissions"' not in body, url
         assert 'name="groups"' not in body and 'name="is_staff"' not in body, url
         assert 'name="roles"' in body and "Poker shift supervisor" in body, url
+    assert "Works in the back office" in browser.get(_change_url(people[page_of])).content.decode()
 
 
 def test_groups_have_no_admin_page(people) -> None:
