@@ -7,8 +7,10 @@ from datetime import time
 
 from django.db import transaction
 
+from casino_backoffice.staff.exceptions import ActionNotPermitted
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action, action_require
+from casino_backoffice.staff.selectors import manages
 
 from .exceptions import SeatLimitExceeded, TableError
 from .games import Game, seat_limit_problem
@@ -54,9 +56,20 @@ def table_set_open(*, table: Table, is_open: bool, actor: User) -> Table:
 
 def room_staff_set(*, room: PokerRoom, staff: Iterable[User], actor: User) -> PokerRoom:
     """Say who works in ``room`` (``PokerRoom.staff``): an administrator, who manages the staff. A person
-    assigned to rooms works only in those; a person assigned to none works in every room."""
+    assigned to rooms works only in those; a person assigned to none works nowhere. An administrator of
+    the room puts in it or takes out of it only people of their rooms, never themselves; an all-rooms
+    administrator anyone but themselves (issue 25, item 2: a room-B administrator pulling a room-A
+    person into room B would then manage them)."""
     action_require(actor=actor, action=Action.STAFF_MANAGE, of=room)
+    staff = list(staff)
     with transaction.atomic():
         locked = PokerRoom.objects.select_for_update().get(pk=room.pk)
-        locked.staff.set(list(staff))
+        changed = set(locked.staff.all()) ^ set(staff)
+        if outside := sorted(str(person) for person in changed if person.pk == actor.pk or not manages(actor, person)):
+            raise ActionNotPermitted(
+                f"{actor} cannot put in room {room.code} or take out of it {', '.join(outside)}: an administrator "
+                "of their rooms does, and nobody for themselves. Nothing was changed.",
+                action=Action.STAFF_MANAGE,
+            )
+        locked.staff.set(staff)
     return locked

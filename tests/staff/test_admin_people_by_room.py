@@ -423,3 +423,20 @@ def test_the_people_list_of_a_room_costs_the_same_queries_whatever_its_length(
         response = browser.get("/admin/staff/user/")
 
     assert response.context["cl"].result_count == 24
+
+
+def test_a_room_b_administrator_pulls_nobody_of_another_room_into_room_b(people, rooms) -> None:
+    """Else a room-B administrator would put a room-A person in room B, and then manage them."""
+    from tables.services import room_staff_set
+
+    b = rooms["b"]
+    before = sorted(b.staff.values_list("username", flat=True))
+    for newcomer in (people["floor_of_a"], people["finance_everywhere"], people["admin_of_a"]):
+        with pytest.raises(ActionNotPermitted, match="cannot put in room b"):
+            room_staff_set(room=b, staff=[*b.staff.all(), newcomer], actor=people["admin_of_b"])
+    with pytest.raises(ActionNotPermitted, match="nobody for themselves"):
+        room_staff_set(room=b, staff=b.staff.exclude(pk=people["admin_of_b"].pk), actor=people["admin_of_b"])
+    assert sorted(b.staff.values_list("username", flat=True)) == before
+
+    room_staff_set(room=b, staff=b.staff.exclude(pk=people["floor_of_b"].pk), actor=people["admin_of_b"])
+    assert people["floor_of_b"] not in b.staff.all()
