@@ -1,7 +1,8 @@
 """The rows of a queryset a person may see, as the layer that knows poker rooms says.
 
 The kernel knows no rooms: the setting ``ROOMS_VISIBLE_TO`` names the function that does
-(``tables.selectors.visible_to``: a person assigned to rooms sees only their rows). The kernel's
+(``tables.selectors.visible_to``: a person assigned to rooms sees only their rows, and only the people
+who work beside them). The kernel's
 document lookup (``api_common.document_or_404``) and its admin lists (``admin.ReadOnlyAdmin``) ask it,
 so a row of another room is answered as a row that does not exist.
 """
