@@ -26,7 +26,6 @@ from casino_backoffice.core.api_common import (
     document_or_404,
     document_post,
     errors,
-    keyed,
     money,
     person,
     valid,
@@ -110,7 +109,7 @@ class NoticeCreate(APIView):
         parameters=[IDEMPOTENCY_HEADER],
     )
     def post(self, request: Request) -> Response:
-        return document_post(request, input_class=NoticeInput, existing=keyed(ComplianceNotice), create=_notice_record)
+        return document_post(request, input_class=NoticeInput, create=_notice_record)
 
 
 # --- Counts ---------------------------------------------------------------------------------------
@@ -289,7 +288,7 @@ class CountListCreate(generics.ListAPIView):
         parameters=[IDEMPOTENCY_HEADER],
     )
     def post(self, request: Request) -> Response:
-        return document_post(request, input_class=CountInput, existing=keyed(Count), create=_count_record)
+        return document_post(request, input_class=CountInput, create=_count_record)
 
 
 class WitnessInput(serializers.Serializer):
@@ -380,4 +379,4 @@ class CountRecount(APIView):
     )
     def post(self, request: Request, pk: int) -> Response:
         count = document_or_404(Count.objects.all(), pk, "count", user=request.user)
-        return document_post(request, input_class=RecountInput, existing=keyed(Count), create=_count_recount(count))
+        return document_post(request, input_class=RecountInput, create=_count_recount(count))

@@ -23,7 +23,6 @@ from casino_backoffice.core.api_common import (
     document_or_404,
     document_post,
     errors,
-    keyed,
     money,
     person,
     valid,
@@ -180,7 +179,7 @@ class TransportCreate(APIView):
         parameters=[IDEMPOTENCY_HEADER],
     )
     def post(self, request: Request) -> Response:
-        return document_post(request, input_class=TransportInput, existing=keyed(Transport), create=_transport_create)
+        return document_post(request, input_class=TransportInput, create=_transport_create)
 
 
 class AccountInput(serializers.Serializer):
@@ -271,9 +270,6 @@ class MissingBoxCreate(APIView):
     def post(self, request: Request, pk: int) -> Response:
         transport = document_or_404(Transport.objects.select_related("room"), pk, "transport", user=request.user)
 
-        def existing(values: dict[str, Any], key: str) -> bool:
-            return MissingBox.objects.filter(transport=transport, box__code=values["box"]).exists()
-
         def create(*, values: dict[str, Any], actor: User, idempotency_key: str) -> dict[str, Any]:
             (box,) = boxes_named([values["box"]], room=transport.room, user=actor)
             missing = missing_box_record(
@@ -283,4 +279,4 @@ class MissingBoxCreate(APIView):
                 MissingBox.objects.select_related("transport__room", "box", "recorded_by").get(pk=missing.pk)
             )
 
-        return document_post(request, input_class=MissingBoxInput, existing=existing, create=create)
+        return document_post(request, input_class=MissingBoxInput, create=create)

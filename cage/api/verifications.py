@@ -27,7 +27,6 @@ from casino_backoffice.core.api_common import (
     document_or_404,
     document_post,
     errors,
-    keyed,
     money,
     person,
     valid,
@@ -226,9 +225,7 @@ class CageVerificationCreate(APIView):
     )
     def post(self, request: Request) -> Response:
         try:
-            return document_post(
-                request, input_class=VerificationInput, existing=keyed(CageVerification), create=_cage_verify
-            )
+            return document_post(request, input_class=VerificationInput, create=_cage_verify)
         except VarianceNotConfirmed as refused:
             return Response(ConfirmVarianceOutput(confirm_variance_data(refused)).data, status=status.HTTP_409_CONFLICT)
 
@@ -471,10 +468,6 @@ class GamingDayCloseCreate(APIView):
         parameters=[IDEMPOTENCY_HEADER],
     )
     def post(self, request: Request) -> Response:
-        def existing(values: dict[str, Any], key: str) -> bool:
-            room = room_required(values.get("room"), user=request.user)
-            return GamingDayClose.objects.filter(room=room, gaming_day=values["gaming_day"]).exists()
-
         def create(*, values: dict[str, Any], actor: User, idempotency_key: str) -> dict[str, Any]:
             room = room_required(values.get("room"), user=actor)
             close = gaming_day_close(room=room, day=values["gaming_day"], actor=actor, pin=values["pin"])
@@ -486,4 +479,4 @@ class GamingDayCloseCreate(APIView):
                 "closed_at": local(close.closed_at, room),
             }
 
-        return document_post(request, input_class=CloseInput, existing=existing, create=create)
+        return document_post(request, input_class=CloseInput, create=create)

@@ -15,7 +15,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from casino_backoffice.core.exceptions import DomainError
-from casino_backoffice.core.idempotency import document_replay, document_replay_after, request_fingerprint
+from casino_backoffice.core.idempotency import document_replay, document_replay_after, replay_note, request_fingerprint
 from casino_backoffice.ledger.models import TransferKind
 from casino_backoffice.ledger.selectors import account_balance
 from casino_backoffice.staff.models import User
@@ -199,6 +199,7 @@ def missing_box_record(*, transport: Transport, box: Box, reason: str, actor: Us
             raise UnknownBox(f"Box {box.code} was not carried under seal {transport.seal}.")
         existing = MissingBox.objects.filter(transport=transport, box=box).first()
         if existing is not None:
+            replay_note(existing)  # one exception per box and transport: a second answers the first
             return existing
         missing = MissingBox.objects.create(
             transport=transport, box=box, reason=reason, recorded_by=actor, recorded_at=signer.verified_at

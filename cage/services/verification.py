@@ -22,7 +22,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from casino_backoffice.core.exceptions import DomainError
-from casino_backoffice.core.idempotency import document_replay, document_replay_after, request_fingerprint
+from casino_backoffice.core.idempotency import document_replay, document_replay_after, replay_note, request_fingerprint
 from casino_backoffice.ledger.models import Account, TransferKind
 from casino_backoffice.money import display_cents, format_cents
 from casino_backoffice.staff.models import User
@@ -499,6 +499,7 @@ def gaming_day_close(*, room: PokerRoom, day: date, actor: User, pin: str) -> Ga
         gaming_day_close_ready(room=room, day=day)  # what still blocks the day (cage.gaming_days)
         existing = GamingDayClose.objects.filter(room=room, gaming_day=day).first()
         if existing is not None:
+            replay_note(existing)  # a day is closed once: closing it again answers the first close
             return existing
         unresolved = list(
             Variance.objects.filter(unresolved_filter(), room=room, gaming_day=day).select_related("box").order_by("pk")

@@ -24,6 +24,7 @@ from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.models import User
 
 from .exceptions import DomainError
+from .idempotency import replays_noted
 from .rooms import visible
 
 _MAX_KEY = 120
@@ -148,26 +149,19 @@ def document_post(
     request: Request,
     *,
     input_class: type[serializers.Serializer],
-    existing: Callable[[dict[str, Any], str], bool],
     create: Callable[..., dict[str, Any]],
     answer_status: int = status.HTTP_201_CREATED,
 ) -> Response:
     """The POST routine of a document: the Idempotency-Key, the shape of the body, then
     ``create(values=, actor=, idempotency_key=)`` (which calls the service and answers the document's
-    data); ``answer_status`` (201), with ``Idempotent-Replayed: true`` when ``existing(values, key)``
-    said the document was recorded before this request. A refusal raises (``{detail, code}`` from the
-    one handler)."""
+    data); ``answer_status`` (201), with ``Idempotent-Replayed: true`` exactly when the service
+    answered a document recorded before this request (``idempotency.replays_noted``: the loser of two
+    parallel posts of one key too). A refusal raises (``{detail, code}`` from the one handler)."""
     key = idempotency_key(request)
     values = valid(input_class, request.data)
-    replayed = existing(values, key)
-    data = create(values=values, actor=acting_user(request), idempotency_key=key)
+    with replays_noted() as replays:
+        data = create(values=values, actor=acting_user(request), idempotency_key=key)
     response = Response(data, status=answer_status)
-    if replayed:
+    if replays:
         response[REPLAYED_HEADER] = "true"
     return response
-
-
-def keyed(model: type[models.Model]) -> Callable[[dict[str, Any], str], bool]:
-    """Whether a document of ``model`` was recorded under the key (the service answers it again, or
-    refuses another body with a 409)."""
-    return lambda values, key: model._default_manager.filter(idempotency_key=key).exists()

@@ -10,12 +10,20 @@ attempt holds, and then meets the state the first attempt left (the box counted,
 distributed) and is refused by a rule. ``document_replay_after`` is how every service ends such a
 refusal: when the document of this very key and request now exists, the answer is that document, as
 for any other retry.
+
+Every replayed answer carries ``Idempotent-Replayed: true``, decided by what answered, not by a look
+before the service ran (the loser of two parallel posts of one key looked before the winner wrote):
+``document_replay`` notes each document it answers again (``replay_note``, for a document found by
+another rule than its key too), and the API reads the notes of its request (``replays_noted``).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
@@ -44,6 +52,30 @@ def request_fingerprint(values: dict[str, Any]) -> str:
 
 D = TypeVar("D", bound=models.Model)
 
+# The documents answered again in the current request, while the API watches (``replays_noted``). A
+# list, not a flag set anew: a service run in a copied context (a thread of sync_to_async) still adds
+# to the request's list.
+_REPLAYS: ContextVar[list[models.Model] | None] = ContextVar("idempotency_replays", default=None)
+
+
+@contextmanager
+def replays_noted() -> Iterator[list[models.Model]]:
+    """The documents that the services called inside answer again instead of recording (empty when
+    they recorded); a new list each time, so nothing of another request is counted."""
+    noted: list[models.Model] = []
+    token = _REPLAYS.set(noted)
+    try:
+        yield noted
+    finally:
+        _REPLAYS.reset(token)
+
+
+def replay_note(document: models.Model) -> None:
+    """Say that ``document``, recorded before, is the answer to this request: a replay."""
+    noted = _REPLAYS.get()
+    if noted is not None:
+        noted.append(document)
+
 
 def document_replay(*, model: type[D], idempotency_key: str, fingerprint: str) -> D | None:
     """The document first created under this key when the request is the same; None when the key is
@@ -57,6 +89,7 @@ def document_replay(*, model: type[D], idempotency_key: str, fingerprint: str) -
             f"The Idempotency-Key {idempotency_key!r} was used for another request ({name} {existing.pk}); "
             f"nothing was recorded. Use a new key for a new {name}."
         )
+    replay_note(existing)
     return existing
 
 

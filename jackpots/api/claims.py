@@ -28,7 +28,6 @@ from casino_backoffice.core.api_common import (
     document_or_404,
     document_post,
     errors,
-    keyed,
     money,
     person,
     valid,
@@ -322,7 +321,7 @@ class ClaimListCreate(generics.ListAPIView):
         parameters=[IDEMPOTENCY_HEADER],
     )
     def post(self, request: Request) -> Response:
-        return document_post(request, input_class=ClaimInput, existing=keyed(BadBeatClaim), create=_claim_open)
+        return document_post(request, input_class=ClaimInput, create=_claim_open)
 
 
 class ClaimDetail(APIView):

@@ -26,7 +26,6 @@ from casino_backoffice.core.api_common import (
     document_or_404,
     document_post,
     errors,
-    keyed,
     money,
     person,
     valid,
@@ -131,9 +130,7 @@ class DisplayAdjustmentCreate(APIView):
         parameters=[IDEMPOTENCY_HEADER],
     )
     def post(self, request: Request) -> Response:
-        return document_post(
-            request, input_class=AdjustmentInput, existing=keyed(DisplayAdjustment), create=_display_adjust
-        )
+        return document_post(request, input_class=AdjustmentInput, create=_display_adjust)
 
 
 class AdjustmentWitnessInput(serializers.Serializer):
@@ -252,7 +249,7 @@ class FundTransferCreate(APIView):
         parameters=[IDEMPOTENCY_HEADER],
     )
     def post(self, request: Request) -> Response:
-        return document_post(request, input_class=TransferInput, existing=keyed(FundTransfer), create=_transfer_prepare)
+        return document_post(request, input_class=TransferInput, create=_transfer_prepare)
 
 
 class ApproveInput(serializers.Serializer):

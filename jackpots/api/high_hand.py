@@ -32,7 +32,6 @@ from casino_backoffice.core.api_common import (
     document_or_404,
     document_post,
     errors,
-    keyed,
     money,
     person,
     valid,
@@ -402,7 +401,7 @@ class EntryCreate(APIView):
         parameters=[IDEMPOTENCY_HEADER],
     )
     def post(self, request: Request) -> Response:
-        return document_post(request, input_class=EntryInput, existing=keyed(HighHandEntry), create=_entry_record)
+        return document_post(request, input_class=EntryInput, create=_entry_record)
 
 
 class EntryVoidInput(serializers.Serializer):
@@ -525,7 +524,6 @@ class AwardPay(APIView):
         return document_post(
             request,
             input_class=AwardPayInput,
-            existing=keyed(HighHandAwardPayment),
             create=create,
             answer_status=status.HTTP_200_OK,
         )

@@ -23,7 +23,6 @@ from casino_backoffice.core.api_common import (
     document_or_404,
     document_post,
     errors,
-    keyed,
     money,
     person,
 )
@@ -190,7 +189,7 @@ class DistributionCreate(APIView):
                 claim=BadBeatClaim.objects.select_related("room").get(pk=claim.pk),
             )
 
-        return document_post(request, input_class=DistributionInput, existing=keyed(BadBeatDistribution), create=create)
+        return document_post(request, input_class=DistributionInput, create=create)
 
 
 # --- The payment of a share -----------------------------------------------------------------------
@@ -269,7 +268,6 @@ class SharePay(APIView):
         return document_post(
             request,
             input_class=PayInput,
-            existing=keyed(BadBeatPayment),
             create=create,
             answer_status=status.HTTP_200_OK,
         )

@@ -30,7 +30,6 @@ from casino_backoffice.core.api_common import (
     document_or_404,
     document_post,
     errors,
-    keyed,
     money,
     person,
     valid,
@@ -352,9 +351,7 @@ class RoundCreate(APIView):
         parameters=[IDEMPOTENCY_HEADER],
     )
     def post(self, request: Request) -> Response:
-        return document_post(
-            request, input_class=ProgressiveRoundInput, existing=keyed(ProgressiveRound), create=_round_record
-        )
+        return document_post(request, input_class=ProgressiveRoundInput, create=_round_record)
 
 
 class RoundDetail(generics.GenericAPIView):
@@ -428,9 +425,7 @@ class HandCreate(APIView):
         parameters=[IDEMPOTENCY_HEADER],
     )
     def post(self, request: Request) -> Response:
-        return document_post(
-            request, input_class=ProgressiveHandInput, existing=keyed(ProgressiveHand), create=_hand_record
-        )
+        return document_post(request, input_class=ProgressiveHandInput, create=_hand_record)
 
 
 class ProgressiveValidateInput(serializers.Serializer):
@@ -526,7 +521,6 @@ class HandPay(APIView):
         return document_post(
             request,
             input_class=ProgressivePayInput,
-            existing=keyed(ProgressivePayment),
             create=create,
             answer_status=status.HTTP_200_OK,
         )
