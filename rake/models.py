@@ -50,7 +50,8 @@ class TimeCharge(SignableDocument):
     policy_code = models.CharField(max_length=30)
     gaming_day = models.DateField()
     shift = models.CharField(max_length=30)
-    idempotency_key = models.CharField(max_length=120, unique=True)
+    # A key as sent (120 characters at most) scoped to its sender (``core.idempotency.sender_key``).
+    idempotency_key = models.CharField(max_length=200, unique=True)
     request_sha256 = models.CharField(max_length=64)
     assessed_by = models.ForeignKey("staff.User", on_delete=models.PROTECT, related_name="+")
     assessed_at = models.DateTimeField()

@@ -138,7 +138,8 @@ class Round(models.Model):
     rules_version = models.ForeignKey(RulesVersion, on_delete=models.PROTECT, related_name="rounds")
     rake_cents = models.BigIntegerField()
     rake_rule = models.CharField(max_length=300)
-    idempotency_key = models.CharField(max_length=120, unique=True)
+    # A key as sent (120 characters at most) scoped to its sender (``core.idempotency.sender_key``).
+    idempotency_key = models.CharField(max_length=200, unique=True)
     request_sha256 = models.CharField(max_length=64)
     created_by = models.ForeignKey("staff.User", on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField()

@@ -24,7 +24,7 @@ from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.models import User
 
 from .exceptions import DomainError
-from .idempotency import replays_noted
+from .idempotency import replays_noted, sender_key
 from .rooms import visible
 
 _MAX_KEY = 120
@@ -34,16 +34,22 @@ IDEMPOTENCY_HEADER = OpenApiParameter(
     {"type": "string", "minLength": 1, "maxLength": _MAX_KEY, "pattern": "[^ \t]"},
     OpenApiParameter.HEADER,
     required=True,
-    description="A new key per document (up to 120 characters). The same key with the same body answers the first "
-    "result again, with the header `Idempotent-Replayed: true`, and records nothing; with another body it is a 409 "
-    "`idempotency_key_reused`.",
+    description="A new key per document (up to 120 characters), the sender's own: a key another person or table "
+    "system used is a new request of yours. The same key with the same body answers the first result again, with the "
+    "header `Idempotent-Replayed: true`, and records nothing; with another body it is a 409 `idempotency_key_reused`.",
 )
 REPLAYED_HEADER = "Idempotent-Replayed"
 D = TypeVar("D", bound=models.Model)
 
 
 def idempotency_key(request: Request) -> str:
-    """The request's Idempotency-Key; a 400 when it is missing or too long."""
+    """The request's Idempotency-Key as its sender's (``idempotency.sender_key``: a key another
+    person or table system used is a new request of this one); a 400 when it is missing or too long."""
+    return sender_key(sender_pk=acting_user(request).pk, key=idempotency_key_as_sent(request))
+
+
+def idempotency_key_as_sent(request: Request) -> str:
+    """The request's Idempotency-Key as sent; a 400 when it is missing or too long."""
     # HTTP's optional whitespace around a value: spaces and tabs (str.strip() would take \x1c-\x1f and \x85 too).
     key = (request.headers.get("Idempotency-Key") or "").strip(" \t")
     if not key:

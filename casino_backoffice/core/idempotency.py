@@ -11,6 +11,15 @@ distributed) and is refused by a rule. ``document_replay_after`` is how every se
 refusal: when the document of this very key and request now exists, the answer is that document, as
 for any other retry.
 
+A key is its sender's: the API records a key sent by a person or a table system in that sender's own
+space (``sender_key``: ``<sender id>:<key as sent>``), so a key another sender used already is a new
+request of this sender (its own document), never a 409 naming the other's document or telling that it
+exists. Messages show the key as it was sent (``key_as_sent``). A document recorded before keys were
+scoped holds the key as sent: a retry of that very request after the upgrade still answers it
+(``document_replay`` also looks under the unscoped key, for the same request only), while another
+request under such a key is a new document, as for any other sender; no data migration rewrites the
+sealed documents.
+
 Every replayed answer carries ``Idempotent-Replayed: true``, decided by what answered, not by a look
 before the service ran (the loser of two parallel posts of one key looked before the winner wrote):
 ``document_replay`` notes each document it answers again (``replay_note``, for a document found by
@@ -21,6 +30,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -52,6 +62,23 @@ def request_fingerprint(values: dict[str, Any]) -> str:
 
 D = TypeVar("D", bound=models.Model)
 
+# ``<sender id>:<key as sent>``; a key as sent has 120 characters at most, so a scoped key fits the
+# 200 characters of every document's ``idempotency_key`` with room for the sender's id.
+_SCOPED = re.compile(r"(?P<sender>[0-9]+):(?P<sent>.+)", re.DOTALL)
+
+
+def sender_key(*, sender_pk: int, key: str) -> str:
+    """The key a service records for ``key`` as sent by the person or table system ``sender_pk``:
+    scoped to that sender, so two senders' equal keys are two requests."""
+    return f"{sender_pk}:{key}"
+
+
+def key_as_sent(key: str) -> str:
+    """The key as its sender sent it: without the sender's scope (``sender_key``)."""
+    scoped = _SCOPED.fullmatch(key)
+    return scoped["sent"] if scoped else key
+
+
 # The documents answered again in the current request, while the API watches (``replays_noted``). A
 # list, not a flag set anew: a service run in a copied context (a thread of sync_to_async) still adds
 # to the request's list.
@@ -79,17 +106,34 @@ def replay_note(document: models.Model) -> None:
 
 def document_replay(*, model: type[D], idempotency_key: str, fingerprint: str) -> D | None:
     """The document first created under this key when the request is the same; None when the key is
-    new; ``IdempotencyKeyReused`` when it was used for another request."""
+    new; ``IdempotencyKeyReused`` when it was used for another request (by the same sender: keys are
+    scoped, ``sender_key``).
+
+    A document recorded before keys were scoped, under the key as sent, answers a retry of the same
+    request (the same fingerprint) that straddled the upgrade; another request under that key is new."""
     existing = model._default_manager.filter(idempotency_key=idempotency_key).first()
     if existing is None:
-        return None
+        return document_replay_unscoped(model=model, idempotency_key=idempotency_key, fingerprint=fingerprint)
     if getattr(existing, "request_sha256", None) != fingerprint:
         name = model._meta.verbose_name
         raise IdempotencyKeyReused(
-            f"The Idempotency-Key {idempotency_key!r} was used for another request ({name} {existing.pk}); "
-            f"nothing was recorded. Use a new key for a new {name}."
+            f"The Idempotency-Key {key_as_sent(idempotency_key)!r} was used for another request "
+            f"({name} {existing.pk}); nothing was recorded. Use a new key for a new {name}."
         )
     replay_note(existing)
+    return existing
+
+
+def document_replay_unscoped(*, model: type[D], idempotency_key: str, fingerprint: str) -> D | None:
+    """The document of this very request recorded before keys were scoped, under the key as sent (a
+    retry that straddled the upgrade); None for a key not scoped, or when there is none. A service
+    that writes before it looks (an insert that skips a key already there) asks this first."""
+    sent = key_as_sent(idempotency_key)
+    if sent == idempotency_key:
+        return None
+    existing = model._default_manager.filter(idempotency_key=sent, request_sha256=fingerprint).first()
+    if existing is not None:
+        replay_note(existing)
     return existing
 
 

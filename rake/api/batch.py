@@ -20,6 +20,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino_backoffice.core.exceptions import DomainError
+from casino_backoffice.core.idempotency import sender_key
 from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.permissions import Action
 from tables.models import Table
@@ -32,7 +33,10 @@ MAX_ROUNDS_PER_BATCH = 500
 
 
 class BatchRoundInput(RoundInput):
-    idempotency_key = serializers.CharField(max_length=120, help_text="A new key per round, reused only to retry it.")
+    idempotency_key = serializers.CharField(
+        max_length=120,
+        help_text="A new key per round, reused only to retry it; the sender's own (another sender's equal key is another round).",
+    )
 
 
 class BatchInput(serializers.Serializer):
@@ -84,6 +88,7 @@ class RoundBatch(APIView):
         requests: list[RoundRequest] = []
         positions: list[int] = []
         tables: dict[tuple[str, str | None], Table] = {}
+        sender = acting_user(request)  # each round's key is the sender's (``idempotency.sender_key``)
         # Shape first (serializers), then one service call records every well-formed round.
         for index, item in enumerate(batch.validated_data["rounds"]):
             try:
@@ -103,13 +108,13 @@ class RoundBatch(APIView):
                     uncalled_bet_cents=values["uncalled_bet"],
                     flop_dealt=values["flop_dealt"],
                     voided=values["voided"],
-                    idempotency_key=values["idempotency_key"],
+                    idempotency_key=sender_key(sender_pk=sender.pk, key=values["idempotency_key"]),
                     late_entry_by=supervisor,
                     late_entry_pin=values.get("pin", ""),
                 )
             )
         for index, request_, outcome in zip(
-            positions, requests, rounds_record_batch(rounds=requests, actor=acting_user(request)), strict=True
+            positions, requests, rounds_record_batch(rounds=requests, actor=sender), strict=True
         ):
             results[index] = {"index": index, **_result(request_.table, outcome)}
         counts = {"recorded": 0, "replayed": 0, "refused": 0}

@@ -16,6 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from casino_backoffice.core.exceptions import DomainError
+from casino_backoffice.core.idempotency import sender_key
 from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.models import User
 from tables.models import Table
@@ -29,8 +30,9 @@ IDEMPOTENCY_HEADER = OpenApiParameter(
     {"type": "string", "minLength": 1, "maxLength": 120, "pattern": "[^ \t]"},
     OpenApiParameter.HEADER,
     required=True,
-    description="A new key per round (up to 120 characters). The same key with the same body answers the first "
-    "result again and records nothing; with another body it is a 409.",
+    description="A new key per round (up to 120 characters), the sender's own: a key another person or table "
+    "system used is a new round of yours. The same key with the same body answers the first result again, with the "
+    "header `Idempotent-Replayed: true`, and records nothing; with another body it is a 409.",
 )
 
 
@@ -144,12 +146,13 @@ def idempotent_post(
     input_class: type[serializers.Serializer],
     record: Callable[..., Recorded],
 ) -> Response:
-    """The POST routine of every idempotent write: the Idempotency-Key, the shape of the body, the
+    """The POST routine of every idempotent write: the Idempotency-Key (the sender's,
+    ``idempotency.sender_key``: another sender's equal key is a new round), the shape of the body, the
     table it names, then ``record(table=, values=, actor=, idempotency_key=)`` (which calls the
     service); 201 with ``Idempotent-Replayed: true`` when the key was recorded before."""
-    key = _idempotency_key(request)
-    values, table = write_input(input_class, request.data, user=request.user)
     actor: User = acting_user(request)
+    key = sender_key(sender_pk=actor.pk, key=_idempotency_key(request))
+    values, table = write_input(input_class, request.data, user=request.user)
     outcome: Recorded | DomainError
     try:
         outcome = record(table=table, values=values, actor=actor, idempotency_key=key)

@@ -14,7 +14,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from casino_backoffice.core.exceptions import DomainError
-from casino_backoffice.core.idempotency import document_replay, request_fingerprint
+from casino_backoffice.core.idempotency import document_replay, document_replay_unscoped, request_fingerprint
 from casino_backoffice.ledger.models import TransferKind
 from casino_backoffice.ledger.services import Posting, transfers_post_within
 from casino_backoffice.staff.models import User
@@ -292,8 +292,14 @@ def _round_post(
     now: datetime,
 ) -> RoundRecorded:
     """Write the round and its drops (``rake``'s rows), then post its transfers (the ledger's), in the
-    caller's transaction. A key already recorded writes nothing and answers the first round."""
+    caller's transaction. A key already recorded writes nothing and answers the first round (one
+    recorded before keys were scoped too, ``document_replay_unscoped``)."""
     table, room, version_id = request.table, request.table.room, in_effect.version_id
+    before_scoping = document_replay_unscoped(
+        model=Round, idempotency_key=request.idempotency_key, fingerprint=fingerprint
+    )
+    if before_scoping is not None:
+        return RoundRecorded(round=before_scoping, drops=tuple(before_scoping.drops.all()), replayed=True)
     round_ = Round(
         table=table,
         ended_at=request.ended_at,
