@@ -21,7 +21,7 @@ from ..exceptions import StaffError
 from ..models import SecondFactorEvent, SecondFactorEventKind, SignInReason, User
 from ..permissions import ACTION_ROLES, Action, action_require
 from ..roles import Role
-from ..signin import signin_locked_until, signin_record
+from ..signin import signin_locked_until, signin_record, signin_turn
 
 DEVICE_NAME = "Authenticator app"
 CODE_DIGITS = 6
@@ -33,11 +33,12 @@ class WrongCode(StaffError):
 
 class CodeCheck(enum.Enum):
     """What a code said: right, wrong, or right but used already (its time step is not after the last
-    accepted one)."""
+    accepted one); or nothing, the person being locked out of signing in (the code unchecked)."""
 
     ACCEPTED = "accepted"
     WRONG = "wrong"
     REPLAYED = "replayed"
+    LOCKED_OUT = "locked_out"
 
 
 # --- Reads ------------------------------------------------------------------------------------------
@@ -120,16 +121,22 @@ def _code_check(device: TOTPDevice, code: str) -> CodeCheck:
 def second_factor_sign_in_check(*, user: User, code: str, request: HttpRequest | None) -> CodeCheck:
     """The second step of signing in: the code of the person's confirmed device, after their right
     password. The attempt is recorded (a wrong or replayed code counts toward the sign-in lockout, as
-    a wrong password does); the device row is locked, so two requests cannot both spend one code."""
-    with transaction.atomic(durable=True):
+    a wrong password does), in the username's turn (``signin_turn``), so parallel codes are checked
+    one at a time and none once the person is locked out (``LOCKED_OUT``); the device row is locked,
+    so two requests cannot both spend one code."""
+    username = user.get_username()
+    with signin_turn(username=username):
+        if signin_locked_until(username=username) is not None:
+            signin_record(username=username, succeeded=False, request=request, refused_locked=True)
+            return CodeCheck.LOCKED_OUT
         device = TOTPDevice.objects.select_for_update().filter(user=user, confirmed=True).order_by("pk").first()
         result = CodeCheck.WRONG if device is None else _code_check(device, code)
-    reason = {
-        CodeCheck.ACCEPTED: SignInReason.SIGNED_IN,
-        CodeCheck.WRONG: SignInReason.WRONG_CODE,
-        CodeCheck.REPLAYED: SignInReason.REPLAYED_CODE,
-    }[result]
-    signin_record(username=user.get_username(), succeeded=result is CodeCheck.ACCEPTED, request=request, reason=reason)
+        reason = {
+            CodeCheck.ACCEPTED: SignInReason.SIGNED_IN,
+            CodeCheck.WRONG: SignInReason.WRONG_CODE,
+            CodeCheck.REPLAYED: SignInReason.REPLAYED_CODE,
+        }[result]
+        signin_record(username=username, succeeded=result is CodeCheck.ACCEPTED, request=request, reason=reason)
     return result
 
 
@@ -170,13 +177,15 @@ def second_factor_confirm(*, actor: User, code: str) -> TOTPDevice:
 
 def second_factor_remove(*, actor: User, code: str, request: HttpRequest | None) -> None:
     """A person removes their own second factor after re-entering a code from it. A wrong code is an
-    attempt like one at sign-in: recorded, counted toward the lockout, and refused while locked out."""
+    attempt like one at sign-in: recorded, counted toward the lockout, and refused while locked out,
+    in the username's turn (``signin_turn``) as at sign-in."""
     action_require(actor=actor, action=Action.SECOND_FACTOR_USE)
-    if signin_locked_until(username=actor.get_username()) is not None:
-        raise WrongCode(
-            "Too many wrong passwords or codes: the second factor cannot be removed until the sign-in lock ends."
-        )
-    with transaction.atomic(durable=True):
+    username = actor.get_username()
+    with signin_turn(username=username):
+        if signin_locked_until(username=username) is not None:
+            raise WrongCode(
+                "Too many wrong passwords or codes: the second factor cannot be removed until the sign-in lock ends."
+            )
         User.objects.select_for_update().get(pk=actor.pk)
         device = TOTPDevice.objects.select_for_update().filter(user=actor, confirmed=True).order_by("pk").first()
         if device is None:
@@ -185,9 +194,10 @@ def second_factor_remove(*, actor: User, code: str, request: HttpRequest | None)
         if result is CodeCheck.ACCEPTED:
             TOTPDevice.objects.filter(user=actor).delete()
             _event(user=actor, kind=SecondFactorEventKind.REMOVED, actor=actor)
+        else:
+            reason = SignInReason.REPLAYED_CODE if result is CodeCheck.REPLAYED else SignInReason.WRONG_CODE
+            signin_record(username=username, succeeded=False, request=request, reason=reason)
     if result is not CodeCheck.ACCEPTED:
-        reason = SignInReason.REPLAYED_CODE if result is CodeCheck.REPLAYED else SignInReason.WRONG_CODE
-        signin_record(username=actor.get_username(), succeeded=False, request=request, reason=reason)
         raise WrongCode(
             "That code was used already: wait for the next one."
             if result is CodeCheck.REPLAYED

@@ -22,7 +22,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 
 from ..forms import SECOND_FACTOR_NEEDED, SecondFactorCodeForm
 from ..models import User
-from ..signin import signin_locked_message, signin_locked_until, signin_record
+from ..signin import signin_locked_message, signin_locked_until
 from .services import CodeCheck, second_factor_device, second_factor_required, second_factor_sign_in_check
 
 PENDING = "second_factor_pending"
@@ -110,13 +110,13 @@ def sign_in_code(
     username = user.get_username()
     form = SecondFactorCodeForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        until = signin_locked_until(username=username)
-        if until is not None:
-            signin_record(username=username, succeeded=False, request=request, refused_locked=True)
+        result = second_factor_sign_in_check(user=user, code=form.cleaned_data["code"], request=request)
+        if result is CodeCheck.LOCKED_OUT:
             _pending_clear(request)
+            # The lock's end as it is now (it was there a moment ago, inside the check).
+            until = signin_locked_until(username=username) or timezone.now()
             messages.error(request, signin_locked_message(username=username, until=until))
             return redirect(sign_in_url)
-        result = second_factor_sign_in_check(user=user, code=form.cleaned_data["code"], request=request)
         if result is CodeCheck.ACCEPTED:
             _pending_clear(request)
             login(request, user, backend=backend)
