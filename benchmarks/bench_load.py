@@ -746,6 +746,7 @@ def database_checks(records: list[Record]) -> list[tuple[str, bool, str]]:
     from django.db.models import Count as N
 
     from cage.models import CageVerification, Count, Transport
+    from casino_backoffice.core.idempotency import key_as_sent
     from casino_backoffice.ledger.invariants import NON_NEGATIVE_KINDS, invariants_check
     from casino_backoffice.ledger.models import Account, Transfer
     from casino_backoffice.ledger.selectors import account_balance, ledger_total
@@ -770,7 +771,9 @@ def database_checks(records: list[Record]) -> list[tuple[str, bool, str]]:
     for kind, model in models.items():
         accepted = {key: doc for r in records for key, doc in r.accepted[kind].items()}
         accepted_total += len(accepted)
-        in_db = dict(model.objects.filter(idempotency_key__in=list(accepted)).values_list("idempotency_key", "pk"))
+        # The API records each key as its sender's (``<sender id>:<key as sent>``): compare the keys as sent.
+        stored = {key_as_sent(key): pk for key, pk in model.objects.values_list("idempotency_key", "pk")}
+        in_db = {key: stored[key] for key in accepted if key in stored}
         lost += [f"{kind} {key}" for key in accepted if key not in in_db]
         wrong_id += [
             f"{kind} {key}: answered {doc}, stored {in_db[key]}"
@@ -778,10 +781,7 @@ def database_checks(records: list[Record]) -> list[tuple[str, bool, str]]:
             if key in in_db and in_db[key] != doc
         ]
         refused = {key for r in records for key in r.refused[kind]}
-        stored_refused += [
-            f"{kind} {key} -> {kind} {pk}"
-            for key, pk in model.objects.filter(idempotency_key__in=list(refused)).values_list("idempotency_key", "pk")
-        ]
+        stored_refused += [f"{kind} {key} -> {kind} {stored[key]}" for key in refused if key in stored]
         duplicated += [
             f"{kind} {row['idempotency_key']} x{row['n']}"
             for row in model.objects.values("idempotency_key").annotate(n=N("pk")).filter(n__gt=1)
