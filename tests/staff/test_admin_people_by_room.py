@@ -19,6 +19,7 @@ from knox.models import AuthToken
 from casino_backoffice.staff.exceptions import ActionNotPermitted
 from casino_backoffice.staff.models import SecondFactorEvent, SecondFactorEventKind, User
 from casino_backoffice.staff.roles import Role
+from casino_backoffice.staff.second_factor.services import second_factor_reset
 from casino_backoffice.staff.services import api_token_create, api_token_revoke, staff_access_set
 from tables.models import PokerRoom
 
@@ -193,6 +194,9 @@ def test_a_room_b_administrator_resets_no_second_factor_outside_room_b_and_reads
     assert TOTPDevice.objects.filter(pk=device.pk).exists()
     assert not SecondFactorEvent.objects.filter(kind=SecondFactorEventKind.RESET).exists()
     assert [event.user for event in events] == [of_b]
+    with pytest.raises(ActionNotPermitted, match="does not work in a room of"):
+        second_factor_reset(user=of_a, actor=people["admin_of_b"])
+    assert TOTPDevice.objects.filter(pk=device.pk).exists()
 
 
 # --- 2. Only an all-rooms administrator grants all-rooms or another room; roles only within ---------

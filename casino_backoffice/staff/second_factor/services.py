@@ -17,10 +17,11 @@ from django_otp.oath import TOTP
 from django_otp.plugins.otp_totp import models as totp_models
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
-from ..exceptions import StaffError
+from ..exceptions import ActionNotPermitted, StaffError
 from ..models import SecondFactorEvent, SecondFactorEventKind, SignInReason, User
 from ..permissions import ACTION_ROLES, Action, action_require
 from ..roles import Role
+from ..selectors import manages
 from ..signin import signin_locked_until, signin_record, signin_turn
 
 DEVICE_NAME = "Authenticator app"
@@ -208,8 +209,14 @@ def second_factor_remove(*, actor: User, code: str, request: HttpRequest | None)
 def second_factor_reset(*, user: User, actor: User) -> bool:
     """An administrator removes a person's second factor (a lost phone): they sign in with their
     password alone until they set up another (at once, when their role requires one). Recorded; False
-    when the person had none."""
+    when the person had none. Only an administrator of the person's room (issue 25, item 2)."""
     action_require(actor=actor, action=Action.SECOND_FACTOR_RESET)
+    if not manages(actor, user):
+        raise ActionNotPermitted(
+            f"{actor} does not work in a room of {user}: an administrator of their room resets their second "
+            "factor. Nothing was changed.",
+            action=Action.SECOND_FACTOR_RESET,
+        )
     if actor.pk == user.pk:
         raise StaffError("An administrator resets another person's second factor; remove your own on the tablet.")
     with transaction.atomic(durable=True):
