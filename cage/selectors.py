@@ -79,9 +79,15 @@ def high_hand_contents_taken_whole(*, boxes: list[Box], periods: list[HighHandPe
     schedule makes it no sheet and the box's next count takes a later period. A fixed number of
     queries."""
     touched = set(
+        # SQLite refuses an ORDER BY inside a UNION's parts: both sides drop their default ordering.
         Count.objects.filter(box__in=boxes, period__in=periods)
+        .order_by()
         .values_list("box_id", "period_id")
-        .union(TransportItem.objects.filter(box__in=boxes, period__in=periods).values_list("box_id", "period_id"))
+        .union(
+            TransportItem.objects.filter(box__in=boxes, period__in=periods)
+            .order_by()
+            .values_list("box_id", "period_id")
+        )
     )
     codes = {
         (box.pk, period.pk): high_hand_box_content_account(
