@@ -39,6 +39,10 @@ class TimeChargeAdmin(ReadOnlyAdmin):
     exclude = ["request_sha256"]
     totals = ["amount_cents"]
 
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # A read of the table of actions, as GET /api/time-charges/ is: not the cage's.
+        return may(request.user, Action.TIME_CHARGES_READ) and super().has_view_permission(request, obj)
+
     @admin.display(description="Amount", ordering="amount_cents")
     def amount(self, charge: TimeCharge) -> str:
         return display_cents(charge.amount_cents)

@@ -260,6 +260,10 @@ class RoundAdmin(ReadOnlyAdmin):
     exclude = ["request_sha256"]
     totals = ["pot_cents", "rake_cents"]
 
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # Every round's rake is a read of the table of actions, as GET /api/rounds/ is: not the cage's.
+        return may(request.user, Action.ROUNDS_READ) and super().has_view_permission(request, obj)
+
     @admin.display(description="Pot", ordering="pot_cents")
     def pot(self, round_: Round) -> str:
         return display_cents(round_.pot_cents)

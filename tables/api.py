@@ -15,6 +15,8 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import generics, serializers
 from rest_framework.exceptions import ValidationError
 
+from casino_backoffice.staff.permissions import Action
+
 from .models import PokerRoom, Table
 from .selectors import rooms_of, visible_to
 
@@ -78,6 +80,7 @@ class RoomList(generics.ListAPIView):
     """The poker rooms the signed-in person works in, their time zones and when their gaming day starts."""
 
     serializer_class = RoomSerializer
+    required_actions = {"GET": Action.ROOMS_READ}
 
     def get_queryset(self):
         return rooms_of(self.request.user)
@@ -88,6 +91,7 @@ class TableList(generics.ListAPIView):
     open; filter with ``?room=main``."""
 
     serializer_class = TableSerializer
+    required_actions = {"GET": Action.TABLES_READ}
 
     def get_queryset(self):
         tables = visible_to(self.request.user, Table.objects.select_related("room"))

@@ -61,6 +61,7 @@ class BoxList(generics.ListAPIView):
     rules version names are opened when it is loaded (``rake.signals.rules_version_loaded``)."""
 
     serializer_class = BoxOutput
+    required_actions = {"GET": Action.BOXES_READ}
 
     def get_queryset(self):
         params = self.request.query_params

@@ -242,7 +242,7 @@ class CountListCreate(generics.ListAPIView):
     expected content moves into custody and a difference is a variance."""
 
     serializer_class = CountOutput
-    required_actions = {"POST": Action.COUNT_RECORD}
+    required_actions = {"GET": Action.COUNTS_READ, "POST": Action.COUNT_RECORD}
 
     def get_queryset(self):
         params = self.request.query_params

@@ -6,6 +6,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from .auth import acting_user
+from .permissions import Action
 
 
 class MeSerializer(serializers.Serializer):
@@ -19,6 +20,8 @@ class MeSerializer(serializers.Serializer):
 
 class MeView(APIView):
     """Who is signed in, their Board credential number and their roles."""
+
+    required_actions = {"GET": Action.PROFILE_READ}  # every role: a read any member of staff makes
 
     @extend_schema(responses=MeSerializer)
     def get(self, request: Request) -> Response:

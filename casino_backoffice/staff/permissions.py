@@ -1,6 +1,6 @@
 """Who may do what: one table of actions and the roles that may take them.
 
-Every action that changes money or state, or reads a restricted report, is an ``Action``;
+Every action that changes money or state, and every read of the API, is an ``Action``;
 ``ACTION_ROLES`` names the roles that may take each, and is the only place that does. Services
 refuse with ``action_require`` (first thing, before a PIN is checked, so that a person who may not
 act never counts toward a PIN lock); tablet pages, the API and the admin ask ``may`` to show or
@@ -38,6 +38,10 @@ class Action(models.TextChoices):
     RULES_VERSIONS_READ = "rules_versions_read", "Read the rules versions"
     REVENUE_READ = "revenue_read", "Read the poker revenue report"
     ROUNDS_READ = "rounds_read", "Read the rounds of play and their rake"
+    TIME_CHARGES_READ = "time_charges_read", "Read the time charges assessed and their amounts"
+    PROFILE_READ = "profile_read", "Read who they are: their name, credential number, roles and signing state"
+    ROOMS_READ = "rooms_read", "Read the rooms they work in, their time zones and gaming days"
+    TABLES_READ = "tables_read", "Read the tables of their rooms, their games and whether they are open"
     FUNDS_READ = "funds_read", "Read the jackpot funds' balances"
     CORRECTION_PREPARE = "correction_prepare", "Prepare the reversal of a transfer"
     CORRECTION_APPROVE = "correction_approve", "Approve the reversal of a transfer"
@@ -59,6 +63,8 @@ class Action(models.TextChoices):
     CAGE_RECORD_READ = "cage_record_read", "Read the official record, the variances and the custody log"
     VARIANCE_READ = "variance_read", "Read the variances"
     COUNTS_TO_RECORD_READ = "counts_to_record_read", "See the table counts to record"
+    BOXES_READ = "boxes_read", "See the jackpot and drop boxes of their rooms"
+    COUNTS_READ = "counts_read", "Read the counts of boxes, their amounts and variances"
     BOX_EXPECTED_READ = "box_expected_read", "See what a box is expected to hold before it is counted"
     BAD_BEAT_CLAIM = "bad_beat_claim", "Open a Bad Beat claim at a table"
     BAD_BEAT_VERIFY = "bad_beat_verify", "Verify or deny a Bad Beat hand"
@@ -97,6 +103,8 @@ EVERY_ROLE = frozenset(Role)
 # Who runs a room's set-up: its tables, games, seats and rules.
 ROOM_MANAGEMENT = frozenset({Role.POKER_ROOM_MANAGER, Role.ADMINISTRATOR})
 FINANCE_OR_ADMINISTRATOR = frozenset({Role.FINANCE, Role.ADMINISTRATOR})
+# Who reads the rake of each round and each time charge (ACTION_ROLES says why).
+REVENUE_READERS = FLOORPERSON_OR_ABOVE | {Role.FINANCE, Role.COMPLIANCE, Role.ADMINISTRATOR}
 
 ACTION_ROLES: dict[Action, frozenset[Role]] = {
     # A dealer logs the rounds of their table (docs/architecture.md, Who uses it); a floorperson or above may
@@ -116,14 +124,24 @@ ACTION_ROLES: dict[Action, frozenset[Role]] = {
     Action.TABLE_UPSERT: ROOM_MANAGEMENT,
     Action.ROOM_UPSERT: ROOM_MANAGEMENT,
     Action.RULES_LOAD: ROOM_MANAGEMENT,
-    # The back office reads the rules versions and the revenue, as in the admin.
+    # Every read of the API is an action too. What any member of staff needs to work at all is given
+    # to every role: who they are, the rooms they work in and the tables of those rooms (the rows are
+    # those of their rooms, ``core.rooms.visible``).
+    Action.PROFILE_READ: EVERY_ROLE,
+    Action.ROOMS_READ: EVERY_ROLE,
+    Action.TABLES_READ: EVERY_ROLE,
+    # The back office reads the rules versions, as in the admin.
     Action.RULES_VERSIONS_READ: ADMIN_ROLES,
-    Action.REVENUE_READ: ADMIN_ROLES,
-    # Reads follow the role table too: every round's rake is the revenue of the day (§637a.17), read by
-    # the floor that runs the games (floorperson or above), finance, compliance and an administrator;
-    # a dealer reads the rounds they log in the answers to their own posts, and security, surveillance
-    # and the cage read none.
-    Action.ROUNDS_READ: FLOORPERSON_OR_ABOVE | {Role.FINANCE, Role.COMPLIANCE, Role.ADMINISTRATOR},
+    # Every round's rake and every time charge is the poker revenue of the day (§637a.17), read by the
+    # floor that runs the games (floorperson or above: it verifies the time charges, (b)(3)(v)),
+    # finance, compliance and an administrator. A dealer reads the rounds and charges they log in the
+    # answers to their own posts; security and surveillance read none; the cage checks each box against
+    # what it should hold (BOX_EXPECTED_READ) and reads the official record it makes
+    # (CAGE_RECORD_READ), not the rake of each round, nor the revenue by table, shift and game, which
+    # is the finance department's record (the poker room manager reads it to run the room).
+    Action.ROUNDS_READ: REVENUE_READERS,
+    Action.TIME_CHARGES_READ: REVENUE_READERS,
+    Action.REVENUE_READ: frozenset({Role.POKER_ROOM_MANAGER, Role.FINANCE, Role.COMPLIANCE, Role.ADMINISTRATOR}),
     # The funds' balances (official, owed, available, displayed): the floor that announces and pays the
     # jackpots and the back office that keeps their record; a dealer and security read the board.
     Action.FUNDS_READ: FLOORPERSON_OR_ABOVE | ADMIN_ROLES | {Role.SURVEILLANCE},
@@ -152,6 +170,16 @@ ACTION_ROLES: dict[Action, frozenset[Role]] = {
     Action.VARIANCE_READ: ADMIN_ROLES | {Role.SHIFT_SUPERVISOR},
     # Surveillance records each table count (§637a.15(d)(1)); compliance reads every list.
     Action.COUNTS_TO_RECORD_READ: frozenset({Role.SURVEILLANCE, Role.COMPLIANCE}),
+    # Every role handles the boxes: the dealer counts them, the floor witnesses and accounts for them,
+    # security carries them, surveillance records their counts, the cage counts or verifies them and
+    # the back office keeps their record. What a box is expected to hold is BOX_EXPECTED_READ's.
+    Action.BOXES_READ: EVERY_ROLE,
+    # The counts (§637a.15(d)-(e), §637a.16(d)-(e)), with what each box was expected to hold and the
+    # variance: for whoever witnesses (a floorperson or above), recounts (a supervisor), carries
+    # (security), records (surveillance), verifies (the cage) or keeps them (finance, compliance, an
+    # administrator). A dealer counts blind and reads their own count in the answer to it, not the
+    # room's counts.
+    Action.COUNTS_READ: EVERY_ROLE - {Role.DEALER},
     # A house control, the blind count: the dealer counts in the presence of a floorperson or above,
     # surveillance records (§637a.15(d)(1), §637a.16(d)(1)) and a cashier counts or verifies at the cage
     # (e). What a box should hold is for those who check a count against it (the cage, finance,

@@ -84,7 +84,7 @@ class TimeChargeListCreate(generics.ListAPIView):
     """Time charges (§637a.17(b)(3)). POST assesses one interval at a table; a floorperson verifies it."""
 
     serializer_class = TimeChargeOutput
-    required_actions = {"POST": Action.TIME_CHARGE_ASSESS}
+    required_actions = {"GET": Action.TIME_CHARGES_READ, "POST": Action.TIME_CHARGE_ASSESS}
 
     def get_queryset(self):
         charges = visible_to(self.request.user, TimeCharge.objects.select_related("table__room"))

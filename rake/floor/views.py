@@ -164,12 +164,10 @@ def round_log(request: HttpRequest) -> HttpResponse:
         return render(request, "rake/floor/round_log.html", {"form": form, "takes": None})
     recorded_round = None
     if (recorded_id := request.GET.get("recorded", "")).isdigit():
-        recorded_round = (
-            visible_to(request.user, Round.objects.select_related("table__room"))
-            .prefetch_related("drops")
-            .filter(pk=int(recorded_id))
-            .first()
-        )
+        rounds = visible_to(request.user, Round.objects.select_related("table__room"))
+        if not may(user, Action.ROUNDS_READ):  # a dealer sees the rake of the rounds they logged, no other
+            rounds = rounds.filter(created_by=user)
+        recorded_round = rounds.prefetch_related("drops").filter(pk=int(recorded_id)).first()
     form = RoundLogForm(initial={"table": recorded_round.table_id} if recorded_round else {})
     return render(
         request,
@@ -180,7 +178,10 @@ def round_log(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def time_charges(request: HttpRequest) -> HttpResponse:
-    """Time charges waiting for a floorperson's verification (§637a.17(b)(3)(v)), newest first."""
+    """Time charges waiting for a floorperson's verification (§637a.17(b)(3)(v)), newest first: a read of
+    the time charges, as ``GET /api/time-charges/`` is."""
+    if (refusal := _refused(request, "rake/floor/time_charges.html", Action.TIME_CHARGES_READ)) is not None:
+        return refusal
     can_verify = may(acting_user(request), Action.TIME_CHARGE_VERIFY)
     pending = (
         visible_to(request.user, TimeCharge.objects.filter(verified_at__isnull=True))

@@ -43,7 +43,7 @@ def test_a_role_that_may_not_act_is_a_json_403(api) -> None:
     assert response.status_code == 403
     assert response.json()["code"] == "not_permitted"
     assert response.json()["detail"].startswith(
-        "Only a poker room manager, a cage cashier, finance, compliance or an administrator may read"
+        "Only a poker room manager, finance, compliance or an administrator may read the poker revenue report"
     )
 
 
