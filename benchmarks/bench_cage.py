@@ -313,7 +313,9 @@ def rounds_insert(
     from django.db import connection
 
     from casino_backoffice.ledger.models import Account, Transfer
-    from jackpots.models import Jackpot, RoundDrop
+    from casino_backoffice.ledger.services import account_open_as
+    from jackpots.accounts import high_hand_box_content_account
+    from jackpots.models import HighHandPeriod, Jackpot, RoundDrop
     from rake.selectors import RoomVersions
     from rake.services.accounts import drop_box_account, pots_account
     from tables.models import Round, Table
@@ -327,6 +329,15 @@ def rounds_insert(
     accounts = dict(Account.objects.filter(code__startswith=f"table:{room.code}:").values_list("code", "pk"))
     jackpots = dict(Jackpot.objects.filter(room=room).values_list("code", "pk"))
     pots = Account.objects.get(code=pots_account(room=room).code).pk
+    # The High Hand box is exchanged at each period's end (§637a.16(d)): the day's drops go to the box
+    # content of the day's qualifying period (a daily period from the gaming day's start), opened by
+    # the schedule before the rounds are inserted, as round_record requires.
+    high_hand = Jackpot.objects.get(room=room, code="hh")
+    period = HighHandPeriod.objects.get(jackpot=high_hand, starts_at__lte=first, ends_at__gt=last)
+    hh_contents = [
+        account_open_as(high_hand_box_content_account(table=t, jackpot=high_hand, starts_at=period.starts_at)).pk
+        for t in tables
+    ]
     window = max((last - first).total_seconds(), 1.0)
     key_prefix = f"bench:{room.code}:{day.isoformat()}:"
     o = outcomes
@@ -394,7 +405,7 @@ def rounds_insert(
         [t.pk for t in tables],
         [accounts[drop_box_account(table=t).code] for t in tables],
         [accounts[f"table:{room.code}:{t.number}:bb_box"] for t in tables],
-        [accounts[f"table:{room.code}:{t.number}:hh_box"] for t in tables],
+        hh_contents,
         key_prefix,
         first,
         window,
@@ -482,17 +493,20 @@ def _check_generator(*, room: Any, dealer: Any, samples: int = 25) -> int:
         with transaction.atomic():
             Table.objects.filter(room=room).update(is_open=True)
             for n, made in enumerate(generated):
-                again = round_record(
-                    table=made.table,
-                    ended_at=made.ended_at,
-                    players_dealt_in=made.players_dealt_in,
-                    pot_cents=made.pot_cents,
-                    uncalled_bet_cents=made.uncalled_bet_cents,
-                    flop_dealt=made.flop_dealt,
-                    voided=made.voided,
-                    actor=dealer,
-                    idempotency_key=f"check-{n}",
-                ).round
+                # Logged a minute after it ended, as the dealer logs it (a round of a past day logged
+                # today would need a supervisor's signature as a late entry).
+                with CLOCK.at_moment(made.ended_at + timedelta(minutes=1)):
+                    again = round_record(
+                        table=made.table,
+                        ended_at=made.ended_at,
+                        players_dealt_in=made.players_dealt_in,
+                        pot_cents=made.pot_cents,
+                        uncalled_bet_cents=made.uncalled_bet_cents,
+                        flop_dealt=made.flop_dealt,
+                        voided=made.voided,
+                        actor=dealer,
+                        idempotency_key=f"check-{n}",
+                    ).round
                 again.refresh_from_db()
                 for field in fields:
                     if getattr(again, field) != getattr(made, field):
@@ -664,6 +678,8 @@ def build(*, rounds: int, tables: int, days: int) -> None:
     started = time.perf_counter()
     for ordinal, (day, count) in enumerate(zip(history, per_day, strict=True), start=1):
         opens, closes = gaming_day_bounds(room=main, day=day)
+        with CLOCK.at_moment(opens + timedelta(minutes=1)):
+            schedule_run()  # opens the day's High Hand period (and its count sheets)
         inserted = rounds_insert(
             room=main,
             day=day,
@@ -679,6 +695,8 @@ def build(*, rounds: int, tables: int, days: int) -> None:
                 flush=True,
             )
         count_at = closes + timedelta(minutes=2)
+        with CLOCK.at_moment(closes + timedelta(minutes=1)):
+            schedule_run()  # closes the day's High Hand period: its box contents are counted next
         verified = sum(
             counts_day(room=room, boxes_by_table=boxes[code], at=count_at, people=people, ordinal=ordinal)
             for code, room in rooms.items()
@@ -693,6 +711,8 @@ def build(*, rounds: int, tables: int, days: int) -> None:
     current = history[-1] + timedelta(days=1)
     opens, closes = gaming_day_bounds(room=main, day=current)
     last = min(now - timedelta(minutes=1), closes - timedelta(minutes=5)).replace(microsecond=0)
+    with CLOCK.at_moment(opens + timedelta(minutes=1)):
+        schedule_run()
     inserted = rounds_insert(
         room=main,
         day=current,
@@ -715,11 +735,15 @@ def large_funds(*, room: Any, cashier: Any, per_fund: int = 1_000_000) -> None:
     from django.contrib.contenttypes.models import ContentType
     from django.db import connection
 
+    from django.db import transaction
+
     from cage.accounts import custody_account, fund_account
     from cage.models import CageVerification
     from casino_backoffice.ledger.checkpoints import CHECKPOINT_STRIDE, checkpoints_take
-    from casino_backoffice.ledger.models import Transfer
+    from casino_backoffice.ledger.models import Transfer, TransferKind
+    from casino_backoffice.ledger.services import Posting, account_open_as, transfers_post_within
     from jackpots.models import Jackpot
+    from rake.services.accounts import pots_account
 
     verifications = list(CageVerification.objects.filter(room=room).order_by("pk").values_list("pk", "verified_at"))
     custody = custody_account(room=room)
@@ -733,7 +757,25 @@ def large_funds(*, room: Any, cashier: Any, per_fund: int = 1_000_000) -> None:
         JOIN unnest(%s::bigint[], %s::timestamptz[]) WITH ORDINALITY AS v(id, verified_at, k) ON v.k = 1 + mod(g.n * %s / %s, %s)
     """
     started = time.perf_counter()
-    for jackpot in Jackpot.objects.filter(room=room).order_by("code"):
+    jackpots = list(Jackpot.objects.filter(room=room).order_by("code"))
+    # Custody never goes below zero (a database trigger): it first receives, from the room's pots, what
+    # the boxes would have carried to the cage for those verifications, in one transfer of its own.
+    carried = len(jackpots) * sum(100 + n % 200 for n in range(1, per_fund + 1))
+    with transaction.atomic():
+        transfers_post_within(
+            postings=[
+                Posting(
+                    debit_id=custody.pk,
+                    credit_id=account_open_as(pots_account(room=room)).pk,
+                    amount_cents=carried,
+                    kind=TransferKind.ADJUSTMENT,
+                    idempotency_key=f"bench:carried:{room.code}",
+                    memo="What the boxes carried to the cage for the benchmark's verifications",
+                )
+            ],
+            actor=cashier,
+        )
+    for jackpot in jackpots:
         fund = fund_account(jackpot=jackpot)
         for first, last in ((1, per_fund - tail), (per_fund - tail + 1, per_fund)):
             with connection.cursor() as cursor:
