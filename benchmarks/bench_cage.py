@@ -623,7 +623,7 @@ def counts_day(
 # --- Building the data ------------------------------------------------------------------------------
 
 
-def build(*, rounds: int, tables: int, days: int) -> None:
+def build(*, rounds: int, tables: int, days: int, large_transfers: int) -> None:
     from django.utils import timezone
 
     from cage.models import Box
@@ -726,16 +726,14 @@ def build(*, rounds: int, tables: int, days: int) -> None:
         f"  gaming day {current} (current): {inserted:,} rounds not yet counted; {checkpoints_take()} checkpoints",
         flush=True,
     )
-    large_funds(room=rooms[LARGE], cashier=people["cashier"])
+    large_funds(room=rooms[LARGE], cashier=people["cashier"], per_fund=large_transfers)
 
 
 def large_funds(*, room: Any, cashier: Any, per_fund: int = 1_000_000) -> None:
     """``per_fund`` official transfers into each fund of ``room`` (custody -> fund, each referencing
     one of the room's verifications, the last ``CHECKPOINT_STRIDE - 1`` after the latest checkpoint)."""
     from django.contrib.contenttypes.models import ContentType
-    from django.db import connection
-
-    from django.db import transaction
+    from django.db import connection, transaction
 
     from cage.accounts import custody_account, fund_account
     from cage.models import CageVerification
@@ -859,9 +857,12 @@ def measure_boxes(room: Any, repeat: int) -> None:
     got = selector()
     raw = _fetch(same_sql, [room.pk])
     whole = _fetch(history_sql, [room.pk])
-    assert got == [(row[0], int(row[5])) for row in raw] == [(code, int(total)) for code, total in whole], (
-        "the boxes disagree"
-    )
+    # A High Hand box's next count is its oldest uncounted period's box content (§637a.16(d)), an
+    # account of its own that the box's account SQL does not read: those are compared by the ledger.
+    assert [(row[0], int(row[5])) for row in raw] == [(code, int(total)) for code, total in whole], "the boxes disagree"
+    assert [g for g in got if not g[0].endswith("-hh")] == [
+        (row[0], int(row[5])) for row in raw if not row[0].endswith("-hh")
+    ], "the selector and the ledger disagree"
     assert fields() == [(*row[:5], int(row[5])) for row in raw]
     selector_ms, fields_ms, raw_ms = _paired_ms(selector, fields, lambda: _fetch(same_sql, [room.pk]), repeat=repeat)
     history_ms = _median_ms(lambda: _fetch(history_sql, [room.pk]), max(3, repeat // 3))
@@ -932,9 +933,9 @@ def measure_funds(rooms: dict[str, Any], repeat: int) -> None:
     from casino_backoffice.ledger.checkpoints import balance_from_history
     from casino_backoffice.ledger.models import Account, BalanceCheckpoint, Transfer
     from casino_backoffice.ledger.selectors import account_balance
+    from jackpots.accounts import jackpot_fund_account
     from jackpots.models import Jackpot
     from jackpots.selectors import display_state
-    from jackpots.services import jackpot_fund_code
 
     def before_balance(account: Account) -> int:
         # account_balance before checkpoints: one pass over every transfer of the ledger.
@@ -963,7 +964,7 @@ def measure_funds(rooms: dict[str, Any], repeat: int) -> None:
     print(f"    {'':44}{'transfers':>11}{'tail':>6}{'now ms':>9}{'before ms':>11}")
     for code, room in rooms.items():
         jackpots = list(Jackpot.objects.filter(room=room).order_by("code"))
-        funds = [Account.objects.get(code=jackpot_fund_code(jackpot=j)) for j in jackpots]
+        funds = [Account.objects.get(code=jackpot_fund_account(jackpot=j).code) for j in jackpots]
         fund = funds[0]
         transfers = Transfer.objects.filter(Q(debit=fund) | Q(credit=fund)).count()
         latest = BalanceCheckpoint.objects.filter(account=fund).order_by("-through_transfer_id").first()
@@ -1083,7 +1084,17 @@ def main() -> None:
     parser.add_argument("--days", type=int, default=20, help="gaming days of counts and verifications")
     parser.add_argument("--repeat", type=int, default=9, help="timed runs of each measurement (the median is printed)")
     parser.add_argument("--fresh", action="store_true", help="drop the database first and build everything again")
+    parser.add_argument(
+        "--large-transfers", type=int, default=1_000_000, help="official transfers per fund of room large"
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="the same code path in seconds: a fresh 2-table, 2-day room (make test runs it)",
+    )
     args = parser.parse_args()
+    if args.quick:
+        args.rounds, args.tables, args.days, args.repeat, args.large_transfers, args.fresh = 2_000, 2, 2, 1, 2_000, True
 
     url = os.environ.get("DATABASE_URL", "")
     if not url.startswith(("postgres://", "postgresql://")):
@@ -1100,7 +1111,7 @@ def main() -> None:
             f"building: room {MAIN} ({args.tables} tables, {args.rounds:,} rounds, {args.days} gaming days of counts), room {LARGE}"
         )
         started = time.perf_counter()
-        build(rounds=args.rounds, tables=args.tables, days=args.days)
+        build(rounds=args.rounds, tables=args.tables, days=args.days, large_transfers=args.large_transfers)
         print(f"built in {time.perf_counter() - started:.0f}s")
     rooms = {code: PokerRoom.objects.get(code=code) for code in (MAIN, LARGE)}
     print(
