@@ -313,7 +313,7 @@ def rounds_insert(
     from django.db import connection
 
     from casino_backoffice.ledger.models import Account, Transfer
-    from jackpots.models import Jackpot, RoundDrop
+    from jackpots.funds.models import Jackpot, RoundDrop
     from rake.selectors import RoomVersions
     from rake.services.accounts import drop_box_account, pots_account
     from tables.models import Round, Table
@@ -426,7 +426,7 @@ def _check_generator(*, room: Any, dealer: Any, samples: int = 25) -> int:
     from django.db import transaction
 
     from casino_backoffice.ledger.models import Transfer
-    from jackpots.models import RoundDrop
+    from jackpots.funds.models import RoundDrop
     from rake.services import round_record
     from tables.models import Round, Table
 
@@ -535,7 +535,7 @@ def counts_day(
         verification_explain,
     )
     from casino_backoffice.ledger.selectors import account_balance
-    from jackpots.models import JackpotKind
+    from jackpots.funds.models import JackpotKind
 
     verified = 0
     with CLOCK.at_moment(at):
@@ -719,7 +719,7 @@ def large_funds(*, room: Any, cashier: Any, per_fund: int = 1_000_000) -> None:
     from cage.models import CageVerification
     from casino_backoffice.ledger.checkpoints import CHECKPOINT_STRIDE, checkpoints_take
     from casino_backoffice.ledger.models import Transfer
-    from jackpots.models import Jackpot
+    from jackpots.funds.models import Jackpot
 
     verifications = list(CageVerification.objects.filter(room=room).order_by("pk").values_list("pk", "verified_at"))
     custody = custody_account(room=room)
@@ -890,9 +890,9 @@ def measure_funds(rooms: dict[str, Any], repeat: int) -> None:
     from casino_backoffice.ledger.checkpoints import balance_from_history
     from casino_backoffice.ledger.models import Account, BalanceCheckpoint, Transfer
     from casino_backoffice.ledger.selectors import account_balance
-    from jackpots.models import Jackpot
-    from jackpots.selectors import display_state
-    from jackpots.services import jackpot_fund_code
+    from jackpots.board.selectors import display_state
+    from jackpots.funds.models import Jackpot
+    from jackpots.funds.services import jackpot_fund_code
 
     def before_balance(account: Account) -> int:
         # account_balance before checkpoints: one pass over every transfer of the ledger.
@@ -913,7 +913,7 @@ def measure_funds(rooms: dict[str, Any], repeat: int) -> None:
         return balances
 
     def before_display(room: Any) -> Any:
-        with mock.patch("jackpots.selectors.account_balances", before_balances):
+        with mock.patch("jackpots.bad_beat.selectors.account_balances", before_balances):
             return display_state(room=room)
 
     ledger_size = Transfer.objects.count()

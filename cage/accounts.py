@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from casino_backoffice.ledger.models import Account, AccountKind, account_code
 from casino_backoffice.ledger.services import AccountSpec, account_open_as
-from jackpots.accounts import jackpot_fund_account
-from jackpots.models import Jackpot
+from jackpots.funds.accounts import jackpot_fund_account
+from jackpots.funds.models import Jackpot
 from tables.models import PokerRoom
 
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from casino_backoffice.money import display_cents, display_percent, floor_to_increment, format_cents, percent_floor
-from jackpots.rules import Drop, JackpotRule, drop_compute
+from jackpots.funds.rules import Drop, JackpotRule, drop_compute
 
 from .rules import RakeKind, RakePolicy
 

@@ -9,8 +9,10 @@ from django.utils import timezone
 
 from casino_backoffice.ledger.models import Account
 from casino_backoffice.ledger.services import AccountSpec, account_locked, account_open_as
-from jackpots.accounts import high_hand_box_content_account, jackpot_box_account
-from jackpots.models import HighHandPeriod, Jackpot, PeriodStatus
+from jackpots.funds.accounts import jackpot_box_account
+from jackpots.funds.models import Jackpot
+from jackpots.high_hand.accounts import high_hand_box_content_account
+from jackpots.high_hand.models import HighHandPeriod, PeriodStatus
 from rake.rules import Rules
 from rake.selectors import RoomVersions
 from rake.services.accounts import drop_box_account

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from jackpots.models import HighHandPeriod, JackpotKind, PeriodStatus
+from jackpots.funds.models import JackpotKind
+from jackpots.high_hand.models import HighHandPeriod, PeriodStatus
 
 from ..models import Box, CountSheet
 from .schedule import HIGH_HAND_COUNT_GRACE, sheets_create

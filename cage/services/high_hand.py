@@ -24,9 +24,9 @@ from django.db.models import Q, QuerySet, Sum
 from casino_backoffice.ledger.exceptions import BelowZero
 from casino_backoffice.ledger.models import Account, AccountKind, Transfer, TransferKind
 from casino_backoffice.ledger.selectors import account_balances
-from jackpots.accounts import period_content_suffix
-from jackpots.models import HighHandPeriod, PeriodStatus
-from jackpots.services import period_announce, period_wait
+from jackpots.high_hand.accounts import period_content_suffix
+from jackpots.high_hand.models import HighHandPeriod, PeriodStatus
+from jackpots.high_hand.services import period_announce, period_wait
 from tables.models import PokerRoom
 
 from ..models import (

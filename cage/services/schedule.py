@@ -27,9 +27,11 @@ from datetime import date, datetime, timedelta
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from jackpots.models import HighHandPeriod, JackpotKind, PeriodStatus
-from jackpots.selectors import tables_listing
-from jackpots.services import display_late_flag, display_overdue_flag, periods_run, unclaimed_prepare
+from jackpots.bad_beat.services.display import display_late_flag, display_overdue_flag
+from jackpots.funds.models import JackpotKind
+from jackpots.funds.selectors import tables_listing
+from jackpots.high_hand.models import HighHandPeriod, PeriodStatus
+from jackpots.high_hand.services import periods_run, unclaimed_prepare
 from tables.models import PokerRoom
 from tables.selectors import gaming_day, gaming_day_bounds
 

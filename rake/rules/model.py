@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, time
 from typing import Any
 
-from jackpots.progressive_rules import BankedTableRule, ProgressiveRule
-from jackpots.rules import JackpotRule
+from jackpots.funds.rules import JackpotRule
+from jackpots.progressive.rules import BankedTableRule, ProgressiveRule
 from tables.games import Game
 
 MAX_PERCENTAGE_RAKE_BP = 1000  # "A percentage rake, not to exceed 10%" (§637a.17(b)(1))

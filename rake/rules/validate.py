@@ -12,8 +12,9 @@ import yaml
 
 from casino_backoffice.core.checker import Checker, label, listed
 from casino_backoffice.money import format_cents
-from jackpots.progressive_rules import BANKED_TABLE_KEYS, BankedTableRule, banked_table_parse, progressive_rule_parse
-from jackpots.rules import BAD_BEAT_GAMES, BadBeatRule, JackpotRule, jackpot_rule_parse
+from jackpots.bad_beat.rules import BAD_BEAT_GAMES, BadBeatRule
+from jackpots.funds.rules import JackpotRule, jackpot_rule_parse
+from jackpots.progressive.rules import BANKED_TABLE_KEYS, BankedTableRule, banked_table_parse, progressive_rule_parse
 from tables.games import HOUSE_BANKED, Game, seat_limit_problem
 from tables.time_zones import time_zone_problem
 

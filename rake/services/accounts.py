@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from casino_backoffice.ledger.models import AccountKind, account_code
 from casino_backoffice.ledger.services import AccountSpec, account_open_as
-from jackpots.accounts import jackpot_box_account
-from jackpots.selectors import jackpot_ids_by_code
+from jackpots.funds.accounts import jackpot_box_account
+from jackpots.funds.selectors import jackpot_ids_by_code
 from tables.models import PokerRoom, Table
 
 from ..rules import Rules

@@ -28,20 +28,19 @@ from cage.services import (
     schedule_run,
     transport_create,
 )
-from jackpots.models import BadBeatClaim, BadBeatDistribution, DisplayAdjustment, Jackpot, ProgressiveHand
-from jackpots.services import (
+from jackpots.bad_beat.models import BadBeatClaim, BadBeatDistribution, DisplayAdjustment
+from jackpots.bad_beat.services.claims import claim_open, claim_verify
+from jackpots.bad_beat.services.display import display_adjust, display_witness
+from jackpots.bad_beat.services.payouts import distribution_prepare, share_pay
+from jackpots.funds.models import Jackpot
+from jackpots.high_hand.services import entry_record
+from jackpots.progressive.models import ProgressiveHand
+from jackpots.progressive.services import (
     SeatWager,
-    claim_open,
-    claim_verify,
-    display_adjust,
-    display_witness,
-    distribution_prepare,
-    entry_record,
     progressive_hand_record,
     progressive_pay,
     progressive_round_record,
     progressive_validate,
-    share_pay,
 )
 from rake.services import round_record, rules_load
 from tables.models import PokerRoom, Table

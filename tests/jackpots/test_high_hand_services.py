@@ -15,19 +15,19 @@ from casino_backoffice.ledger.selectors import account_balance
 from casino_backoffice.staff.exceptions import ActionNotPermitted
 from casino_backoffice.staff.models import Signature
 from casino_backoffice.staff.roles import Role
-from jackpots.accounts import jackpot_awards_account, jackpot_fund_account
-from jackpots.exceptions import HighHandRefused
-from jackpots.models import (
+from jackpots.funds.accounts import jackpot_awards_account, jackpot_fund_account
+from jackpots.funds.models import Jackpot
+from jackpots.high_hand.exceptions import HighHandRefused
+from jackpots.high_hand.models import (
     HighHandAward,
     HighHandAwardPayment,
     HighHandEntry,
     HighHandPeriod,
     HighHandUnclaimed,
-    Jackpot,
     PeriodStatus,
 )
-from jackpots.periods import qualifying_periods
-from jackpots.services import (
+from jackpots.high_hand.periods import qualifying_periods
+from jackpots.high_hand.services import (
     award_pay,
     current_high_hand,
     entry_record,

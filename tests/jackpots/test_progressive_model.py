@@ -28,9 +28,9 @@ from hypothesis.stateful import (
 
 from casino_backoffice.ledger.models import Account
 from casino_backoffice.ledger.selectors import account_balance, ledger_total
-from jackpots.exceptions import ProgressiveRefused
-from jackpots.models import PayoutPlace, ProgressiveHand, ProgressiveRound
-from jackpots.services import (
+from jackpots.progressive.exceptions import ProgressiveRefused
+from jackpots.progressive.models import PayoutPlace, ProgressiveHand, ProgressiveRound
+from jackpots.progressive.services import (
     SeatWager,
     meter_reset,
     progressive_hand_record,

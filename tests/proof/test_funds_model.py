@@ -90,45 +90,37 @@ from casino_backoffice.money import display_cents
 from casino_backoffice.staff.exceptions import ActionNotPermitted
 from casino_backoffice.staff.models import Signature, User
 from casino_backoffice.staff.roles import Role
-from jackpots.accounts import high_hand_box_content_account
-from jackpots.exceptions import (
-    AboveOfficialBalance,
-    AlreadyClaimed,
-    ClaimDoesNotQualify,
-    DisplayError,
-    HighHandRefused,
-)
-from jackpots.models import (
+from jackpots.bad_beat.exceptions import AboveOfficialBalance, AlreadyClaimed, ClaimDoesNotQualify, DisplayError
+from jackpots.bad_beat.models import (
     BadBeatClaim,
     BadBeatDecision,
     BadBeatDistribution,
     BadBeatPayment,
     BadBeatShare,
     DisplayAdjustment,
+)
+from jackpots.bad_beat.selectors import fund_position
+from jackpots.bad_beat.services.claims import SeatedHand, SeatedPlayer, claim_deny, claim_open, claim_verify
+from jackpots.bad_beat.services.display import display_adjust, display_witness
+from jackpots.bad_beat.services.payouts import distribution_prepare, share_pay
+from jackpots.board.selectors import displayed_jackpots
+from jackpots.funds.models import Jackpot
+from jackpots.high_hand.accounts import high_hand_box_content_account
+from jackpots.high_hand.exceptions import HighHandRefused
+from jackpots.high_hand.models import (
     HighHandAward,
     HighHandAwardPayment,
     HighHandEntry,
     HighHandPeriod,
     HighHandUnclaimed,
     HighHandVoid,
-    Jackpot,
     PeriodStatus,
 )
-from jackpots.selectors import displayed_jackpots, fund_position
-from jackpots.services import (
-    SeatedHand,
-    SeatedPlayer,
+from jackpots.high_hand.services import (
     award_pay,
-    claim_deny,
-    claim_open,
-    claim_verify,
-    display_adjust,
-    display_witness,
-    distribution_prepare,
     entry_record,
     entry_void,
     periods_run,
-    share_pay,
     unclaimed_approve,
     unclaimed_prepare,
 )
