@@ -12,7 +12,7 @@ What it does, on a fresh database of that name (dropped and created):
    finance, every share paid (six: the two hands and four other players), the display adjusted and
    witnessed. Prints the time of each
    step (median and 99th percentile) and the whole lifecycle per claim.
-3. The display board's state (``jackpots.selectors.display_state``) and the fund positions after that
+3. The display board's state (``jackpots.board.selectors.display_state``) and the fund positions after that
    history: median time and queries.
 4. ``--contenders`` threads, each with its own connection and key, paying the same share at the same
    moment: how many paid, how long the slowest waited.

@@ -7,7 +7,7 @@ announced and displayed.'
 A closed period's official contributions are what the cage verifications of its count sheets' counts
 (one sheet per High Hand box of the period, ``cage.services.schedule``) made official in the fund,
 less what a signed correction reversed of those transfers, once every sheet is counted and verified;
-then ``jackpots.services.period_announce`` announces the pool and awards it or rolls it over. (The
+then ``jackpots.high_hand.services.period_announce`` announces the pool and awards it or rolls it over. (The
 counts alone would still count a verification that finance reversed before the announcement, and
 the pool would be more than the fund holds.)
 """

@@ -1,4 +1,4 @@
-"""TODO docstring."""
+"""What the Bad Beat's services refuse: claims, decisions, payouts, display adjustments and fund transfers."""
 
 from jackpots.funds.exceptions import JackpotError
 

@@ -1,7 +1,7 @@
-"""The jackpots' reports for the kernel's renderers (``casino_backoffice.core.exports``): the Bad Beat's
-posted rules, display check, fund statement and its display history, and the claims of a period; the
-High Hand's posted rules; as CSV and XLSX. The PDFs (posted rules, table notices, statement, claim
-file) are templates under ``jackpots/templates/jackpots/reports/``."""
+"""The Bad Beat's reports for the kernel's renderers (``casino_backoffice.core.exports``): the posted
+rules, display check, fund statement and its display history, and the claims of a period; as CSV and
+XLSX. The PDFs (posted rules, table notices, statement, claim file) are templates under
+``jackpots/templates/jackpots/reports/``."""
 
 from __future__ import annotations
 
@@ -274,7 +274,7 @@ def display_history_report(*, statement: FundStatement) -> Report:
 
 def claims_report(*, claims: Iterable[BadBeatClaim], filename: str) -> Report:
     """Every claim with its status and amounts: the payout fixed at verification, what was distributed,
-    paid and is still to pay. ``claims`` come from ``jackpots.reports.claims_with_amounts``."""
+    paid and is still to pay. ``claims`` come from ``jackpots.bad_beat.reports.claims_with_amounts``."""
     rows = []
     zones = set()
     for claim in claims:

@@ -1,4 +1,5 @@
-"""TODO docstring."""
+"""A Bad Beat claim belongs to its round (``jackpots.funds.hand_rounds``): the window a claim's round
+ended in, the one round not claimed yet that agrees with a claim, and the claims still without one."""
 
 from __future__ import annotations
 

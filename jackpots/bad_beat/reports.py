@@ -1,12 +1,10 @@
-"""Reads of the jackpots for their reports: of the Bad Beat (§637a.15), the posted rules and each
-table's notice of eligibility (b), the display check (h)(2), the fund statement, and the claim file for
-the regulator; of the High Hand (§637a.16), the posted rules and each table's notice (b).
+"""Reads of the Bad Beat (§637a.15) for its reports: the posted rules and each table's notice of
+eligibility (b), the display check (h)(2), the fund statement, and the claim file for the regulator.
 
 Everything here reads; the words come from where the rules live (the rules version in effect, read by
 ``jackpot_rule_of_version``; the evaluator's own names of hands; the distribution's ``LEFTOVER_RULE``)
-so that what is posted is what is applied. ``jackpots.exports`` turns these into CSV and XLSX, the
-admin into pages and PDFs.
-"""
+so that what is posted is what is applied. ``jackpots.bad_beat.exports`` turns these into CSV and XLSX, the
+admin into pages and PDFs."""
 
 from __future__ import annotations
 

@@ -1,22 +1,9 @@
-"""The posted rules of a jackpot: parsed and checked from a rules file, and the drop they take from a pot.
-
-A room's rules file (``rake.rules.validate_rules``) has a ``jackpots`` section; each item is read
-here by ``jackpot_rule_parse`` with the file's ``Checker``, so its errors read like every other
-("jackpots[0] (bb) hands[0] (bad_beat): shares sum to 90%, not 100%") and are reported with them.
-The result is a ``BadBeatRule`` (§637a.15(b)) or a ``HighHandRule`` (§637a.16(b)): the
-contribution, and the qualifying hands as the evaluator's own ``BadBeatQualifier`` and
-``HighHandMinimum``, so a hand the evaluator cannot read never reaches a posted rule. A Bad Beat
-fund pays one or more Bad Beat hands (§637a.15(a)), each a ``BadBeatHand`` with its games, its
-qualifier, the part of the fund it pays and its shares. ``rule.canonical()`` is the item as a rules
-version stores it, every key written; reading it again gives an equal rule.
-
-``drop_compute`` is the contribution of one pot (§637a.15(c), §637a.16(c)); ``rake.compute`` asks
-it for each jackpot of a table, after the rake.
-
-A new rules file is read with ``stored=False``; the content of a rules version already stored is read
-again with ``stored=True``, so that a version keeps what it posted and rated even where the file it came
-from would be refused today (a contribution measured ``before_rake``).
-"""
+"""The Bad Beat's posted rules (§637a.15(b)), read from an item of a rules file's ``jackpots`` of kind
+``bad_beat`` (the reader registered with ``jackpots.funds.rules``): the contribution, and the fund's
+Bad Beat hands (§637a.15(a)), each a ``BadBeatHand`` with its games, its qualifier as the evaluator's
+own ``BadBeatQualifier`` (so a hand the evaluator cannot read never reaches a posted rule), the part of
+the fund it pays and its shares; the part of the fund kept back, the approval of the procedures for
+discontinuing it (§637a.15(i)) and the limit on adjusting its display (§637a.15(h))."""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""TODO docstring."""
+"""Reads about the Bad Beat: the rules that offer it at a table, each fund's position (official, owed,
+available, displayed, pending) and the queues of the shift supervisor, of security and finance, and of
+who witnesses a display adjustment."""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""TODO docstring."""
+"""The jackpot hands of both products that wait for their round: a Bad Beat claim or a Tracking Slip
+entry recorded before its round was logged is linked when the round arrives (``round_link_hands``,
+called by ``rake`` in the round's own transaction), and the hands still without a round are
+compliance's list (``hands_without_round``). How a hand and a round agree is ``jackpots.funds.hand_rounds``;
+each product finds its own hands' rounds (``jackpots.bad_beat.hand_rounds``, ``jackpots.high_hand.hand_rounds``)."""
 
 from __future__ import annotations
 

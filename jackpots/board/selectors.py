@@ -1,4 +1,6 @@
-"""TODO docstring."""
+"""Reads of the display board players see (§637a.15(h), §637a.16(g)): each fund of a room as the board
+shows it, a Bad Beat's displayed amount and a High Hand's open period, high hand and last winners,
+and the banked games' progressive meters."""
 
 from __future__ import annotations
 

@@ -1,9 +1,6 @@
-"""The jackpots in the admin: the funds and each round's drops here; the Bad Beat's claims and their
-documents (``bad_beat``), its display and fund transfers (``display``) and its reports (``reports``),
-the High Hand's periods, Tracking Slips, awards and reports (``high_hand``) and the progressive
-meters, their rounds and paytable returns (``progressive``) and their hands, validations and
-payments (``progressive_payouts``) in their modules,
-registered as this package is imported."""
+"""The funds in the admin: the jackpot funds and each round's drops, shown under the round; and what
+every product's admin pages share (the action a page requires, the PIN signature page, the rooms of
+the person and the room, day or period a page reads)."""
 
 from __future__ import annotations
 

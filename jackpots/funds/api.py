@@ -1,5 +1,6 @@
-"""What the Bad Beat's endpoints share: the funds, tables and rounds a body names, found in the room it
-names (or the only room), each unknown one a 400 naming its field."""
+"""What the jackpot products' endpoints share: the funds, tables and rounds a body names, found in the
+room it names (or the only room), each unknown one a 400 naming its field; a moment with its offset;
+a patron's identification number masked."""
 
 from __future__ import annotations
 

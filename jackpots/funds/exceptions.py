@@ -1,4 +1,6 @@
-"""TODO docstring."""
+"""What a jackpot service refuses, as the kernel's ``DomainError``: ``JackpotError`` is the base of
+each product's refusals (``jackpots.bad_beat.exceptions``, ``jackpots.high_hand.exceptions``,
+``jackpots.progressive.exceptions``)."""
 
 from casino_backoffice.core.exceptions import DomainError
 

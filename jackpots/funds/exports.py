@@ -1,4 +1,5 @@
-"""TODO docstring."""
+"""What every jackpot product's exports write alike: who signed, by name and credential, and the span of
+a report in its file name."""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""TODO docstring."""
+"""What the jackpot products' tablet pages share: the rooms a person works in, cards drawn as cards,
+and the pieces of their forms (a new idempotency key each time a form is shown, the seats and the
+recent rounds of a table, a patron's identification)."""
 
 from __future__ import annotations
 

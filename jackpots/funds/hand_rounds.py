@@ -6,10 +6,12 @@ A hand and a round agree when they were at the same table, with the same players
 same pot, and the round ended when the hand says it was played (``hand_round_window``). A round named
 with a hand that does not agree is refused, naming what differs (``round_mismatch``). A hand recorded
 without a round is given the one round that agrees with it, if exactly one does; a hand recorded
-before its round was logged is linked when the round arrives (``round_link_hands``, called by
-``rake`` in the round's own transaction). A link made after the hand was signed is a row of its own
+before its round was logged is linked when the round arrives (``jackpots.board.hand_rounds.round_link_hands``,
+called by ``rake`` in the round's own transaction). A link made after the hand was signed is a row of its own
 (``BadBeatClaimRound``, ``HighHandEntryRound``): the signed hand never changes. The hands still
-without a round are compliance's list (``hands_without_round``).
+without a round are compliance's list (``jackpots.board.hand_rounds.hands_without_round``). Each product
+finds its own hands' rounds (``jackpots.bad_beat.hand_rounds``, ``jackpots.high_hand.hand_rounds``) with
+the window, the agreement and the lock kept here.
 
 The table's hand lock (``hand_round_lock``) makes the two orders meet: a hand recorded while its round
 is being posted either sees the round or is seen by it, never neither.

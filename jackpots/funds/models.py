@@ -3,8 +3,8 @@ and the drops each round of play put into them.
 
 A ``Jackpot`` is created the first time a rules file names its code and is never deleted: funds
 outlive rules versions (a discontinued Bad Beat is transferred, §637a.15(i)). What it collects and
-how is in the rules version in effect (``jackpots.rules``); its money is in the ledger (one box per
-table, see ``jackpots.accounts.jackpot_box_account``).
+how is in the rules version in effect (``jackpots.funds.rules``); its money is in the ledger (one box per
+table, see ``jackpots.funds.accounts.jackpot_box_account``).
 """
 
 from __future__ import annotations

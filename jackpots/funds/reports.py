@@ -1,4 +1,5 @@
-"""TODO docstring."""
+"""What every jackpot product's reports say alike: cards and games in words, a contribution in words
+(§637a.15(b)(1)-(2), §637a.16(b)(2)-(4)), and a patron's identification number masked."""
 
 from __future__ import annotations
 

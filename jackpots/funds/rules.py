@@ -1,4 +1,20 @@
-"""TODO docstring."""
+"""The posted rules every jackpot shares: parsed and checked from a rules file, and the drop they take from a pot.
+
+A room's rules file (``rake.rules.validate_rules``) has a ``jackpots`` section; each item is read by
+``jackpot_rule_parse`` with the file's ``Checker``, so its errors read like every other
+("jackpots[0] (bb) hands[0] (bad_beat): shares sum to 90%, not 100%") and are reported with them.
+Each kind is read by its product's reader (``jackpots.bad_beat.rules``, §637a.15(b);
+``jackpots.high_hand.rules``, §637a.16(b)), registered here with ``jackpot_kind_reader``; what every
+kind has, its code, name, contribution and seed, is ``JackpotRule`` and is read here.
+``rule.canonical()`` is the item as a rules version stores it, every key written; reading it again
+gives an equal rule.
+
+``drop_compute`` is the contribution of one pot (§637a.15(c), §637a.16(c)); ``rake.compute`` asks
+it for each jackpot of a table, after the rake.
+
+A new rules file is read with ``stored=False``; the content of a rules version already stored is read
+again with ``stored=True``, so that a version keeps what it posted and rated even where the file it came
+from would be refused today (a contribution measured ``before_rake``)."""
 
 from __future__ import annotations
 

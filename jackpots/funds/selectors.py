@@ -1,6 +1,6 @@
-"""Reads about jackpot funds: the rules in effect for a fund, each fund's position (official,
-owed, available, displayed, pending), the High Hand's periods and Tracking Slips, and the display
-board."""
+"""Reads about jackpot funds that every product needs: the rules in effect for a fund (read by its
+product's reader, cached), the tables that list it, whether a table collects for it, the funds of a
+room by code, and a moment as the room's clock reads it."""
 
 from __future__ import annotations
 

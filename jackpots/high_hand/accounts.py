@@ -1,4 +1,5 @@
-"""TODO docstring."""
+"""Ledger accounts of the High Hand, each code and name built once: the box content of a period at a
+table, exchanged at the period's end."""
 
 from __future__ import annotations
 

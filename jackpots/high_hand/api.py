@@ -5,7 +5,7 @@ award goes ``/api/high-hand/unclaimed/{id}/approve/``.
 
 '(f) ... When a player has a full house or better, the dealer shall call a floorperson or above who
 shall verify the hand and record the value on the High Hand Tracking Slip.' Serializers check shape;
-``jackpots.services`` checks every rule (the minimum hand, a higher hand than the period's, the open
+``jackpots.high_hand.services`` checks every rule (the minimum hand, a higher hand than the period's, the open
 period, the players dealt in, the pot, the identification). Money is a decimal string ("12.34"), cards
 are text ("Ah Ad Ac Kh Ks"), times ISO-8601 with their offset, answered on the room's clock.
 """
@@ -68,7 +68,7 @@ from tables.selectors import staff_of, visible_to
 # Seats and counts of players are small numbers; anything larger is a 400 here.
 _MAX_SEAT = 32767
 
-# The rules an entry may be refused by (``jackpots.services.entry_record``), all 400.
+# The rules an entry may be refused by (``jackpots.high_hand.services.entry_record``), all 400.
 ENTRY_CODES = (
     "below_minimum",
     "not_higher",
@@ -142,7 +142,7 @@ class PeriodOutput(serializers.Serializer):
 
 
 def period_data(period: HighHandPeriod) -> dict[str, Any]:
-    """A period from ``jackpots.selectors.high_hand_periods`` (entries and awards prefetched)."""
+    """A period from ``jackpots.high_hand.selectors.high_hand_periods`` (entries and awards prefetched)."""
     room = period.room
     leader = slip_leader(period.entries.all())
     return {

@@ -1,4 +1,4 @@
-"""TODO docstring."""
+"""What the High Hand's services refuse."""
 
 from jackpots.funds.exceptions import JackpotError
 

@@ -77,7 +77,7 @@ TRACKING_SLIP_COLUMNS = [
 
 
 def period_history_report(*, history: PeriodHistory) -> Report:
-    """One row per period of the history (``jackpots.high_hand_reports.period_history``)."""
+    """One row per period of the history (``jackpots.high_hand.reports.period_history``)."""
     jackpot = history.jackpot
     rows = []
     for row in history.rows:

@@ -1,4 +1,5 @@
-"""TODO docstring."""
+"""A Tracking Slip entry belongs to its round (``jackpots.funds.hand_rounds``): the window an entry's
+round ended in, the one round that agrees with an entry, and the entries still without one."""
 
 from __future__ import annotations
 

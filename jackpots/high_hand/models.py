@@ -42,7 +42,7 @@ class HighHandPeriod(models.Model):
     period was closed late (the schedule was down at its end); ``opened_late`` and ``open_note`` when a
     round that ended in it opened it before the schedule had (every drop belongs to a period that exists).
     Each table's box content of the period is its own ledger account
-    (``jackpots.accounts.high_hand_box_content_account``): the box is exchanged at the period's end. ``waiting_note`` says why a closed
+    (``jackpots.high_hand.accounts.high_hand_box_content_account``): the box is exchanged at the period's end. ``waiting_note`` says why a closed
     period whose boxes are all counted and verified is not announced yet (its pool is more than the
     fund holds: a correction took back money the pool counts); the announcement clears it.
     """
@@ -169,7 +169,7 @@ class HighHandEntry(SignableDocument):
 
 class HighHandEntryRound(models.Model):
     """The round an entry was found in after it was signed: the round was logged after the entry, and
-    its table, players, pot and time agree with the hand's (``jackpots.services.hand_rounds``). Entries
+    its table, players, pot and time agree with the hand's (``jackpots.high_hand.hand_rounds``). Entries
     are never changed (a trigger refuses it), so the link is a row of its own: one per entry, inserted
     once, never changed."""
 

@@ -1,6 +1,6 @@
 """The qualifying periods of a High Hand, as the room's wall clock draws them (§637a.16(b)(1)).
 
-One rule, used by the schedule that opens and closes periods (``jackpots.services.high_hand``) and by
+One rule, used by the schedule that opens and closes periods (``jackpots.high_hand.services``) and by
 the cage's count sheets of each ended period: every ``every_minutes`` from ``first_starts``, in the
 room's time zone. Boundaries are wall-clock times turned into instants; across a daylight-saving change
 a period keeps its wall-clock bounds (an hourly period from 01:00 to 02:00 on the night the clocks go

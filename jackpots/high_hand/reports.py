@@ -4,7 +4,7 @@ over a range of gaming days (their pools (g), winners, payments (h), roll-overs 
 (i)).
 
 Everything here reads, in a fixed number of queries whatever the number of rows;
-``jackpots.high_hand_exports`` turns these into CSV and XLSX, the admin into pages and a PDF.
+``jackpots.high_hand.exports`` turns these into CSV and XLSX, the admin into pages and a PDF.
 """
 
 from __future__ import annotations

@@ -1,4 +1,7 @@
-"""TODO docstring."""
+"""The High Hand's posted rules (§637a.16(b)), read from an item of a rules file's ``jackpots`` of kind
+``high_hand`` (the reader registered with ``jackpots.funds.rules``): the contribution, the periods,
+the fewest players and the qualifying hand as the evaluator's own ``HighHandMinimum``, how ties
+divide, the time limit to collect and where an award not collected goes."""
 
 from __future__ import annotations
 

@@ -278,7 +278,7 @@ def entry_record(
     threshold of the contribution measured after the rake, not a restriction on qualifying
     (§637a.16(b)(7)); a hand of a pot too small to contribute still qualifies, as the posted rules say.
 
-    The hand belongs to its round (``jackpots.services.hand_rounds``): a ``round`` given must agree
+    The hand belongs to its round (``jackpots.high_hand.hand_rounds``): a ``round`` given must agree
     with the entry (its table, its players dealt in, its pot, and its end from a minute before
     ``made_at`` to 10 minutes after: a hand is made during its round), else the entry is refused naming
     what differs (``round_mismatch``), or a voided round (``round_voided``). Without one, the entry takes

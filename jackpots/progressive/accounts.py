@@ -1,4 +1,5 @@
-"""TODO docstring."""
+"""Ledger accounts of a progressive meter, each code and name built once: the meter, the wagers
+collected, the house's share, the house's funding, what was won and what was paid."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ wager count exception.
 Seats: seat 1 is the player farthest to the dealer's left; a round's hands are recorded from the
 highest seat down, as the dealer pays them (§655a.11(i), §657a.11(c)). Money is a decimal string
 ("12.34"), cards are text ("As Ks"), times ISO-8601 with their offset. Serializers check shape;
-``jackpots.services`` checks every rule.
+``jackpots.progressive.services`` checks every rule.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""TODO docstring."""
+"""What the progressives' services refuse."""
 
 from jackpots.funds.exceptions import JackpotError
 

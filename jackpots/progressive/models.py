@@ -3,8 +3,8 @@ Progressive Payout Wagers of each round, the winning hands, their Envy Bonuses, 
 payments and the resets of a meter.
 
 A ``ProgressiveMeter`` is created the first time a rules file names it and is never deleted; what it
-pays and how fast it rises is in the rules version in effect (``jackpots.progressive_rules``); its money
-is in the ledger (``jackpots.accounts``: the meter, the wagers collected, the house's share, the house's
+pays and how fast it rises is in the rules version in effect (``jackpots.progressive.rules``); its money
+is in the ledger (``jackpots.progressive.accounts``: the meter, the wagers collected, the house's share, the house's
 funding, the payouts won and paid).
 
 Every row here is inserted once and never changed (a trigger refuses UPDATE and DELETE on PostgreSQL and

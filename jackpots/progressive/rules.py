@@ -1,6 +1,6 @@
 """The posted rules of the banked games' progressives: meters, paytables and table limits, read from a
 rules file with the file's ``Checker`` (``rake.rules.validate_rules`` asks for them, as it asks
-``jackpots.rules`` for the poker jackpots).
+``jackpots.funds.rules`` for the poker jackpots).
 
 Mississippi Stud (§655a.12) and Crazy 4 Poker (§657a.12) pay their Progressive Payout Wagers from a
 meter. The certificate holder's Rules Submission states:

@@ -9,7 +9,7 @@ that is 100% of the jackpot amount on the progressive meter, the progressive pay
 from the table inventory container. ... (E) Pay any Envy Bonus won ...' (§655a.11(i)(4)); Crazy 4
 Poker's is §657a.11(e), whose amendment says 'a percentage of the jackpot amount' for (4).
 
-The money, in the ledger (``jackpots.accounts``): each round's wagers go to the meter at the rate of
+The money, in the ledger (``jackpots.progressive.accounts``): each round's wagers go to the meter at the rate of
 progression and the rest to the house's share; a payout of the meter moves from the meter, a fixed
 'for 1' payout and each Envy Bonus from the house's funding, to the payouts to pay; the validation
 (at the table) or the cashier (at the cage) moves them to paid. The house funds the meter's initial

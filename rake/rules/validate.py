@@ -181,7 +181,7 @@ def _bad_beat_offered(check: Checker, where: str, jackpot: JackpotRule, game: Ga
 
 def validate_rules(data: Any, *, stored: bool = False) -> Rules:
     """Every rule of the file checked at once; ``RulesInvalid`` lists every error found. ``stored``: the
-    content of a rules version already stored, read again for its history (``jackpots.rules``)."""
+    content of a rules version already stored, read again for its history (``jackpots.funds.rules``)."""
     check = Checker()
     if not isinstance(data, dict):
         raise RulesInvalid(["The file must be a mapping with room, timezone, rake_policies, jackpots and tables."])

@@ -1,5 +1,5 @@
 """Ledger accounts of the rake app, each code and name built once: the room's pots and the tables'
-drop boxes (the jackpot boxes are the jackpots app's, ``jackpots.accounts``); and the ids of the
+drop boxes (the jackpot boxes are the jackpots app's, ``jackpots.funds.accounts``); and the ids of the
 jackpots a round's drops point at."""
 
 from __future__ import annotations

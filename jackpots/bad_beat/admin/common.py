@@ -1,4 +1,4 @@
-"""TODO docstring."""
+"""What the Bad Beat's admin pages share."""
 
 from __future__ import annotations
 

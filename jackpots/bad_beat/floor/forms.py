@@ -1,12 +1,10 @@
-"""Forms of the jackpots' tablet pages. The Bad Beat (§637a.15(f)-(h)): the claim at the table, the
-shift supervisor's verification or denial, the payment of a share, the witness of a display
-adjustment, finance's distribution and adjustment. The High Hand (§637a.16(f)): a hand recorded on
-the Tracking Slip, and a shift supervisor's void of a wrong entry.
+"""Forms of the Bad Beat's tablet pages (§637a.15(f)-(h)): the claim at the table, the shift
+supervisor's verification or denial, the payment of a share, the witness of a display adjustment,
+finance's distribution and adjustment.
 
 Forms check the shape of what is typed or picked; the services check every rule and role. Cards are
 picked on the card picker, never typed. A form that creates a document carries a new idempotency key
-each time it is shown, so a second tap of its button (or a resent form) records the document once.
-"""
+each time it is shown, so a second tap of its button (or a resent form) records the document once."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ finance prepares the distribution and adjusts the display in the presence of a f
 who witnesses it.
 
 Each page asks the one table of actions and roles first (``staff.permissions``) and shows a person
-who may not act the table's words; each action is a service of ``jackpots.services``, whose refusals
+who may not act the table's words; each action is a service of ``jackpots.bad_beat.services``, whose refusals
 the page shows in the same words, having changed nothing and kept what the person entered.
 """
 
@@ -597,7 +597,7 @@ def witness_sign(request: HttpRequest, adjustment_id: int) -> HttpResponse:
 
 @dataclass
 class FundRow:
-    position: Any  # jackpots.selectors.FundPosition
+    position: Any  # jackpots.bad_beat.selectors.FundPosition
     form: AdjustForm
 
 

@@ -9,7 +9,7 @@ from jackpots.funds.models import Jackpot
 
 class BadBeatDisplayCheck(Jackpot):
     """The display check (§637a.15(h)(2)): each Bad Beat fund's finance record against the amount
-    displayed to patrons, a page over the funds (``jackpots.reports.display_check``)."""
+    displayed to patrons, a page over the funds (``jackpots.bad_beat.reports.display_check``)."""
 
     class Meta:
         proxy = True
@@ -23,7 +23,7 @@ class BadBeatDisplayCheck(Jackpot):
 
 class BadBeatReport(Jackpot):
     """The Bad Beat's reports: the posted rules and the table notices (§637a.15(b)), the fund
-    statement, the claims of a period; pages over the funds and claims (``jackpots.reports``)."""
+    statement, the claims of a period; pages over the funds and claims (``jackpots.bad_beat.reports``)."""
 
     class Meta:
         proxy = True

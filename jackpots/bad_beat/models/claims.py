@@ -205,7 +205,7 @@ class BadBeatClaim(SignableDocument):
 
 class BadBeatClaimRound(models.Model):
     """The round a claim was found in after it was signed: the round was logged after the claim, and
-    its table, players, pot and time agree with the claim's (``jackpots.services.hand_rounds``). The
+    its table, players, pot and time agree with the claim's (``jackpots.bad_beat.hand_rounds``). The
     claim's own ``round`` is signed content and never changes, so the link is a row of its own: one per
     claim, inserted once, never changed (a trigger refuses it)."""
 

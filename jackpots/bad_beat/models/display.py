@@ -8,7 +8,7 @@ department corresponds to the amount being displayed to patrons.'
 
 The displayed amount is its own record: what the latest ``DisplayAdjustment`` of the fund that took
 effect set. The finance record is the fund's official balance less what verified claims still owe from
-it (``jackpots.selectors.fund_position``). Two independent numbers, so that (h)(2) compares something.
+it (``jackpots.bad_beat.selectors.fund_position``). Two independent numbers, so that (h)(2) compares something.
 
 An adjustment takes effect when both have signed: the finance employee who set it and the floorperson
 or above in whose presence it was set ('In the presence of a floorperson or above, adjust', (h)(1)).

@@ -9,8 +9,8 @@ deliver to the Poker table the applicable amount of the Bad Beat payout.'
 A claim is evidence first: a floorperson or above records the hands as seen at the table and the
 evaluator's verdict, qualifying or not; a claim that does not qualify is kept and can only be denied.
 A verification fixes the payout from the fund's official balance at that moment, and from then on the
-fund shows 'pending adjustment' (``jackpots.selectors.fund_positions``) and the payout is in the
-queue of security and finance (``jackpots.selectors.payouts_to_deliver``).
+fund shows 'pending adjustment' (``jackpots.bad_beat.selectors.fund_positions``) and the payout is in the
+queue of security and finance (``jackpots.bad_beat.selectors.payouts_to_deliver``).
 
 The same Bad Beat is paid once: a hand (its round, or its cards at the table on the gaming day) has at
 most one claim that is not denied (``claim_open``), and a claim of a hand that another claim stands
@@ -193,7 +193,7 @@ def claim_open(
     once, the second waits at its insert for the first one's transaction and is refused when it
     commits.
 
-    A claim belongs to its round (``jackpots.services.hand_rounds``): a round given must agree with
+    A claim belongs to its round (``jackpots.bad_beat.hand_rounds``): a round given must agree with
     the claim (its table, its players dealt in, the pot when one is given, and its end from 30 minutes
     before the claim to 10 minutes after), else the claim is refused naming what differs
     (``round_mismatch``). Without one, a claim that gives its pot takes the one round not claimed yet

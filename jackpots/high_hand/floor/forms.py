@@ -1,4 +1,6 @@
-"""TODO docstring."""
+"""Forms of the High Hand's tablet pages (§637a.16(f)): a hand recorded on the Tracking Slip, and a
+shift supervisor's void of a wrong entry. Forms check the shape of what is typed or picked; the
+services check every rule and role."""
 
 from __future__ import annotations
 

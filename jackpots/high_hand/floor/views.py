@@ -3,7 +3,7 @@ period's High Hand Tracking Slip, everyone who may read it follows the slip as i
 hand, ties, voided entries), and a shift supervisor voids a wrong entry with a reason.
 
 Each page asks the one table of actions and roles first (``staff.permissions``); each action is a
-service of ``jackpots.services``, whose refusals the page shows in the same words, having changed
+service of ``jackpots.high_hand.services``, whose refusals the page shows in the same words, having changed
 nothing and kept what the person entered.
 """
 

@@ -4,7 +4,7 @@ Progressive Payout Wagers and the chips collected, the count exceptions and thei
 read-only, read by the back office (``Action.PROGRESSIVE_READ`` for those who work in the admin,
 ``Action.BACK_OFFICE_USE``). The hands, validations and payments are in ``progressive_payouts``.
 
-The paytable returns page shows ``jackpots.progressive_reports.room_returns``.
+The paytable returns page shows ``jackpots.progressive.reports.room_returns``.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ each winning hand of the round with the evaluator's verdict; a floorperson or ab
 payout; a supervisor resets a meter after a 100% payout and explains a wager count exception.
 
 Each page asks the one table of actions and roles first (``staff.permissions``); each action is a
-service of ``jackpots.services``, whose refusals the page shows in the same words, having changed
+service of ``jackpots.progressive.services``, whose refusals the page shows in the same words, having changed
 nothing and kept what the person entered.
 """
 
