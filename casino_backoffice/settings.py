@@ -250,6 +250,9 @@ TAX_REPORTING_THRESHOLD_CENTS = parse_cents(os.environ.get("TAX_REPORTING_THRESH
 # The poker revenue report (rake, below the cage) reads what the cage made official as revenue through
 # this reader: the settings are a composition root, and may name the app above.
 POKER_REVENUE_COUNTED = "cage.reports.revenue_counted"
+# What the cage made official of a closed High Hand period's contributions, once its boxes are all counted
+# and verified (None until then): the jackpots (below the cage) settle the period's pool from it.
+HIGH_HAND_CONTRIBUTIONS_COUNTED = "cage.services.high_hand.period_contributions_counted"
 # Whether finance closed a gaming day (tables, below the cage, refuses what would change a closed day's
 # revenue, §637a.17): the cage's reader of its closes.
 GAMING_DAY_CLOSED = "cage.gaming_days.gaming_day_closed"

@@ -32,13 +32,14 @@ from jackpots.funds.models import JackpotKind
 from jackpots.funds.selectors import tables_listing
 from jackpots.high_hand.models import HighHandPeriod, PeriodStatus
 from jackpots.high_hand.services import periods_run, unclaimed_prepare
+from jackpots.high_hand.settlement import high_hand_pools_settle
 from tables.models import PokerRoom
 from tables.selectors import gaming_day, gaming_day_bounds
 
 from ..models import Box, BoxKind, CountSheet, ScheduleRun, SheetKind
 from ..selectors import high_hand_contents_taken_whole
 from .boxes import boxes_sync
-from .high_hand import high_hand_pools_settle, period_sheet_key
+from .high_hand import period_sheet_key
 
 # A house control: how long after a qualifying period ends its High Hand boxes may wait for their count.
 HIGH_HAND_COUNT_GRACE = timedelta(hours=1)
