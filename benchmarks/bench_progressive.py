@@ -83,12 +83,8 @@ def main() -> None:
     from casino_backoffice.staff.services import staff_create
     from jackpots.board.selectors import display_state
     from jackpots.progressive.models import ProgressiveRound
-    from jackpots.progressive.services import (
-        SeatWager,
-        progressive_hand_record,
-        progressive_round_record,
-        progressive_validate,
-    )
+    from jackpots.progressive.services.hands import progressive_hand_record, progressive_validate
+    from jackpots.progressive.services.rounds import SeatWager, progressive_round_record
     from rake.services import rules_load
     from tables.models import Table
     from tables.services import table_set_open

@@ -76,7 +76,7 @@ def boxes_open(*, room: PokerRoom, rules: Rules) -> None:
 def box_content_locked(*, box: Box, period: HighHandPeriod | None) -> Account:
     """What a count of ``box`` takes out of it, locked until the caller's transaction ends: for a High
     Hand box, the box content of qualifying period ``period`` (§637a.16(d): the box is exchanged at
-    the period's end, ``jackpots.high_hand.services.period_box_content``); else the box's account (a Bad Beat or
+    the period's end, ``jackpots.high_hand.services.periods.period_box_content``); else the box's account (a Bad Beat or
     rake drop box, counted whole; and a High Hand count of a sheet made before periods had box
     contents of their own)."""
     if period is not None:

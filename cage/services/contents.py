@@ -3,7 +3,7 @@ the qualifying period whose box content that is (§637a.16(d)).
 
 'At the end of each qualifying period, a certificate holder shall count the accumulated contents of
 each High Hand Jackpot payout box': the box is exchanged at each period's end, so a count covers one
-period's box content (``jackpots.high_hand.services.period_box_content``). A table closed before its period
+period's box content (``jackpots.high_hand.services.periods.period_box_content``). A table closed before its period
 ends has its box counted or carried then: the count takes what the open period's content holds so far,
 fills no sheet, and the period's sheet asks only for what was dropped after it.
 """

@@ -2,7 +2,7 @@
 and what the cage verifications of its count sheets' counts (one sheet per High Hand box of the
 period, ``cage.services.schedule``) made official in the fund, less what a signed correction reversed
 of those transfers, once every sheet is counted and verified (``period_contributions_counted``). The
-jackpots settle the pool from that answer (``jackpots.high_hand.settlement``, through the setting
+jackpots settle the pool from that answer (``jackpots.high_hand.services.settlement``, through the setting
 ``HIGH_HAND_CONTRIBUTIONS_COUNTED``). (The counts alone would still count a verification that finance
 reversed before the announcement, and the pool would be more than the fund holds.)
 """
@@ -73,7 +73,7 @@ def period_contributions_counted(*, period: HighHandPeriod) -> int | None:
     """What the cage verifications of a closed period's counts made official (``_official_contributions``),
     once every count sheet of the period is counted and verified and every box content of it counted or
     carried is verified; None until then, or when the period has neither a sheet nor a count. The
-    jackpots' settlement of the period's pool (``jackpots.high_hand.settlement``) reads it through the
+    jackpots' settlement of the period's pool (``jackpots.high_hand.services.settlement``) reads it through the
     setting ``HIGH_HAND_CONTRIBUTIONS_COUNTED``."""
     # The period's sheets; one made before sheets named their period is known by its key.
     sheets = CountSheet.objects.filter(

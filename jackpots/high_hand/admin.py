@@ -61,7 +61,7 @@ from jackpots.high_hand.reports import (
     unclaimed_into,
     unclaimed_words,
 )
-from jackpots.high_hand.services import award_pay, unclaimed_approve
+from jackpots.high_hand.services.awards import award_pay, unclaimed_approve
 from tables.selectors import gaming_day
 
 

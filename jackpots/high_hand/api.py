@@ -60,7 +60,8 @@ from jackpots.high_hand.models import (
     PeriodStatus,
 )
 from jackpots.high_hand.selectors import estimated_pool_cents, high_hand_periods, slip_leader
-from jackpots.high_hand.services import award_pay, entry_record, entry_void, unclaimed_approve
+from jackpots.high_hand.services.awards import award_pay, unclaimed_approve
+from jackpots.high_hand.services.slip import entry_record, entry_void
 from tables.api import local, room_named, room_required
 from tables.models import PokerRoom
 from tables.selectors import staff_of, visible_to
@@ -68,7 +69,7 @@ from tables.selectors import staff_of, visible_to
 # Seats and counts of players are small numbers; anything larger is a 400 here.
 _MAX_SEAT = 32767
 
-# The rules an entry may be refused by (``jackpots.high_hand.services.entry_record``), all 400.
+# The rules an entry may be refused by (``jackpots.high_hand.services.slip.entry_record``), all 400.
 ENTRY_CODES = (
     "below_minimum",
     "not_higher",

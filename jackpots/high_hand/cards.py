@@ -1,7 +1,7 @@
 """The five cards of a High Hand, chosen from the cards as the table's game deals them.
 
 §637a.16(f): the floorperson 'shall verify the hand and record the value on the High Hand Tracking
-Slip'. The slip records the five cards that make the hand (``jackpots.high_hand.services.entry_record``); a
+Slip'. The slip records the five cards that make the hand (``jackpots.high_hand.services.slip.entry_record``); a
 table system or a tablet may give instead what lies on the table, and the evaluator chooses the five:
 
 - Texas Hold'em: the player's 2 hole cards and the 5 board cards, the best five of the seven;

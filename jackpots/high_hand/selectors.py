@@ -67,7 +67,7 @@ def estimated_pool_cents(period: HighHandPeriod) -> int | None:
 
 def slip_leader(entries: Iterable[HighHandEntry]) -> HighHandEntry | None:
     """The period's high hand among its entries: the best not voided, the first recorded among equals
-    (as ``jackpots.high_hand.services.current_high_hand``, without a query when the entries are prefetched)."""
+    (as ``jackpots.high_hand.services.slip.current_high_hand``, without a query when the entries are prefetched)."""
     standing = [entry for entry in entries if not hasattr(entry, "void")]
     if not standing:
         return None

@@ -48,15 +48,9 @@ from jackpots.progressive.models import (
     WagerCountException,
 )
 from jackpots.progressive.selectors import MeterStanding, meters_standing
-from jackpots.progressive.services import (
-    SeatWager,
-    meter_reset,
-    progressive_hand_record,
-    progressive_pay,
-    progressive_round_record,
-    progressive_validate,
-    wager_count_explain,
-)
+from jackpots.progressive.services.hands import progressive_hand_record, progressive_pay, progressive_validate
+from jackpots.progressive.services.meters import meter_reset
+from jackpots.progressive.services.rounds import SeatWager, progressive_round_record, wager_count_explain
 from tables.api import local, room_named, room_required
 from tables.selectors import rooms_of, visible_to
 

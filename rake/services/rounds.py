@@ -24,7 +24,7 @@ from jackpots.board.hand_rounds import round_link_hands
 from jackpots.funds.accounts import jackpot_box_account
 from jackpots.funds.models import RoundDrop
 from jackpots.high_hand.rules import HighHandRule
-from jackpots.high_hand.services import period_box_content
+from jackpots.high_hand.services.periods import period_box_content
 from tables.locks import gaming_day_hold_open
 from tables.models import PokerRoom, Round, Table
 from tables.selectors import gaming_day

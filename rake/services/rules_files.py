@@ -15,7 +15,7 @@ from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action, action_require
 from casino_backoffice.staff.roles import Role
 from jackpots.funds.services import jackpot_register
-from jackpots.progressive.services import progressive_register
+from jackpots.progressive.services.meters import progressive_register
 from tables.models import PokerRoom, Round, RulesVersion
 from tables.selectors import works_in
 from tables.services import room_upsert, table_upsert

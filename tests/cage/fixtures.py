@@ -84,7 +84,7 @@ def night(rated_table, dealer, floorperson, security, cashier, supervisor):
     from cage.models import Box
     from cage.services import boxes_sync, cage_verify, transport_account, transport_create
     from jackpots.funds.models import Jackpot
-    from jackpots.high_hand.services import entry_record
+    from jackpots.high_hand.services.slip import entry_record
     from tests.conftest import PIN
 
     room = rated_table.room

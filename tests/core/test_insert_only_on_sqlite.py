@@ -140,7 +140,9 @@ assert display_overdue_flag(room=room, at=timezone.now() + timedelta(days=2))
 # The High Hand: the demo recorded a full house on the open period's slip; a higher hand recorded by
 # mistake is voided; the period closes, its pool is announced and the award paid at the cage.
 from jackpots.high_hand.models import HighHandAward, HighHandEntry, HighHandPeriod
-from jackpots.high_hand.services import award_pay, entry_record, entry_void, period_announce, periods_run
+from jackpots.high_hand.services.awards import award_pay
+from jackpots.high_hand.services.periods import period_announce, periods_run
+from jackpots.high_hand.services.slip import entry_record, entry_void
 period = HighHandPeriod.objects.get(status="open")
 first = HighHandEntry.objects.get()
 wrong = entry_record(jackpot=period.jackpot, table=first.table, seat=6, player_name="Ray Wrong", player_phone="1",

@@ -16,14 +16,9 @@ from django.utils import timezone
 from casino_backoffice.staff.models import User
 from jackpots.funds.models import Jackpot
 from jackpots.high_hand.models import HighHandAward, HighHandEntry, HighHandPeriod, PeriodStatus
-from jackpots.high_hand.services import (
-    award_pay,
-    entry_record,
-    entry_void,
-    period_announce,
-    periods_run,
-    unclaimed_prepare,
-)
+from jackpots.high_hand.services.awards import award_pay, unclaimed_prepare
+from jackpots.high_hand.services.periods import period_announce, periods_run
+from jackpots.high_hand.services.slip import entry_record, entry_void
 from tables.models import PokerRoom, Table
 from tests.conftest import PIN
 

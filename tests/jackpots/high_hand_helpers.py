@@ -23,7 +23,7 @@ from jackpots.high_hand.models import (
     HighHandVoid,
     PeriodStatus,
 )
-from jackpots.high_hand.services import period_announce, periods_run
+from jackpots.high_hand.services.periods import period_announce, periods_run
 from rake.services import round_record
 from tables.models import Table
 from tests.conftest import PIN

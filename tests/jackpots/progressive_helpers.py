@@ -25,7 +25,8 @@ from jackpots.progressive.models import (
     WagerCountException,
     WagerCountExplanation,
 )
-from jackpots.progressive.services import SeatWager, progressive_hand_record, progressive_round_record
+from jackpots.progressive.services.hands import progressive_hand_record
+from jackpots.progressive.services.rounds import SeatWager, progressive_round_record
 from tables.models import RulesVersion, Table
 from tables.services import table_set_open
 from tests.rake.factories import RULES, load, rules_text

@@ -21,7 +21,7 @@ from jackpots.funds.accounts import jackpot_fund_account
 from jackpots.funds.models import Jackpot, JackpotKind
 from jackpots.funds.services import jackpot_register
 from jackpots.high_hand.models import HighHandPeriod
-from jackpots.high_hand.services import entry_record
+from jackpots.high_hand.services.slip import entry_record
 from tables.models import Table
 from tables.services import table_set_open
 from tests.conftest import PIN

@@ -21,7 +21,8 @@ from jackpots.board.hand_rounds import hands_without_round
 from jackpots.high_hand.exceptions import HighHandRefused
 from jackpots.high_hand.hand_rounds import hand_round_of_entry
 from jackpots.high_hand.models import HighHandEntry, HighHandEntryRound, HighHandPeriod, PeriodStatus
-from jackpots.high_hand.services import entry_record, periods_run
+from jackpots.high_hand.services.periods import periods_run
+from jackpots.high_hand.services.slip import entry_record
 from rake.services import round_record
 from rake.services.rounds import RoundRequest, rounds_record_batch
 from tables.games import Game

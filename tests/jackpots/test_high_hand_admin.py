@@ -28,7 +28,7 @@ from jackpots.high_hand.models import (
     HighHandUnclaimed,
     HighHandVoid,
 )
-from jackpots.high_hand.services import periods_run
+from jackpots.high_hand.services.periods import periods_run
 from tests.conftest import PIN
 from tests.jackpots.back_office import browser
 from tests.jackpots.high_hand_back_office import TIED_ID, VOID_REASON, WINNER_ID, hours_ago, period_played

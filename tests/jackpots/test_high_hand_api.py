@@ -30,7 +30,8 @@ from jackpots.high_hand.models import (
     HighHandUnclaimed,
     PeriodStatus,
 )
-from jackpots.high_hand.services import periods_run, unclaimed_prepare
+from jackpots.high_hand.services.awards import unclaimed_prepare
+from jackpots.high_hand.services.periods import periods_run
 from tables.models import Table
 from tests.cage.helpers import client_for, post, refused
 from tests.conftest import PIN

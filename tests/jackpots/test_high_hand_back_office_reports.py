@@ -22,7 +22,8 @@ from jackpots.funds.reports import id_number_masked
 from jackpots.high_hand.exports import PERIOD_HISTORY_COLUMNS, TRACKING_SLIP_COLUMNS
 from jackpots.high_hand.models import HighHandPeriod, HighHandUnclaimed, PeriodStatus
 from jackpots.high_hand.reports import period_history, tracking_slip
-from jackpots.high_hand.services import periods_run, unclaimed_approve
+from jackpots.high_hand.services.awards import unclaimed_approve
+from jackpots.high_hand.services.periods import periods_run
 from tables.selectors import gaming_day
 from tests.conftest import PIN
 from tests.jackpots.back_office import browser, pdf_text

@@ -27,16 +27,9 @@ from jackpots.high_hand.models import (
     PeriodStatus,
 )
 from jackpots.high_hand.periods import qualifying_periods
-from jackpots.high_hand.services import (
-    award_pay,
-    current_high_hand,
-    entry_record,
-    entry_void,
-    period_announce,
-    periods_run,
-    unclaimed_approve,
-    unclaimed_prepare,
-)
+from jackpots.high_hand.services.awards import award_pay, unclaimed_approve, unclaimed_prepare
+from jackpots.high_hand.services.periods import period_announce, periods_run
+from jackpots.high_hand.services.slip import current_high_hand, entry_record, entry_void
 from tests.conftest import PIN
 from tests.jackpots.bad_beat import fund_official
 from tests.rake.factories import RULES, load, rules_text

@@ -31,7 +31,9 @@ from jackpots.progressive.models import (
     ProgressiveValidation,
     WagerCountException,
 )
-from jackpots.progressive.services import meter_reset, progressive_pay, progressive_validate, wager_count_explain
+from jackpots.progressive.services.hands import progressive_pay, progressive_validate
+from jackpots.progressive.services.meters import meter_reset
+from jackpots.progressive.services.rounds import wager_count_explain
 from tables.models import Table
 from tests.conftest import PIN
 from tests.jackpots.back_office import browser

@@ -26,7 +26,7 @@ from jackpots.progressive.models import (
     ProgressiveValidation,
     WagerCountExplanation,
 )
-from jackpots.progressive.services import progressive_validate
+from jackpots.progressive.services.hands import progressive_validate
 from tables.models import Table
 from tests.conftest import PIN
 from tests.jackpots.progressive_helpers import hand, meter_cents, play, snapshot

@@ -115,15 +115,10 @@ from jackpots.high_hand.models import (
     HighHandVoid,
     PeriodStatus,
 )
-from jackpots.high_hand.services import (
-    award_pay,
-    entry_record,
-    entry_void,
-    periods_run,
-    unclaimed_approve,
-    unclaimed_prepare,
-)
-from jackpots.high_hand.settlement import high_hand_pools_settle
+from jackpots.high_hand.services.awards import award_pay, unclaimed_approve, unclaimed_prepare
+from jackpots.high_hand.services.periods import periods_run
+from jackpots.high_hand.services.settlement import high_hand_pools_settle
+from jackpots.high_hand.services.slip import entry_record, entry_void
 from rake.exceptions import InvalidRound
 from rake.services import round_record
 from tables.models import PokerRoom, Round, Table
@@ -1689,7 +1684,7 @@ def test_a_reversal_after_a_period_rolled_over_leaves_the_next_pool_waiting_and_
         machine.account_for_the_boxes_at_the_cage(pick=0, one_missing=False)
         machine.count_the_boxes_at_the_cage(pick=0, differences=[0] * 6)
         machine.clock += timedelta(minutes=1)
-        with caplog.at_level("ERROR", logger="jackpots.high_hand.settlement"):
+        with caplog.at_level("ERROR", logger="jackpots.high_hand.services.settlement"):
             machine._schedule()
 
         second = HighHandPeriod.objects.get(
@@ -1704,7 +1699,7 @@ def test_a_reversal_after_a_period_rolled_over_leaves_the_next_pool_waiting_and_
         history = second.history.count()
         caplog.clear()
         machine.clock += timedelta(minutes=1)
-        with caplog.at_level("ERROR", logger="jackpots.high_hand.settlement"):
+        with caplog.at_level("ERROR", logger="jackpots.high_hand.services.settlement"):
             machine._schedule()
         assert second.history.count() == history and "is not announced" not in caplog.text
         assert HighHandPeriod.objects.get(pk=second.pk).waiting_note == second.waiting_note

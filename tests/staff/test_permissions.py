@@ -232,7 +232,7 @@ def floor_state(rules, dealer, floorperson) -> dict[str, int]:
     from jackpots.high_hand.models import HighHandPeriod, PeriodStatus
 
     # The banked tables' progressives too, and a round of T11 to read.
-    from jackpots.progressive.services import SeatWager, progressive_round_record
+    from jackpots.progressive.services.rounds import SeatWager, progressive_round_record
     from tests.jackpots.bad_beat import QUALIFYING
     from tests.jackpots.progressive_helpers import progressive_rules_text
 
@@ -720,7 +720,8 @@ def _high_hand_service_calls() -> dict[str, tuple[Action, Callable[[User, dict[s
     """The High Hand's services refuse before they read anything: the documents they are handed need not exist."""
     from jackpots.funds.models import Jackpot
     from jackpots.high_hand.models import HighHandAward, HighHandEntry, HighHandUnclaimed
-    from jackpots.high_hand.services import award_pay, entry_record, entry_void, unclaimed_approve
+    from jackpots.high_hand.services.awards import award_pay, unclaimed_approve
+    from jackpots.high_hand.services.slip import entry_record, entry_void
 
     def fund(state: dict[str, Any]) -> Jackpot:
         return Jackpot.objects.get(room=state["t1"].room, code="hh")
@@ -766,15 +767,9 @@ def _high_hand_service_calls() -> dict[str, tuple[Action, Callable[[User, dict[s
 def _progressive_service_calls() -> dict[str, tuple[Action, Callable[[User, dict[str, Any]], Any]]]:
     """The progressives' services refuse before they read anything: the documents need not exist."""
     from jackpots.progressive.models import ProgressiveHand, ProgressiveMeter, ProgressiveRound, WagerCountException
-    from jackpots.progressive.services import (
-        SeatWager,
-        meter_reset,
-        progressive_hand_record,
-        progressive_pay,
-        progressive_round_record,
-        progressive_validate,
-        wager_count_explain,
-    )
+    from jackpots.progressive.services.hands import progressive_hand_record, progressive_pay, progressive_validate
+    from jackpots.progressive.services.meters import meter_reset
+    from jackpots.progressive.services.rounds import SeatWager, progressive_round_record, wager_count_explain
 
     return {
         "progressive_round_record": (

@@ -47,9 +47,11 @@ from jackpots.bad_beat.services.display import (
 from jackpots.bad_beat.services.payouts import distribution_prepare, share_pay
 from jackpots.funds.models import Jackpot
 from jackpots.high_hand.models import HighHandAward, HighHandPeriod, PeriodStatus
-from jackpots.high_hand.services import award_pay, entry_record, period_announce, periods_run
+from jackpots.high_hand.services.awards import award_pay
+from jackpots.high_hand.services.periods import period_announce, periods_run
+from jackpots.high_hand.services.slip import entry_record
 from jackpots.progressive.models import ProgressivePayment
-from jackpots.progressive.services import progressive_pay, progressive_validate
+from jackpots.progressive.services.hands import progressive_pay, progressive_validate
 from tests.cage.helpers import client_for, post, refused
 from tests.conftest import PIN
 from tests.jackpots.bad_beat import fund_official

@@ -277,7 +277,8 @@ def play_a_demo_high_hand(staff: dict[str, User], pins: dict[str, str]) -> None:
 
     from jackpots.funds.models import Jackpot
     from jackpots.high_hand.models import HighHandPeriod, PeriodStatus
-    from jackpots.high_hand.services import entry_record, periods_run
+    from jackpots.high_hand.services.periods import periods_run
+    from jackpots.high_hand.services.slip import entry_record
     from rake.services import round_record
     from tables.models import Table
 
@@ -330,15 +331,9 @@ def play_demo_progressives(staff: dict[str, User], pins: dict[str, str]) -> None
     from django.utils import timezone
 
     from jackpots.progressive.models import WagerCountException
-    from jackpots.progressive.services import (
-        SeatWager,
-        meter_reset,
-        progressive_hand_record,
-        progressive_pay,
-        progressive_round_record,
-        progressive_validate,
-        wager_count_explain,
-    )
+    from jackpots.progressive.services.hands import progressive_hand_record, progressive_pay, progressive_validate
+    from jackpots.progressive.services.meters import meter_reset
+    from jackpots.progressive.services.rounds import SeatWager, progressive_round_record, wager_count_explain
     from tables.models import Table
     from tables.services import table_set_open
 

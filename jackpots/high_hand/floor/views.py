@@ -39,7 +39,7 @@ from jackpots.high_hand.floor.forms import HighHandEntryForm, HighHandVoidForm
 from jackpots.high_hand.models import HighHandEntry, HighHandPeriod, HighHandVoid, PeriodStatus
 from jackpots.high_hand.rules import HighHandRule
 from jackpots.high_hand.selectors import estimated_pool_cents, high_hand_periods, slip_leader
-from jackpots.high_hand.services import entry_record, entry_void
+from jackpots.high_hand.services.slip import entry_record, entry_void
 from tables.models import PokerRoom, Table
 from tables.selectors import rules_version_in_effect, visible_to
 

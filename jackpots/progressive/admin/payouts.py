@@ -41,7 +41,7 @@ from jackpots.progressive.models import (
     ProgressivePayment,
     ProgressiveValidation,
 )
-from jackpots.progressive.services import progressive_pay
+from jackpots.progressive.services.hands import progressive_pay
 
 # --- Hands, Envy Bonuses, validations and payments ------------------------------------------------------
 

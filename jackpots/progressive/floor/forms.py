@@ -17,7 +17,7 @@ from django import forms
 from casino_backoffice.core.floor.forms import CardsField, PinSignatureField
 from casino_backoffice.money import display_cents
 from jackpots.funds.floor import _Keyed
-from jackpots.progressive.services import SeatWager
+from jackpots.progressive.services.rounds import SeatWager
 from tables.games import Game
 from tables.models import Table
 

@@ -47,13 +47,9 @@ from jackpots.progressive.models import (
 )
 from jackpots.progressive.rules import PROGRESSIVE_GAMES
 from jackpots.progressive.selectors import MeterAtTable, MeterStanding, meter_at_table, meters_standing
-from jackpots.progressive.services import (
-    meter_reset,
-    progressive_hand_record,
-    progressive_round_record,
-    progressive_validate,
-    wager_count_explain,
-)
+from jackpots.progressive.services.hands import progressive_hand_record, progressive_validate
+from jackpots.progressive.services.meters import meter_reset
+from jackpots.progressive.services.rounds import progressive_round_record, wager_count_explain
 from tables.games import Game
 from tables.models import PokerRoom, Table
 from tables.selectors import visible_to

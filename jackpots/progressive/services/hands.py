@@ -1,30 +1,8 @@
-"""Progressive table games (§655a.11-12, §657a.11-12): the meters, the wagers of each round, a winning
-hand and its Envy Bonuses, the validation, the payment through the cage and the reset of a meter.
-
-'(i) If a player has won the progressive payout, the dealer shall: (A) Verify that the hand is a
-winning hand. (B) Verify that the appropriate light on the progressive table game system has been
-illuminated. (C) Have a floorperson or above validate the progressive payout ... (D) Pay the winning
-Progressive Payout Wager in accordance with § 655a.12(c)(1). If a player has won a progressive payout
-that is 100% of the jackpot amount on the progressive meter, the progressive payout may not be paid
-from the table inventory container. ... (E) Pay any Envy Bonus won ...' (§655a.11(i)(4)); Crazy 4
-Poker's is §657a.11(e), whose amendment says 'a percentage of the jackpot amount' for (4).
-
-The money, in the ledger (``jackpots.progressive.accounts``): each round's wagers go to the meter at the rate of
-progression and the rest to the house's share; a payout of the meter moves from the meter, a fixed
-'for 1' payout and each Envy Bonus from the house's funding, to the payouts to pay; the validation
-(at the table) or the cashier (at the cage) moves them to paid. The house funds the meter's initial
-amount when the meter is first posted and its reset amount after a 100% payout.
-
-Seats: seat 1 is the player farthest to the dealer's left, dealt first (§655a.8(d), §657a.8(d)); the
-dealer settles from the player farthest to the dealer's right, counterclockwise (§655a.11(i),
-§657a.11(c)): from the highest seat down. Each meter payout is the meter as it stands at that player's
-turn (§655a.12(c)(4), §657a.12(d)(4)), so a round's hands are recorded in that order.
-"""
+"""A winning progressive hand (§655a.11(i)(4), §657a.11(e)): recorded with its payout and Envy Bonuses
+in the dealer's order, each meter payout the meter as it stands at that player's turn; validated by a
+floorperson or above; paid at the table or through the cage."""
 
 from __future__ import annotations
-
-from dataclasses import dataclass
-from datetime import datetime, timedelta
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -39,7 +17,6 @@ from casino_backoffice.ledger.services import (
     account_open_as,
     transfers_post_within,
 )
-from casino_backoffice.money import display_cents
 from casino_backoffice.poker import InvalidCards, best_high, crazy4_best, parse_cards, winning_line
 from casino_backoffice.poker.cards import format_cards
 from casino_backoffice.poker.hands import HandValue
@@ -51,313 +28,25 @@ from casino_backoffice.staff.services import pin_check, signature_add
 from jackpots.progressive.accounts import (
     meter_account,
     meter_funding_account,
-    meter_house_account,
     meter_paid_account,
-    meter_wagers_account,
     meter_won_account,
 )
-from jackpots.progressive.exceptions import ProgressiveRefused
 from jackpots.progressive.models import (
     EnvyBonus,
-    FundingReason,
-    MeterFunding,
     PayoutPlace,
     ProgressiveHand,
-    ProgressiveMeter,
     ProgressivePayment,
     ProgressiveRound,
     ProgressiveValidation,
     ProgressiveWager,
-    WagerCountException,
-    WagerCountExplanation,
 )
-from jackpots.progressive.rules import ProgressiveRule
-from jackpots.progressive.selectors import documentation_open, meter_at_table, pending_hand, progressive_rule_of_version
+from jackpots.progressive.selectors import pending_hand, progressive_rule_of_version
+from jackpots.progressive.services._common import _refuse
+from jackpots.progressive.services.meters import _lock_meter
+from jackpots.progressive.services.rounds import _community
 from tables.games import Game
-from tables.locks import gaming_day_hold_open
-from tables.models import PokerRoom, RulesVersion, Table
-from tables.selectors import gaming_day, rules_version_in_effect
 
 FULL_METER_BP = 10_000
-
-
-def _refuse(message: str, code: str) -> ProgressiveRefused:
-    return ProgressiveRefused(message, code=code)
-
-
-def _lock_meter(meter: ProgressiveMeter) -> ProgressiveMeter:
-    """Every change of a meter's money holds the meter's row: rounds, wins and resets of one meter are
-    serialized, so a payout reads the meter as it stands."""
-    return ProgressiveMeter.objects.select_for_update(of=("self",)).select_related("room").get(pk=meter.pk)
-
-
-# --- The meter and its initial amount -------------------------------------------------------------
-
-
-def progressive_register(
-    *, room: PokerRoom, rule: ProgressiveRule, version: RulesVersion, actor: User
-) -> ProgressiveMeter:
-    """Create the meter a rules file names, or return it, inside the rules load's transaction (whose
-    service checked the loader's role). A new meter starts at its posted initial amount, funded by the
-    house (§655a.12(c)(3), §657a.12(d)(3)); the meter's game never changes (give a new meter its own code)."""
-    meter, created = ProgressiveMeter.objects.get_or_create(
-        room=room, code=rule.code, defaults={"name": rule.name, "game": rule.game}
-    )
-    if not created and meter.game != rule.game:
-        raise _refuse(
-            f"Meter {rule.code} is a {Game(meter.game).label} meter and cannot become a {Game(rule.game).label} one; "
-            "give the new meter its own code.",
-            "meter_game_changed",
-        )
-    if not created and meter.name != rule.name:
-        meter.name = rule.name
-        meter.save(update_fields=["name"])
-    for spec in (meter_wagers_account, meter_house_account, meter_won_account, meter_paid_account):
-        account_open_as(spec(meter=meter))
-    if not MeterFunding.objects.filter(meter=meter, reason=FundingReason.INITIAL).exists():
-        _meter_fund(
-            meter=meter,
-            reason=FundingReason.INITIAL,
-            version=version,
-            amount_cents=rule.initial_cents,
-            actor=actor,
-            at=timezone.now(),
-            idempotency_key=f"progressive:{meter.pk}:initial",
-            memo=f"{meter.name}: initial amount as posted in rules version {version.number}",
-        )
-    return meter
-
-
-def _meter_fund(
-    *,
-    meter: ProgressiveMeter,
-    reason: FundingReason,
-    version: RulesVersion,
-    amount_cents: int,
-    actor: User,
-    at: datetime,
-    idempotency_key: str,
-    memo: str,
-    after_hand: ProgressiveHand | None = None,
-) -> MeterFunding:
-    """The house puts an amount on the meter (its initial or reset amount), inside the caller's
-    transaction, which holds the meter's lock."""
-    funding = MeterFunding.objects.create(
-        meter=meter,
-        reason=reason,
-        after_hand=after_hand,
-        rules_version=version,
-        amount_cents=amount_cents,
-        funded_by=actor,
-        funded_at=at,
-    )
-    transfers_post_within(
-        postings=[
-            Posting(
-                debit_id=account_open_as(meter_account(meter=meter)).pk,
-                credit_id=account_open_as(meter_funding_account(meter=meter)).pk,
-                amount_cents=amount_cents,
-                kind=TransferKind.METER_FUNDING,
-                idempotency_key=idempotency_key,
-                memo=memo,
-            )
-        ],
-        actor=actor,
-        reference=funding,
-    )
-    return funding
-
-
-# --- A round's wagers -----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SeatWager:
-    seat: int
-    amount_cents: int
-
-
-def _community(value: str, game: str) -> str:
-    """Mississippi Stud's three community cards as recorded (§655a.8(d)(2)); blank when not given."""
-    if not value:
-        return ""
-    if game != Game.MISSISSIPPI_STUD.value:
-        raise _refuse("Community cards are dealt at Mississippi Stud only (§655a.8(d)(2)).", "cards_invalid")
-    try:
-        cards = parse_cards(value)
-    except InvalidCards as error:
-        raise _refuse(f"Community cards {value!r}: {error}", "cards_invalid") from None
-    if len(cards) != 3:
-        raise _refuse(f"Three community cards are dealt (§655a.8(d)(2)), not {len(cards)}.", "cards_invalid")
-    return format_cards(cards)
-
-
-def progressive_round_record(
-    *,
-    table: Table,
-    ended_at: datetime,
-    wagers: list[SeatWager],
-    chips_collected: int,
-    actor: User,
-    idempotency_key: str,
-    community_cards: str = "",
-) -> ProgressiveRound:
-    """Record the Progressive Payout Wagers the progressive table game system accepted in a round and
-    the value chips the dealer collected (§655a.8(b), §657a.8(b)). The meter rises by the rate of
-    progression of each wager; the rest of the wager is the house's share.
-
-    A count of chips that differs from the wagers accepted is recorded with the round as an exception,
-    open until a supervisor explains it (``wager_count_explain``); the meter rises by what the system
-    accepted. Wager sizes are those the meter accepts (the Envy Bonus schedules, §655a.12(c)(5),
-    §657a.12(d)(5)); a seat places one Progressive Payout Wager a round (§655a.7(d), §657a.7(d)(3)); a closed table records no round; a
-    table whose payout through the cage is not yet validated records none either (409
-    ``payout_documentation_open``: the cards stay on the table, §655a.11(i)(4)(i)(D), §657a.11(e)(4))."""
-    action_require(actor=actor, action=Action.PROGRESSIVE_ROUND_RECORD, of=table)
-    fingerprint = request_fingerprint(
-        {
-            "table": table.pk,
-            "ended_at": ended_at,
-            "wagers": sorted((w.seat, w.amount_cents) for w in wagers),
-            "chips": chips_collected,
-            "community": community_cards,
-            "by": actor.pk,
-        }
-    )
-    replayed = document_replay(model=ProgressiveRound, idempotency_key=idempotency_key, fingerprint=fingerprint)
-    if replayed is not None:
-        return replayed
-    if timezone.is_naive(ended_at):
-        raise _refuse("ended_at needs its time zone.", "invalid")
-    if ended_at > timezone.now() + timedelta(minutes=5):
-        raise _refuse("A round is recorded after it ended: ended_at is in the future.", "invalid")
-    at = meter_at_table(table=table, at=ended_at)
-    if at is None:
-        raise _refuse(
-            f"Table {table.number} plays into no progressive meter by the rules in effect at {ended_at.isoformat()}.",
-            "not_progressive",
-        )
-    if not table.is_open:
-        raise _refuse(
-            f"Table {table.number} is closed; a floorperson opens it before rounds are recorded.", "table_closed"
-        )
-    community = _community(community_cards, table.game)
-    seats = [w.seat for w in wagers]
-    if len(set(seats)) != len(seats):
-        raise _refuse("A seat places one Progressive Payout Wager a round (§655a.7(d), §657a.7(d)(3)).", "invalid")
-    for wager in wagers:
-        if not 1 <= wager.seat <= table.seats:
-            raise _refuse(f"Seat {wager.seat} is not a seat of table {table.number} (1-{table.seats}).", "invalid")
-        if wager.amount_cents not in at.rule.wagers_cents:
-            sizes = " or ".join(display_cents(c) for c in at.rule.wagers_cents)
-            raise _refuse(
-                f"A Progressive Payout Wager of {display_cents(wager.amount_cents)} is not accepted by {at.meter.name}: "
-                f"it accepts {sizes} ({at.rule.envy_section}).",
-                "wager_size",
-            )
-    if not isinstance(chips_collected, int) or chips_collected < 0:
-        raise _refuse("chips_collected is the number of value chips the dealer collected: 0 or more.", "invalid")
-    if not wagers and chips_collected == 0:
-        raise _refuse("The round has no Progressive Payout Wager and no chip collected: nothing to record.", "invalid")
-    total = sum(w.amount_cents for w in wagers)
-    increment = sum(at.rule.increment_cents(wager_cents=w.amount_cents) for w in wagers)
-    try:
-        with transaction.atomic(durable=True):
-            meter = _lock_meter(at.meter)
-            again = document_replay(model=ProgressiveRound, idempotency_key=idempotency_key, fingerprint=fingerprint)
-            if again is not None:
-                return again
-            _table_not_held(table)
-            # The banked house share is on the revenue report of its day: a closed day stays closed (§637a.17).
-            day = gaming_day(room=table.room, at=ended_at)
-            gaming_day_hold_open(room=table.room, day=day, what=f"Progressive round at table {table.number}")
-            now = timezone.now()
-            round_ = ProgressiveRound.objects.create(
-                meter=meter,
-                table=table,
-                rules_version=at.version,
-                ended_at=ended_at,
-                gaming_day=day,
-                wagers_accepted=len(wagers),
-                chips_collected=chips_collected,
-                wagers_cents=total,
-                increment_cents=increment,
-                house_cents=total - increment,
-                community_cards=community,
-                recorded_by=actor,
-                recorded_at=now,
-                idempotency_key=idempotency_key,
-                request_sha256=fingerprint,
-            )
-            ProgressiveWager.objects.bulk_create(
-                [ProgressiveWager(round=round_, seat=w.seat, amount_cents=w.amount_cents) for w in wagers]
-            )
-            if len(wagers) != chips_collected:
-                WagerCountException.objects.create(
-                    round=round_, wagers_accepted=len(wagers), chips_collected=chips_collected, recorded_at=now
-                )
-            wagers_account = account_open_as(meter_wagers_account(meter=meter)).pk
-            postings = [
-                Posting(
-                    debit_id=account_open_as(spec(meter=meter)).pk,
-                    credit_id=wagers_account,
-                    amount_cents=amount,
-                    kind=TransferKind.PROGRESSIVE_WAGER,
-                    idempotency_key=f"progressive:round:{round_.pk}:{part}",
-                    memo=f"Table {table.number}: {len(wagers)} wagers, {part}",
-                )
-                for spec, amount, part in (
-                    (meter_account, increment, "meter"),
-                    (meter_house_account, total - increment, "house"),
-                )
-                if amount > 0
-            ]
-            transfers_post_within(postings=postings, actor=actor, reference=round_)
-    except (IntegrityError, DomainError) as error:
-        return document_replay_after(
-            error, model=ProgressiveRound, idempotency_key=idempotency_key, fingerprint=fingerprint
-        )
-    return round_
-
-
-def _table_not_held(table: Table) -> None:
-    """Refuse the next round of a table whose payout not paid from the table inventory is not yet
-    validated: 'the cards of that player shall remain on the table until the necessary documentation
-    has been completed' (§655a.11(i)(4)(i)(D), §657a.11(e)(4)). Read under the meter's lock, which the
-    hand's record takes too. Only that player's table is held: the rule keeps the cards on the table
-    where they were dealt, and says nothing of the other tables linked to the meter."""
-    held = documentation_open(table=table)
-    if held is not None:
-        raise _refuse(
-            f"Table {table.number} is held: the {held.words} at seat {held.seat} (hand {held.pk}, round "
-            f"{held.round_id}) is paid through the cage and its validation is not signed. The cards stay on the "
-            "table until the documentation is completed (§655a.11(i)(4)(i)(D), §657a.11(e)(4)); a floorperson "
-            "or above validates the payout before the next round.",
-            "payout_documentation_open",
-        )
-
-
-def wager_count_explain(
-    *, exception: WagerCountException, explanation: str, actor: User, pin: str
-) -> WagerCountExplanation:
-    """A supervisor explains why the chips collected differ from the wagers accepted, and signs (a
-    house control over §655a.8(b), §657a.8(b)). Once."""
-    action_require(actor=actor, action=Action.PROGRESSIVE_EXPLAIN, of=exception)
-    explanation = (explanation or "").strip()
-    if not explanation:
-        raise _refuse("Say what happened: the explanation stays with the round.", "reason_required")
-    if WagerCountExplanation.objects.filter(exception_id=exception.pk).exists():
-        raise _refuse("This exception is explained already.", "already_explained")
-    signer = pin_check(user=actor, pin=pin)
-    try:
-        with transaction.atomic(durable=True):
-            exception = WagerCountException.objects.select_for_update().get(pk=exception.pk)
-            document = WagerCountExplanation.objects.create(
-                exception=exception, explanation=explanation, explained_by=actor, explained_at=signer.verified_at
-            )
-            signature_add(document=document, rule=WagerCountExplanation.EXPLAINER, signer=signer)
-    except IntegrityError:
-        raise _refuse("This exception is explained already.", "already_explained") from None
-    return document
 
 
 # --- A winning hand -------------------------------------------------------------------------------
@@ -742,43 +431,3 @@ def _payable_at_cage(hand: ProgressiveHand) -> None:
         )
     if ProgressivePayment.objects.filter(hand_id=hand.pk).exists():
         raise _refuse(f"The payout of {hand} is paid already; nothing was paid twice.", "already_paid")
-
-
-def meter_reset(*, meter: ProgressiveMeter, actor: User, pin: str) -> MeterFunding:
-    """After a 100% payout, a supervisor resets the meter to the reset amount of the rules in effect,
-    funded by the house (§655a.12(c)(3), §657a.12(d)(3)), and signs. Until then the meter is pending:
-    the display says so and it pays no share of the meter. The payout is validated first (its
-    documentation complete, §655a.11(i)(4)(i)(D)). Wagers made meanwhile stay on the meter."""
-    action_require(actor=actor, action=Action.PROGRESSIVE_RESET, of=meter)
-    signer = pin_check(user=actor, pin=pin)
-    try:
-        with transaction.atomic(durable=True):
-            meter = _lock_meter(meter)
-            waiting = pending_hand(meter=meter)
-            if waiting is None:
-                raise _refuse(f"{meter.name} is not pending a reset: no 100% payout waits for one.", "not_pending")
-            if not ProgressiveValidation.objects.filter(hand_id=waiting.pk).exists():
-                raise _refuse(
-                    f"The {waiting.words} at table {waiting.round.table.number} is not validated yet: its documentation "
-                    "is completed before the meter is reset.",
-                    "not_validated",
-                )
-            version = rules_version_in_effect(room=meter.room, at=signer.verified_at)
-            rule = progressive_rule_of_version(version=version, code=meter.code) if version else None
-            if version is None or rule is None:
-                raise _refuse(f"The rules in effect post no reset amount for {meter.name}.", "not_progressive")
-            funding = _meter_fund(
-                meter=meter,
-                reason=FundingReason.RESET,
-                after_hand=waiting,
-                version=version,
-                amount_cents=rule.reset_cents,
-                actor=actor,
-                at=signer.verified_at,
-                idempotency_key=f"progressive:hand:{waiting.pk}:reset",
-                memo=f"{meter.name} reset to {display_cents(rule.reset_cents)} after hand {waiting.pk}",
-            )
-            signature_add(document=funding, rule=MeterFunding.RESETTER, signer=signer)
-    except IntegrityError:
-        raise _refuse(f"{meter.name} was reset meanwhile.", "not_pending") from None
-    return funding

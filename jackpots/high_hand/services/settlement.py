@@ -10,7 +10,7 @@ transfers, once every sheet is counted and verified. The cage is an app above th
 composition root names its reader in the setting ``HIGH_HAND_CONTRIBUTIONS_COUNTED``
 (``cage.services.high_hand.period_contributions_counted``), read here without importing ``cage``;
 without one, nothing was counted and no period is announced. Then
-``jackpots.high_hand.services.period_announce`` announces the pool and awards it or rolls it over.
+``jackpots.high_hand.services.periods.period_announce`` announces the pool and awards it or rolls it over.
 The schedule (``cage.services.schedule``) settles each room's periods in its own transaction.
 """
 
@@ -28,7 +28,7 @@ from casino_backoffice.ledger.models import Account, AccountKind
 from casino_backoffice.ledger.selectors import account_balances
 from jackpots.high_hand.accounts import period_content_suffix
 from jackpots.high_hand.models import HighHandPeriod, PeriodStatus
-from jackpots.high_hand.services import period_announce, period_wait
+from jackpots.high_hand.services.periods import period_announce, period_wait
 from tables.models import PokerRoom
 
 logger = logging.getLogger(__name__)
