@@ -14,7 +14,7 @@ from casino_backoffice.money import format_percent
 from jackpots.bad_beat.models import BadBeatClaim, DecisionOutcome
 from jackpots.bad_beat.reports import DisplayCheckRow, FundStatement, PostedRules
 from jackpots.bad_beat.rules import SHARE_NAMES
-from jackpots.funds.exports import _span, credential, person
+from jackpots.funds.exports import credential, person, span_words
 from tables.models import PokerRoom
 from tables.selectors import gaming_day
 
@@ -238,7 +238,7 @@ def statement_report(*, statement: FundStatement) -> Report:
         columns=STATEMENT_COLUMNS,
         rows=rows,
         title=f"{jackpot.name} statement"[:31],
-        filename=f"bad-beat-statement-{jackpot.room.code}-{jackpot.code}-{_span(statement.start, statement.end)}",
+        filename=f"bad-beat-statement-{jackpot.room.code}-{jackpot.code}-{span_words(statement.start, statement.end)}",
         time_zone=ZoneInfo(jackpot.room.timezone),
     )
 
@@ -267,7 +267,7 @@ def display_history_report(*, statement: FundStatement) -> Report:
         columns=DISPLAY_HISTORY_COLUMNS,
         rows=rows,
         title="Display history",
-        filename=f"bad-beat-display-{jackpot.room.code}-{jackpot.code}-{_span(statement.start, statement.end)}",
+        filename=f"bad-beat-display-{jackpot.room.code}-{jackpot.code}-{span_words(statement.start, statement.end)}",
         time_zone=ZoneInfo(jackpot.room.timezone),
     )
 

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from django.db.models import Exists, OuterRef, QuerySet
 
 from jackpots.bad_beat.models import BadBeatClaim, BadBeatClaimRound, ClaimStatus
-from jackpots.funds.hand_rounds import HandWindow, _rounds_agreeing, _the_one
+from jackpots.funds.hand_rounds import HandWindow, rounds_agreeing, the_one_round
 from tables.models import Round, Table
 
 # A Bad Beat is claimed at the table while its players are there (§637a.15(f): the shift supervisor
@@ -37,13 +37,13 @@ def claim_round_find(
     is not matched: the players dealt in and the time alone do not tell one round from the next."""
     if pot_cents is None:
         return None
-    agreeing = _rounds_agreeing(
+    agreeing = rounds_agreeing(
         table=table, players_dealt_in=players_dealt_in, pot_cents=pot_cents, window=claim_round_window(claimed_at)
     )
-    return _the_one(_claimed(agreeing))
+    return the_one_round(_claimed(agreeing))
 
 
-def _claims_without_round() -> QuerySet[BadBeatClaim]:
+def claims_without_round() -> QuerySet[BadBeatClaim]:
     return BadBeatClaim.objects.filter(round__isnull=True, round_link__isnull=True)
 
 

@@ -16,7 +16,7 @@ from casino_backoffice.money import format_cents, format_percent
 from casino_backoffice.poker import BadBeatQualifier, HandCategory
 from casino_backoffice.poker.qualifiers import InvalidQualifier, hand_minimum, hand_ranks
 from jackpots.funds.models import JackpotKind
-from jackpots.funds.rules import _COMMON_KEYS, JackpotRule, _contribution, jackpot_kind_reader
+from jackpots.funds.rules import COMMON_KEYS, JackpotRule, contribution_parse, jackpot_kind_reader
 from tables.games import MIN_SEATS, Game
 
 # The games whose hands the evaluator checks for a Bad Beat (board and hole cards): Hold'em, and
@@ -125,7 +125,7 @@ _MOVED_TO_HANDS = ("qualifier", "shares")
 
 def _bad_beat(check: Checker, where: str, item: dict[str, Any], *, stored: bool) -> BadBeatRule | None:
     moved = [key for key in _MOVED_TO_HANDS if key in item]
-    required = _COMMON_KEYS | (set() if moved else {"hands"})
+    required = COMMON_KEYS | (set() if moved else {"hands"})
     optional = {
         "seed",
         "name",
@@ -143,7 +143,7 @@ def _bad_beat(check: Checker, where: str, item: dict[str, Any], *, stored: bool)
             f"{key} is written under hands now, for each Bad Beat hand (§637a.15(b)(3)): "
             "hands: [{code: bad_beat, name: Bad Beat, games: [holdem], payout_percent: 100, qualifier: {...}, shares: {...}}]",
         )
-    contribution = _contribution(
+    contribution = contribution_parse(
         check, where, item.get("contribution"), section=BadBeatRule.drop_section, stored=stored
     )
     hands = _bad_beat_hands(check, where, item.get("hands")) if "hands" in item else None

@@ -14,12 +14,12 @@ from django.db.models import Exists, OuterRef, QuerySet
 from jackpots.bad_beat.hand_rounds import (
     CLAIM_AFTER_ROUND_END,
     ROUND_END_AFTER_CLAIM,
-    _claims_without_round,
     claim_round_find,
+    claims_without_round,
 )
 from jackpots.bad_beat.models import BadBeatClaimRound, ClaimStatus
 from jackpots.funds.hand_rounds import CLOCK_TOLERANCE, HAND_BEFORE_ROUND_END, hand_round_lock
-from jackpots.high_hand.hand_rounds import _entries_without_round, entry_round_find
+from jackpots.high_hand.hand_rounds import entries_without_round, entry_round_find
 from jackpots.high_hand.models import HighHandEntryRound
 from tables.models import Round
 
@@ -35,7 +35,7 @@ def round_link_hands(*, round: Round) -> tuple[list[HighHandEntryRound], list[Ba
     hand_round_lock(table=table)
     now = round.created_at
     entries = []
-    for entry in _entries_without_round().filter(
+    for entry in entries_without_round().filter(
         table=table,
         players_dealt_in=round.players_dealt_in,
         pot_cents=round.pot_cents,
@@ -49,7 +49,7 @@ def round_link_hands(*, round: Round) -> tuple[list[HighHandEntryRound], list[Ba
             entries.append(HighHandEntryRound.objects.create(entry=entry, round=round, linked_at=now))
     claims = []
     candidates = list(
-        _claims_without_round()
+        claims_without_round()
         .exclude(status=ClaimStatus.DENIED)
         .filter(
             table=table,
@@ -93,8 +93,8 @@ def _logs_rounds() -> Exists:
 def hands_without_round(*, rooms: QuerySet | None = None) -> list[HandWithoutRound]:
     """The Bad Beat claims and Tracking Slip entries still without a round, at tables that log rounds,
     newest first: two queries, whatever their number. ``rooms`` limits them to those rooms."""
-    claims = _claims_without_round().filter(_logs_rounds()).select_related("room", "table")
-    entries = _entries_without_round().filter(_logs_rounds()).select_related("period__room", "table", "void")
+    claims = claims_without_round().filter(_logs_rounds()).select_related("room", "table")
+    entries = entries_without_round().filter(_logs_rounds()).select_related("period__room", "table", "void")
     if rooms is not None:
         claims = claims.filter(room__in=rooms)
         entries = entries.filter(period__room__in=rooms)

@@ -16,5 +16,5 @@ def credential(user: User | None) -> str:
     return (user.credential_number or "") if user is not None else ""
 
 
-def _span(start: date, end: date) -> str:
+def span_words(start: date, end: date) -> str:
     return f"{start}-to-{end}" if start != end else str(start)

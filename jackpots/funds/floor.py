@@ -48,7 +48,7 @@ def hole_cards_of(game: str) -> int:
     return 4 if game in FOUR_HOLE_CARD_GAMES else 2
 
 
-class _Keyed(forms.Form):
+class KeyedForm(forms.Form):
     """A form whose posting records a document once: a new key each time it is shown."""
 
     idempotency_key = forms.CharField(widget=forms.HiddenInput, max_length=120)
@@ -59,11 +59,11 @@ class _Keyed(forms.Form):
             self.initial.setdefault("idempotency_key", f"floor-{uuid.uuid4()}")
 
 
-def _seat_choices(seats: int) -> list[tuple[str, str]]:
+def seat_choices(seats: int) -> list[tuple[str, str]]:
     return [("", "Seat?"), *((str(seat), f"Seat {seat}") for seat in range(1, seats + 1))]
 
 
-class _RoundChoice(forms.ModelChoiceField):
+class RoundChoice(forms.ModelChoiceField):
     def label_from_instance(self, obj: Round) -> str:
         return (
             f"{timezone.localtime(obj.ended_at):%H:%M} · pot {display_cents(obj.pot_cents)} · "

@@ -85,7 +85,7 @@ def round_disagreement(
     return None
 
 
-def _rounds_agreeing(*, table: Table, players_dealt_in: int, pot_cents: int, window: HandWindow) -> QuerySet[Round]:
+def rounds_agreeing(*, table: Table, players_dealt_in: int, pot_cents: int, window: HandWindow) -> QuerySet[Round]:
     return Round.objects.filter(
         table=table,
         voided=False,
@@ -96,6 +96,6 @@ def _rounds_agreeing(*, table: Table, players_dealt_in: int, pot_cents: int, win
     )
 
 
-def _the_one(rounds: QuerySet[Round]) -> Round | None:
+def the_one_round(rounds: QuerySet[Round]) -> Round | None:
     found = list(rounds.order_by("pk")[:2])
     return found[0] if len(found) == 1 else None

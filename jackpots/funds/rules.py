@@ -125,10 +125,10 @@ def jackpot_rule_parse(
     return (rule, rule.canonical()) if rule is not None else None
 
 
-_COMMON_KEYS = {"code", "kind", "contribution"}
+COMMON_KEYS = {"code", "kind", "contribution"}
 
 
-def _contribution(check: Checker, where: str, item: Any, *, section: str, stored: bool) -> Contribution | None:
+def contribution_parse(check: Checker, where: str, item: Any, *, section: str, stored: bool) -> Contribution | None:
     where = f"{where} contribution"
     if not isinstance(item, dict):
         check.error(where, "must be a mapping with method, amount or rate_percent, and min_pot")

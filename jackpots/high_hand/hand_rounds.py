@@ -7,7 +7,13 @@ from datetime import datetime
 
 from django.db.models import QuerySet
 
-from jackpots.funds.hand_rounds import CLOCK_TOLERANCE, HAND_BEFORE_ROUND_END, HandWindow, _rounds_agreeing, _the_one
+from jackpots.funds.hand_rounds import (
+    CLOCK_TOLERANCE,
+    HAND_BEFORE_ROUND_END,
+    HandWindow,
+    rounds_agreeing,
+    the_one_round,
+)
 from jackpots.high_hand.models import HighHandEntry
 from tables.models import Round, Table
 
@@ -19,14 +25,14 @@ def entry_round_window(made_at: datetime) -> HandWindow:
 
 def entry_round_find(*, table: Table, players_dealt_in: int, pot_cents: int, made_at: datetime) -> Round | None:
     """The one logged round that agrees with a Tracking Slip entry, or None (none yet, or several)."""
-    return _the_one(
-        _rounds_agreeing(
+    return the_one_round(
+        rounds_agreeing(
             table=table, players_dealt_in=players_dealt_in, pot_cents=pot_cents, window=entry_round_window(made_at)
         )
     )
 
 
-def _entries_without_round() -> QuerySet[HighHandEntry]:
+def entries_without_round() -> QuerySet[HighHandEntry]:
     return HighHandEntry.objects.filter(round__isnull=True, round_link__isnull=True)
 
 

@@ -13,7 +13,7 @@ from casino_backoffice.core.checker import Checker
 from casino_backoffice.money import format_cents
 from casino_backoffice.poker import HandCategory, HighHandMinimum
 from jackpots.funds.models import JackpotKind
-from jackpots.funds.rules import _COMMON_KEYS, JackpotRule, _contribution, jackpot_kind_reader
+from jackpots.funds.rules import COMMON_KEYS, JackpotRule, contribution_parse, jackpot_kind_reader
 from tables.games import MIN_SEATS
 
 
@@ -99,9 +99,9 @@ def _high_hand(check: Checker, where: str, item: dict[str, Any], *, stored: bool
         "collection_period",
         "show_player_name",
     }
-    if not check.keys(where, item, _COMMON_KEYS | {"period", "min_players"}, optional):
+    if not check.keys(where, item, COMMON_KEYS | {"period", "min_players"}, optional):
         return None
-    contribution = _contribution(
+    contribution = contribution_parse(
         check, where, item.get("contribution"), section=HighHandRule.drop_section, stored=stored
     )
     period = _period(check, f"{where} period", item.get("period"))

@@ -16,17 +16,17 @@ from django.db.models import QuerySet
 from casino_backoffice.core.floor.forms import CardsField, PinSignatureField
 from jackpots.bad_beat.models import PayoutMethod
 from jackpots.bad_beat.services.claims import SeatedHand, SeatedPlayer
-from jackpots.funds.floor import ID_TYPES, _Keyed, _RoundChoice, _seat_choices, hole_cards_of
+from jackpots.funds.floor import ID_TYPES, KeyedForm, RoundChoice, hole_cards_of, seat_choices
 from jackpots.funds.models import PaymentPlace
 from tables.models import Round, Table
 
 
-class ClaimForm(_Keyed):
+class ClaimForm(KeyedForm):
     """A Bad Beat claimed at ``table`` for ``jackpot`` (§637a.15(f)): the hand as the floorperson saw
     it. The board and the hole cards are picked on the card picker (two hole cards at Hold'em, four at
     Omaha); every other player dealt in has a row of seat and name, and blank rows are ignored."""
 
-    round = _RoundChoice(
+    round = RoundChoice(
         queryset=Round.objects.none(), required=False, empty_label="Not tied to a logged round", label="Round"
     )
     players_dealt_in = forms.TypedChoiceField(label="Players dealt in", coerce=int)
@@ -44,7 +44,7 @@ class ClaimForm(_Keyed):
         self.hole_cards = hole_cards_of(game)
         for name in ("losing_hole", "winning_hole"):
             self.fields[name] = CardsField(count=self.hole_cards, label="Hole cards")
-        seats = _seat_choices(table.seats)
+        seats = seat_choices(table.seats)
         for name in ("losing_seat", "winning_seat"):
             field = self.fields[name]
             assert isinstance(field, forms.TypedChoiceField)
@@ -129,7 +129,7 @@ class DenyForm(forms.Form):
     pin = PinSignatureField()
 
 
-class PayForm(_Keyed):
+class PayForm(KeyedForm):
     """A share paid to its patron, with their identification (§637a.15(f)(2), (g)). ``places`` are where
     the signed-in person pays: security at the table, a cage cashier at the cage, finance either."""
 
@@ -150,14 +150,14 @@ class PayForm(_Keyed):
             field.initial = field.choices[0][0]
 
 
-class DistributeForm(_Keyed):
+class DistributeForm(KeyedForm):
     """Finance's distribution of a verified claim's payout (§637a.15(g))."""
 
     method = forms.ChoiceField(label="Paid in", choices=PayoutMethod.choices, initial=PayoutMethod.CASH)
     pin = PinSignatureField()
 
 
-class AdjustForm(_Keyed):
+class AdjustForm(KeyedForm):
     """Finance sets a fund's display to the finance record (§637a.15(h)(1))."""
 
     pin = PinSignatureField()

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from casino_backoffice.core.floor.forms import CardsField, MoneyField, PinSignatureField
 from casino_backoffice.staff.models import User
-from jackpots.funds.floor import ID_TYPES, _Keyed, _seat_choices
+from jackpots.funds.floor import ID_TYPES, KeyedForm, seat_choices
 from jackpots.high_hand.cards import dealt_at, high_hand_cards
 from tables.models import Table
 
@@ -26,7 +26,7 @@ class _DealerChoice(forms.ModelChoiceField):
         return f"{obj.get_full_name() or obj.username} · {obj.credential_number}"
 
 
-class HighHandEntryForm(_Keyed):
+class HighHandEntryForm(KeyedForm):
     """A hand a floorperson or above verified at ``table``, for the High Hand Tracking Slip
     (§637a.16(f)): the player (name, phone, seat, identification, §637a.16(b)(7)), the dealer picked
     from the dealers, the players dealt in and the pot, when the hand was made (the room's clock; a time
@@ -55,7 +55,7 @@ class HighHandEntryForm(_Keyed):
         self.hole_cards, self.board_cards = dealt_at(game)
         seat = self.fields["seat"]
         assert isinstance(seat, forms.TypedChoiceField)
-        seat.choices = _seat_choices(table.seats)
+        seat.choices = seat_choices(table.seats)
         dealt = self.fields["players_dealt_in"]
         assert isinstance(dealt, forms.TypedChoiceField)
         dealt.choices = [("", "How many?"), *((str(n), str(n)) for n in range(2, table.seats + 1))]

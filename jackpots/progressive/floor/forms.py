@@ -16,7 +16,7 @@ from django import forms
 
 from casino_backoffice.core.floor.forms import CardsField, PinSignatureField
 from casino_backoffice.money import display_cents
-from jackpots.funds.floor import _Keyed
+from jackpots.funds.floor import KeyedForm
 from jackpots.progressive.services.rounds import SeatWager
 from tables.games import Game
 from tables.models import Table
@@ -73,7 +73,7 @@ def _wager_label(cents: int) -> str:
     return display_cents(cents).removesuffix(".00")
 
 
-class ProgressiveRoundForm(_Keyed):
+class ProgressiveRoundForm(KeyedForm):
     """A round at ``table``: each seat's Progressive Payout Wager as the progressive table game system
     accepted it, tapped among the sizes the meter accepts (none, or $1 or $5: the Envy Bonus schedules,
     §655a.12(c)(5), §657a.12(d)(5)); the value chips the dealer collected (§655a.8(b), §657a.8(b)); and
@@ -119,7 +119,7 @@ class ProgressiveRoundForm(_Keyed):
         }
 
 
-class ProgressiveHandForm(_Keyed):
+class ProgressiveHandForm(KeyedForm):
     """A hand of the round the dealer verified (§655a.11(i)(4)(i)(A)-(B), §657a.11(e)(1)-(2)): the seat,
     among those still to be settled from the highest down; the player's cards on the card picker (two
     at Mississippi Stud, five at Crazy 4 Poker) and, at Mississippi Stud, the community cards when the

@@ -42,8 +42,8 @@ from jackpots.progressive.models import (
 )
 from jackpots.progressive.selectors import pending_hand, progressive_rule_of_version
 from jackpots.progressive.services._common import _refuse
-from jackpots.progressive.services.meters import _lock_meter
-from jackpots.progressive.services.rounds import _community
+from jackpots.progressive.services.meters import meter_lock
+from jackpots.progressive.services.rounds import community_read
 from tables.games import Game
 
 FULL_METER_BP = 10_000
@@ -131,7 +131,11 @@ def progressive_hand_record(
     if not 1 <= seat <= table.seats:
         raise _refuse(f"Seat {seat} is not a seat of table {table.number} (1-{table.seats}).", "invalid")
     community = community_cards or round_.community_cards
-    if round_.community_cards and community_cards and _community(community_cards, table.game) != round_.community_cards:
+    if (
+        round_.community_cards
+        and community_cards
+        and community_read(community_cards, table.game) != round_.community_cards
+    ):
         raise _refuse(
             f"The community cards of round {round_.pk} are {round_.community_cards}, not {community_cards}.",
             "cards_invalid",
@@ -159,7 +163,7 @@ def progressive_hand_record(
     recorded_at = timezone.now()
     try:
         with transaction.atomic(durable=True):
-            meter = _lock_meter(round_.meter)
+            meter = meter_lock(round_.meter)
             again = document_replay(model=ProgressiveHand, idempotency_key=idempotency_key, fingerprint=fingerprint)
             if again is not None:
                 return again

@@ -41,7 +41,7 @@ from tables.models import PokerRoom, RulesVersion
 from tables.selectors import rules_version_in_effect
 
 
-def _lock_meter(meter: ProgressiveMeter) -> ProgressiveMeter:
+def meter_lock(meter: ProgressiveMeter) -> ProgressiveMeter:
     """Every change of a meter's money holds the meter's row: rounds, wins and resets of one meter are
     serialized, so a payout reads the meter as it stands."""
     return ProgressiveMeter.objects.select_for_update(of=("self",)).select_related("room").get(pk=meter.pk)
@@ -133,7 +133,7 @@ def meter_reset(*, meter: ProgressiveMeter, actor: User, pin: str) -> MeterFundi
     signer = pin_check(user=actor, pin=pin)
     try:
         with transaction.atomic(durable=True):
-            meter = _lock_meter(meter)
+            meter = meter_lock(meter)
             waiting = pending_hand(meter=meter)
             if waiting is None:
                 raise _refuse(f"{meter.name} is not pending a reset: no 100% payout waits for one.", "not_pending")

@@ -37,7 +37,7 @@ from jackpots.progressive.models import (
 )
 from jackpots.progressive.selectors import documentation_open, meter_at_table
 from jackpots.progressive.services._common import _refuse
-from jackpots.progressive.services.meters import _lock_meter
+from jackpots.progressive.services.meters import meter_lock
 from tables.games import Game
 from tables.locks import gaming_day_hold_open
 from tables.models import Table
@@ -52,7 +52,7 @@ class SeatWager:
     amount_cents: int
 
 
-def _community(value: str, game: str) -> str:
+def community_read(value: str, game: str) -> str:
     """Mississippi Stud's three community cards as recorded (§655a.8(d)(2)); blank when not given."""
     if not value:
         return ""
@@ -115,7 +115,7 @@ def progressive_round_record(
         raise _refuse(
             f"Table {table.number} is closed; a floorperson opens it before rounds are recorded.", "table_closed"
         )
-    community = _community(community_cards, table.game)
+    community = community_read(community_cards, table.game)
     seats = [w.seat for w in wagers]
     if len(set(seats)) != len(seats):
         raise _refuse("A seat places one Progressive Payout Wager a round (§655a.7(d), §657a.7(d)(3)).", "invalid")
@@ -137,7 +137,7 @@ def progressive_round_record(
     increment = sum(at.rule.increment_cents(wager_cents=w.amount_cents) for w in wagers)
     try:
         with transaction.atomic(durable=True):
-            meter = _lock_meter(at.meter)
+            meter = meter_lock(at.meter)
             again = document_replay(model=ProgressiveRound, idempotency_key=idempotency_key, fingerprint=fingerprint)
             if again is not None:
                 return again
