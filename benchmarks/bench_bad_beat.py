@@ -12,7 +12,7 @@ What it does, on a fresh database of that name (dropped and created):
    finance, every share paid (six: the two hands and four other players), the display adjusted and
    witnessed. Prints the time of each
    step (median and 99th percentile) and the whole lifecycle per claim.
-3. The display board's state (``jackpots.selectors.display_state``) and the fund positions after that
+3. The display board's state (``jackpots.board.selectors.display_state``) and the fund positions after that
    history: median time and queries.
 4. ``--contenders`` threads, each with its own connection and key, paying the same share at the same
    moment: how many paid, how long the slowest waited.
@@ -99,20 +99,15 @@ def main() -> None:
     from casino_backoffice.ledger.services import AccountSpec, account_open_as, transfer_post_atomic
     from casino_backoffice.staff.roles import Role
     from casino_backoffice.staff.services import staff_create
-    from jackpots.accounts import jackpot_fund_account
-    from jackpots.exceptions import ShareAlreadyPaid
-    from jackpots.models import BadBeatPayment, Jackpot
-    from jackpots.selectors import display_state, fund_positions
-    from jackpots.services import (
-        SeatedHand,
-        SeatedPlayer,
-        claim_open,
-        claim_verify,
-        display_adjust,
-        display_witness,
-        distribution_prepare,
-        share_pay,
-    )
+    from jackpots.bad_beat.exceptions import ShareAlreadyPaid
+    from jackpots.bad_beat.models import BadBeatPayment
+    from jackpots.bad_beat.selectors import fund_positions
+    from jackpots.bad_beat.services.claims import SeatedHand, SeatedPlayer, claim_open, claim_verify
+    from jackpots.bad_beat.services.display import display_adjust, display_witness
+    from jackpots.bad_beat.services.payouts import distribution_prepare, share_pay
+    from jackpots.board.selectors import display_state
+    from jackpots.funds.accounts import jackpot_fund_account
+    from jackpots.funds.models import Jackpot
     from rake.services import rules_load
     from tables.models import Table
 

@@ -314,8 +314,9 @@ def rounds_insert(
 
     from casino_backoffice.ledger.models import Account, Transfer
     from casino_backoffice.ledger.services import account_open_as
-    from jackpots.accounts import high_hand_box_content_account
-    from jackpots.models import HighHandPeriod, Jackpot, RoundDrop
+    from jackpots.funds.models import Jackpot, RoundDrop
+    from jackpots.high_hand.accounts import high_hand_box_content_account
+    from jackpots.high_hand.models import HighHandPeriod
     from rake.selectors import RoomVersions
     from rake.services.accounts import drop_box_account, pots_account
     from tables.models import Round, Table
@@ -437,7 +438,7 @@ def _check_generator(*, room: Any, dealer: Any, samples: int = 25) -> int:
     from django.db import transaction
 
     from casino_backoffice.ledger.models import Transfer
-    from jackpots.models import RoundDrop
+    from jackpots.funds.models import RoundDrop
     from rake.services import round_record
     from tables.models import Round, Table
 
@@ -549,7 +550,7 @@ def counts_day(
         verification_explain,
     )
     from casino_backoffice.ledger.selectors import account_balance
-    from jackpots.models import JackpotKind
+    from jackpots.funds.models import JackpotKind
 
     verified = 0
     with CLOCK.at_moment(at):
@@ -740,7 +741,7 @@ def large_funds(*, room: Any, cashier: Any, per_fund: int = 1_000_000) -> None:
     from casino_backoffice.ledger.checkpoints import CHECKPOINT_STRIDE, checkpoints_take
     from casino_backoffice.ledger.models import Transfer, TransferKind
     from casino_backoffice.ledger.services import Posting, account_open_as, transfers_post_within
-    from jackpots.models import Jackpot
+    from jackpots.funds.models import Jackpot
     from rake.services.accounts import pots_account
 
     verifications = list(CageVerification.objects.filter(room=room).order_by("pk").values_list("pk", "verified_at"))
@@ -933,9 +934,9 @@ def measure_funds(rooms: dict[str, Any], repeat: int) -> None:
     from casino_backoffice.ledger.checkpoints import balance_from_history
     from casino_backoffice.ledger.models import Account, BalanceCheckpoint, Transfer
     from casino_backoffice.ledger.selectors import account_balance
-    from jackpots.accounts import jackpot_fund_account
-    from jackpots.models import Jackpot
-    from jackpots.selectors import display_state
+    from jackpots.board.selectors import display_state
+    from jackpots.funds.accounts import jackpot_fund_account
+    from jackpots.funds.models import Jackpot
 
     def before_balance(account: Account) -> int:
         # account_balance before checkpoints: one pass over every transfer of the ledger.
@@ -956,7 +957,7 @@ def measure_funds(rooms: dict[str, Any], repeat: int) -> None:
         return balances
 
     def before_display(room: Any) -> Any:
-        with mock.patch("jackpots.selectors.account_balances", before_balances):
+        with mock.patch("jackpots.bad_beat.selectors.account_balances", before_balances):
             return display_state(room=room)
 
     ledger_size = Transfer.objects.count()

@@ -750,7 +750,7 @@ def database_checks(records: list[Record]) -> list[tuple[str, bool, str]]:
     from casino_backoffice.ledger.invariants import NON_NEGATIVE_KINDS, invariants_check
     from casino_backoffice.ledger.models import Account, Transfer
     from casino_backoffice.ledger.selectors import account_balance, ledger_total
-    from jackpots.models import BadBeatClaim, BadBeatDistribution, BadBeatPayment
+    from jackpots.bad_beat.models import BadBeatClaim, BadBeatDistribution, BadBeatPayment
     from tables.models import Round
 
     models: dict[str, Any] = {
@@ -1026,7 +1026,7 @@ def contention(port: int, tokens: dict[str, str], contenders: list[str]) -> tupl
     from django.db import connection
 
     from casino_backoffice.ledger.models import Account, Transfer
-    from jackpots.models import BadBeatPayment
+    from jackpots.bad_beat.models import BadBeatPayment
 
     def send(token: str, path: str, body: dict, conn: http.client.HTTPConnection | None = None) -> tuple[int, dict]:
         return post_once(port, token, path, {**body, "pin": PIN}, conn)

@@ -81,9 +81,10 @@ def main() -> None:
     from casino_backoffice.ledger.selectors import ledger_total
     from casino_backoffice.staff.roles import Role
     from casino_backoffice.staff.services import staff_create
-    from jackpots.models import ProgressiveRound
-    from jackpots.selectors import display_state
-    from jackpots.services import SeatWager, progressive_hand_record, progressive_round_record, progressive_validate
+    from jackpots.board.selectors import display_state
+    from jackpots.progressive.models import ProgressiveRound
+    from jackpots.progressive.services.hands import progressive_hand_record, progressive_validate
+    from jackpots.progressive.services.rounds import SeatWager, progressive_round_record
     from rake.services import rules_load
     from tables.models import Table
     from tables.services import table_set_open
@@ -110,7 +111,7 @@ def main() -> None:
         t.number: table_set_open(table=t, is_open=True, actor=floor)
         for t in Table.objects.select_related("room").filter(number__in=["T11", "T12", "T13"])
     }
-    from jackpots.progressive_selectors import meters_standing
+    from jackpots.progressive.selectors import meters_standing
 
     room = tables["T11"].room
     start_c4 = next(m.amount_cents for m in meters_standing(room=room) if m.meter.code == "c4p")

@@ -1,7 +1,7 @@
 """The ledger accounts the cage moves money through, each named once.
 
 A box's own account is named where the box's money comes from (``rake.services.accounts`` for rake
-drop boxes, ``jackpots.services`` for jackpot boxes and funds); these are the cage's:
+drop boxes, ``jackpots.funds.accounts`` for jackpot boxes and funds); these are the cage's:
 
 - ``room:{room}:custody``: counted or carried, in custody, not yet verified at the cage;
 - ``room:{room}:variance``: count variances (counted less expected), so the ledger still balances;
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from casino_backoffice.ledger.models import Account, AccountKind, account_code
 from casino_backoffice.ledger.services import AccountSpec, account_open_as
-from jackpots.accounts import jackpot_fund_account
-from jackpots.models import Jackpot
+from jackpots.funds.accounts import jackpot_fund_account
+from jackpots.funds.models import Jackpot
 from tables.models import PokerRoom
 
 

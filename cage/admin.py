@@ -41,8 +41,8 @@ from casino_backoffice.ledger.selectors import account_balances, accounts_total_
 from casino_backoffice.money import display_cents
 from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.permissions import Action, may
-from jackpots.accounts import jackpot_fund_account
-from jackpots.models import Jackpot
+from jackpots.funds.accounts import jackpot_fund_account
+from jackpots.funds.models import Jackpot
 from tables.models import PokerRoom
 from tables.selectors import gaming_day, rooms_of
 

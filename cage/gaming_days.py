@@ -22,7 +22,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.urls import reverse
 
 from casino_backoffice.money import display_cents
-from jackpots.models import HighHandPeriod, PeriodStatus
+from jackpots.high_hand.models import HighHandPeriod, PeriodStatus
 from rake.models import LateRoundEntry, TimeCharge
 from tables.models import PokerRoom, Round
 from tables.selectors import gaming_day, gaming_day_bounds

@@ -17,8 +17,8 @@ from __future__ import annotations
 from casino_backoffice.ledger.invariants import documents_moved
 from casino_backoffice.ledger.models import TransferKind
 from casino_backoffice.money import format_cents
-from jackpots.models import HighHandPeriod, PeriodStatus
-from jackpots.selectors import period_drops
+from jackpots.high_hand.models import HighHandPeriod, PeriodStatus
+from jackpots.high_hand.selectors import period_drops
 
 from .models import CageVerification, Count, CountPlace
 from .services.high_hand import period_counts

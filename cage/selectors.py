@@ -18,9 +18,10 @@ from casino_backoffice.core.exports import Column, Kind
 from casino_backoffice.ledger.checkpoints import balance_annotation
 from casino_backoffice.ledger.models import Account, AccountKind, Transfer, TransferKind
 from casino_backoffice.ledger.selectors import account_balances
-from jackpots.accounts import high_hand_box_content_account
-from jackpots.models import HighHandPeriod, Jackpot, JackpotKind, PeriodStatus
-from jackpots.selectors import tables_listing
+from jackpots.funds.models import Jackpot, JackpotKind
+from jackpots.funds.selectors import tables_listing
+from jackpots.high_hand.accounts import high_hand_box_content_account
+from jackpots.high_hand.models import HighHandPeriod, PeriodStatus
 from tables.models import PokerRoom
 
 from .models import (

@@ -7,6 +7,6 @@ urlpatterns = [
     path("", include("tables.api")),
     path("", include("rake.api")),
     path("", include("rake.api.batch")),
-    path("", include("jackpots.api")),
+    path("", include("jackpots.api_urls")),
     path("", include("cage.api")),
 ]

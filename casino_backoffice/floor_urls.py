@@ -8,14 +8,14 @@ from django.urls import include, path
 from cage.floor import tiles as cage_tiles
 from casino_backoffice.staff.floor import tiles as staff_tiles
 from casino_backoffice.staff.floor.views import home
-from jackpots.floor import tiles as jackpots_tiles
+from jackpots import floor_urls as jackpots_floor
 from rake.floor import tiles as rake_tiles
 from tables.floor import tiles as tables_tiles
 
 app_name = "floor"
 
 # The home page's tiles, in the order a person reads them.
-TILES = (*tables_tiles.TILES, *rake_tiles.TILES, *cage_tiles.TILES, *jackpots_tiles.TILES, *staff_tiles.TILES)
+TILES = (*tables_tiles.TILES, *rake_tiles.TILES, *cage_tiles.TILES, *jackpots_floor.TILES, *staff_tiles.TILES)
 
 urlpatterns = [
     path("", home, {"tiles": TILES}, name="home"),
@@ -23,5 +23,5 @@ urlpatterns = [
     path("", include("tables.floor.urls")),
     path("", include("rake.floor.urls")),
     path("", include("cage.floor.urls")),
-    path("", include("jackpots.floor.urls")),
+    path("", include("jackpots.floor_urls")),
 ]

@@ -250,6 +250,9 @@ TAX_REPORTING_THRESHOLD_CENTS = parse_cents(os.environ.get("TAX_REPORTING_THRESH
 # The poker revenue report (rake, below the cage) reads what the cage made official as revenue through
 # this reader: the settings are a composition root, and may name the app above.
 POKER_REVENUE_COUNTED = "cage.reports.revenue_counted"
+# What the cage made official of a closed High Hand period's contributions, once its boxes are all counted
+# and verified (None until then): the jackpots (below the cage) settle the period's pool from it.
+HIGH_HAND_CONTRIBUTIONS_COUNTED = "cage.services.high_hand.period_contributions_counted"
 # Whether finance closed a gaming day (tables, below the cage, refuses what would change a closed day's
 # revenue, §637a.17): the cage's reader of its closes.
 GAMING_DAY_CLOSED = "cage.gaming_days.gaming_day_closed"
@@ -292,7 +295,7 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     # One name for a choice set that two fields of the Bad Beat API use (a share, and a paid share's name).
-    "ENUM_NAME_OVERRIDES": {"BadBeatShareEnum": "jackpots.models.ShareName.choices"},
+    "ENUM_NAME_OVERRIDES": {"BadBeatShareEnum": "jackpots.bad_beat.models.ShareName.choices"},
     # The answers the kernel gives around any view (400, 401, 403, 404, 405), on every operation.
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

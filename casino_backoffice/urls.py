@@ -20,7 +20,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/", include("casino_backoffice.api_urls")),
     path("floor/", include("casino_backoffice.floor_urls")),
-    path("display/", include(("jackpots.display_urls", "display"))),
+    path("display/", include(("jackpots.board.urls", "display"))),
 ]
 
 # Under /api/ every error Django answers itself (an unknown path, a crash) is JSON like the rest.

@@ -7,6 +7,10 @@ class JackpotsConfig(AppConfig):
     def ready(self) -> None:
         from casino_backoffice.ledger.invariants import invariant_register
 
+        # Each product's rules module registers the reader of its kind of item of a rules file's
+        # ``jackpots`` (``jackpots.funds.rules.jackpot_kind_reader``) as it is imported.
+        from .bad_beat import rules as bad_beat_rules  # noqa: F401
+        from .high_hand import rules as high_hand_rules  # noqa: F401
         from .invariants import jackpot_invariants
 
         invariant_register("jackpots", jackpot_invariants)

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from casino_backoffice.ledger.invariants import documents_moved
 from casino_backoffice.ledger.models import TransferKind
-
-from .models import BadBeatPayment, HighHandAward, HighHandAwardPayment, ProgressiveRound
+from jackpots.bad_beat.models import BadBeatPayment
+from jackpots.high_hand.models import HighHandAward, HighHandAwardPayment
+from jackpots.progressive.models import ProgressiveRound
 
 
 def jackpot_invariants() -> list[str]:

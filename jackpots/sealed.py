@@ -6,9 +6,8 @@ SQLite alike (``casino_backoffice.core.immutable``; migration ``0020_seal_signed
 from __future__ import annotations
 
 from casino_backoffice.core.immutable import Seal
-
-from .models import FundTransferStatus, PeriodStatus
-from .models.bad_beat import CLAIM_TRANSITIONS
+from jackpots.bad_beat.models import CLAIM_TRANSITIONS, FundTransferStatus
+from jackpots.high_hand.models import PeriodStatus
 
 # claimed -> verified | denied (claim_verify, claim_deny); verified -> distributed (distribution_prepare)
 # -> paid (the last share paid): the claim's own table of transitions.

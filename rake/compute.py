@@ -1,4 +1,4 @@
-"""What leaves a pot: the rake, then each jackpot's drop (asked of ``jackpots.rules``). Pure: no
+"""What leaves a pot: the rake, then each jackpot's drop (asked of ``jackpots.funds.rules``). Pure: no
 database, no clock.
 
 Used by the rounds API, the tablet rake calculator and the revenue checks alike, so a number the
@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from casino_backoffice.money import display_cents, display_percent, floor_to_increment, format_cents, percent_floor
-from jackpots.rules import Drop, JackpotRule, drop_compute
+from jackpots.funds.rules import Drop, JackpotRule, drop_compute
 
 from .rules import RakeKind, RakePolicy
 
@@ -116,7 +116,7 @@ def compute_rake_and_drops(
       never takes more than remains.
 
     ``players`` does not change any amount today (qualifiers use it, not contributions); it is passed
-    to ``jackpots.rules.drop_compute`` so that a contribution rule that does can be added there.
+    to ``jackpots.funds.rules.drop_compute`` so that a contribution rule that does can be added there.
     """
     if uncalled_cents < 0:
         raise ValueError("The uncalled bet is zero or more.")

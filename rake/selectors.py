@@ -15,8 +15,9 @@ from django.utils.module_loading import import_string
 
 from casino_backoffice.ledger.models import AccountKind, Transfer, TransferKind
 from casino_backoffice.money import format_cents
-from jackpots.models import ProgressiveRound, RoundDrop
-from jackpots.rules import JackpotRule
+from jackpots.funds.models import RoundDrop
+from jackpots.funds.rules import JackpotRule
+from jackpots.progressive.models import ProgressiveRound
 from tables.models import PokerRoom, Round, RulesVersion, Table
 
 from .compute import PotOutcome, compute_rake_and_drops

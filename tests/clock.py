@@ -26,7 +26,7 @@ def gaming_day_over(monkeypatch: pytest.MonkeyPatch, *, room: Any, day: date) ->
     """Move the clock a minute past the end of ``day`` in ``room``, and close the High Hand periods that
     ended by then, as the schedule would (without creating its count sheets): finance closes a day once
     it is over (``cage.gaming_days``)."""
-    from jackpots.services import periods_run
+    from jackpots.high_hand.services.periods import periods_run
     from tables.selectors import gaming_day_bounds
 
     clock_move(monkeypatch, to=gaming_day_bounds(room=room, day=day)[1] + timedelta(minutes=1))

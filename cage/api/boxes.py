@@ -19,8 +19,8 @@ from rest_framework.response import Response
 
 from casino_backoffice.core.api_common import LIST_ERRORS, money
 from casino_backoffice.staff.permissions import Action, may
-from jackpots.models import Jackpot
-from jackpots.selectors import FundPosition, fund_positions
+from jackpots.bad_beat.selectors import FundPosition, fund_positions
+from jackpots.funds.models import Jackpot
 from tables.api import room_named
 from tables.selectors import visible_to
 

@@ -19,8 +19,8 @@ from casino_backoffice.core import exports
 from casino_backoffice.core.api_common import RESTRICTED_LIST_ERRORS, money
 from casino_backoffice.core.exports import XLSX_TYPE, Column, Kind, csv_streaming_response
 from casino_backoffice.staff.permissions import Action
-from jackpots.accounts import jackpot_fund_account
-from jackpots.models import Jackpot
+from jackpots.funds.accounts import jackpot_fund_account
+from jackpots.funds.models import Jackpot
 from tables.api import room_required
 
 from ..selectors import OFFICIAL_RECORD_COLUMNS, official_record, official_record_rows_iter

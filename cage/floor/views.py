@@ -22,12 +22,12 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from casino_backoffice.core.exceptions import DomainError
+from casino_backoffice.core.floor.pages import pin_typo, refused_page
 from casino_backoffice.core.idempotency import IdempotencyKeyReused
 from casino_backoffice.money import display_cents
 from casino_backoffice.staff.auth import acting_user
-from casino_backoffice.staff.exceptions import ActionNotPermitted
-from casino_backoffice.staff.permissions import Action, action_require, may
-from jackpots.models import JackpotKind
+from casino_backoffice.staff.permissions import Action, may
+from jackpots.funds.models import JackpotKind
 from tables.models import PokerRoom
 from tables.selectors import gaming_day, gaming_day_bounds, rooms_of, visible_to
 
@@ -64,22 +64,6 @@ from .forms import (
 
 # How often surveillance's page refreshes its list of counts to record.
 SURVEILLANCE_REFRESH_SECONDS = 30
-
-
-def _refused(request: HttpRequest, template: str, action: Action, **context: Any) -> HttpResponse | None:
-    """The page saying why, when the signed-in person may not take ``action``."""
-    try:
-        action_require(actor=acting_user(request), action=action)
-    except ActionNotPermitted as refused:
-        return render(request, template, {"refused": refused.message, **context}, status=403)
-    return None
-
-
-def _pin_typo(form: Any) -> str:
-    """A PIN the form refused (a letter, too short): it never reached the PIN check."""
-    if "pin" in form.errors and form.data.get(form.add_prefix("pin"), "").strip():
-        return " The PIN was refused by its shape; nothing was checked and it does not count as a wrong PIN."
-    return ""
 
 
 def _today(room: PokerRoom) -> date:
@@ -121,7 +105,7 @@ def count_page(request: HttpRequest) -> HttpResponse:
     signs with their PIN. The expected content is shown only after the count: the dealer counts blind.
     A Bad Beat box needs the day's notice to compliance first (§637a.15(d))."""
     template = "cage/floor/count.html"
-    if (refusal := _refused(request, template, Action.COUNT_RECORD)) is not None:
+    if (refusal := refused_page(request, template, Action.COUNT_RECORD)) is not None:
         return refusal
     user = acting_user(request)
     if request.method == "POST":
@@ -155,7 +139,7 @@ def count_page(request: HttpRequest) -> HttpResponse:
                     )
                 return redirect(f"{reverse('floor:cage-count')}?recorded={count.pk}")
         else:
-            messages.error(request, f"Nothing was recorded: correct what is marked below.{_pin_typo(form)}")
+            messages.error(request, f"Nothing was recorded: correct what is marked below.{pin_typo(form)}")
         box = form.cleaned_data.get("box") if hasattr(form, "cleaned_data") else None
         return render(request, template, {"form": form, "box": box, "notice": _notice_for_box(box)})
     if (recorded_id := request.GET.get("recorded", "")).isdigit():
@@ -223,7 +207,7 @@ def notice_page(request: HttpRequest) -> HttpResponse:
     """A floorperson or above records, and signs, the notice to the casino compliance representative
     before Bad Beat boxes are counted (§637a.15(d)): who was notified, how."""
     template = "cage/floor/notice.html"
-    if (refusal := _refused(request, template, Action.NOTICE_RECORD)) is not None:
+    if (refusal := refused_page(request, template, Action.NOTICE_RECORD)) is not None:
         return refusal
     rooms = list(rooms_of(request.user))
     form = NoticeForm(request.POST or None)
@@ -249,7 +233,7 @@ def notice_page(request: HttpRequest) -> HttpResponse:
                 )
                 return redirect("floor:cage-notice")
         else:
-            messages.error(request, f"Nothing was recorded: correct what is marked below.{_pin_typo(form)}")
+            messages.error(request, f"Nothing was recorded: correct what is marked below.{pin_typo(form)}")
     notices = ComplianceNotice.objects.filter(_on_their_gaming_day(rooms, room_field="room")).select_related(
         "room", "recorded_by"
     )
@@ -279,7 +263,7 @@ def witness_page(request: HttpRequest) -> HttpResponse:
     """The counts awaiting their witness: a floorperson or above who is not the counter signs each,
     with the surveillance department's recording reference (§637a.15(d)(1))."""
     template = "cage/floor/witness.html"
-    if (refusal := _refused(request, template, Action.COUNT_WITNESS)) is not None:
+    if (refusal := refused_page(request, template, Action.COUNT_WITNESS)) is not None:
         return refusal
     return render(request, template, {"rows": _witness_rows(request.user)})
 
@@ -288,7 +272,7 @@ def witness_page(request: HttpRequest) -> HttpResponse:
 @require_POST
 def witness_sign(request: HttpRequest, count_id: int) -> HttpResponse:
     template = "cage/floor/witness.html"
-    if (refusal := _refused(request, template, Action.COUNT_WITNESS)) is not None:
+    if (refusal := refused_page(request, template, Action.COUNT_WITNESS)) is not None:
         return refusal
     count = visible_to(request.user, Count.objects.select_related("box")).filter(pk=count_id).first()
     if count is None:
@@ -296,7 +280,7 @@ def witness_sign(request: HttpRequest, count_id: int) -> HttpResponse:
         return redirect("floor:cage-witness")
     form = WitnessForm(request.POST, auto_id=f"id_count{count.pk}_%s")
     if not form.is_valid():
-        messages.error(request, f"Count {count.pk} was not witnessed: correct what is marked below.{_pin_typo(form)}")
+        messages.error(request, f"Count {count.pk} was not witnessed: correct what is marked below.{pin_typo(form)}")
         return render(request, template, {"rows": _witness_rows(request.user, (count.pk, form))})
     try:
         count = count_witness(
@@ -340,7 +324,7 @@ def recount_page(request: HttpRequest) -> HttpResponse:
     above who is not the counter recounts a wrong one and signs with the reason; the recount
     supersedes it, the old count stays on the record struck through, and the recount awaits its witness."""
     template = "cage/floor/recount.html"
-    if (refusal := _refused(request, template, Action.COUNT_RECOUNT)) is not None:
+    if (refusal := refused_page(request, template, Action.COUNT_RECOUNT)) is not None:
         return refusal
     return render(request, template, {"rows": _recount_rows(request.user)})
 
@@ -349,7 +333,7 @@ def recount_page(request: HttpRequest) -> HttpResponse:
 @require_POST
 def recount_sign(request: HttpRequest, count_id: int) -> HttpResponse:
     template = "cage/floor/recount.html"
-    if (refusal := _refused(request, template, Action.COUNT_RECOUNT)) is not None:
+    if (refusal := refused_page(request, template, Action.COUNT_RECOUNT)) is not None:
         return refusal
     count = visible_to(request.user, Count.objects.select_related("box")).filter(pk=count_id).first()
     if count is None:
@@ -357,7 +341,7 @@ def recount_sign(request: HttpRequest, count_id: int) -> HttpResponse:
         return redirect("floor:cage-recount")
     form = RecountForm(request.POST, auto_id=f"id_recount{count.pk}_%s")
     if not form.is_valid():
-        messages.error(request, f"Count {count.pk} was not recounted: correct what is marked below.{_pin_typo(form)}")
+        messages.error(request, f"Count {count.pk} was not recounted: correct what is marked below.{pin_typo(form)}")
         return render(request, template, {"rows": _recount_rows(request.user, (count.pk, form))})
     data = form.cleaned_data
     try:
@@ -417,7 +401,7 @@ def custody_page(request: HttpRequest) -> HttpResponse:
     """A security officer signs for custody of a locked container of witnessed table counts, or of
     locked uncounted boxes, and carries it to the main cage or a satellite cage (§637a.15(d))."""
     template = "cage/floor/custody.html"
-    if (refusal := _refused(request, template, Action.TRANSPORT_CREATE)) is not None:
+    if (refusal := refused_page(request, template, Action.TRANSPORT_CREATE)) is not None:
         return refusal
     posted = request.POST.get("carry") if request.method == "POST" else None
     if posted in ("counts", "boxes"):
@@ -472,7 +456,7 @@ def custody_page(request: HttpRequest) -> HttpResponse:
                         )
                     return redirect("floor:cage-custody")
         else:
-            messages.error(request, f"Nothing was signed: correct what is marked below.{_pin_typo(form)}")
+            messages.error(request, f"Nothing was signed: correct what is marked below.{pin_typo(form)}")
     return render(request, template, {"container": container, "boxes": boxes, "in_transit": _in_transit(request.user)})
 
 
@@ -497,7 +481,7 @@ def surveillance_page(request: HttpRequest) -> HttpResponse:
     surveillance department'), with table, box, time, counter, witness and the recording reference.
     Read-only; the list refreshes itself every 30 seconds (htmx), the page never reloads."""
     template = "cage/floor/surveillance.html"
-    if (refusal := _refused(request, template, Action.COUNTS_TO_RECORD_READ)) is not None:
+    if (refusal := refused_page(request, template, Action.COUNTS_TO_RECORD_READ)) is not None:
         return refusal
     return render(
         request, template, {"counts": _counts_to_record(request.user), "refresh_seconds": SURVEILLANCE_REFRESH_SECONDS}
@@ -507,7 +491,7 @@ def surveillance_page(request: HttpRequest) -> HttpResponse:
 @login_required
 def surveillance_rows(request: HttpRequest) -> HttpResponse:
     template = "cage/floor/_surveillance_rows.html"
-    if (refusal := _refused(request, template, Action.COUNTS_TO_RECORD_READ)) is not None:
+    if (refusal := refused_page(request, template, Action.COUNTS_TO_RECORD_READ)) is not None:
         return refusal
     response = render(request, template, {"counts": _counts_to_record(request.user)})
     response["Cache-Control"] = "no-store"
@@ -570,7 +554,7 @@ def arrivals_page(request: HttpRequest) -> HttpResponse:
     """At the cage a floorperson or above accounts for every locked box security carried, and signs
     (§637a.15(d)(2)); a box missing from what was carried is refused unless a supervisor signs an
     exception naming it."""
-    if (refusal := _refused(request, "cage/floor/arrivals.html", Action.TRANSPORT_ACCOUNT)) is not None:
+    if (refusal := refused_page(request, "cage/floor/arrivals.html", Action.TRANSPORT_ACCOUNT)) is not None:
         return refusal
     return _arrivals_page(request)
 
@@ -585,7 +569,7 @@ def _transport_or_back(request: HttpRequest, transport_id: int) -> Transport | N
 @login_required
 @require_POST
 def account_sign(request: HttpRequest, transport_id: int) -> HttpResponse:
-    if (refusal := _refused(request, "cage/floor/arrivals.html", Action.TRANSPORT_ACCOUNT)) is not None:
+    if (refusal := refused_page(request, "cage/floor/arrivals.html", Action.TRANSPORT_ACCOUNT)) is not None:
         return refusal
     if (transport := _transport_or_back(request, transport_id)) is None:
         return redirect("floor:cage-arrivals")
@@ -594,7 +578,7 @@ def account_sign(request: HttpRequest, transport_id: int) -> HttpResponse:
     form = AccountForm(request.POST, codes=codes, auto_id=f"id_account{transport.pk}_%s")
     if not form.is_valid():
         messages.error(
-            request, f"Seal {transport.seal} was not accounted for: correct what is marked below.{_pin_typo(form)}"
+            request, f"Seal {transport.seal} was not accounted for: correct what is marked below.{pin_typo(form)}"
         )
         return _arrivals_page(request, {transport.pk: {"account": form}})
     try:
@@ -614,14 +598,14 @@ def account_sign(request: HttpRequest, transport_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def missing_box_sign(request: HttpRequest, transport_id: int) -> HttpResponse:
-    if (refusal := _refused(request, "cage/floor/arrivals.html", Action.MISSING_BOX_RECORD)) is not None:
+    if (refusal := refused_page(request, "cage/floor/arrivals.html", Action.MISSING_BOX_RECORD)) is not None:
         return refusal
     if (transport := _transport_or_back(request, transport_id)) is None:
         return redirect("floor:cage-arrivals")
     codes = list(transport.items.values_list("box__code", flat=True))
     form = MissingBoxForm(request.POST, codes=codes, auto_id=f"id_missing{transport.pk}_%s")
     if not form.is_valid():
-        messages.error(request, f"No exception was signed: correct what is marked below.{_pin_typo(form)}")
+        messages.error(request, f"No exception was signed: correct what is marked below.{pin_typo(form)}")
         return _arrivals_page(request, {transport.pk: {"missing": form}})
     box = transport.items.select_related("box").get(box__code=form.cleaned_data["box"]).box
     try:

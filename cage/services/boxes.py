@@ -9,8 +9,10 @@ from django.utils import timezone
 
 from casino_backoffice.ledger.models import Account
 from casino_backoffice.ledger.services import AccountSpec, account_locked, account_open_as
-from jackpots.accounts import high_hand_box_content_account, jackpot_box_account
-from jackpots.models import HighHandPeriod, Jackpot, PeriodStatus
+from jackpots.funds.accounts import jackpot_box_account
+from jackpots.funds.models import Jackpot
+from jackpots.high_hand.accounts import high_hand_box_content_account
+from jackpots.high_hand.models import HighHandPeriod, PeriodStatus
 from rake.rules import Rules
 from rake.selectors import RoomVersions
 from rake.services.accounts import drop_box_account
@@ -74,7 +76,7 @@ def boxes_open(*, room: PokerRoom, rules: Rules) -> None:
 def box_content_locked(*, box: Box, period: HighHandPeriod | None) -> Account:
     """What a count of ``box`` takes out of it, locked until the caller's transaction ends: for a High
     Hand box, the box content of qualifying period ``period`` (§637a.16(d): the box is exchanged at
-    the period's end, ``jackpots.services.period_box_content``); else the box's account (a Bad Beat or
+    the period's end, ``jackpots.high_hand.services.periods.period_box_content``); else the box's account (a Bad Beat or
     rake drop box, counted whole; and a High Hand count of a sheet made before periods had box
     contents of their own)."""
     if period is not None:

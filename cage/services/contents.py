@@ -3,7 +3,7 @@ the qualifying period whose box content that is (§637a.16(d)).
 
 'At the end of each qualifying period, a certificate holder shall count the accumulated contents of
 each High Hand Jackpot payout box': the box is exchanged at each period's end, so a count covers one
-period's box content (``jackpots.services.period_box_content``). A table closed before its period
+period's box content (``jackpots.high_hand.services.periods.period_box_content``). A table closed before its period
 ends has its box counted or carried then: the count takes what the open period's content holds so far,
 fills no sheet, and the period's sheet asks only for what was dropped after it.
 """
@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from jackpots.models import HighHandPeriod, JackpotKind, PeriodStatus
+from jackpots.funds.models import JackpotKind
+from jackpots.high_hand.models import HighHandPeriod, PeriodStatus
 
 from ..models import Box, CountSheet
 from .schedule import HIGH_HAND_COUNT_GRACE, sheets_create

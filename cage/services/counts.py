@@ -22,7 +22,7 @@ from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action, action_require
 from casino_backoffice.staff.segregation import independent_require
 from casino_backoffice.staff.services import pin_check, signature_add
-from jackpots.models import JackpotKind
+from jackpots.funds.models import JackpotKind
 from tables.models import PokerRoom
 from tables.selectors import gaming_day
 

@@ -1,33 +1,20 @@
-"""The pool of a High Hand period made official by the cage (§637a.16(g)): 'When the qualifying period
-has ended, the contribution amount collected during the qualifying period shall be counted, verified
-and taken to the main cage or satellite cage in accordance with subsections (d) and (e). The pooled
-contribution amounts from all Poker tables that participated in the qualifying period shall then be
-announced and displayed.'
-
-A closed period's official contributions are what the cage verifications of its count sheets' counts
-(one sheet per High Hand box of the period, ``cage.services.schedule``) made official in the fund,
-less what a signed correction reversed of those transfers, once every sheet is counted and verified;
-then ``jackpots.services.period_announce`` announces the pool and awards it or rolls it over. (The
-counts alone would still count a verification that finance reversed before the announcement, and
-the pool would be more than the fund holds.)
+"""The cage's part of a High Hand period's pool (§637a.16(g)): the period's count sheets and counts,
+and what the cage verifications of its count sheets' counts (one sheet per High Hand box of the
+period, ``cage.services.schedule``) made official in the fund, less what a signed correction reversed
+of those transfers, once every sheet is counted and verified (``period_contributions_counted``). The
+jackpots settle the pool from that answer (``jackpots.high_hand.services.settlement``, through the setting
+``HIGH_HAND_CONTRIBUTIONS_COUNTED``). (The counts alone would still count a verification that finance
+reversed before the announcement, and the pool would be more than the fund holds.)
 """
 
 from __future__ import annotations
 
-import logging
-from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from django.db import transaction
 from django.db.models import Q, QuerySet, Sum
 
-from casino_backoffice.ledger.exceptions import BelowZero
-from casino_backoffice.ledger.models import Account, AccountKind, Transfer, TransferKind
-from casino_backoffice.ledger.selectors import account_balances
-from jackpots.accounts import period_content_suffix
-from jackpots.models import HighHandPeriod, PeriodStatus
-from jackpots.services import period_announce, period_wait
-from tables.models import PokerRoom
+from casino_backoffice.ledger.models import Transfer, TransferKind
+from jackpots.high_hand.models import HighHandPeriod
 
 from ..models import (
     Count,
@@ -40,8 +27,6 @@ from ..models import (
     VarianceCorrection,
 )
 from ._common import verification_transfer_key
-
-logger = logging.getLogger(__name__)
 
 
 def period_sheet_key(period: HighHandPeriod) -> str:
@@ -84,59 +69,23 @@ def period_counts(*, period: HighHandPeriod) -> QuerySet[Count]:
     )
 
 
-def period_contributions_uncounted(*, period: HighHandPeriod) -> int:
-    """What the period's box contents at every table still hold by the ledger: contributions of its
-    rounds (§637a.16(c)) not yet taken out by a count or a transport (§637a.16(d))."""
-    stamp = period_content_suffix(period=period)
-    contents = Account.objects.filter(
-        code__startswith=f"table:{period.room.code}:", code__endswith=stamp, kind=AccountKind.JACKPOT_BOX
+def period_contributions_counted(*, period: HighHandPeriod) -> int | None:
+    """What the cage verifications of a closed period's counts made official (``_official_contributions``),
+    once every count sheet of the period is counted and verified and every box content of it counted or
+    carried is verified; None until then, or when the period has neither a sheet nor a count. The
+    jackpots' settlement of the period's pool (``jackpots.high_hand.services.settlement``) reads it through the
+    setting ``HIGH_HAND_CONTRIBUTIONS_COUNTED``."""
+    # The period's sheets; one made before sheets named their period is known by its key.
+    sheets = CountSheet.objects.filter(
+        Q(period=period) | Q(period__isnull=True, box__jackpot=period.jackpot, key=period_sheet_key(period)),
+        kind=SheetKind.PERIOD,
     )
-    balances = account_balances(accounts=list(contents))
-    return sum(balances.values())
-
-
-def high_hand_pools_settle(*, room: PokerRoom, at: datetime) -> int:
-    """Announce, in order, each closed period of the room whose boxes are all counted and verified;
-    inside the schedule's transaction. Returns how many were announced."""
-    announced = 0
-    for period in (
-        HighHandPeriod.objects.filter(room=room, status=PeriodStatus.CLOSED)
-        .select_related("room")
-        .order_by("jackpot", "starts_at")
+    counts = period_counts(period=period)
+    if not (sheets.exists() or counts.exists()) or sheets.exclude(counts__status=CountStatus.VERIFIED).exists():
+        return None
+    if (
+        counts.exclude(status=CountStatus.VERIFIED).exists()
+        or TransportItem.objects.filter(period=period).exclude(transport__status=TransportStatus.VERIFIED).exists()
     ):
-        # The period's sheets; one made before sheets named their period is known by its key.
-        sheets = CountSheet.objects.filter(
-            Q(period=period) | Q(period__isnull=True, box__jackpot=period.jackpot, key=period_sheet_key(period)),
-            kind=SheetKind.PERIOD,
-        )
-        counts = period_counts(period=period)
-        if not (sheets.exists() or counts.exists()) or sheets.exclude(counts__status=CountStatus.VERIFIED).exists():
-            continue
-        if (
-            counts.exclude(status=CountStatus.VERIFIED).exists()
-            or TransportItem.objects.filter(period=period).exclude(transport__status=TransportStatus.VERIFIED).exists()
-        ):
-            continue  # a box content of the period carried or counted, not verified yet
-        uncounted = period_contributions_uncounted(period=period)
-        if uncounted:
-            # Contributions of the period sit in a box content no sheet of it counted (a table that
-            # collected without a sheet): announcing now would leave them out of its pool.
-            if period_wait(period=period, contributions_cents=0, uncounted_cents=uncounted):
-                logger.error("High Hand %s is not announced: %s uncounted", period, uncounted)
-            continue
-        contributions = _official_contributions(counts)
-        try:
-            with transaction.atomic():
-                if (
-                    period_announce(period=period, contributions_cents=contributions, at=at).status
-                    != PeriodStatus.CLOSED
-                ):
-                    announced += 1
-        except BelowZero as refused:
-            # The pool is more than the fund holds: a correction took back, after a period rolled over
-            # into this one (or after its award), money its pool counts. The period waits, closed, for
-            # finance to put the fund right, saying why on its page; the schedule goes on for every
-            # other fund and room.
-            if period_wait(period=period, contributions_cents=contributions):
-                logger.error("High Hand %s is not announced: %s", period, refused.message)
-    return announced
+        return None  # a box content of the period carried or counted, not verified yet
+    return _official_contributions(counts)

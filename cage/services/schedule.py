@@ -11,13 +11,13 @@ changes nothing.
   box and ended period that exists, due ``HIGH_HAND_COUNT_GRACE`` after the period ends; its count
   takes that period's box content.
 - Every High Hand fund's qualifying periods are opened and closed as its rules say
-  (``jackpots.services.periods_run``); a closed period whose boxes are all verified has its pool
+  (``jackpots.high_hand.services.periods.periods_run``); a closed period whose boxes are all verified has its pool
   announced, awarded or rolled over (``high_hand_pools_settle``, §637a.16(g)-(h)); an award not
   collected in time is prepared for finance's approval (§637a.16(i)).
 - Every Bad Beat display is adjusted 'no less than once a day' (§637a.15(h)): a gaming day that ended
-  without an adjustment of a fund's display is flagged (``jackpots.services.display_overdue_flag``);
+  without an adjustment of a fund's display is flagged (``jackpots.bad_beat.services.display.display_overdue_flag``);
   and 'immediately upon notification of a Bad Beat verification': a verification whose display was not
-  adjusted within the limit the rules post is flagged (``jackpots.services.display_late_flag``).
+  adjusted within the limit the rules post is flagged (``jackpots.bad_beat.services.display.display_late_flag``).
 """
 
 from __future__ import annotations
@@ -27,16 +27,20 @@ from datetime import date, datetime, timedelta
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from jackpots.models import HighHandPeriod, JackpotKind, PeriodStatus
-from jackpots.selectors import tables_listing
-from jackpots.services import display_late_flag, display_overdue_flag, periods_run, unclaimed_prepare
+from jackpots.bad_beat.services.display import display_late_flag, display_overdue_flag
+from jackpots.funds.models import JackpotKind
+from jackpots.funds.selectors import tables_listing
+from jackpots.high_hand.models import HighHandPeriod, PeriodStatus
+from jackpots.high_hand.services.awards import unclaimed_prepare
+from jackpots.high_hand.services.periods import periods_run
+from jackpots.high_hand.services.settlement import high_hand_pools_settle
 from tables.models import PokerRoom
 from tables.selectors import gaming_day, gaming_day_bounds
 
 from ..models import Box, BoxKind, CountSheet, ScheduleRun, SheetKind
 from ..selectors import high_hand_contents_taken_whole
 from .boxes import boxes_sync
-from .high_hand import high_hand_pools_settle, period_sheet_key
+from .high_hand import period_sheet_key
 
 # A house control: how long after a qualifying period ends its High Hand boxes may wait for their count.
 HIGH_HAND_COUNT_GRACE = timedelta(hours=1)
@@ -79,7 +83,7 @@ def _period_sheets_due(*, box: Box, until: datetime, now: datetime) -> list[Coun
     """One sheet per qualifying period of the box's fund that exists and has ended by ``until``
     (§637a.16(d): 'counted at the end of each qualifying period'), among those whose rules version
     listed the box's table, within ``CATCH_UP_LIMIT``. A period exists only if the schedule opened it
-    or a round that ended in it did (``jackpots.services.period_box_content``), so no sheet is made for
+    or a round that ended in it did (``jackpots.high_hand.services.periods.period_box_content``), so no sheet is made for
     a period before the rules took effect. A sheet's count takes that period's box content and no
     other; a box content taken whole before its period ended needs none (``_taken_whole``). Sheets
     already made are skipped."""

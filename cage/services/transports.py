@@ -22,7 +22,8 @@ from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action, action_require
 from casino_backoffice.staff.segregation import independent_require
 from casino_backoffice.staff.services import pin_check, signature_add
-from jackpots.models import HighHandPeriod, JackpotKind
+from jackpots.funds.models import JackpotKind
+from jackpots.high_hand.models import HighHandPeriod
 from tables.models import PokerRoom
 from tables.selectors import gaming_day
 

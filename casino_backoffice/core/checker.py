@@ -1,7 +1,7 @@
 """Reading the values of one rules file: ``Checker`` collects every error and returns normalized values or None.
 
 Each app validates its own section of the file with the same ``Checker`` (``rake.rules`` the rake
-policies and tables, ``jackpots.rules`` the jackpots), so every error reads alike and all are
+policies and tables, ``jackpots.funds.rules`` the jackpots), so every error reads alike and all are
 reported at once.
 """
 

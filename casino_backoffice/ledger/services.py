@@ -27,7 +27,7 @@ from .models import Account, AccountKind, Correction, Transfer, TransferKind
 class AccountSpec:
     """What an account is opened with: a stable code, a name people read, a kind. Each app that owns
     accounts builds its specs in one function per kind of account (``rake.services.accounts``,
-    ``jackpots.accounts``), so a code and its name are written once."""
+    ``jackpots.funds.accounts``), so a code and its name are written once."""
 
     code: str
     name: str

@@ -18,7 +18,7 @@ from casino_backoffice.core.api import MoneyField
 from casino_backoffice.money import format_cents
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action
-from jackpots.models import RoundDrop
+from jackpots.funds.models import RoundDrop
 from tables.models import Round, Table
 from tables.selectors import staff_of, visible_to
 

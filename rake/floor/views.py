@@ -13,11 +13,11 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from casino_backoffice.core.exceptions import DomainError
+from casino_backoffice.core.floor.pages import refused_page
 from casino_backoffice.money import display_cents
 from casino_backoffice.staff.auth import acting_user
-from casino_backoffice.staff.exceptions import ActionNotPermitted
 from casino_backoffice.staff.forms import SignWithPinForm
-from casino_backoffice.staff.permissions import Action, action_require, may
+from casino_backoffice.staff.permissions import Action, may
 from tables.models import Round
 from tables.selectors import visible_to
 
@@ -73,19 +73,10 @@ def _takes_of_round(round_: Round) -> Takes:
     )
 
 
-def _refused(request: HttpRequest, template: str, action: Action) -> HttpResponse | None:
-    """The page saying why, when the signed-in person may not take ``action``."""
-    try:
-        action_require(actor=acting_user(request), action=action)
-    except ActionNotPermitted as refused:
-        return render(request, template, {"refused": refused.message}, status=403)
-    return None
-
-
 @login_required
 def calculator(request: HttpRequest) -> HttpResponse:
     """A dealer or floorperson enters a pot and sees the rake and each drop, with the rule for each."""
-    if (refusal := _refused(request, "rake/floor/calculator.html", Action.RAKE_CALCULATE)) is not None:
+    if (refusal := refused_page(request, "rake/floor/calculator.html", Action.RAKE_CALCULATE)) is not None:
         return refusal
     form = PotForm(request.GET or None)
     takes = None
@@ -117,7 +108,7 @@ def round_log(request: HttpRequest) -> HttpResponse:
     form for the next round at the same table. A refused round records nothing and says why.
     """
     user = acting_user(request)
-    if (refusal := _refused(request, "rake/floor/round_log.html", Action.ROUND_RECORD)) is not None:
+    if (refusal := refused_page(request, "rake/floor/round_log.html", Action.ROUND_RECORD)) is not None:
         return refusal
     if request.method == "POST":
         form = RoundLogForm(request.POST)
@@ -180,7 +171,7 @@ def round_log(request: HttpRequest) -> HttpResponse:
 def time_charges(request: HttpRequest) -> HttpResponse:
     """Time charges waiting for a floorperson's verification (§637a.17(b)(3)(v)), newest first: a read of
     the time charges, as ``GET /api/time-charges/`` is."""
-    if (refusal := _refused(request, "rake/floor/time_charges.html", Action.TIME_CHARGES_READ)) is not None:
+    if (refusal := refused_page(request, "rake/floor/time_charges.html", Action.TIME_CHARGES_READ)) is not None:
         return refusal
     can_verify = may(acting_user(request), Action.TIME_CHARGE_VERIFY)
     pending = (

@@ -5,7 +5,7 @@ rake [and] the amount of maximum permissible rake per round of play" (§637a.17(
 jackpot "the maximum contribution amount ... the method of calculation ... the minimum pot amount"
 (§637a.15(b), §637a.16(b)), are one YAML or JSON file. ``validate_rules`` checks all of it at once and
 returns either the parsed ``Rules`` or every error, each naming its item and the rule broken (the
-rake policies and tables are read here, each jackpot by ``jackpots.rules``)::
+rake policies and tables are read here, each jackpot by ``jackpots.funds.rules``)::
 
     tables[0] (T1): seats 12 is over Texas Hold'em's limit of 10 (58 Pa. Code §637a.10)
 

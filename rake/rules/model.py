@@ -1,6 +1,6 @@
 """The parsed rules: limits from the regulations, rake kinds, and the frozen dataclasses ``validate_rules`` returns.
 
-A jackpot's rules are ``jackpots.rules``' types (``BadBeatRule``, ``HighHandRule``).
+A jackpot's rules are the products' types (``jackpots.bad_beat.rules.BadBeatRule``, ``jackpots.high_hand.rules.HighHandRule``).
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, time
 from typing import Any
 
-from jackpots.progressive_rules import BankedTableRule, ProgressiveRule
-from jackpots.rules import JackpotRule
+from jackpots.funds.rules import JackpotRule
+from jackpots.progressive.rules import BankedTableRule, ProgressiveRule
 from tables.games import Game
 
 MAX_PERCENTAGE_RAKE_BP = 1000  # "A percentage rake, not to exceed 10%" (§637a.17(b)(1))
@@ -91,7 +91,7 @@ class Rules:
     # How long after a round ends it may be logged without a shift supervisor's signature; None when
     # the file posts none (``late_entry_limit_minutes`` is then the default).
     late_entry_minutes: int | None = None
-    # The banked games' progressive meters (``jackpots.progressive_rules``), by code.
+    # The banked games' progressive meters (``jackpots.progressive.rules``), by code.
     progressives: dict[str, ProgressiveRule] = field(default_factory=dict)
 
     def canonical(self) -> dict[str, Any]:

@@ -12,8 +12,9 @@ import yaml
 
 from casino_backoffice.core.checker import Checker, label, listed
 from casino_backoffice.money import format_cents
-from jackpots.progressive_rules import BANKED_TABLE_KEYS, BankedTableRule, banked_table_parse, progressive_rule_parse
-from jackpots.rules import BAD_BEAT_GAMES, BadBeatRule, JackpotRule, jackpot_rule_parse
+from jackpots.bad_beat.rules import BAD_BEAT_GAMES, BadBeatRule
+from jackpots.funds.rules import JackpotRule, jackpot_rule_parse
+from jackpots.progressive.rules import BANKED_TABLE_KEYS, BankedTableRule, banked_table_parse, progressive_rule_parse
 from tables.games import HOUSE_BANKED, Game, seat_limit_problem
 from tables.time_zones import time_zone_problem
 
@@ -180,7 +181,7 @@ def _bad_beat_offered(check: Checker, where: str, jackpot: JackpotRule, game: Ga
 
 def validate_rules(data: Any, *, stored: bool = False) -> Rules:
     """Every rule of the file checked at once; ``RulesInvalid`` lists every error found. ``stored``: the
-    content of a rules version already stored, read again for its history (``jackpots.rules``)."""
+    content of a rules version already stored, read again for its history (``jackpots.funds.rules``)."""
     check = Checker()
     if not isinstance(data, dict):
         raise RulesInvalid(["The file must be a mapping with room, timezone, rake_policies, jackpots and tables."])

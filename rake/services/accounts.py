@@ -1,13 +1,13 @@
 """Ledger accounts of the rake app, each code and name built once: the room's pots and the tables'
-drop boxes (the jackpot boxes are the jackpots app's, ``jackpots.accounts``); and the ids of the
+drop boxes (the jackpot boxes are the jackpots app's, ``jackpots.funds.accounts``); and the ids of the
 jackpots a round's drops point at."""
 
 from __future__ import annotations
 
 from casino_backoffice.ledger.models import AccountKind, account_code
 from casino_backoffice.ledger.services import AccountSpec, account_open_as
-from jackpots.accounts import jackpot_box_account
-from jackpots.selectors import jackpot_ids_by_code
+from jackpots.funds.accounts import jackpot_box_account
+from jackpots.funds.selectors import jackpot_ids_by_code
 from tables.models import PokerRoom, Table
 
 from ..rules import Rules

@@ -20,11 +20,11 @@ from casino_backoffice.ledger.services import Posting, transfers_post_within
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action, action_require
 from casino_backoffice.staff.services import VerifiedSigner
-from jackpots.accounts import jackpot_box_account
-from jackpots.models import RoundDrop
-from jackpots.rules import HighHandRule
-from jackpots.services import period_box_content
-from jackpots.services.hand_rounds import round_link_hands
+from jackpots.board.hand_rounds import round_link_hands
+from jackpots.funds.accounts import jackpot_box_account
+from jackpots.funds.models import RoundDrop
+from jackpots.high_hand.rules import HighHandRule
+from jackpots.high_hand.services.periods import period_box_content
 from tables.locks import gaming_day_hold_open
 from tables.models import PokerRoom, Round, Table
 from tables.selectors import gaming_day

@@ -14,7 +14,8 @@ from casino_backoffice.staff.exceptions import ActionNotPermitted
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action, action_require
 from casino_backoffice.staff.roles import Role
-from jackpots.services import jackpot_register, progressive_register
+from jackpots.funds.services import jackpot_register
+from jackpots.progressive.services.meters import progressive_register
 from tables.models import PokerRoom, Round, RulesVersion
 from tables.selectors import works_in
 from tables.services import room_upsert, table_upsert

@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from jackpots.models import BadBeatClaim
-from jackpots.services import claim_verify, display_adjust, display_witness
+from jackpots.bad_beat.models import BadBeatClaim
+from jackpots.bad_beat.services.claims import claim_verify
+from jackpots.bad_beat.services.display import display_adjust, display_witness
 from tests.browser.conftest import screenshot, tablet
 from tests.conftest import PIN
 from tests.jackpots.bad_beat import fund_official

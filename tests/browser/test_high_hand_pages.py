@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from jackpots.models import HighHandEntry
+from jackpots.high_hand.models import HighHandEntry
 from tests.browser.conftest import screenshot, tablet
 from tests.conftest import PIN
 from tests.jackpots.high_hand_helpers import log_round, open_period

@@ -83,8 +83,8 @@ def night(rated_table, dealer, floorperson, security, cashier, supervisor):
     entry, ``count()`` carries every High Hand box to the cage and counts and verifies each as expected."""
     from cage.models import Box
     from cage.services import boxes_sync, cage_verify, transport_account, transport_create
-    from jackpots.models import Jackpot
-    from jackpots.services import entry_record
+    from jackpots.funds.models import Jackpot
+    from jackpots.high_hand.services.slip import entry_record
     from tests.conftest import PIN
 
     room = rated_table.room

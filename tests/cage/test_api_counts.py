@@ -9,7 +9,7 @@ import pytest
 
 from cage.models import Box, Count, CountStatus
 from casino_backoffice.staff.roles import Role
-from jackpots.models import HighHandPeriod
+from jackpots.high_hand.models import HighHandPeriod
 from tests.rake.factories import load, rules_text
 
 from .helpers import client_for, post, refused, snapshot

@@ -10,7 +10,7 @@ import pytest
 from cage.models import CageVerification, Count, CountStatus, Variance, VarianceKind
 from casino_backoffice.ledger.selectors import ledger_total
 from casino_backoffice.staff.roles import Role
-from jackpots.selectors import fund_position
+from jackpots.bad_beat.selectors import fund_position
 
 from .helpers import client_for, post, refused, snapshot
 

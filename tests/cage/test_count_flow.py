@@ -20,8 +20,9 @@ from cage.services import (
 from casino_backoffice.ledger.models import Transfer
 from casino_backoffice.ledger.selectors import account_balance, ledger_total
 from casino_backoffice.staff.exceptions import ActionNotPermitted, SignerNotIndependent
-from jackpots.models import Jackpot
-from jackpots.selectors import displayed_jackpots, fund_position
+from jackpots.bad_beat.selectors import fund_position
+from jackpots.board.selectors import displayed_jackpots
+from jackpots.funds.models import Jackpot
 from tests.conftest import PIN
 
 

@@ -27,8 +27,8 @@ from cage.services import (
 )
 from casino_backoffice.ledger.models import Account
 from casino_backoffice.ledger.selectors import account_balance, ledger_total
-from jackpots.accounts import jackpot_fund_account
-from jackpots.models import Jackpot
+from jackpots.funds.accounts import jackpot_fund_account
+from jackpots.funds.models import Jackpot
 from rake.exceptions import LateEntryUnsigned, RulesFileInvalid
 from rake.selectors import poker_revenue
 from rake.services import round_record, rules_load, time_charge_assess

@@ -20,8 +20,8 @@ from cage.models import Box, Count, CountSheet, SheetKind
 from cage.services import cage_verify, count_record, count_witness, transport_create
 from casino_backoffice.ledger.models import Transfer
 from casino_backoffice.ledger.selectors import ledger_total
-from jackpots.exceptions import HighHandRefused
-from jackpots.models import HighHandAward, HighHandPeriod, PeriodStatus
+from jackpots.high_hand.exceptions import HighHandRefused
+from jackpots.high_hand.models import HighHandAward, HighHandPeriod, PeriodStatus
 from tables.models import Round
 from tables.services import table_set_open
 from tests.conftest import PIN

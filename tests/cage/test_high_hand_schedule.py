@@ -17,7 +17,7 @@ from django.db import connection
 from cage.models import CountSheet, ScheduleRun, SheetKind
 from cage.services import schedule_run
 from casino_backoffice.ledger.selectors import ledger_total
-from jackpots.models import HighHandAward, HighHandPeriod, PeriodStatus
+from jackpots.high_hand.models import HighHandAward, HighHandPeriod, PeriodStatus
 
 NEW_YORK = ZoneInfo("America/New_York")
 _keys = itertools.count(1)

@@ -30,7 +30,7 @@ from cage.services.high_hand import period_counts
 from casino_backoffice.ledger.selectors import account_balance, ledger_total
 from casino_backoffice.staff.exceptions import ActionNotPermitted, SignerNotIndependent
 from casino_backoffice.staff.roles import Role
-from jackpots.selectors import fund_position
+from jackpots.bad_beat.selectors import fund_position
 from tests.conftest import PIN
 from tests.core.sealing import triggers_suspended
 

@@ -159,9 +159,9 @@ def test_the_display_board_shows_a_bad_beat_as_finance_adjusted_it_and_nothing_n
     witnessed it (§637a.15(h)(1)); money still in a box is not official and is shown nowhere."""
     from casino_backoffice.ledger.models import AccountKind, TransferKind
     from casino_backoffice.ledger.services import account_open, account_open_as, transfer_post_atomic
-    from jackpots.accounts import jackpot_fund_account
-    from jackpots.models import Jackpot, JackpotKind
-    from jackpots.services import display_adjust, display_witness
+    from jackpots.bad_beat.services.display import display_adjust, display_witness
+    from jackpots.funds.accounts import jackpot_fund_account
+    from jackpots.funds.models import Jackpot, JackpotKind
     from tests.conftest import PIN
 
     room = open_table.room

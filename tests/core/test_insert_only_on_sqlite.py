@@ -131,16 +131,18 @@ assert checkpoints_take(stride=1) > 0
 # The Bad Beat's documents: the demo day decided, distributed and paid a Bad Beat; a gaming day ends
 # without a display adjustment and is flagged.
 from datetime import timedelta
-from jackpots.models import BadBeatDecision, BadBeatDistribution, BadBeatPayment, BadBeatShare
-from jackpots.services import display_overdue_flag
+from jackpots.bad_beat.models import BadBeatDecision, BadBeatDistribution, BadBeatPayment, BadBeatShare
+from jackpots.bad_beat.services.display import display_overdue_flag
 assert BadBeatDecision.objects.exists() and BadBeatDistribution.objects.exists()
 assert BadBeatShare.objects.exists() and BadBeatPayment.objects.exists()
 assert display_overdue_flag(room=room, at=timezone.now() + timedelta(days=2))
 
 # The High Hand: the demo recorded a full house on the open period's slip; a higher hand recorded by
 # mistake is voided; the period closes, its pool is announced and the award paid at the cage.
-from jackpots.models import HighHandAward, HighHandEntry, HighHandPeriod
-from jackpots.services import award_pay, entry_record, entry_void, period_announce, periods_run
+from jackpots.high_hand.models import HighHandAward, HighHandEntry, HighHandPeriod
+from jackpots.high_hand.services.awards import award_pay
+from jackpots.high_hand.services.periods import period_announce, periods_run
+from jackpots.high_hand.services.slip import entry_record, entry_void
 period = HighHandPeriod.objects.get(status="open")
 first = HighHandEntry.objects.get()
 wrong = entry_record(jackpot=period.jackpot, table=first.table, seat=6, player_name="Ray Wrong", player_phone="1",
@@ -152,7 +154,7 @@ with transaction.atomic():  # the schedule's transaction: earlier periods (opene
     for earlier in HighHandPeriod.objects.filter(jackpot=period.jackpot, starts_at__lt=period.starts_at).order_by("starts_at"):
         period_announce(period=earlier, contributions_cents=0, at=period.ends_at + timedelta(minutes=2))
     # As much as the fund holds, up to $5.00: what the demo's and this script's counts made official.
-    from jackpots.accounts import jackpot_fund_account
+    from jackpots.funds.accounts import jackpot_fund_account
     from casino_backoffice.ledger.models import Account
     fund_cents = account_balance(account=Account.objects.get(code=jackpot_fund_account(jackpot=period.jackpot).code))
     assert fund_cents > 0, fund_cents

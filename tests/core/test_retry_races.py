@@ -18,8 +18,9 @@ from casino_backoffice.ledger.models import Transfer
 from casino_backoffice.ledger.selectors import ledger_total
 from casino_backoffice.staff.models import Signature
 from casino_backoffice.staff.roles import Role
-from jackpots.models import BadBeatDistribution, BadBeatPayment
-from jackpots.services import claim_verify, distribution_prepare, share_pay
+from jackpots.bad_beat.models import BadBeatDistribution, BadBeatPayment
+from jackpots.bad_beat.services.claims import claim_verify
+from jackpots.bad_beat.services.payouts import distribution_prepare, share_pay
 from tests.conftest import PIN
 from tests.jackpots.bad_beat import fund_official
 from tests.lock_race import retry_racing_its_first_attempt
@@ -98,7 +99,7 @@ def test_a_distribution_retried_while_its_first_attempt_runs_answers_the_first_d
 
     answers = retry_racing_its_first_attempt(
         lambda: distribution_prepare(claim=claim, actor=finance, pin=PIN, idempotency_key="distribute"),
-        pause_at="jackpots.services.payouts.signature_add",
+        pause_at="jackpots.bad_beat.services.payouts.signature_add",
     )
 
     _both_answer_one(answers, BadBeatDistribution)
@@ -119,7 +120,7 @@ def test_a_payment_retried_while_its_first_attempt_runs_answers_the_first_paymen
         lambda: share_pay(
             share=share, id_type="License", id_number="PA-1", actor=cashier, pin=PIN, idempotency_key="pay-1"
         ),
-        pause_at="jackpots.services.payouts.signature_add",
+        pause_at="jackpots.bad_beat.services.payouts.signature_add",
     )
 
     _both_answer_one(answers, BadBeatPayment)

@@ -356,8 +356,10 @@ def test_every_service_refuses_a_person_of_room_a_on_mains_documents_and_changes
     from cage.services import count_record, notice_record
     from casino_backoffice.staff.exceptions import ActionNotPermitted
     from casino_backoffice.staff.models import RefusedAction
-    from jackpots.models import BadBeatClaim, Jackpot
-    from jackpots.services import claim_verify, display_adjust
+    from jackpots.bad_beat.models import BadBeatClaim
+    from jackpots.bad_beat.services.claims import claim_verify
+    from jackpots.bad_beat.services.display import display_adjust
+    from jackpots.funds.models import Jackpot
     from rake.services import RoundRequest, round_record, rounds_record_batch
     from tables.models import Table
     from tables.services import table_set_open

@@ -25,7 +25,7 @@ from cage.sealed import CAGE_VERIFICATION, COUNT, TRANSPORT, VARIANCE
 from casino_backoffice.ledger.models import Account, ReferencingTransfers, Transfer
 from casino_backoffice.ledger.sealed import CORRECTION
 from casino_backoffice.staff.signing import SignableDocument
-from jackpots.models.bad_beat import ClaimStatus
+from jackpots.bad_beat.models import ClaimStatus
 from jackpots.sealed import BAD_BEAT_CLAIM, DISPLAY_ADJUSTMENT, FUND_TRANSFER, HIGH_HAND_PERIOD, HIGH_HAND_UNCLAIMED
 from rake.sealed import TIME_CHARGE
 from tests.conftest import PIN
@@ -280,7 +280,7 @@ def test_a_bad_beat_claim_moves_only_forward(make_claim) -> None:
 
 
 def test_a_display_adjustment_is_witnessed_once(bad_beat, finance, floorperson, supervisor) -> None:
-    from jackpots.services import display_adjust, display_witness
+    from jackpots.bad_beat.services.display import display_adjust, display_witness
 
     adjustment = display_witness(
         adjustment=display_adjust(jackpot=bad_beat, actor=finance, pin=PIN, idempotency_key="seal-adj"),

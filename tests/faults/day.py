@@ -28,21 +28,15 @@ from cage.services import (
     schedule_run,
     transport_create,
 )
-from jackpots.models import BadBeatClaim, BadBeatDistribution, DisplayAdjustment, Jackpot, ProgressiveHand
-from jackpots.services import (
-    SeatWager,
-    claim_open,
-    claim_verify,
-    display_adjust,
-    display_witness,
-    distribution_prepare,
-    entry_record,
-    progressive_hand_record,
-    progressive_pay,
-    progressive_round_record,
-    progressive_validate,
-    share_pay,
-)
+from jackpots.bad_beat.models import BadBeatClaim, BadBeatDistribution, DisplayAdjustment
+from jackpots.bad_beat.services.claims import claim_open, claim_verify
+from jackpots.bad_beat.services.display import display_adjust, display_witness
+from jackpots.bad_beat.services.payouts import distribution_prepare, share_pay
+from jackpots.funds.models import Jackpot
+from jackpots.high_hand.services.slip import entry_record
+from jackpots.progressive.models import ProgressiveHand
+from jackpots.progressive.services.hands import progressive_hand_record, progressive_pay, progressive_validate
+from jackpots.progressive.services.rounds import SeatWager, progressive_round_record
 from rake.services import round_record, rules_load
 from tables.models import PokerRoom, Table
 from tables.services import table_set_open

@@ -21,7 +21,7 @@ from django.db import connection
 
 from cage.models import Box, CountSheet, ScheduleRun, SheetKind
 from cage.services import boxes_sync, schedule_run
-from jackpots.models import HighHandPeriod, PeriodStatus
+from jackpots.high_hand.models import HighHandPeriod, PeriodStatus
 from rake.services import round_record
 from tables.models import Table
 from tests.conftest import PIN

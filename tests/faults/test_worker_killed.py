@@ -44,7 +44,8 @@ from cage.selectors import box_holds_cents
 from cage.services import boxes_sync
 from casino_backoffice.celery import app
 from casino_backoffice.ledger.models import Transfer
-from jackpots.models import HighHandPeriod, PeriodStatus, RoundDrop
+from jackpots.funds.models import RoundDrop
+from jackpots.high_hand.models import HighHandPeriod, PeriodStatus
 from tables.models import Round, Table
 from tests.faults import tasks
 

@@ -10,8 +10,10 @@ from django.test import Client
 from pypdf import PdfReader
 
 from casino_backoffice.staff.models import User
-from jackpots.models import BadBeatClaim, BadBeatShare, Jackpot
-from jackpots.services import claim_verify, distribution_prepare, share_pay
+from jackpots.bad_beat.models import BadBeatClaim, BadBeatShare
+from jackpots.bad_beat.services.claims import claim_verify
+from jackpots.bad_beat.services.payouts import distribution_prepare, share_pay
+from jackpots.funds.models import Jackpot
 from tests.conftest import PIN
 from tests.jackpots.bad_beat import fund_official
 

@@ -11,9 +11,10 @@ import pytest
 from casino_backoffice.ledger.models import Account, AccountKind, TransferKind
 from casino_backoffice.ledger.services import AccountSpec, account_open_as, transfer_post_atomic
 from casino_backoffice.staff.models import User
-from jackpots.accounts import jackpot_fund_account
-from jackpots.models import BadBeatClaim, Jackpot
-from jackpots.services import SeatedHand, SeatedPlayer, claim_open
+from jackpots.bad_beat.models import BadBeatClaim
+from jackpots.bad_beat.services.claims import SeatedHand, SeatedPlayer, claim_open
+from jackpots.funds.accounts import jackpot_fund_account
+from jackpots.funds.models import Jackpot
 from tables.models import Table
 from tests.conftest import PIN
 from tests.rake import factories

@@ -7,7 +7,7 @@ from typing import Any
 
 from casino_backoffice.ledger.models import Transfer
 from casino_backoffice.staff.models import Signature, User
-from jackpots.models import (
+from jackpots.bad_beat.models import (
     BadBeatClaim,
     BadBeatDecision,
     BadBeatDistribution,

@@ -14,8 +14,11 @@ from datetime import datetime, timedelta
 from django.utils import timezone
 
 from casino_backoffice.staff.models import User
-from jackpots.models import HighHandAward, HighHandEntry, HighHandPeriod, Jackpot, PeriodStatus
-from jackpots.services import award_pay, entry_record, entry_void, period_announce, periods_run, unclaimed_prepare
+from jackpots.funds.models import Jackpot
+from jackpots.high_hand.models import HighHandAward, HighHandEntry, HighHandPeriod, PeriodStatus
+from jackpots.high_hand.services.awards import award_pay, unclaimed_prepare
+from jackpots.high_hand.services.periods import period_announce, periods_run
+from jackpots.high_hand.services.slip import entry_record, entry_void
 from tables.models import PokerRoom, Table
 from tests.conftest import PIN
 

@@ -13,17 +13,17 @@ from django.utils import timezone
 
 from casino_backoffice.ledger.models import Transfer
 from casino_backoffice.staff.models import Signature, User
-from jackpots.models import (
+from jackpots.funds.models import Jackpot
+from jackpots.high_hand.models import (
     HighHandAward,
     HighHandAwardPayment,
     HighHandEntry,
     HighHandPeriod,
     HighHandUnclaimed,
     HighHandVoid,
-    Jackpot,
     PeriodStatus,
 )
-from jackpots.services import period_announce, periods_run
+from jackpots.high_hand.services.periods import period_announce, periods_run
 from rake.services import round_record
 from tables.models import Table
 from tests.conftest import PIN

@@ -12,8 +12,8 @@ from django.utils import timezone
 from casino_backoffice.ledger.models import Account, Transfer
 from casino_backoffice.ledger.selectors import account_balance
 from casino_backoffice.staff.models import Signature, User
-from jackpots.accounts import meter_account
-from jackpots.models import (
+from jackpots.progressive.accounts import meter_account
+from jackpots.progressive.models import (
     EnvyBonus,
     MeterFunding,
     ProgressiveHand,
@@ -25,7 +25,8 @@ from jackpots.models import (
     WagerCountException,
     WagerCountExplanation,
 )
-from jackpots.services import SeatWager, progressive_hand_record, progressive_round_record
+from jackpots.progressive.services.hands import progressive_hand_record
+from jackpots.progressive.services.rounds import SeatWager, progressive_round_record
 from tables.models import RulesVersion, Table
 from tables.services import table_set_open
 from tests.rake.factories import RULES, load, rules_text

@@ -17,7 +17,7 @@ from casino_backoffice.ledger.models import Transfer
 from casino_backoffice.staff.models import Signature
 from casino_backoffice.staff.permissions import ACTION_ROLES, Action
 from casino_backoffice.staff.roles import ADMIN_ROLES, Role
-from jackpots.models import (
+from jackpots.bad_beat.models import (
     BadBeatClaim,
     BadBeatDecision,
     BadBeatDistribution,
@@ -28,11 +28,11 @@ from jackpots.models import (
     DisplayOverdue,
     FundTransfer,
     FundTransferStatus,
-    Jackpot,
-    PaymentPlace,
 )
-from jackpots.selectors import fund_position
-from jackpots.services import claim_deny, claim_verify, display_adjust, display_witness
+from jackpots.bad_beat.selectors import fund_position
+from jackpots.bad_beat.services.claims import claim_deny, claim_verify
+from jackpots.bad_beat.services.display import display_adjust, display_witness
+from jackpots.funds.models import Jackpot, PaymentPlace
 from tests.conftest import PIN
 from tests.jackpots.back_office import browser, paid_in_part, unpaid_share
 from tests.jackpots.bad_beat import QUALIFYING, another_hand, discontinue_bb_for_bb2, fund_official

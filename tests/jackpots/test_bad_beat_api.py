@@ -17,10 +17,7 @@ from casino_backoffice.ledger.selectors import ledger_total
 from casino_backoffice.staff.models import Signature, User
 from casino_backoffice.staff.roles import Role
 from casino_backoffice.staff.services import api_token_create
-from jackpots.models import (
-    BadBeatDecision,
-    BadBeatPayment,
-)
+from jackpots.bad_beat.models import BadBeatDecision, BadBeatPayment
 from rake.services import round_record
 from tests.cage.helpers import client_for, post, refused
 from tests.conftest import PIN
@@ -658,6 +655,6 @@ def test_twenty_concurrent_payments_of_one_share_over_the_api_pay_it_once(
 )
 def test_the_api_shows_a_patrons_id_number_by_its_last_four_characters(number, shown) -> None:
     """Every role that reads claims reads the API; the whole number is in the back office's claim file."""
-    from jackpots.api.payouts import id_number_masked
+    from jackpots.funds.api import id_number_masked
 
     assert id_number_masked(number) == shown

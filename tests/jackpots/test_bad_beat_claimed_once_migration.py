@@ -14,9 +14,9 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 from django.db.migrations.executor import MigrationExecutor
 
-from jackpots.exceptions import AlreadyClaimed
-from jackpots.models import BadBeatClaim
-from jackpots.services.claims import claim_require_first
+from jackpots.bad_beat.exceptions import AlreadyClaimed
+from jackpots.bad_beat.models import BadBeatClaim
+from jackpots.bad_beat.services.claims import claim_require_first
 
 _CLAIMED_ONCE = import_module("jackpots.migrations.0016_bad_beat_claimed_once").Migration
 BEFORE = [dependency for dependency in _CLAIMED_ONCE.dependencies if dependency[0] == "jackpots"]

@@ -17,11 +17,11 @@ from casino_backoffice.ledger.models import Transfer, TransferKind
 from casino_backoffice.ledger.selectors import ledger_total
 from casino_backoffice.staff.models import Signature
 from casino_backoffice.staff.roles import Role
-from jackpots.exceptions import AlreadyClaimed, ShareAlreadyPaid
-from jackpots.models import BadBeatClaim, BadBeatPayment
-from jackpots.selectors import fund_position
-from jackpots.services import claim_verify, distribution_prepare, share_pay
-from jackpots.services.claims import _claim_locked
+from jackpots.bad_beat.exceptions import AlreadyClaimed, ShareAlreadyPaid
+from jackpots.bad_beat.models import BadBeatClaim, BadBeatPayment
+from jackpots.bad_beat.selectors import fund_position
+from jackpots.bad_beat.services.claims import _claim_locked, claim_verify
+from jackpots.bad_beat.services.payouts import distribution_prepare, share_pay
 from rake.services import round_record
 from tests.conftest import PIN
 from tests.jackpots.bad_beat import another_hand, fund_official
@@ -180,7 +180,7 @@ def test_two_claims_of_one_hand_at_once_record_one_and_refuse_the_other(
     answers = second_waits_for_first(
         lambda: make_claim(actor=tablets[0], idempotency_key="race-first", **first_hand),
         lambda: make_claim(actor=tablets[1], idempotency_key="race-second", **second_hand),
-        pause_at="jackpots.services.claims.signature_add",
+        pause_at="jackpots.bad_beat.services.claims.signature_add",
     )
 
     first, second = answers["first"], answers["second"]
@@ -218,7 +218,7 @@ def test_twenty_tablets_claiming_one_hand_at_once_record_it_once(make_claim, mak
 def test_a_claim_retried_while_its_first_attempt_runs_answers_the_first_claim(make_claim, floorperson) -> None:
     answers = retry_racing_its_first_attempt(
         lambda: make_claim(actor=floorperson, idempotency_key="claim-retried"),
-        pause_at="jackpots.services.claims.signature_add",
+        pause_at="jackpots.bad_beat.services.claims.signature_add",
     )
 
     first, retry = answers["first"], answers["retry"]

@@ -10,9 +10,13 @@ from django.db import connection
 from cage.models import Box
 from cage.services import boxes_sync, cage_verify, count_record, count_witness, notice_record, transport_create
 from casino_backoffice.ledger.selectors import ledger_total
-from jackpots.models import BadBeatPayment, ClaimStatus, Jackpot
-from jackpots.selectors import display_state, fund_position
-from jackpots.services import claim_verify, display_adjust, display_witness, distribution_prepare, share_pay
+from jackpots.bad_beat.models import BadBeatPayment, ClaimStatus
+from jackpots.bad_beat.selectors import fund_position
+from jackpots.bad_beat.services.claims import claim_verify
+from jackpots.bad_beat.services.display import display_adjust, display_witness
+from jackpots.bad_beat.services.payouts import distribution_prepare, share_pay
+from jackpots.board.selectors import display_state
+from jackpots.funds.models import Jackpot
 from tables.services import table_set_open
 from tests.conftest import PIN
 

@@ -16,7 +16,7 @@ from casino_backoffice.ledger.models import Transfer
 from casino_backoffice.staff.models import Signature, User
 from casino_backoffice.staff.permissions import ACTION_ROLES, Action, may, who_may
 from casino_backoffice.staff.roles import Role
-from jackpots.models import (
+from jackpots.bad_beat.models import (
     BadBeatClaim,
     BadBeatDecision,
     BadBeatDistribution,
@@ -24,17 +24,11 @@ from jackpots.models import (
     ClaimStatus,
     DecisionOutcome,
     DisplayAdjustment,
-    Jackpot,
-    PaymentPlace,
 )
-from jackpots.services import (
-    SeatedHand,
-    claim_verify,
-    display_adjust,
-    display_witness,
-    distribution_prepare,
-    share_pay,
-)
+from jackpots.bad_beat.services.claims import SeatedHand, claim_verify
+from jackpots.bad_beat.services.display import display_adjust, display_witness
+from jackpots.bad_beat.services.payouts import distribution_prepare, share_pay
+from jackpots.funds.models import Jackpot, PaymentPlace
 from rake.services import round_record
 from tables.models import Table
 from tests.conftest import PIN

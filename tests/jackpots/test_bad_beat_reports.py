@@ -20,18 +20,19 @@ from casino_backoffice.ledger.models import Account, AccountKind, TransferKind
 from casino_backoffice.ledger.selectors import account_balance
 from casino_backoffice.ledger.services import AccountSpec, account_open_as, transfer_post_atomic
 from casino_backoffice.staff.roles import Role
-from jackpots.accounts import jackpot_fund_account
-from jackpots.exports import CLAIM_COLUMNS, DISPLAY_CHECK_COLUMNS, POSTED_RULES_COLUMNS, STATEMENT_COLUMNS
-from jackpots.models import BadBeatShare, FundTransfer
-from jackpots.reports import Movement, card_words, fund_statement, posted_rules, table_notices
-from jackpots.services import (
-    LEFTOVER_RULE,
-    claim_deny,
+from jackpots.bad_beat.exports import CLAIM_COLUMNS, DISPLAY_CHECK_COLUMNS, POSTED_RULES_COLUMNS, STATEMENT_COLUMNS
+from jackpots.bad_beat.models import BadBeatShare, FundTransfer
+from jackpots.bad_beat.reports import Movement, fund_statement, posted_rules, table_notices
+from jackpots.bad_beat.services.claims import claim_deny
+from jackpots.bad_beat.services.display import (
     display_adjust,
     display_witness,
     fund_transfer_approve,
     fund_transfer_prepare,
 )
+from jackpots.bad_beat.services.payouts import LEFTOVER_RULE
+from jackpots.funds.accounts import jackpot_fund_account
+from jackpots.funds.reports import card_words
 from tables.selectors import gaming_day
 from tests.conftest import PIN
 from tests.jackpots.back_office import browser, paid_in_part, pdf_text

@@ -15,19 +15,17 @@ from casino_backoffice.ledger.selectors import account_balance
 from casino_backoffice.staff.exceptions import ActionNotPermitted, SignerNotIndependent, WrongPin
 from casino_backoffice.staff.models import Signature
 from casino_backoffice.staff.roles import Role
-from jackpots.accounts import jackpot_fund_account, jackpot_paid_account
-from jackpots.exceptions import (
+from jackpots.bad_beat.exceptions import (
     AboveOfficialBalance,
     AlreadyClaimed,
     AlreadyDecided,
     AlreadyDistributed,
     ClaimDoesNotQualify,
     ClaimInvalid,
-    JackpotError,
     ShareAlreadyPaid,
     WrongClaimStatus,
 )
-from jackpots.models import (
+from jackpots.bad_beat.models import (
     BadBeatClaim,
     BadBeatDecision,
     BadBeatDistribution,
@@ -35,20 +33,16 @@ from jackpots.models import (
     BadBeatShare,
     ClaimStatus,
     DecisionOutcome,
-    PaymentPlace,
+    hand_cards,
 )
-from jackpots.models import bad_beat as bad_beat_models
-from jackpots.models.bad_beat import hand_cards
-from jackpots.selectors import fund_position, local_time, payouts_to_deliver
-from jackpots.services import (
-    SeatedHand,
-    SeatedPlayer,
-    claim_deny,
-    claim_verify,
-    distribution_prepare,
-    distribution_split,
-    share_pay,
-)
+from jackpots.bad_beat.models import claims as bad_beat_models
+from jackpots.bad_beat.selectors import fund_position, payouts_to_deliver
+from jackpots.bad_beat.services.claims import SeatedHand, SeatedPlayer, claim_deny, claim_verify
+from jackpots.bad_beat.services.payouts import distribution_prepare, distribution_split, share_pay
+from jackpots.funds.accounts import jackpot_fund_account, jackpot_paid_account
+from jackpots.funds.exceptions import JackpotError
+from jackpots.funds.models import PaymentPlace
+from jackpots.funds.selectors import local_time
 from rake.services import round_record
 from tables.models import Round
 from tests.conftest import PIN

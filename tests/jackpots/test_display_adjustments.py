@@ -11,23 +11,25 @@ from casino_backoffice.ledger.models import Transfer, TransferKind
 from casino_backoffice.staff.exceptions import ActionNotPermitted, SignerNotIndependent
 from casino_backoffice.staff.models import Signature
 from casino_backoffice.staff.roles import Role
-from jackpots.exceptions import (
+from jackpots.bad_beat.exceptions import (
     AboveOfficialBalance,
     AlreadyApproved,
     AlreadyWitnessed,
     DisplayError,
     FundTransferRefused,
 )
-from jackpots.models import DisplayAdjustment, DisplayOverdue, FundTransfer, FundTransferStatus, Jackpot
-from jackpots.selectors import display_state, fund_position
-from jackpots.services import (
-    claim_verify,
+from jackpots.bad_beat.models import DisplayAdjustment, DisplayOverdue, FundTransfer, FundTransferStatus
+from jackpots.bad_beat.selectors import fund_position
+from jackpots.bad_beat.services.claims import claim_verify
+from jackpots.bad_beat.services.display import (
     display_adjust,
     display_overdue_flag,
     display_witness,
     fund_transfer_approve,
     fund_transfer_prepare,
 )
+from jackpots.board.selectors import display_state
+from jackpots.funds.models import Jackpot
 from tables.selectors import gaming_day
 from tests.conftest import PIN
 from tests.core.sealing import triggers_suspended

@@ -11,18 +11,14 @@ from django.utils import timezone
 
 from cage.services import schedule_run
 from casino_backoffice.staff.models import Signature
-from jackpots.exceptions import DisplaySuperseded
-from jackpots.models import DisplayAdjustment, DisplayAdjustmentLate, DisplayOverdue, Jackpot
-from jackpots.reports import posted_rules, table_notices
-from jackpots.selectors import adjustments_to_witness, display_state, fund_position
-from jackpots.services import (
-    SeatedHand,
-    claim_verify,
-    display_adjust,
-    display_late_flag,
-    display_overdue_flag,
-    display_witness,
-)
+from jackpots.bad_beat.exceptions import DisplaySuperseded
+from jackpots.bad_beat.models import DisplayAdjustment, DisplayAdjustmentLate, DisplayOverdue
+from jackpots.bad_beat.reports import posted_rules, table_notices
+from jackpots.bad_beat.selectors import adjustments_to_witness, fund_position
+from jackpots.bad_beat.services.claims import SeatedHand, claim_verify
+from jackpots.bad_beat.services.display import display_adjust, display_late_flag, display_overdue_flag, display_witness
+from jackpots.board.selectors import display_state
+from jackpots.funds.models import Jackpot
 from tables.selectors import gaming_day
 from tests.conftest import PIN
 from tests.core.sealing import triggers_suspended

@@ -15,10 +15,13 @@ from django.utils import timezone
 from casino_backoffice.ledger.checkpoints import checkpoints_take
 from casino_backoffice.ledger.models import Account, AccountKind, TransferKind
 from casino_backoffice.ledger.services import account_open, transfer_post_atomic
-from jackpots.accounts import jackpot_fund_account
-from jackpots.models import HighHandPeriod, Jackpot, JackpotKind
-from jackpots.selectors import display_state
-from jackpots.services import display_adjust, display_witness, entry_record, jackpot_register
+from jackpots.bad_beat.services.display import display_adjust, display_witness
+from jackpots.board.selectors import display_state
+from jackpots.funds.accounts import jackpot_fund_account
+from jackpots.funds.models import Jackpot, JackpotKind
+from jackpots.funds.services import jackpot_register
+from jackpots.high_hand.models import HighHandPeriod
+from jackpots.high_hand.services.slip import entry_record
 from tables.models import Table
 from tables.services import table_set_open
 from tests.conftest import PIN

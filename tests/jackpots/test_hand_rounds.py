@@ -13,12 +13,16 @@ from django.urls import reverse
 from django.utils import timezone
 
 from casino_backoffice.staff.signing import content_hash
-from jackpots.exceptions import ClaimInvalid, HighHandRefused
-from jackpots.models import BadBeatClaim, HighHandEntry, HighHandPeriod, PeriodStatus
-from jackpots.models.bad_beat import BadBeatClaimRound
-from jackpots.models.high_hand import HighHandEntryRound
-from jackpots.services import claim_verify, entry_record, periods_run
-from jackpots.services.hand_rounds import hand_round_of_claim, hand_round_of_entry, hands_without_round
+from jackpots.bad_beat.exceptions import ClaimInvalid
+from jackpots.bad_beat.hand_rounds import hand_round_of_claim
+from jackpots.bad_beat.models import BadBeatClaim, BadBeatClaimRound
+from jackpots.bad_beat.services.claims import claim_verify
+from jackpots.board.hand_rounds import hands_without_round
+from jackpots.high_hand.exceptions import HighHandRefused
+from jackpots.high_hand.hand_rounds import hand_round_of_entry
+from jackpots.high_hand.models import HighHandEntry, HighHandEntryRound, HighHandPeriod, PeriodStatus
+from jackpots.high_hand.services.periods import periods_run
+from jackpots.high_hand.services.slip import entry_record
 from rake.services import round_record
 from rake.services.rounds import RoundRequest, rounds_record_batch
 from tables.games import Game

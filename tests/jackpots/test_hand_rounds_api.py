@@ -8,7 +8,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from jackpots.models import BadBeatClaim
+from jackpots.bad_beat.models import BadBeatClaim
 from rake.services import round_record
 from tables.models import Round, Table
 from tests.cage.helpers import client_for, post, refused

@@ -20,7 +20,7 @@ from casino_backoffice.ledger.models import Transfer
 from casino_backoffice.staff.models import Signature
 from casino_backoffice.staff.permissions import ACTION_ROLES, Action
 from casino_backoffice.staff.roles import ADMIN_ROLES, Role
-from jackpots.models import (
+from jackpots.high_hand.models import (
     HighHandAward,
     HighHandAwardPayment,
     HighHandEntry,
@@ -28,7 +28,7 @@ from jackpots.models import (
     HighHandUnclaimed,
     HighHandVoid,
 )
-from jackpots.services import periods_run
+from jackpots.high_hand.services.periods import periods_run
 from tests.conftest import PIN
 from tests.jackpots.back_office import browser
 from tests.jackpots.high_hand_back_office import TIED_ID, VOID_REASON, WINNER_ID, hours_ago, period_played

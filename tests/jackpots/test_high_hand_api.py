@@ -22,7 +22,7 @@ from casino_backoffice.ledger.selectors import ledger_total
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.roles import Role
 from casino_backoffice.staff.services import api_token_create
-from jackpots.models import (
+from jackpots.high_hand.models import (
     HighHandAward,
     HighHandAwardPayment,
     HighHandEntry,
@@ -30,7 +30,8 @@ from jackpots.models import (
     HighHandUnclaimed,
     PeriodStatus,
 )
-from jackpots.services import periods_run, unclaimed_prepare
+from jackpots.high_hand.services.awards import unclaimed_prepare
+from jackpots.high_hand.services.periods import periods_run
 from tables.models import Table
 from tests.cage.helpers import client_for, post, refused
 from tests.conftest import PIN

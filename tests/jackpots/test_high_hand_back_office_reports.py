@@ -18,10 +18,12 @@ from django.urls import reverse
 from openpyxl import load_workbook
 
 from casino_backoffice.staff.roles import Role
-from jackpots.high_hand_exports import PERIOD_HISTORY_COLUMNS, TRACKING_SLIP_COLUMNS
-from jackpots.high_hand_reports import id_number_masked, period_history, tracking_slip
-from jackpots.models import HighHandPeriod, HighHandUnclaimed, PeriodStatus
-from jackpots.services import periods_run, unclaimed_approve
+from jackpots.funds.reports import id_number_masked
+from jackpots.high_hand.exports import PERIOD_HISTORY_COLUMNS, TRACKING_SLIP_COLUMNS
+from jackpots.high_hand.models import HighHandPeriod, HighHandUnclaimed, PeriodStatus
+from jackpots.high_hand.reports import period_history, tracking_slip
+from jackpots.high_hand.services.awards import unclaimed_approve
+from jackpots.high_hand.services.periods import periods_run
 from tables.selectors import gaming_day
 from tests.conftest import PIN
 from tests.jackpots.back_office import browser, pdf_text

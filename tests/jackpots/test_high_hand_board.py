@@ -11,9 +11,10 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from jackpots.models import HighHandPeriod
-from jackpots.selectors import HighHandOnBoard, display_state, shows_player_name
-from jackpots.services import entry_record
+from jackpots.board.selectors import HighHandOnBoard, display_state
+from jackpots.high_hand.models import HighHandPeriod
+from jackpots.high_hand.selectors import shows_player_name
+from jackpots.high_hand.services.slip import entry_record
 from tables.models import Table
 from tables.services import table_set_open
 from tests.conftest import PIN

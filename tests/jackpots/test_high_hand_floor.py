@@ -19,8 +19,9 @@ from django.utils.html import escape
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import ACTION_ROLES, Action, may, who_may
 from casino_backoffice.staff.roles import Role
-from jackpots.models import HighHandEntry, HighHandPeriod, HighHandVoid, Jackpot
-from jackpots.services import entry_record, entry_void
+from jackpots.funds.models import Jackpot
+from jackpots.high_hand.models import HighHandEntry, HighHandPeriod, HighHandVoid
+from jackpots.high_hand.services.slip import entry_record, entry_void
 from tables.models import Table
 from tests.conftest import PIN
 from tests.jackpots.high_hand_helpers import close_and_announce, high_hand_fund, open_period, snapshot

@@ -17,16 +17,16 @@ from openpyxl import load_workbook
 from pypdf import PdfReader
 
 from casino_backoffice.staff.roles import Role
-from jackpots.exports import HIGH_HAND_RULES_COLUMNS
-from jackpots.models import Jackpot
-from jackpots.reports import (
+from jackpots.funds.models import Jackpot
+from jackpots.high_hand.exports import HIGH_HAND_RULES_COLUMNS
+from jackpots.high_hand.reports import (
     IDENTIFICATION_STATEMENT,
     PRESENCE_STATEMENT,
     high_hand_notices,
     period_words,
     posted_high_hand_rules,
 )
-from jackpots.rules import TIE_RULE, Period
+from jackpots.high_hand.rules import TIE_RULE, Period
 from tables.models import RulesVersion
 from tests.jackpots.back_office import browser, pdf_text
 from tests.rake import factories

@@ -15,28 +15,21 @@ from casino_backoffice.ledger.selectors import account_balance
 from casino_backoffice.staff.exceptions import ActionNotPermitted
 from casino_backoffice.staff.models import Signature
 from casino_backoffice.staff.roles import Role
-from jackpots.accounts import jackpot_awards_account, jackpot_fund_account
-from jackpots.exceptions import HighHandRefused
-from jackpots.models import (
+from jackpots.funds.accounts import jackpot_awards_account, jackpot_fund_account
+from jackpots.funds.models import Jackpot
+from jackpots.high_hand.exceptions import HighHandRefused
+from jackpots.high_hand.models import (
     HighHandAward,
     HighHandAwardPayment,
     HighHandEntry,
     HighHandPeriod,
     HighHandUnclaimed,
-    Jackpot,
     PeriodStatus,
 )
-from jackpots.periods import qualifying_periods
-from jackpots.services import (
-    award_pay,
-    current_high_hand,
-    entry_record,
-    entry_void,
-    period_announce,
-    periods_run,
-    unclaimed_approve,
-    unclaimed_prepare,
-)
+from jackpots.high_hand.periods import qualifying_periods
+from jackpots.high_hand.services.awards import award_pay, unclaimed_approve, unclaimed_prepare
+from jackpots.high_hand.services.periods import period_announce, periods_run
+from jackpots.high_hand.services.slip import current_high_hand, entry_record, entry_void
 from tests.conftest import PIN
 from tests.jackpots.bad_beat import fund_official
 from tests.rake.factories import RULES, load, rules_text

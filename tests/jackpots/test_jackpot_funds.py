@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from jackpots.models import Jackpot
+from jackpots.funds.models import Jackpot
 from rake.exceptions import RulesFileInvalid
 from rake.services import rules_load
 from tests.rake.factories import RULES, load, rules_loader, rules_text

@@ -15,18 +15,12 @@ from django.utils import timezone
 
 from casino_backoffice.poker import BadBeatQualifier, HighHandMinimum, best_high
 from casino_backoffice.poker.qualifiers import hand_minimum
-from jackpots.models import Jackpot, JackpotKind
-from jackpots.reports import posted_rules
-from jackpots.rules import (
-    BadBeatHand,
-    BadBeatRule,
-    Contribution,
-    Discontinuation,
-    HighHandRule,
-    Period,
-    drop_compute,
-)
-from jackpots.selectors import jackpot_rule_of_version
+from jackpots.bad_beat.reports import posted_rules
+from jackpots.bad_beat.rules import BadBeatHand, BadBeatRule, Discontinuation
+from jackpots.funds.models import Jackpot, JackpotKind
+from jackpots.funds.rules import Contribution, drop_compute
+from jackpots.funds.selectors import jackpot_rule_of_version
+from jackpots.high_hand.rules import HighHandRule, Period
 from rake.exceptions import RulesFileInvalid
 from rake.rules import RulesInvalid, parse_text, validate_rules
 from rake.rules.model import canonical_json

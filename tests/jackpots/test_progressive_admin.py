@@ -21,7 +21,7 @@ from casino_backoffice.poker import returns
 from casino_backoffice.poker.paytables import MISSISSIPPI_STUD_PROGRESSIVE
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.roles import ADMIN_ROLES, Role
-from jackpots.models import (
+from jackpots.progressive.models import (
     EnvyBonus,
     MeterFunding,
     ProgressiveHand,
@@ -31,7 +31,9 @@ from jackpots.models import (
     ProgressiveValidation,
     WagerCountException,
 )
-from jackpots.services import meter_reset, progressive_pay, progressive_validate, wager_count_explain
+from jackpots.progressive.services.hands import progressive_pay, progressive_validate
+from jackpots.progressive.services.meters import meter_reset
+from jackpots.progressive.services.rounds import wager_count_explain
 from tables.models import Table
 from tests.conftest import PIN
 from tests.jackpots.back_office import browser

@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 from casino_backoffice.ledger.selectors import ledger_total
 from casino_backoffice.staff.roles import Role
 from casino_backoffice.staff.services import api_token_create
-from jackpots.models import ProgressiveMeter, ProgressivePayment, ProgressiveRound
+from jackpots.progressive.models import ProgressiveMeter, ProgressivePayment, ProgressiveRound
 from tests.cage.helpers import client_for, post, refused
 from tests.conftest import PIN
 from tests.jackpots.progressive_helpers import ended, meter_cents, snapshot

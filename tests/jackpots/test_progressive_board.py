@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from jackpots.selectors import display_state
-from jackpots.services import meter_reset, progressive_validate
+from jackpots.board.selectors import display_state
+from jackpots.progressive.services.hands import progressive_validate
+from jackpots.progressive.services.meters import meter_reset
 from tests.conftest import PIN
 from tests.jackpots.progressive_helpers import hand, play
 

@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from jackpots.models import ProgressiveRound
+from jackpots.progressive.models import ProgressiveRound
 from tables.models import Table
 
 pytestmark = pytest.mark.django_db

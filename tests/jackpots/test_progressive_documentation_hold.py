@@ -14,9 +14,9 @@ from __future__ import annotations
 import pytest
 
 from casino_backoffice.ledger.selectors import ledger_total
-from jackpots.exceptions import ProgressiveRefused
-from jackpots.models import PayoutPlace, ProgressiveRound
-from jackpots.services import progressive_validate
+from jackpots.progressive.exceptions import ProgressiveRefused
+from jackpots.progressive.models import PayoutPlace, ProgressiveRound
+from jackpots.progressive.services.hands import progressive_validate
 from tables.models import Table
 from tests.cage.helpers import client_for, post, refused
 from tests.conftest import PIN

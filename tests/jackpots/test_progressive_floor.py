@@ -18,7 +18,7 @@ from django.utils.html import escape
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import ACTION_ROLES, Action, may, who_may
 from casino_backoffice.staff.roles import Role
-from jackpots.models import (
+from jackpots.progressive.models import (
     MeterFunding,
     ProgressiveHand,
     ProgressiveMeter,
@@ -26,7 +26,7 @@ from jackpots.models import (
     ProgressiveValidation,
     WagerCountExplanation,
 )
-from jackpots.services import progressive_validate
+from jackpots.progressive.services.hands import progressive_validate
 from tables.models import Table
 from tests.conftest import PIN
 from tests.jackpots.progressive_helpers import hand, meter_cents, play, snapshot

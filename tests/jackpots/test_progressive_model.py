@@ -28,16 +28,11 @@ from hypothesis.stateful import (
 
 from casino_backoffice.ledger.models import Account
 from casino_backoffice.ledger.selectors import account_balance, ledger_total
-from jackpots.exceptions import ProgressiveRefused
-from jackpots.models import PayoutPlace, ProgressiveHand, ProgressiveRound
-from jackpots.services import (
-    SeatWager,
-    meter_reset,
-    progressive_hand_record,
-    progressive_pay,
-    progressive_round_record,
-    progressive_validate,
-)
+from jackpots.progressive.exceptions import ProgressiveRefused
+from jackpots.progressive.models import PayoutPlace, ProgressiveHand, ProgressiveRound
+from jackpots.progressive.services.hands import progressive_hand_record, progressive_pay, progressive_validate
+from jackpots.progressive.services.meters import meter_reset
+from jackpots.progressive.services.rounds import SeatWager, progressive_round_record
 from tables.models import Table
 from tables.services import table_set_open
 from tests.conftest import PIN

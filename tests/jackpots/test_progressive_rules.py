@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import yaml
 
-from jackpots.progressive_rules import mississippi_stud_cap_cents
+from jackpots.progressive.rules import mississippi_stud_cap_cents
 from rake.rules import RulesInvalid, parse_text, validate_rules
 from tests.jackpots.progressive_helpers import PROGRESSIVES, progressive_rules_text
 

@@ -9,15 +9,12 @@ from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.ledger.models import Account
 from casino_backoffice.ledger.selectors import account_balance, ledger_total
 from casino_backoffice.staff.exceptions import ActionNotPermitted
-from jackpots.exceptions import ProgressiveRefused
-from jackpots.models import MeterFunding, PayoutPlace, ProgressiveMeter, WagerCountException
-from jackpots.progressive_selectors import meters_standing, pending_hand
-from jackpots.services import (
-    meter_reset,
-    progressive_pay,
-    progressive_validate,
-    wager_count_explain,
-)
+from jackpots.progressive.exceptions import ProgressiveRefused
+from jackpots.progressive.models import MeterFunding, PayoutPlace, ProgressiveMeter, WagerCountException
+from jackpots.progressive.selectors import meters_standing, pending_hand
+from jackpots.progressive.services.hands import progressive_pay, progressive_validate
+from jackpots.progressive.services.meters import meter_reset
+from jackpots.progressive.services.rounds import wager_count_explain
 from tests.conftest import PIN
 from tests.jackpots.progressive_helpers import (
     hand,
@@ -54,7 +51,7 @@ def test_the_meter_rises_by_the_rate_and_the_rest_is_the_house_share(stud, deale
 
 
 def test_a_round_posted_twice_counts_once(stud, dealer) -> None:
-    from jackpots.services import SeatWager, progressive_round_record
+    from jackpots.progressive.services.rounds import SeatWager, progressive_round_record
     from tests.jackpots.progressive_helpers import ended
 
     when = ended()

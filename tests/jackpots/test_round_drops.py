@@ -11,7 +11,7 @@ from django.db.migrations.executor import MigrationExecutor
 from django.db.models import ProtectedError
 from django.test import Client
 
-from jackpots.models import Jackpot, JackpotKind, RoundDrop
+from jackpots.funds.models import Jackpot, JackpotKind, RoundDrop
 from rake.services import round_record
 from tables.models import PokerRoom, Round, Table
 from tables.services import table_set_open

@@ -78,7 +78,6 @@ from cage.services import (
     transport_account,
     transport_create,
 )
-from cage.services.high_hand import high_hand_pools_settle
 from cage.services.schedule import sheets_create
 from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.core.idempotency import IdempotencyKeyReused
@@ -90,48 +89,36 @@ from casino_backoffice.money import display_cents
 from casino_backoffice.staff.exceptions import ActionNotPermitted
 from casino_backoffice.staff.models import Signature, User
 from casino_backoffice.staff.roles import Role
-from jackpots.accounts import high_hand_box_content_account
-from jackpots.exceptions import (
-    AboveOfficialBalance,
-    AlreadyClaimed,
-    ClaimDoesNotQualify,
-    DisplayError,
-    HighHandRefused,
-)
-from jackpots.models import (
+from jackpots.bad_beat.exceptions import AboveOfficialBalance, AlreadyClaimed, ClaimDoesNotQualify, DisplayError
+from jackpots.bad_beat.models import (
     BadBeatClaim,
     BadBeatDecision,
     BadBeatDistribution,
     BadBeatPayment,
     BadBeatShare,
     DisplayAdjustment,
+)
+from jackpots.bad_beat.selectors import fund_position
+from jackpots.bad_beat.services.claims import SeatedHand, SeatedPlayer, claim_deny, claim_open, claim_verify
+from jackpots.bad_beat.services.display import display_adjust, display_witness
+from jackpots.bad_beat.services.payouts import distribution_prepare, share_pay
+from jackpots.board.selectors import displayed_jackpots
+from jackpots.funds.models import Jackpot
+from jackpots.high_hand.accounts import high_hand_box_content_account
+from jackpots.high_hand.exceptions import HighHandRefused
+from jackpots.high_hand.models import (
     HighHandAward,
     HighHandAwardPayment,
     HighHandEntry,
     HighHandPeriod,
     HighHandUnclaimed,
     HighHandVoid,
-    Jackpot,
     PeriodStatus,
 )
-from jackpots.selectors import displayed_jackpots, fund_position
-from jackpots.services import (
-    SeatedHand,
-    SeatedPlayer,
-    award_pay,
-    claim_deny,
-    claim_open,
-    claim_verify,
-    display_adjust,
-    display_witness,
-    distribution_prepare,
-    entry_record,
-    entry_void,
-    periods_run,
-    share_pay,
-    unclaimed_approve,
-    unclaimed_prepare,
-)
+from jackpots.high_hand.services.awards import award_pay, unclaimed_approve, unclaimed_prepare
+from jackpots.high_hand.services.periods import periods_run
+from jackpots.high_hand.services.settlement import high_hand_pools_settle
+from jackpots.high_hand.services.slip import entry_record, entry_void
 from rake.exceptions import InvalidRound
 from rake.services import round_record
 from tables.models import PokerRoom, Round, Table
@@ -1697,7 +1684,7 @@ def test_a_reversal_after_a_period_rolled_over_leaves_the_next_pool_waiting_and_
         machine.account_for_the_boxes_at_the_cage(pick=0, one_missing=False)
         machine.count_the_boxes_at_the_cage(pick=0, differences=[0] * 6)
         machine.clock += timedelta(minutes=1)
-        with caplog.at_level("ERROR", logger="cage.services.high_hand"):
+        with caplog.at_level("ERROR", logger="jackpots.high_hand.services.settlement"):
             machine._schedule()
 
         second = HighHandPeriod.objects.get(
@@ -1712,7 +1699,7 @@ def test_a_reversal_after_a_period_rolled_over_leaves_the_next_pool_waiting_and_
         history = second.history.count()
         caplog.clear()
         machine.clock += timedelta(minutes=1)
-        with caplog.at_level("ERROR", logger="cage.services.high_hand"):
+        with caplog.at_level("ERROR", logger="jackpots.high_hand.services.settlement"):
             machine._schedule()
         assert second.history.count() == history and "is not announced" not in caplog.text
         assert HighHandPeriod.objects.get(pk=second.pk).waiting_note == second.waiting_note

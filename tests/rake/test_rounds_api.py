@@ -15,7 +15,8 @@ from casino_backoffice.ledger.models import Account, Transfer, TransferKind
 from casino_backoffice.ledger.selectors import account_balance, ledger_total
 from casino_backoffice.staff.roles import Role
 from casino_backoffice.staff.services import api_token_create
-from jackpots.models import HighHandPeriod, RoundDrop
+from jackpots.funds.models import RoundDrop
+from jackpots.high_hand.models import HighHandPeriod
 from rake.services import rules_load
 from tables.models import Round
 from tables.services import table_set_open

@@ -18,7 +18,7 @@ from rest_framework.test import APIClient
 
 from casino_backoffice.ledger.models import Account, Transfer
 from casino_backoffice.ledger.selectors import account_balance, ledger_total
-from jackpots.models import RoundDrop
+from jackpots.funds.models import RoundDrop
 from tables.models import Round
 
 ROUNDS = 60

@@ -227,10 +227,12 @@ def test_a_refusal_names_the_action_and_who_may(dealer) -> None:
 def floor_state(rules, dealer, floorperson) -> dict[str, int]:
     """An open time-charge table with a charge to verify, a closed table to open, a Bad Beat claim
     to read (claimed at T1, which offers the Bad Beat whether open or not), and a High Hand period."""
-    from jackpots.models import HighHandPeriod, Jackpot, PeriodStatus
+    from jackpots.bad_beat.services.claims import claim_open
+    from jackpots.funds.models import Jackpot
+    from jackpots.high_hand.models import HighHandPeriod, PeriodStatus
 
     # The banked tables' progressives too, and a round of T11 to read.
-    from jackpots.services import SeatWager, claim_open, progressive_round_record
+    from jackpots.progressive.services.rounds import SeatWager, progressive_round_record
     from tests.jackpots.bad_beat import QUALIFYING
     from tests.jackpots.progressive_helpers import progressive_rules_text
 
@@ -637,8 +639,16 @@ def _cage_service_calls() -> dict[str, tuple[Action, Callable[[User, dict[str, A
 
 def _jackpot_service_calls() -> dict[str, tuple[Action, Callable[[User, dict[str, Any]], Any]]]:
     """The Bad Beat's services refuse before they read anything: the documents they are handed need not exist."""
-    from jackpots import services
-    from jackpots.models import BadBeatClaim, BadBeatShare, DisplayAdjustment, FundTransfer, Jackpot
+    from jackpots.bad_beat.models import BadBeatClaim, BadBeatShare, DisplayAdjustment, FundTransfer
+    from jackpots.bad_beat.services.claims import SeatedHand, claim_deny, claim_open, claim_verify
+    from jackpots.bad_beat.services.display import (
+        display_adjust,
+        display_witness,
+        fund_transfer_approve,
+        fund_transfer_prepare,
+    )
+    from jackpots.bad_beat.services.payouts import distribution_prepare, share_pay
+    from jackpots.funds.models import Jackpot
 
     def fund(state: dict[str, Any]) -> Jackpot:
         return Jackpot.objects.get(room=state["t1"].room, code="bb")
@@ -646,13 +656,13 @@ def _jackpot_service_calls() -> dict[str, tuple[Action, Callable[[User, dict[str
     return {
         "claim_open": (
             Action.BAD_BEAT_CLAIM,
-            lambda actor, state: services.claim_open(
+            lambda actor, state: claim_open(
                 jackpot=fund(state),
                 table=state["t1"],
                 players_dealt_in=2,
                 board="Ad Ac Kc 7s 7h",
-                losing=services.SeatedHand(1, "A", "As Ks"),
-                winning=services.SeatedHand(2, "B", "7d 7c"),
+                losing=SeatedHand(1, "A", "As Ks"),
+                winning=SeatedHand(2, "B", "7d 7c"),
                 others=[],
                 actor=actor,
                 pin=PIN,
@@ -661,37 +671,35 @@ def _jackpot_service_calls() -> dict[str, tuple[Action, Callable[[User, dict[str
         ),
         "claim_verify": (
             Action.BAD_BEAT_VERIFY,
-            lambda actor, state: services.claim_verify(claim=BadBeatClaim(), actor=actor, pin=PIN),
+            lambda actor, state: claim_verify(claim=BadBeatClaim(), actor=actor, pin=PIN),
         ),
         "claim_deny": (
             Action.BAD_BEAT_VERIFY,
-            lambda actor, state: services.claim_deny(claim=BadBeatClaim(), reason="no", actor=actor, pin=PIN),
+            lambda actor, state: claim_deny(claim=BadBeatClaim(), reason="no", actor=actor, pin=PIN),
         ),
         "distribution_prepare": (
             Action.BAD_BEAT_DISTRIBUTE,
-            lambda actor, state: services.distribution_prepare(
+            lambda actor, state: distribution_prepare(
                 claim=BadBeatClaim(), actor=actor, pin=PIN, idempotency_key="service"
             ),
         ),
         "share_pay": (
             Action.BAD_BEAT_PAY,
-            lambda actor, state: services.share_pay(
+            lambda actor, state: share_pay(
                 share=BadBeatShare(), id_type="License", id_number="1", actor=actor, pin=PIN, idempotency_key="service"
             ),
         ),
         "display_adjust": (
             Action.DISPLAY_ADJUST,
-            lambda actor, state: services.display_adjust(
-                jackpot=fund(state), actor=actor, pin=PIN, idempotency_key="s"
-            ),
+            lambda actor, state: display_adjust(jackpot=fund(state), actor=actor, pin=PIN, idempotency_key="s"),
         ),
         "display_witness": (
             Action.DISPLAY_WITNESS,
-            lambda actor, state: services.display_witness(adjustment=DisplayAdjustment(), actor=actor, pin=PIN),
+            lambda actor, state: display_witness(adjustment=DisplayAdjustment(), actor=actor, pin=PIN),
         ),
         "fund_transfer_prepare": (
             Action.FUND_TRANSFER_PREPARE,
-            lambda actor, state: services.fund_transfer_prepare(
+            lambda actor, state: fund_transfer_prepare(
                 source=fund(state),
                 destination=fund(state),
                 amount_cents=100,
@@ -703,15 +711,17 @@ def _jackpot_service_calls() -> dict[str, tuple[Action, Callable[[User, dict[str
         ),
         "fund_transfer_approve": (
             Action.FUND_TRANSFER_APPROVE,
-            lambda actor, state: services.fund_transfer_approve(transfer=FundTransfer(), actor=actor, pin=PIN),
+            lambda actor, state: fund_transfer_approve(transfer=FundTransfer(), actor=actor, pin=PIN),
         ),
     }
 
 
 def _high_hand_service_calls() -> dict[str, tuple[Action, Callable[[User, dict[str, Any]], Any]]]:
     """The High Hand's services refuse before they read anything: the documents they are handed need not exist."""
-    from jackpots import services
-    from jackpots.models import HighHandAward, HighHandEntry, HighHandUnclaimed, Jackpot
+    from jackpots.funds.models import Jackpot
+    from jackpots.high_hand.models import HighHandAward, HighHandEntry, HighHandUnclaimed
+    from jackpots.high_hand.services.awards import award_pay, unclaimed_approve
+    from jackpots.high_hand.services.slip import entry_record, entry_void
 
     def fund(state: dict[str, Any]) -> Jackpot:
         return Jackpot.objects.get(room=state["t1"].room, code="hh")
@@ -719,7 +729,7 @@ def _high_hand_service_calls() -> dict[str, tuple[Action, Callable[[User, dict[s
     return {
         "entry_record": (
             Action.HIGH_HAND_RECORD,
-            lambda actor, state: services.entry_record(
+            lambda actor, state: entry_record(
                 jackpot=fund(state),
                 table=state["t1"],
                 seat=1,
@@ -739,33 +749,35 @@ def _high_hand_service_calls() -> dict[str, tuple[Action, Callable[[User, dict[s
         ),
         "entry_void": (
             Action.HIGH_HAND_VOID,
-            lambda actor, state: services.entry_void(entry=HighHandEntry(), reason="wrong", actor=actor, pin=PIN),
+            lambda actor, state: entry_void(entry=HighHandEntry(), reason="wrong", actor=actor, pin=PIN),
         ),
         "award_pay": (
             Action.HIGH_HAND_PAY,
-            lambda actor, state: services.award_pay(
+            lambda actor, state: award_pay(
                 award=HighHandAward(), id_type="License", id_number="1", actor=actor, pin=PIN, idempotency_key="s"
             ),
         ),
         "unclaimed_approve": (
             Action.HIGH_HAND_UNCLAIMED_APPROVE,
-            lambda actor, state: services.unclaimed_approve(unclaimed=HighHandUnclaimed(), actor=actor, pin=PIN),
+            lambda actor, state: unclaimed_approve(unclaimed=HighHandUnclaimed(), actor=actor, pin=PIN),
         ),
     }
 
 
 def _progressive_service_calls() -> dict[str, tuple[Action, Callable[[User, dict[str, Any]], Any]]]:
     """The progressives' services refuse before they read anything: the documents need not exist."""
-    from jackpots import services
-    from jackpots.models import ProgressiveHand, ProgressiveMeter, ProgressiveRound, WagerCountException
+    from jackpots.progressive.models import ProgressiveHand, ProgressiveMeter, ProgressiveRound, WagerCountException
+    from jackpots.progressive.services.hands import progressive_hand_record, progressive_pay, progressive_validate
+    from jackpots.progressive.services.meters import meter_reset
+    from jackpots.progressive.services.rounds import SeatWager, progressive_round_record, wager_count_explain
 
     return {
         "progressive_round_record": (
             Action.PROGRESSIVE_ROUND_RECORD,
-            lambda actor, state: services.progressive_round_record(
+            lambda actor, state: progressive_round_record(
                 table=state["t1"],
                 ended_at=factories.recently(),
-                wagers=[services.SeatWager(1, 100)],
+                wagers=[SeatWager(1, 100)],
                 chips_collected=1,
                 actor=actor,
                 idempotency_key="service",
@@ -773,17 +785,17 @@ def _progressive_service_calls() -> dict[str, tuple[Action, Callable[[User, dict
         ),
         "progressive_hand_record": (
             Action.PROGRESSIVE_HAND_RECORD,
-            lambda actor, state: services.progressive_hand_record(
+            lambda actor, state: progressive_hand_record(
                 round=ProgressiveRound(), seat=1, cards="As Ks", actor=actor, idempotency_key="service"
             ),
         ),
         "progressive_validate": (
             Action.PROGRESSIVE_VALIDATE,
-            lambda actor, state: services.progressive_validate(hand=ProgressiveHand(), actor=actor, pin=PIN),
+            lambda actor, state: progressive_validate(hand=ProgressiveHand(), actor=actor, pin=PIN),
         ),
         "progressive_pay": (
             Action.PROGRESSIVE_PAY,
-            lambda actor, state: services.progressive_pay(
+            lambda actor, state: progressive_pay(
                 hand=ProgressiveHand(),
                 patron_name="A",
                 id_type="License",
@@ -795,11 +807,11 @@ def _progressive_service_calls() -> dict[str, tuple[Action, Callable[[User, dict
         ),
         "meter_reset": (
             Action.PROGRESSIVE_RESET,
-            lambda actor, state: services.meter_reset(meter=ProgressiveMeter(), actor=actor, pin=PIN),
+            lambda actor, state: meter_reset(meter=ProgressiveMeter(), actor=actor, pin=PIN),
         ),
         "wager_count_explain": (
             Action.PROGRESSIVE_EXPLAIN,
-            lambda actor, state: services.wager_count_explain(
+            lambda actor, state: wager_count_explain(
                 exception=WagerCountException(), explanation="why", actor=actor, pin=PIN
             ),
         ),

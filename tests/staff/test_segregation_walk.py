@@ -37,22 +37,21 @@ from casino_backoffice.ledger.services import correction_approve, correction_pre
 from casino_backoffice.staff.exceptions import SignerNotIndependent
 from casino_backoffice.staff.models import Signature, User
 from casino_backoffice.staff.roles import Role
-from jackpots.models import HighHandAward, HighHandPeriod, Jackpot, PeriodStatus, ProgressivePayment
-from jackpots.services import (
-    award_pay,
-    claim_verify,
+from jackpots.bad_beat.services.claims import claim_verify
+from jackpots.bad_beat.services.display import (
     display_adjust,
     display_witness,
-    distribution_prepare,
-    entry_record,
     fund_transfer_approve,
     fund_transfer_prepare,
-    period_announce,
-    periods_run,
-    progressive_pay,
-    progressive_validate,
-    share_pay,
 )
+from jackpots.bad_beat.services.payouts import distribution_prepare, share_pay
+from jackpots.funds.models import Jackpot
+from jackpots.high_hand.models import HighHandAward, HighHandPeriod, PeriodStatus
+from jackpots.high_hand.services.awards import award_pay
+from jackpots.high_hand.services.periods import period_announce, periods_run
+from jackpots.high_hand.services.slip import entry_record
+from jackpots.progressive.models import ProgressivePayment
+from jackpots.progressive.services.hands import progressive_pay, progressive_validate
 from tests.cage.helpers import client_for, post, refused
 from tests.conftest import PIN
 from tests.jackpots.bad_beat import fund_official

@@ -10,7 +10,7 @@ from django.core.management import CommandError, call_command
 
 from casino_backoffice.ledger.models import Account, AccountKind
 from casino_backoffice.staff.exceptions import ActionNotPermitted
-from jackpots.models import Jackpot
+from jackpots.funds.models import Jackpot
 from rake.exceptions import RulesFileInvalid
 from rake.services import rules_load
 from tables.models import PokerRoom, RulesVersion, Table

@@ -182,18 +182,10 @@ def play_a_demo_bad_beat(staff: dict[str, User], pins: dict[str, str]) -> None:
     qualify is denied and kept as evidence."""
     from django.utils import timezone
 
-    from jackpots.models import Jackpot
-    from jackpots.services import (
-        SeatedHand,
-        SeatedPlayer,
-        claim_deny,
-        claim_open,
-        claim_verify,
-        display_adjust,
-        display_witness,
-        distribution_prepare,
-        share_pay,
-    )
+    from jackpots.bad_beat.services.claims import SeatedHand, SeatedPlayer, claim_deny, claim_open, claim_verify
+    from jackpots.bad_beat.services.display import display_adjust, display_witness
+    from jackpots.bad_beat.services.payouts import distribution_prepare, share_pay
+    from jackpots.funds.models import Jackpot
     from rake.services import round_record
     from tables.models import Table
 
@@ -283,8 +275,10 @@ def play_a_demo_high_hand(staff: dict[str, User], pins: dict[str, str]) -> None:
     Slip, so the display board shows the period's high hand."""
     from django.utils import timezone
 
-    from jackpots.models import HighHandPeriod, Jackpot, PeriodStatus
-    from jackpots.services import entry_record, periods_run
+    from jackpots.funds.models import Jackpot
+    from jackpots.high_hand.models import HighHandPeriod, PeriodStatus
+    from jackpots.high_hand.services.periods import periods_run
+    from jackpots.high_hand.services.slip import entry_record
     from rake.services import round_record
     from tables.models import Table
 
@@ -336,16 +330,10 @@ def play_demo_progressives(staff: dict[str, User], pins: dict[str, str]) -> None
     chips differ from the wagers accepted, and a supervisor explains it."""
     from django.utils import timezone
 
-    from jackpots.models import WagerCountException
-    from jackpots.services import (
-        SeatWager,
-        meter_reset,
-        progressive_hand_record,
-        progressive_pay,
-        progressive_round_record,
-        progressive_validate,
-        wager_count_explain,
-    )
+    from jackpots.progressive.models import WagerCountException
+    from jackpots.progressive.services.hands import progressive_hand_record, progressive_pay, progressive_validate
+    from jackpots.progressive.services.meters import meter_reset
+    from jackpots.progressive.services.rounds import SeatWager, progressive_round_record, wager_count_explain
     from tables.models import Table
     from tables.services import table_set_open
 

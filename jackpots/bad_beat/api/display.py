@@ -1,0 +1,285 @@
+"""The displayed amount of a Bad Beat fund, ``/api/display-adjustments/`` and its witness (§637a.15(h)),
+and the transfer of a discontinued fund, ``/api/fund-transfers/`` and its approval (§637a.15(i)).
+
+'(h) No less than once a day and immediately upon notification of a Bad Beat verification by the
+Poker shift supervisor, a finance department employee shall: (1) In the presence of a floorperson or
+above, adjust each Bad Beat payout amount displayed in the Poker area to reflect the current Bad Beat
+payout amount. (2) Verify that the amount of any Bad Beat payout maintained by the finance department
+corresponds to the amount being displayed to patrons.'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from casino_backoffice.core.api import MoneyField
+from casino_backoffice.core.api_common import (
+    IDEMPOTENCY_HEADER,
+    PIN_CODES,
+    ROLE_CODES,
+    document_or_404,
+    document_post,
+    errors,
+    money,
+    person,
+    valid,
+)
+from casino_backoffice.staff.auth import acting_user
+from casino_backoffice.staff.models import User
+from casino_backoffice.staff.permissions import Action
+from jackpots.bad_beat.models import DisplayAdjustment, FundTransfer, FundTransferStatus
+from jackpots.bad_beat.services.display import (
+    display_adjust,
+    display_witness,
+    fund_transfer_approve,
+    fund_transfer_prepare,
+)
+from jackpots.funds.api import jackpot_named, pin_field, room_field
+from tables.api import local, room_required
+
+# --- Display adjustments --------------------------------------------------------------------------
+
+
+class AdjustmentInput(serializers.Serializer):
+    jackpot = serializers.SlugField(max_length=30, help_text="The Bad Beat fund's code, such as bb.")
+    room = room_field()
+    pin = pin_field("finance employee")
+
+
+class AdjustmentOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    room = serializers.CharField()
+    jackpot = serializers.CharField()
+    amount = serializers.CharField(
+        help_text='What the display shows once the witness signs, as "12.34": the finance record, the official '
+        "balance less what verified claims owe."
+    )
+    previous = serializers.CharField(allow_null=True, help_text="What it showed before; null: never adjusted.")
+    official = serializers.CharField(help_text="The fund's official balance at the adjustment.")
+    owed = serializers.CharField(help_text="What verified claims still owed from it.")
+    gaming_day = serializers.DateField()
+    adjusted_by = serializers.CharField()
+    adjusted_at = serializers.DateTimeField()
+    witnessed_by = serializers.CharField(
+        allow_null=True, help_text="The floorperson or above in whose presence it was adjusted."
+    )
+    witnessed_at = serializers.DateTimeField(
+        allow_null=True, help_text="When the witness signed: the display shows the amount from then on; null: not yet."
+    )
+    claim = serializers.IntegerField(
+        allow_null=True,
+        help_text="The claim whose verification it answers, the earliest verified since the display's previous "
+        "adjustment; null until witnessed, and for an adjustment of the day.",
+    )
+    seconds_from_verification = serializers.IntegerField(
+        allow_null=True, help_text="Whole seconds from that verification to the adjustment taking effect."
+    )
+
+
+def adjustment_data(pk: int) -> dict[str, Any]:
+    adjustment = DisplayAdjustment.objects.select_related(
+        "room", "jackpot", "adjusted_by", "witnessed_by", "verification"
+    ).get(pk=pk)
+    room = adjustment.room
+    return {
+        "id": adjustment.pk,
+        "room": room.code,
+        "jackpot": adjustment.jackpot.code,
+        "amount": money(adjustment.amount_cents),
+        "previous": money(adjustment.previous_cents),
+        "official": money(adjustment.official_cents),
+        "owed": money(adjustment.owed_cents),
+        "gaming_day": adjustment.gaming_day.isoformat(),
+        "adjusted_by": person(adjustment.adjusted_by),
+        "adjusted_at": local(adjustment.adjusted_at, room),
+        "witnessed_by": person(adjustment.witnessed_by),
+        "witnessed_at": local(adjustment.witnessed_at, room),
+        "claim": adjustment.verification.claim_id if adjustment.verification else None,
+        "seconds_from_verification": adjustment.seconds_from_verification,
+    }
+
+
+def _display_adjust(*, values: dict[str, Any], actor: User, idempotency_key: str) -> dict[str, Any]:
+    room = room_required(values.get("room"), user=actor)
+    adjustment = display_adjust(
+        jackpot=jackpot_named(values["jackpot"], room=room),
+        actor=actor,
+        pin=values["pin"],
+        idempotency_key=idempotency_key,
+    )
+    return adjustment_data(adjustment.pk)
+
+
+class DisplayAdjustmentCreate(APIView):
+    """A finance employee sets the displayed amount of a Bad Beat fund to the finance record and signs
+    (§637a.15(h)(1)), at least once a gaming day and at once after a verification. It takes effect when
+    the floorperson or above present signs as witness: until then the display, and its 'pending
+    adjustment' notice, stay as they were; an earlier adjustment still awaiting its witness is
+    superseded. A High Hand's display is not adjusted this way (400 ``display_refused``)."""
+
+    required_actions = {"POST": Action.DISPLAY_ADJUST}
+
+    @extend_schema(
+        request=AdjustmentInput,
+        responses={
+            201: AdjustmentOutput,
+            **errors(e400=["display_refused", *PIN_CODES], e403=ROLE_CODES, e409=["idempotency_key_reused"]),
+        },
+        parameters=[IDEMPOTENCY_HEADER],
+    )
+    def post(self, request: Request) -> Response:
+        return document_post(request, input_class=AdjustmentInput, create=_display_adjust)
+
+
+class AdjustmentWitnessInput(serializers.Serializer):
+    pin = pin_field("floorperson or above")
+
+
+class DisplayAdjustmentWitness(APIView):
+    """The floorperson or above in whose presence the display was adjusted signs as witness
+    (§637a.15(h)(1)); never the finance employee who adjusted it. The adjustment takes effect now and
+    the time from the verification it answers is recorded. Witnessed once (409 ``already_witnessed``);
+    an adjustment finance set again since never takes effect (409 ``display_superseded``)."""
+
+    required_actions = {"POST": Action.DISPLAY_WITNESS}
+
+    @extend_schema(
+        request=AdjustmentWitnessInput,
+        responses={
+            200: AdjustmentOutput,
+            **errors(
+                e400=["segregation_of_duties", *PIN_CODES],
+                e403=ROLE_CODES,
+                e404=[],
+                e409=["already_witnessed", "display_superseded"],
+            ),
+        },
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        adjustment = document_or_404(DisplayAdjustment.objects.all(), pk, "display adjustment", user=request.user)
+        values = valid(AdjustmentWitnessInput, request.data)
+        display_witness(adjustment=adjustment, actor=acting_user(request), pin=values["pin"])
+        return Response(adjustment_data(pk))
+
+
+# --- The transfer of a discontinued fund (§637a.15(i)) --------------------------------------------
+
+
+class TransferInput(serializers.Serializer):
+    # A field named like ``Field.source``: DRF's metaclass takes declared fields off the class.
+    source = serializers.SlugField(max_length=30, help_text="The discontinued Bad Beat fund's code.")  # type: ignore[assignment]
+    destination = serializers.SlugField(max_length=30, help_text="The Bad Beat fund that receives its money.")
+    room = room_field()
+    amount = MoneyField(help_text='What moves, as "12.34": at most the source\'s official balance less what it owes.')
+    reason = serializers.CharField(
+        max_length=2000, help_text="The approved discontinuation procedure the transfer follows."
+    )
+    pin = pin_field("finance employee")
+
+
+class TransferOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    room = serializers.CharField()
+    source = serializers.CharField()  # type: ignore[assignment]
+    destination = serializers.CharField()
+    amount = serializers.CharField()
+    reason = serializers.CharField()
+    status = serializers.ChoiceField(
+        choices=FundTransferStatus.choices, help_text="prepared: nothing moved yet; approved: the money moved."
+    )
+    prepared_by = serializers.CharField()
+    prepared_at = serializers.DateTimeField()
+    approved_by = serializers.CharField(allow_null=True)
+    approved_at = serializers.DateTimeField(allow_null=True)
+
+
+def transfer_data(pk: int) -> dict[str, Any]:
+    transfer = FundTransfer.objects.select_related("source__room", "destination", "prepared_by", "approved_by").get(
+        pk=pk
+    )
+    room = transfer.source.room
+    return {
+        "id": transfer.pk,
+        "room": room.code,
+        "source": transfer.source.code,
+        "destination": transfer.destination.code,
+        "amount": money(transfer.amount_cents),
+        "reason": transfer.reason,
+        "status": transfer.status,
+        "prepared_by": person(transfer.prepared_by),
+        "prepared_at": local(transfer.prepared_at, room),
+        "approved_by": person(transfer.approved_by),
+        "approved_at": local(transfer.approved_at, room),
+    }
+
+
+def _transfer_prepare(*, values: dict[str, Any], actor: User, idempotency_key: str) -> dict[str, Any]:
+    room = room_required(values.get("room"), user=actor)
+    transfer = fund_transfer_prepare(
+        source=jackpot_named(values["source"], room=room, field="source"),
+        destination=jackpot_named(values["destination"], room=room, field="destination"),
+        amount_cents=values["amount"],
+        reason=values["reason"],
+        actor=actor,
+        pin=values["pin"],
+        idempotency_key=idempotency_key,
+    )
+    return transfer_data(transfer.pk)
+
+
+class FundTransferCreate(APIView):
+    """Finance prepares the transfer of a discontinued Bad Beat fund's money to another Bad Beat fund
+    offered at a table and signs (§637a.15(i)); nothing moves until another person approves it. Refused
+    for a High Hand fund, a fund still collecting, or more than the source holds less what it owes."""
+
+    required_actions = {"POST": Action.FUND_TRANSFER_PREPARE}
+
+    @extend_schema(
+        request=TransferInput,
+        responses={
+            201: TransferOutput,
+            **errors(
+                e400=["fund_transfer_refused", *PIN_CODES],
+                e403=ROLE_CODES,
+                e409=["above_official_balance", "idempotency_key_reused"],
+            ),
+        },
+        parameters=[IDEMPOTENCY_HEADER],
+    )
+    def post(self, request: Request) -> Response:
+        return document_post(request, input_class=TransferInput, create=_transfer_prepare)
+
+
+class ApproveInput(serializers.Serializer):
+    pin = pin_field("approver")
+
+
+class FundTransferApprove(APIView):
+    """Another finance employee or an administrator approves a prepared transfer and signs; the ledger
+    transfer from fund to fund is posted then (§637a.15(i)). Approved once (409 ``already_approved``)."""
+
+    required_actions = {"POST": Action.FUND_TRANSFER_APPROVE}
+
+    @extend_schema(
+        request=ApproveInput,
+        responses={
+            200: TransferOutput,
+            **errors(
+                e400=["fund_transfer_refused", "segregation_of_duties", *PIN_CODES],
+                e403=ROLE_CODES,
+                e404=[],
+                e409=["already_approved", "above_official_balance"],
+            ),
+        },
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        transfer = document_or_404(FundTransfer.objects.all(), pk, "fund transfer", user=request.user)
+        values = valid(ApproveInput, request.data)
+        fund_transfer_approve(transfer=transfer, actor=acting_user(request), pin=values["pin"])
+        return Response(transfer_data(pk))

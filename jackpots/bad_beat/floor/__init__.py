@@ -1,0 +1,1 @@
+"""The Bad Beat's tablet pages."""

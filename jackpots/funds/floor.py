@@ -1,0 +1,80 @@
+"""What the jackpot products' tablet pages share: the rooms a person works in, cards drawn as cards,
+and the pieces of their forms (a new idempotency key each time a form is shown, the seats and the
+recent rounds of a table, a patron's identification)."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django import forms
+from django.utils import timezone
+
+from casino_backoffice.core.floor.forms import deck_rows
+from casino_backoffice.money import display_cents
+from tables.models import PokerRoom, Round
+from tables.selectors import rooms_of
+
+
+def floor_rooms(user: Any) -> list[PokerRoom]:
+    """The rooms the person works in (``tables.selectors.rooms_of``): a page shows only theirs."""
+    return list(rooms_of(user))
+
+
+# --- Cards as cards -------------------------------------------------------------------------------
+
+
+def _faces() -> dict[str, dict[str, str]]:
+    return {
+        card["code"]: {"rank": card["rank"], "symbol": row["symbol"], "suit": row["suit"], "name": card["name"]}
+        for row in deck_rows()
+        for card in row["cards"]
+    }
+
+
+def card_faces(text: str) -> list[dict[str, str]]:
+    """Cards as the page draws them ("As Td" -> rank, suit symbol, suit letter and name of each)."""
+    faces = _faces()
+    return [faces[code] for code in text.split() if code in faces]
+
+
+# Games whose players hold four hole cards; every other Bad Beat game (Hold'em) holds two.
+FOUR_HOLE_CARD_GAMES = frozenset({"omaha_high", "omaha_high_low"})
+# The rounds of the table offered to tie the claim to: the latest, newest first.
+RECENT_ROUNDS = 15
+
+
+def hole_cards_of(game: str) -> int:
+    return 4 if game in FOUR_HOLE_CARD_GAMES else 2
+
+
+class KeyedForm(forms.Form):
+    """A form whose posting records a document once: a new key each time it is shown."""
+
+    idempotency_key = forms.CharField(widget=forms.HiddenInput, max_length=120)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not self.is_bound:
+            self.initial.setdefault("idempotency_key", f"floor-{uuid.uuid4()}")
+
+
+def seat_choices(seats: int) -> list[tuple[str, str]]:
+    return [("", "Seat?"), *((str(seat), f"Seat {seat}") for seat in range(1, seats + 1))]
+
+
+class RoundChoice(forms.ModelChoiceField):
+    def label_from_instance(self, obj: Round) -> str:
+        return (
+            f"{timezone.localtime(obj.ended_at):%H:%M} · pot {display_cents(obj.pot_cents)} · "
+            f"{obj.players_dealt_in} dealt in"
+        )
+
+
+# The patron's identification, as security and the cage record it (§637a.15(f)(2), (g)).
+ID_TYPES = (
+    ("Driver's license", "Driver's license"),
+    ("State ID card", "State ID card"),
+    ("Passport", "Passport"),
+    ("Military ID", "Military ID"),
+)

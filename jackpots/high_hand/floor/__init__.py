@@ -1,0 +1,1 @@
+"""The High Hand's tablet pages."""

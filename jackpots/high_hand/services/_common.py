@@ -1,0 +1,9 @@
+"""What the High Hand's services share: a refusal with the rule it names."""
+
+from __future__ import annotations
+
+from jackpots.high_hand.exceptions import HighHandRefused
+
+
+def _refuse(message: str, code: str) -> HighHandRefused:
+    return HighHandRefused(message, code=code)

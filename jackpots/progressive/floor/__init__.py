@@ -1,0 +1,1 @@
+"""The progressive meters' tablet pages."""

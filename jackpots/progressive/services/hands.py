@@ -1,0 +1,437 @@
+"""A winning progressive hand (§655a.11(i)(4), §657a.11(e)): recorded with its payout and Envy Bonuses
+in the dealer's order, each meter payout the meter as it stands at that player's turn; validated by a
+floorperson or above; paid at the table or through the cage."""
+
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from casino_backoffice.core.exceptions import DomainError
+from casino_backoffice.core.idempotency import document_replay, document_replay_after, request_fingerprint
+from casino_backoffice.ledger.models import TransferKind
+from casino_backoffice.ledger.selectors import account_balance
+from casino_backoffice.ledger.services import (
+    Posting,
+    account_locked,
+    account_open_as,
+    transfers_post_within,
+)
+from casino_backoffice.poker import InvalidCards, best_high, crazy4_best, parse_cards, winning_line
+from casino_backoffice.poker.cards import format_cards
+from casino_backoffice.poker.hands import HandValue
+from casino_backoffice.poker.paytables import PayoutKind
+from casino_backoffice.staff.models import User
+from casino_backoffice.staff.permissions import Action, action_require
+from casino_backoffice.staff.segregation import independent_require
+from casino_backoffice.staff.services import pin_check, signature_add
+from jackpots.progressive.accounts import (
+    meter_account,
+    meter_funding_account,
+    meter_paid_account,
+    meter_won_account,
+)
+from jackpots.progressive.models import (
+    EnvyBonus,
+    PayoutPlace,
+    ProgressiveHand,
+    ProgressivePayment,
+    ProgressiveRound,
+    ProgressiveValidation,
+    ProgressiveWager,
+)
+from jackpots.progressive.selectors import pending_hand, progressive_rule_of_version
+from jackpots.progressive.services._common import _refuse
+from jackpots.progressive.services.meters import meter_lock
+from jackpots.progressive.services.rounds import community_read
+from tables.games import Game
+
+FULL_METER_BP = 10_000
+
+
+# --- A winning hand -------------------------------------------------------------------------------
+
+
+def _hand_of(*, game: str, cards: str, community: str) -> tuple[HandValue, str]:
+    """The hand the evaluator makes (§655a.11(i): 'the best possible five-card Poker hand that can be
+    formed using the player's two cards and the three community cards'; §657a.11(c)(2): 'the highest
+    possible ranking four-card Poker hand') and the cards as recorded."""
+    try:
+        player = parse_cards(cards)
+        if game == Game.MISSISSIPPI_STUD.value:
+            board = parse_cards(community)
+            if len(player) != 2 or len(board) != 3:
+                raise InvalidCards(
+                    f"a Mississippi Stud hand is the player's two cards and the three community cards, not "
+                    f"{len(player)} and {len(board)}"
+                )
+            return best_high(player + board), f"{format_cards(player)} | {format_cards(board)}"
+        if len(player) != 5:
+            raise InvalidCards(f"a Crazy 4 Poker player holds five cards (§657a.8(d)), not {len(player)}")
+        return crazy4_best(player), format_cards(player)
+    except InvalidCards as error:
+        raise _refuse(f"The cards cannot be read: {error}", "cards_invalid") from None
+
+
+def _used_cards(round_: ProgressiveRound) -> set[int]:
+    used: set[int] = set()
+    for recorded in round_.hands.all():
+        for part in recorded.cards.split("|"):
+            used.update(parse_cards(part))
+    return used
+
+
+def progressive_hand_record(
+    *,
+    round: ProgressiveRound,
+    seat: int,
+    cards: str,
+    actor: User,
+    idempotency_key: str,
+    community_cards: str = "",
+    folded: bool = False,
+    light_confirmed: bool = False,
+) -> ProgressiveHand:
+    """The dealer records a hand of the round that wins a progressive payout or is an Envy Bonus
+    Qualifying Hand, having verified it and the system's light (§655a.11(i)(4)(i)(A)-(B),
+    §657a.11(e)(1)-(2)).
+
+    The evaluator names the hand and the progressive paytable line it wins ('only the highest ranking
+    hand', §655a.12(c)(2), §657a.12(d)(2)). A line of the meter pays that share of the meter as it
+    stands now, at this player's turn (rounded down to the cent; the rest stays on the meter), and is
+    paid through the cage when it is 100% of the meter at Mississippi Stud or any share of it at Crazy 4
+    Poker; a 'for 1' line pays that many times the wager, at the table. A player who folded forfeited
+    the wager (§655a.11(h), §657a.11(b)(2)) and wins no payout, but their hand still gives the others
+    Envy Bonuses and they keep their own. Every other player of the round with a Progressive Payout
+    Wager receives an Envy Bonus for an Envy Bonus Qualifying Hand, by their own wager size; never for
+    their own hand, never for the dealer's (§655a.11(i)(4)(i)(E), §657a.11(e)(5)).
+
+    Refused: a hand that wins nothing, a payout whose light was not confirmed, cards that cannot be
+    dealt with the round's others, a seat already recorded, a seat to the dealer's left of one
+    recorded (paid later), and a meter payout while the meter waits to be reset."""
+    action_require(actor=actor, action=Action.PROGRESSIVE_HAND_RECORD, of=round)
+    fingerprint = request_fingerprint(
+        {
+            "round": round.pk,
+            "seat": seat,
+            "cards": cards,
+            "community": community_cards,
+            "folded": folded,
+            "light": light_confirmed,
+            "by": actor.pk,
+        }
+    )
+    replayed = document_replay(model=ProgressiveHand, idempotency_key=idempotency_key, fingerprint=fingerprint)
+    if replayed is not None:
+        return replayed
+    round_ = ProgressiveRound.objects.select_related("table__room", "meter", "rules_version").get(pk=round.pk)
+    table = round_.table
+    rule = progressive_rule_of_version(version=round_.rules_version, code=round_.meter.code)
+    assert rule is not None  # the round was recorded by it
+    if not 1 <= seat <= table.seats:
+        raise _refuse(f"Seat {seat} is not a seat of table {table.number} (1-{table.seats}).", "invalid")
+    community = community_cards or round_.community_cards
+    if (
+        round_.community_cards
+        and community_cards
+        and community_read(community_cards, table.game) != round_.community_cards
+    ):
+        raise _refuse(
+            f"The community cards of round {round_.pk} are {round_.community_cards}, not {community_cards}.",
+            "cards_invalid",
+        )
+    hand, recorded_cards = _hand_of(game=table.game, cards=cards, community=community)
+    wager = ProgressiveWager.objects.filter(round=round_, seat=seat).first()
+    wager_cents = wager.amount_cents if wager else 0
+    line = winning_line(rule.paytable, hand) if wager and not folded else None
+    envy_qualifying = winning_line(rule.envy_paytable(wager_cents=rule.wagers_cents[0]), hand) is not None
+    if line is None and not envy_qualifying:
+        why = (
+            "the seat made no Progressive Payout Wager"
+            if wager is None
+            else "the player folded and forfeited the Progressive Payout Wager"
+            if folded
+            else f"it is not a Progressive Payout Hand of {rule.paytable.section}"
+        )
+        raise _refuse(f"{hand} wins no progressive payout ({why}) and is no Envy Bonus Qualifying Hand.", "no_payout")
+    if line is not None and not light_confirmed:
+        raise _refuse(
+            "Confirm that the progressive table game system's light is illuminated for this seat before the payout "
+            "is recorded (§655a.11(i)(4)(i)(B), §657a.11(e)(2)).",
+            "light_not_confirmed",
+        )
+    recorded_at = timezone.now()
+    try:
+        with transaction.atomic(durable=True):
+            meter = meter_lock(round_.meter)
+            again = document_replay(model=ProgressiveHand, idempotency_key=idempotency_key, fingerprint=fingerprint)
+            if again is not None:
+                return again
+            recorded = list(round_.hands.all())
+            if any(h.seat == seat for h in recorded):
+                raise _refuse(f"Seat {seat} of round {round_.pk} is recorded already.", "already_recorded")
+            later = [h.seat for h in recorded if h.seat > seat]
+            if len(later) != len(recorded):
+                raise _refuse(
+                    f"Seat {seat} is paid after seat {min(h.seat for h in recorded if h.seat < seat)}: the dealer pays "
+                    "from the player farthest to the dealer's right, counterclockwise (§655a.11(i), §657a.11(c)); "
+                    "record the hands of the higher seats first.",
+                    "out_of_order",
+                )
+            if recorded and table.game == Game.MISSISSIPPI_STUD.value:
+                first_community = recorded[0].cards.split("|")[1].strip()
+                if first_community != format_cards(parse_cards(community)):
+                    raise _refuse(
+                        f"The community cards of round {round_.pk} were recorded as {first_community}, not {community}.",
+                        "cards_invalid",
+                    )
+            clash = _used_cards(round_) & set(parse_cards(cards))
+            if clash:
+                raise _refuse(
+                    f"{format_cards(sorted(clash))} is in another hand of this round already.", "cards_invalid"
+                )
+            meter_cents = account_balance(account=account_locked(meter_account(meter=meter)))
+            amount, meter_bp, place = 0, 0, PayoutPlace.TABLE
+            if line is not None:
+                if line.payout.kind is PayoutKind.METER:
+                    waiting = pending_hand(meter=meter)
+                    if waiting is not None:
+                        raise _refuse(
+                            f"{meter.name} is pending its reset after the {waiting.words} at table "
+                            f"{waiting.round.table.number}: a supervisor resets it before it pays again.",
+                            "meter_pending",
+                        )
+                    meter_bp = line.payout.meter_bp
+                    amount = meter_cents * meter_bp // FULL_METER_BP
+                    if meter_bp == FULL_METER_BP or table.game == Game.CRAZY_4_POKER.value:
+                        place = PayoutPlace.CAGE
+                else:
+                    amount = line.payout.win * wager_cents
+            hand_record = ProgressiveHand.objects.create(
+                round=round_,
+                seat=seat,
+                cards=recorded_cards,
+                hand_cards=format_cards(hand.cards),
+                words=str(hand),
+                strength=hand[0],
+                folded=folded,
+                wager_cents=wager_cents,
+                line=line.hand if line else "",
+                payout=str(line.payout) if line else "",
+                meter_bp=meter_bp,
+                meter_before_cents=meter_cents,
+                amount_cents=amount,
+                place=place,
+                light_confirmed=light_confirmed,
+                envy_qualifying=envy_qualifying,
+                recorded_by=actor,
+                recorded_at=recorded_at,
+                idempotency_key=idempotency_key,
+                request_sha256=fingerprint,
+            )
+            bonuses = []
+            if envy_qualifying:
+                for other in round_.wagers.exclude(seat=seat).order_by("-seat"):
+                    envy = winning_line(rule.envy_paytable(wager_cents=other.amount_cents), hand)
+                    if envy is not None:
+                        bonuses.append(
+                            EnvyBonus(
+                                hand=hand_record,
+                                seat=other.seat,
+                                wager_cents=other.amount_cents,
+                                line=envy.hand,
+                                amount_cents=envy.payout.amount_cents,
+                            )
+                        )
+                EnvyBonus.objects.bulk_create(bonuses)
+            won = account_open_as(meter_won_account(meter=meter)).pk
+            funding = account_open_as(meter_funding_account(meter=meter)).pk
+            postings = []
+            if amount:
+                source = account_open_as(meter_account(meter=meter)).pk if meter_bp else funding
+                postings.append(
+                    Posting(
+                        debit_id=won,
+                        credit_id=source,
+                        amount_cents=amount,
+                        kind=TransferKind.PROGRESSIVE_WIN,
+                        idempotency_key=f"progressive:hand:{hand_record.pk}:won",
+                        memo=f"Table {table.number} seat {seat}: {hand}, {line.payout if line else ''}"[:300],
+                    )
+                )
+            postings.extend(
+                Posting(
+                    debit_id=won,
+                    credit_id=funding,
+                    amount_cents=bonus.amount_cents,
+                    kind=TransferKind.PROGRESSIVE_WIN,
+                    idempotency_key=f"progressive:hand:{hand_record.pk}:envy:{bonus.seat}",
+                    memo=f"Envy Bonus to seat {bonus.seat} for {hand} at seat {seat}"[:300],
+                )
+                for bonus in bonuses
+            )
+            transfers_post_within(postings=postings, actor=actor, reference=hand_record)
+    except DomainError as error:
+        return document_replay_after(
+            error, model=ProgressiveHand, idempotency_key=idempotency_key, fingerprint=fingerprint
+        )
+    except IntegrityError:
+        replayed = document_replay(model=ProgressiveHand, idempotency_key=idempotency_key, fingerprint=fingerprint)
+        if replayed is None:
+            raise _refuse(f"Seat {seat} of round {round_.pk} is recorded already.", "already_recorded") from None
+        return replayed
+    return hand_record
+
+
+# --- Validation, payment at the cage, reset -------------------------------------------------------
+
+
+def progressive_validate(*, hand: ProgressiveHand, actor: User, pin: str) -> ProgressiveValidation:
+    """A floorperson or above validates a progressive payout and its Envy Bonuses and signs
+    (§655a.11(i)(4)(i)(C), §657a.11(e)(3)); not the person who recorded the hand. What is paid at the
+    table (a 'for 1' payout, Mississippi Stud's 10% of the meter, every Envy Bonus) is paid with the
+    validation; a payout through the cage waits for the cashier (``progressive_pay``)."""
+    action_require(actor=actor, action=Action.PROGRESSIVE_VALIDATE, of=hand)
+    if ProgressiveValidation.objects.filter(hand_id=hand.pk).exists():
+        raise _refuse(f"The payout of {hand} is validated already.", "already_validated")
+    if hand.recorded_by_id == actor.pk:
+        raise _refuse(
+            "The person who recorded the hand does not validate its payout: another floorperson or above does.",
+            "same_person",
+        )
+    signer = pin_check(user=actor, pin=pin)
+    try:
+        with transaction.atomic(durable=True):
+            hand = (
+                ProgressiveHand.objects.select_for_update(of=("self",))
+                .select_related("round__meter__room", "round__table")
+                .get(pk=hand.pk)
+            )
+            meter = hand.round.meter
+            validation = ProgressiveValidation.objects.create(
+                hand=hand, hand_recorded_by_id=hand.recorded_by_id, validated_by=actor, validated_at=signer.verified_at
+            )
+            won = account_locked(meter_won_account(meter=meter)).pk
+            paid = account_open_as(meter_paid_account(meter=meter)).pk
+            postings = []
+            if hand.amount_cents and hand.place == PayoutPlace.TABLE:
+                postings.append(
+                    Posting(
+                        debit_id=paid,
+                        credit_id=won,
+                        amount_cents=hand.amount_cents,
+                        kind=TransferKind.PAYOUT,
+                        idempotency_key=f"progressive:hand:{hand.pk}:paid",
+                        memo=f"Paid at table {hand.round.table.number}, seat {hand.seat}: {hand.words}"[:300],
+                    )
+                )
+            postings.extend(
+                Posting(
+                    debit_id=paid,
+                    credit_id=won,
+                    amount_cents=bonus.amount_cents,
+                    kind=TransferKind.PAYOUT,
+                    idempotency_key=f"progressive:hand:{hand.pk}:envy:{bonus.seat}:paid",
+                    memo=f"Envy Bonus paid at table {hand.round.table.number}, seat {bonus.seat}"[:300],
+                )
+                for bonus in hand.envy_bonuses.all()
+            )
+            transfers_post_within(postings=postings, actor=actor, reference=validation)
+            signature_add(document=validation, rule=ProgressiveValidation.VALIDATOR, signer=signer)
+    except IntegrityError:
+        raise _refuse(f"The payout of {hand} is validated already.", "already_validated") from None
+    return validation
+
+
+def progressive_pay(
+    *,
+    hand: ProgressiveHand,
+    patron_name: str,
+    id_type: str,
+    id_number: str,
+    actor: User,
+    pin: str,
+    idempotency_key: str,
+) -> ProgressivePayment:
+    """A cage cashier pays a validated progressive payout that may not be paid from the table inventory
+    (§655a.11(i)(4)(i)(D), §657a.11(e)(4) as amended), against the patron's identification, and signs.
+    Once. Not the person who recorded the hand nor the one who validated the payout, whatever roles
+    they hold: the floorperson or above validates (§655a.11(i)(4)(i)(C), §657a.11(e)(3)), someone else pays."""
+    action_require(actor=actor, action=Action.PROGRESSIVE_PAY, of=hand)
+    patron_name, id_type, id_number = ((value or "").strip() for value in (patron_name, id_type, id_number))
+    fingerprint = request_fingerprint({"hand": hand.pk, "patron": [patron_name, id_type, id_number], "by": actor.pk})
+    replayed = document_replay(model=ProgressivePayment, idempotency_key=idempotency_key, fingerprint=fingerprint)
+    if replayed is not None:
+        return replayed
+    try:
+        if not patron_name or not id_type or not id_number:
+            raise _refuse(
+                "The patron's name, ID type and ID number are recorded with a payment at the cage.", "id_required"
+            )
+        _payable_at_cage(hand)
+        independent_require(
+            person=actor,
+            step="payment at the cage",
+            earlier=[hand, ProgressiveValidation.objects.filter(hand_id=hand.pk).first()],
+            section="§655a.11(i)(4)(i)(D), §657a.11(e)(4)",
+        )
+        signer = pin_check(user=actor, pin=pin)
+        with transaction.atomic(durable=True):
+            hand = (
+                ProgressiveHand.objects.select_for_update(of=("self",))
+                .select_related("round__meter__room")
+                .get(pk=hand.pk)
+            )
+            again = document_replay(model=ProgressivePayment, idempotency_key=idempotency_key, fingerprint=fingerprint)
+            if again is not None:
+                return again
+            _payable_at_cage(hand)
+            meter = hand.round.meter
+            payment = ProgressivePayment.objects.create(
+                hand=hand,
+                patron_name=patron_name,
+                id_type=id_type,
+                id_number=id_number,
+                paid_by=actor,
+                paid_at=signer.verified_at,
+                idempotency_key=idempotency_key,
+                request_sha256=fingerprint,
+            )
+            transfers_post_within(
+                postings=[
+                    Posting(
+                        debit_id=account_open_as(meter_paid_account(meter=meter)).pk,
+                        credit_id=account_locked(meter_won_account(meter=meter)).pk,
+                        amount_cents=hand.amount_cents,
+                        kind=TransferKind.PAYOUT,
+                        idempotency_key=f"progressive:hand:{hand.pk}:paid",
+                        memo=f"Paid at the cage to {patron_name}: {hand.words}"[:300],
+                    )
+                ],
+                actor=actor,
+                reference=payment,
+            )
+            signature_add(document=payment, rule=ProgressivePayment.PAYER, signer=signer)
+    except DomainError as error:
+        return document_replay_after(
+            error, model=ProgressivePayment, idempotency_key=idempotency_key, fingerprint=fingerprint
+        )
+    except IntegrityError:
+        replayed = document_replay(model=ProgressivePayment, idempotency_key=idempotency_key, fingerprint=fingerprint)
+        if replayed is None:
+            raise _refuse(f"The payout of {hand} is paid already; nothing was paid twice.", "already_paid") from None
+        return replayed
+    return payment
+
+
+def _payable_at_cage(hand: ProgressiveHand) -> None:
+    if hand.place != PayoutPlace.CAGE or not hand.amount_cents:
+        raise _refuse(f"The payout of {hand} is paid at the table, with its validation.", "not_at_cage")
+    if not ProgressiveValidation.objects.filter(hand_id=hand.pk).exists():
+        raise _refuse(
+            f"The payout of {hand} is not validated yet: a floorperson or above validates it first "
+            "(§655a.11(i)(4)(i)(C), §657a.11(e)(3)).",
+            "not_validated",
+        )
+    if ProgressivePayment.objects.filter(hand_id=hand.pk).exists():
+        raise _refuse(f"The payout of {hand} is paid already; nothing was paid twice.", "already_paid")
