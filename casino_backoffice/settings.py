@@ -177,7 +177,7 @@ SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False
 X_FRAME_OPTIONS = "DENY"
 
-# --- Behind a TLS proxy (README, Deployment) -------------------------------------------------------
+# --- Behind a TLS proxy (docs/deployment.md) -----------------------------------------------------------
 # DJANGO_HTTPS=true: the proxy terminates TLS and says so in X-Forwarded-Proto; every plain-HTTP request
 # is redirected (but the health check, which the proxy and the orchestrator ask over plain HTTP), the
 # browser is told to use HTTPS only (HSTS), and cookies travel only over HTTPS.
@@ -234,7 +234,7 @@ def _pin_key() -> str:
     if _env_bool("DJANGO_HTTPS", False):
         raise ImproperlyConfigured(
             "PIN_KEY is not set: behind a TLS proxy the signing PINs need a key of their own, outside the "
-            "database (README, Deployment behind a TLS proxy)."
+            "database (docs/deployment.md, Deployment behind a TLS proxy)."
         )
     return hmac.new(SECRET_KEY.encode(), b"casino_backoffice.staff.pins PIN_KEY", hashlib.sha256).hexdigest()
 
