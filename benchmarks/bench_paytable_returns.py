@@ -1,12 +1,15 @@
 """Exact paytable returns by enumerating every hand: the per-call evaluator beside the NumPy batch one.
 
-    .venv/bin/python benchmarks/bench_paytable_returns.py [--only crazy4_queens_up_a ...] [--meter-dollars 10000]
+    .venv/bin/python benchmarks/bench_paytable_returns.py [--only crazy4_queens_up_a ...] [--meter-dollars 10000] [--quick]
 
 For each paytable settled on the player's cards alone (§655a.12(c)-(d), §657a.12(c)-(d)) it
 enumerates every hand twice, with ``method="per_call"`` and ``method="batch"``, each timed on
 its own with the caches bypassed (the times include generating the hands), checks that the two
 results are identical, and prints the return and house edge, or for a progressive the hit
 frequency of each line and the return at one meter reading on a $1 wager.
+
+``--quick`` enumerates one small paytable (``three_card_bonus_a``, 22,100 hands) the same way, in a
+second or two (``make test`` runs it).
 """
 
 from __future__ import annotations
@@ -49,7 +52,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", nargs="+", choices=TABLES, default=list(TABLES))
     parser.add_argument("--meter-dollars", type=int, default=10_000, help="meter reading for the progressives")
+    parser.add_argument(
+        "--quick", action="store_true", help="one small paytable, three_card_bonus_a, in seconds (make test runs it)"
+    )
     args = parser.parse_args()
+    if args.quick:
+        args.only = ["three_card_bonus_a"]
     print(f"Python {platform.python_version()} on {platform.machine()}, numpy {np.__version__}")
     print(f"{'paytable':<30}{'hands':>11}{'per call s':>12}{'batch s':>10}{'speed-up':>10}  result")
     for name in args.only:

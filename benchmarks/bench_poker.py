@@ -1,13 +1,16 @@
 """Evaluations per second of ``best_high`` beside treys, pokerkit, phevaluator and eval7, in one run.
 
     .venv/bin/pip install -r benchmarks/requirements-compare.txt   # optional comparison libraries
-    .venv/bin/python benchmarks/bench_poker.py [--hands 200000] [--seed 7]
+    .venv/bin/python benchmarks/bench_poker.py [--hands 200000] [--seed 7] [--skip-crazy4] [--quick]
 
 Every evaluator gets the same random hands, converted to its own card type before timing;
 each figure is one Python loop calling the evaluator once per hand (the loop is the same for
 all). A library that is missing or failed to build is reported and skipped. Also timed: the
 batch path ``best_high_batch`` on the same hands as one array, and enumerating all 2,598,960
 five-card hands with ``crazy4_best`` (``itertools.combinations`` iteration included).
+
+``--quick`` measures the same way on 5,000 hands, with a short time budget per evaluator, and skips the
+enumeration of all five-card hands (as ``--skip-crazy4``): a few seconds (``make test`` runs it).
 """
 
 from __future__ import annotations
@@ -96,7 +99,13 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=200_000)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--skip-crazy4", action="store_true")
+    parser.add_argument(
+        "--quick", action="store_true", help="5,000 hands, a short budget, no enumeration (make test runs it)"
+    )
     args = parser.parse_args()
+    budget_s = 1.5
+    if args.quick:
+        args.hands, args.skip_crazy4, budget_s = 5_000, True, 0.2
     rng = np.random.default_rng(args.seed)
     deals = np.argsort(rng.random((args.hands, 52)), axis=1)[:, :7]
     print(f"Python {platform.python_version()} on {platform.machine()}, numpy {np.__version__}; {args.hands:,} hands")
@@ -104,13 +113,13 @@ def main() -> None:
     rows: list[tuple[str, float, float]] = []
     ours5 = [parse_cards(h) for h in deals[:, :5].tolist()]
     ours7 = [parse_cards(h) for h in deals.tolist()]
-    rows.append(("best_high (HighHand)", rate(best_high, ours5), rate(best_high, ours7)))
-    rows.append(("high_rank (int only)", rate(high_rank, ours5), rate(high_rank, ours7)))
+    rows.append(("best_high (HighHand)", rate(best_high, ours5, budget_s), rate(best_high, ours7, budget_s)))
+    rows.append(("high_rank (int only)", rate(high_rank, ours5, budget_s), rate(high_rank, ours7, budget_s)))
     for name, convert, evaluate in competitors():
         try:
             five = [convert(h) for h in deals[:, :5].tolist()]
             seven = [convert(h) for h in deals.tolist()]
-            rows.append((name, rate(evaluate, five), rate(evaluate, seven)))
+            rows.append((name, rate(evaluate, five, budget_s), rate(evaluate, seven, budget_s)))
         except Exception as error:  # noqa: BLE001
             print(f"{name}: failed while measuring ({error})")
     for name, five_rate, seven_rate in rows:
