@@ -5,6 +5,12 @@ cent against what the clients were told; one share paid by fifty people at once;
         .venv/bin/python benchmarks/bench_load.py [--clients 32] [--posts 500] [--workers 4] [--threads 4]
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_load \\
         .venv/bin/python benchmarks/bench_load.py --soak-minutes 10 [--rounds-per-second 16.7]
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_load \
+        .venv/bin/python benchmarks/bench_load.py --quick [--redis redis://127.0.0.1:6379/12]
+
+``--quick`` runs the same steps and checks in seconds (``make test`` runs it): 2 clients x 40 posts,
+a count cycle every 5 rounds and a Bad Beat every 2 cycles, 3 contenders, the same-key races, gunicorn
+2 workers x 2 threads, no soak.
 
 What it does (PostgreSQL only; the database is dropped and created; Redis db 10 is the broker):
 1. Loads a rules file of its own (room ``load``: Hold'em tables with rake nl10, the Bad Beat ``bb`` and a
@@ -1157,7 +1163,15 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
     parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn worker")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/10", help="Celery broker")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="the same steps in seconds: 2 clients x 40 posts, counts every 5 rounds, 3 contenders, no soak",
+    )
     args = parser.parse_args()
+    if args.quick:
+        args.clients, args.posts, args.soak_minutes, args.rounds_per_cycle = 2, 40, 0, 5
+        args.bad_beat_every, args.contenders, args.workers, args.threads = 2, 3, 2, 2
 
     if args.rounds_per_cycle is None:
         args.rounds_per_cycle = 30 if args.soak_minutes else 40
