@@ -20,7 +20,7 @@ What it does, on a fresh database of that name (dropped and created):
 4. ``--contenders`` threads, each with its own connection and key, paying the same share at the same
    moment: how many paid, how long the slowest waited.
 
-Prints figures; asserts only that nothing was paid twice. Not run by the tests.
+Prints figures; asserts only that nothing was paid twice. The tests run it with ``--quick`` only.
 """
 
 from __future__ import annotations

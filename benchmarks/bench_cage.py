@@ -35,7 +35,7 @@ What it does:
        ``csv_chunks``): peak Python memory (tracemalloc) for 2 and for 20 gaming days, 10x the rows,
        beside the export built in memory (room bench), and for 100,000 and 1,000,000 rows (room large).
 
-Building the data takes 10 to 20 minutes on 2 shared cores; measuring, a few. Not run by the tests.
+Building the data takes 10 to 20 minutes on 2 shared cores; measuring, a few. The tests run it with ``--quick`` only.
 """
 
 from __future__ import annotations

@@ -59,7 +59,7 @@ the p99 of writes is printed each minute and at the end, then the checks of step
 The clients, the server, Celery and PostgreSQL share the machine's cores: the figures are a floor.
 Latencies are measured from the moment a request is sent (in the soak, a client behind its pace sends
 at once, up to ``CATCH_UP_SECONDS`` of rounds it owes: a slow answer delays the next request rather
-than being hidden, and the rounds owed while its counts ran are sent when they end). Not run by the tests.
+than being hidden, and the rounds owed while its counts ran are sent when they end). The tests run it with ``--quick`` only.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ What it does, on a fresh database of that name (dropped and created):
    and validated: the time of a hand and of a validation.
 4. The display board's state after that history: median time and queries.
 
-Prints figures; asserts only that no cent was created or lost. Not run by the tests.
+Prints figures; asserts only that no cent was created or lost. The tests run it with ``--quick`` only.
 """
 
 from __future__ import annotations

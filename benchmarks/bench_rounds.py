@@ -21,7 +21,7 @@ What it does, in one run:
 5. Prints rounds per second, p50/p99 latency for both, and the ratio.
 
 The target of issue 4 is 1,000 rounds per second on 2 cores. Client, server and PostgreSQL share the
-machine's cores here, so the figures are a floor for what the server alone does. Not run by the tests.
+machine's cores here, so the figures are a floor for what the server alone does. The tests run it with ``--quick`` only.
 """
 
 from __future__ import annotations
