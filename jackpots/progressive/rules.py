@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from casino_backoffice.core.checker import Checker
-from casino_backoffice.money import display_cents, format_cents, format_percent
+from casino_backoffice.money import display_cents, format_cents, format_percent, percent_floor
 from casino_backoffice.poker import PAYTABLES
 from casino_backoffice.poker.paytables import Paytable
 from tables.games import Game
@@ -104,7 +104,7 @@ class ProgressiveRule:
 
     def increment_cents(self, *, wager_cents: int) -> int:
         """What one wager adds to the meter: exact, the file is checked so (see the module)."""
-        return wager_cents * self.rate_bp // 10_000
+        return percent_floor(wager_cents, self.rate_bp)
 
     @property
     def minimum_reset_cents(self) -> int:

@@ -17,6 +17,7 @@ from casino_backoffice.ledger.services import (
     account_open_as,
     transfers_post_within,
 )
+from casino_backoffice.money import percent_floor
 from casino_backoffice.poker import InvalidCards, best_high, crazy4_best, parse_cards, winning_line
 from casino_backoffice.poker.cards import format_cards
 from casino_backoffice.poker.hands import HandValue
@@ -202,7 +203,7 @@ def progressive_hand_record(
                             "meter_pending",
                         )
                     meter_bp = line.payout.meter_bp
-                    amount = meter_cents * meter_bp // FULL_METER_BP
+                    amount = percent_floor(meter_cents, meter_bp)
                     if meter_bp == FULL_METER_BP or table.game == Game.CRAZY_4_POKER.value:
                         place = PayoutPlace.CAGE
                 else:
