@@ -23,6 +23,7 @@ from casino_backoffice.core.api_common import (
     LIST_ERRORS,
     PIN_CODES,
     ROLE_CODES,
+    AwareDateTimeField,
     document_or_404,
     document_post,
     errors,
@@ -33,7 +34,6 @@ from casino_backoffice.core.api_common import (
 from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action
-from rake.api.common import AwareDateTimeField
 from tables.api import local, room_named, room_required
 from tables.selectors import visible_to
 

@@ -9,6 +9,7 @@ by ``tables.api`` (the kernel knows no rooms).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from django.db import models
@@ -171,3 +172,27 @@ def document_post(
     if replays:
         response[REPLAYED_HEADER] = "true"
     return response
+
+
+class AwareDateTimeField(serializers.DateTimeField):
+    """ISO-8601 with its UTC offset ("2026-11-30T21:15:00-05:00" or "...Z"); a bare local time is refused:
+    the moment decides the gaming day, the rules version and the qualifying period."""
+
+    def to_internal_value(self, value: Any) -> datetime:
+        if not isinstance(value, str):
+            raise ValidationError("Give an ISO-8601 date and time with its UTC offset.")
+        try:
+            parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
+            raise ValidationError(f"{value!r} is not an ISO-8601 date and time.") from None
+        if parsed.tzinfo is None:
+            raise ValidationError("Give the time with its UTC offset, such as 2026-11-30T21:15:00-05:00.")
+        # PostgreSQL refuses an offset past 15:59 that Python reads ("-20:34"), which was a server error:
+        # such a time is kept in UTC.
+        offset = parsed.utcoffset()
+        if offset is not None and abs(offset) >= timedelta(hours=16):
+            try:
+                return parsed.astimezone(UTC)
+            except OverflowError:
+                raise ValidationError(f"{value!r} is not a date and time the room can have.") from None
+        return parsed

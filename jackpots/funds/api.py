@@ -4,7 +4,6 @@ a patron's identification number masked."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from rest_framework import serializers
@@ -64,27 +63,3 @@ def id_number_masked(number: str) -> str:
     office's claim file for the regulator."""
     shown = number[-4:]
     return "•" * (len(number) - len(shown)) + shown if len(number) > 4 else "•" * len(number)
-
-
-class AwareDateTimeField(serializers.DateTimeField):
-    """ISO-8601 with its UTC offset ("2026-11-30T21:15:00-05:00" or "...Z"); a bare local time is refused:
-    the moment decides the qualifying period."""
-
-    def to_internal_value(self, value: Any) -> datetime:
-        if not isinstance(value, str):
-            raise ValidationError("Give an ISO-8601 date and time with its UTC offset.")
-        try:
-            parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
-        except ValueError:
-            raise ValidationError(f"{value!r} is not an ISO-8601 date and time.") from None
-        if parsed.tzinfo is None:
-            raise ValidationError("Give the time with its UTC offset, such as 2026-11-30T21:15:00-05:00.")
-        # PostgreSQL refuses an offset past 15:59 that Python reads ("-20:34"), which was a server error:
-        # such a time is kept in UTC.
-        offset = parsed.utcoffset()
-        if offset is not None and abs(offset) >= timedelta(hours=16):
-            try:
-                return parsed.astimezone(UTC)
-            except OverflowError:
-                raise ValidationError(f"{value!r} is not a date and time the room can have.") from None
-        return parsed

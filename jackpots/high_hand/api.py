@@ -28,6 +28,7 @@ from casino_backoffice.core.api_common import (
     PIN_CODES,
     RESTRICTED_LIST_ERRORS,
     ROLE_CODES,
+    AwareDateTimeField,
     document_or_404,
     document_post,
     errors,
@@ -39,7 +40,6 @@ from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action
 from jackpots.funds.api import (
-    AwareDateTimeField,
     id_field,
     id_number_masked,
     jackpot_named,

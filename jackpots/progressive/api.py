@@ -27,6 +27,7 @@ from casino_backoffice.core.api_common import (
     PIN_CODES,
     RESTRICTED_LIST_ERRORS,
     ROLE_CODES,
+    AwareDateTimeField,
     document_or_404,
     document_post,
     errors,
@@ -38,7 +39,7 @@ from casino_backoffice.money import format_percent
 from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action
-from jackpots.funds.api import AwareDateTimeField, id_field, id_number_masked, pin_field, room_field, table_named
+from jackpots.funds.api import id_field, id_number_masked, pin_field, room_field, table_named
 from jackpots.funds.models import PaymentPlace
 from jackpots.progressive.models import (
     ProgressiveHand,

@@ -13,7 +13,6 @@ from casino_backoffice.core.api import MoneyField
 from .common import (
     ERRORS,
     IDEMPOTENCY_HEADER,
-    AwareDateTimeField,
     Recorded,
     _idempotency_key,
     _resolve_table,
@@ -36,7 +35,6 @@ from .time_charges import TimeChargeInput, TimeChargeListCreate, TimeChargeOutpu
 __all__ = [
     "ERRORS",
     "IDEMPOTENCY_HEADER",
-    "AwareDateTimeField",
     "CalculatorInput",
     "CalculatorOutput",
     "MoneyField",

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
@@ -34,29 +33,6 @@ IDEMPOTENCY_HEADER = OpenApiParameter(
     "system used is a new round of yours. The same key with the same body answers the first result again, with the "
     "header `Idempotent-Replayed: true`, and records nothing; with another body it is a 409.",
 )
-
-
-class AwareDateTimeField(serializers.DateTimeField):
-    """ISO-8601 with its UTC offset ("2026-11-30T21:15:00-05:00" or "...Z"); a bare local time is refused."""
-
-    def to_internal_value(self, value: Any) -> datetime:
-        if isinstance(value, str):
-            try:
-                parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
-            except ValueError:
-                raise ValidationError(f"{value!r} is not an ISO-8601 date and time.") from None
-            if parsed.tzinfo is None:
-                raise ValidationError("Give the time with its UTC offset, such as 2026-11-30T21:15:00-05:00.")
-            # PostgreSQL refuses an offset past 15:59 that Python reads ("+21:01"), which was a server error:
-            # such a time is kept in UTC.
-            offset = parsed.utcoffset()
-            if offset is not None and abs(offset) >= timedelta(hours=16):
-                try:
-                    return parsed.astimezone(UTC)
-                except OverflowError:
-                    raise ValidationError(f"{value!r} is not a date and time the room can have.") from None
-            return parsed
-        raise ValidationError("Give an ISO-8601 date and time with its UTC offset.")
 
 
 def _resolve_table(number: str, room_code: str | None, *, user: Any) -> Table:

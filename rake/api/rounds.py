@@ -15,6 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from casino_backoffice.core.api import MoneyField
+from casino_backoffice.core.api_common import AwareDateTimeField
 from casino_backoffice.money import format_cents
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action
@@ -25,7 +26,7 @@ from tables.selectors import staff_of, visible_to
 from ..models import LateRoundEntry
 from ..selectors import rules_version_number
 from ..services import RoundRecorded, round_record
-from .common import ERRORS, IDEMPOTENCY_HEADER, AwareDateTimeField, Recorded, idempotent_post
+from .common import ERRORS, IDEMPOTENCY_HEADER, Recorded, idempotent_post
 
 
 class RoundInput(serializers.Serializer):

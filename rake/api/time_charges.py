@@ -11,6 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino_backoffice.core.api_common import AwareDateTimeField
 from casino_backoffice.money import format_cents
 from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.models import User
@@ -20,7 +21,7 @@ from tables.selectors import visible_to
 
 from ..models import TimeCharge
 from ..services import time_charge_assess, time_charge_verify
-from .common import ERRORS, IDEMPOTENCY_HEADER, AwareDateTimeField, Recorded, idempotent_post
+from .common import ERRORS, IDEMPOTENCY_HEADER, Recorded, idempotent_post
 
 # --- Time charges ---------------------------------------------------------------------------------
 
