@@ -15,8 +15,12 @@
 
 It prints, per role, the operations tested, the cases sent, the failures and the seconds taken, and
 exits non-zero on any failure; each run's output and JUnit and NDJSON reports are under
-``var/proof/<role>/<coverage|fuzzing>/``. Replay a failure with the same seed and role
-(``PROOF_ROLES=finance make proof``).
+``var/proof/<role>/<coverage|fuzzing>/`` (``PROOF_REPORTS`` moves them). Replay a failure with the same
+seed and role (``PROOF_ROLES=finance make proof``).
+
+``make test`` runs the same proof at a smaller budget (tests/proof/test_served_api_quick.py:
+``PROOF_MAX_EXAMPLES=5``, every role, every phase, on a database of its own), so an API change that
+breaks its schema fails the merge; the full budget stays with ``make proof``.
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ from psycopg import sql
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 BIN = BASE_DIR / ".venv" / "bin"
-REPORTS = BASE_DIR / "var" / "proof"
+REPORTS = Path(os.environ.get("PROOF_REPORTS", BASE_DIR / "var" / "proof"))
 
 DATABASE_URL = os.environ.get("PROOF_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/casino_backoffice_proof")
 BROKER_URL = os.environ.get("PROOF_BROKER_URL", "redis://127.0.0.1:6379/14")
@@ -310,7 +314,7 @@ def main() -> int:
     failed = [result["role"] for result in results if result["exit"] != 0]
     print(f"make proof: {round(time.monotonic() - started)} s in all", flush=True)
     if failed:
-        print(f"FAILED for {', '.join(map(str, failed))}: see var/proof/<role>/*/output.txt", flush=True)
+        print(f"FAILED for {', '.join(map(str, failed))}: see {REPORTS}/<role>/*/output.txt", flush=True)
         return 1
     print("make proof: no failure for any role", flush=True)
     return 0
