@@ -77,9 +77,9 @@ def test_the_board_shows_pending_adjustment_within_seconds_of_a_verification(
     expect(board.locator(".pending-notice")).to_have_text("Pending adjustment", timeout=12_000)
     expect(board.locator(".jackpot.pending .amount")).to_have_text("$2,500.00")  # what finance last set, nothing else
     assert board.evaluate("window.__sameDocument") == "yes"  # the same page, never reloaded
+    screenshot(board, "display-board-pending")
     notice = board.locator(".pending-notice").bounding_box()
     assert notice["height"] >= 40 and notice["width"] >= 400  # a band across the card, not a footnote
-    screenshot(board, "display-board-pending")
 
     after = display_adjust(jackpot=bad_beat, actor=finance, pin=PIN, idempotency_key="board-after")
     display_witness(adjustment=after, actor=floorperson, pin=PIN)
