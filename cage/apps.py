@@ -10,6 +10,8 @@ class CageConfig(AppConfig):
         from .invariants import cage_invariants, high_hand_pool_violations
 
         invariant_register("cage", cage_invariants)
+
+        from . import today  # noqa: F401  (registers the cage's sections of the admin's Today page)
         invariant_register("high_hand_pools", high_hand_pool_violations)
 
         from rake.signals import rules_version_loaded

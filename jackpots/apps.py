@@ -14,3 +14,8 @@ class JackpotsConfig(AppConfig):
         from .invariants import jackpot_invariants
 
         invariant_register("jackpots", jackpot_invariants)
+
+        # Each product's section of the admin's Today page registers itself as it is imported.
+        from .bad_beat import today as bad_beat_today  # noqa: F401
+        from .high_hand import today as high_hand_today  # noqa: F401
+        from .progressive import today as progressive_today  # noqa: F401

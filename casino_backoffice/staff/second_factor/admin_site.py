@@ -11,12 +11,29 @@ from django.contrib.admin.apps import AdminConfig
 from django.contrib.auth import REDIRECT_FIELD_NAME
 from django.contrib.auth.decorators import login_not_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
 from django.urls import URLPattern, URLResolver, path, reverse
 from django.utils.decorators import method_decorator
 from django.views.decorators.cache import never_cache
 
 
 class StaffAdminSite(admin.AdminSite):
+    index_template = "admin/today_index.html"
+
+    def index(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> TemplateResponse:
+        """The admin's first page: *Today* (``core.today``) above the records, for the cage, finance and
+        compliance first of all; the list of every kind of record stays below it."""
+        from casino_backoffice.core.today import TODAY_FIRST_ROLES, today_sections
+
+        sections = today_sections(request)
+        roles = set(getattr(request.user, "roles", None) or ())
+        context = {
+            "today": sections,
+            "today_first": bool(roles & TODAY_FIRST_ROLES) or any(section.count for section in sections),
+            **(extra_context or {}),
+        }
+        return super().index(request, context)
+
     def get_urls(self) -> list[URLResolver | URLPattern]:
         return [path("login/code/", self.login_code, name="login_code"), *super().get_urls()]
 

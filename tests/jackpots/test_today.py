@@ -1,0 +1,57 @@
+"""*Today* (issue 27, item 3): the jackpot payouts waiting in the person's rooms, from the demo's day:
+the Bad Beat shares not paid, each with its pay link; nothing of them to a person of another room."""
+
+from __future__ import annotations
+
+from datetime import time
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.test import Client
+from django.urls import reverse
+
+from casino_backoffice.money import display_cents
+from casino_backoffice.staff.models import User
+from casino_backoffice.staff.roles import Role
+from jackpots.bad_beat.models import BadBeatShare
+from tables.services import room_staff_set, room_upsert
+
+pytestmark = pytest.mark.django_db
+
+
+def _today(person: User) -> str:
+    client = Client()
+    client.force_login(person)
+    answer = client.get(reverse("admin:index"))
+    assert answer.status_code == 200
+    return answer.content.decode()
+
+
+def _section(page: str, title: str) -> str:
+    start = page.index(f'data-section="{title}"')
+    return page[start : page.index("</div>", start)]
+
+
+def test_finance_lands_on_the_shares_to_pay_and_a_room_b_cashier_on_none(make_staff, administrator) -> None:
+    call_command("load_demo", stdout=StringIO())
+    unpaid = list(BadBeatShare.objects.filter(payment__isnull=True).order_by("position"))
+    assert unpaid  # the demo's Bad Beat is distributed, its shares not paid
+
+    page = _today(User.objects.get(username="finance"))
+    shares = _section(page, "Bad Beat shares to pay")
+    assert f'aria-label="{len(unpaid)} waiting"' in shares
+    for share in unpaid:
+        assert reverse("admin:jackpots_badbeatshare_pay", args=[share.pk]) in shares
+        assert display_cents(share.amount_cents) in shares and share.name in shares
+    for title in ("High Hand awards to pay", "Progressive payouts to pay at the cage", "Gaming days to close"):
+        assert f'data-section="{title}"' in page
+
+    room_b = room_upsert(
+        code="b", name="Room B", timezone_name="America/New_York", gaming_day_starts=time(6), actor=administrator
+    )
+    cashier_b = make_staff(Role.CAGE_CASHIER, rooms=[room_b])
+    room_staff_set(room=room_b, staff=[cashier_b], actor=administrator)
+    page_b = _today(cashier_b)
+    assert 'aria-label="0 waiting"' in _section(page_b, "Bad Beat shares to pay")
+    assert all(share.name not in page_b for share in unpaid)
