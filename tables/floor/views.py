@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models.functions import Length
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from casino_backoffice.core.exceptions import DomainError
@@ -18,21 +23,66 @@ from ..selectors import visible_to
 from ..services import table_set_open
 
 
+@dataclass(frozen=True)
+class LastChange:
+    """Who last opened or closed a table, and when on the room's clock (from the table's history)."""
+
+    words: str
+    by: str
+    at_local: datetime
+
+
+def last_changes(tables: list[Table]) -> dict[int, LastChange]:
+    """The last opening or closing of each of ``tables``, in one query: the history rows that
+    ``table_set_open`` writes with its reason ('opened by ...', 'closed by ...') and the person."""
+    zones = {table.pk: ZoneInfo(table.room.timezone) for table in tables}
+    changes: dict[int, LastChange] = {}
+    rows = (
+        Table.history.filter(id__in=zones, history_change_reason__regex=r"^(opened|closed) by ")
+        .select_related("history_user")
+        .order_by("id", "-history_date", "-history_id")
+    )
+    for row in rows:
+        if row.id not in changes:
+            changes[row.id] = LastChange(
+                words="opened" if row.history_change_reason.startswith("opened") else "closed",
+                by=str(row.history_user) if row.history_user else row.history_change_reason.split(" by ", 1)[1],
+                at_local=row.history_date.astimezone(zones[row.id]),
+            )
+    return changes
+
+
 @login_required
 def tables(request: HttpRequest) -> HttpResponse:
     can_open = may(acting_user(request), Action.TABLE_OPEN_CLOSE)
-    rows = visible_to(request.user, Table.objects.select_related("room")).order_by(
-        "room__code", Length("number"), "number"
+    rows = list(
+        visible_to(request.user, Table.objects.select_related("room")).order_by(
+            "room__code", Length("number"), "number"
+        )
     )
-    return render(request, "tables/floor/tables.html", {"tables": rows, "can_open": can_open})
+    changes = last_changes(rows)
+    listed = [(table, changes.get(table.pk)) for table in rows]
+    return render(request, "tables/floor/tables.html", {"tables": listed, "can_open": can_open})
 
 
 @login_required
 @require_POST
 def table_open_close(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Open or close a table (``table_set_open``) once the person confirmed it: the first post shows what
+    will change, who last changed it and when, and asks; the confirmed post does it, and the table's
+    history records who and when."""
     user = acting_user(request)
-    table = get_object_or_404(visible_to(request.user, Table.objects.all()), pk=table_id)
+    table = get_object_or_404(visible_to(request.user, Table.objects.select_related("room")), pk=table_id)
     is_open = request.POST.get("is_open") == "1"
+    if request.POST.get("confirmed") != "1" and may(user, Action.TABLE_OPEN_CLOSE) and table.is_open != is_open:
+        context = {
+            "table": table,
+            "is_open": is_open,
+            "last": last_changes([table]).get(table.pk),
+            "now_local": timezone.now().astimezone(ZoneInfo(table.room.timezone)),
+            "person": user,
+        }
+        return render(request, "tables/floor/table_confirm.html", context)
     try:
         table_set_open(table=table, is_open=is_open, actor=user)
     except DomainError as error:

@@ -45,6 +45,7 @@ def test_a_floorperson_signs_in_on_a_tablet_and_opens_a_table(live_server, brows
 
     page.click(".tile:has-text('Tables')")
     page.click("button:has-text('Open')")
+    page.click("button:has-text('Yes, open')")  # opening a table asks first
     page.wait_for_selector("text=is open.")
     screenshot(page, "floor-tables")
     open_table.refresh_from_db()
