@@ -4,11 +4,12 @@ floorperson or above; paid at the table or through the cage."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from casino_backoffice.core.exceptions import DomainError
-from casino_backoffice.core.idempotency import document_replay, document_replay_after, request_fingerprint
+from casino_backoffice.core.idempotency import DocumentOnce, request_fingerprint
 from casino_backoffice.ledger.models import TransferKind
 from casino_backoffice.ledger.selectors import account_balance
 from casino_backoffice.ledger.services import (
@@ -21,7 +22,7 @@ from casino_backoffice.money import percent_floor
 from casino_backoffice.poker import InvalidCards, best_high, crazy4_best, parse_cards, winning_line
 from casino_backoffice.poker.cards import format_cards
 from casino_backoffice.poker.hands import HandValue
-from casino_backoffice.poker.paytables import PayoutKind
+from casino_backoffice.poker.paytables import PayoutKind, PaytableLine
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action, action_require
 from casino_backoffice.staff.segregation import independent_require
@@ -36,11 +37,13 @@ from jackpots.progressive.models import (
     EnvyBonus,
     PayoutPlace,
     ProgressiveHand,
+    ProgressiveMeter,
     ProgressivePayment,
     ProgressiveRound,
     ProgressiveValidation,
     ProgressiveWager,
 )
+from jackpots.progressive.rules import ProgressiveRule
 from jackpots.progressive.selectors import pending_hand, progressive_rule_of_version
 from jackpots.progressive.services._common import _refuse
 from jackpots.progressive.services.meters import meter_lock
@@ -122,9 +125,48 @@ def progressive_hand_record(
             "by": actor.pk,
         }
     )
-    replayed = document_replay(model=ProgressiveHand, idempotency_key=idempotency_key, fingerprint=fingerprint)
-    if replayed is not None:
-        return replayed
+    once = DocumentOnce(model=ProgressiveHand, idempotency_key=idempotency_key, fingerprint=fingerprint)
+    return once.record(
+        lambda: _hand_write(
+            once,
+            _winning_of(
+                round=round,
+                seat=seat,
+                cards=cards,
+                community_cards=community_cards,
+                folded=folded,
+                light_confirmed=light_confirmed,
+            ),
+            actor=actor,
+        ),
+        race_refusal=lambda: _refuse(f"Seat {seat} of round {round.pk} is recorded already.", "already_recorded"),
+    )
+
+
+@dataclass(frozen=True)
+class _Winning:
+    """A hand the dealer records, read and checked before the meter's lock (``_winning_of``)."""
+
+    round: ProgressiveRound
+    rule: ProgressiveRule
+    seat: int
+    cards: str  # as the dealer gave them
+    community: str  # the round's community cards, or those given
+    folded: bool
+    light_confirmed: bool
+    hand: HandValue
+    recorded_cards: str  # as the hand records them
+    wager_cents: int
+    line: PaytableLine | None  # the progressive paytable's line it wins; None: an Envy Bonus Qualifying Hand only
+    envy_qualifying: bool
+
+
+def _winning_of(
+    *, round: ProgressiveRound, seat: int, cards: str, community_cards: str, folded: bool, light_confirmed: bool
+) -> _Winning:
+    """The hand the evaluator makes of the seat's cards and the line it wins; refused for a seat not
+    of the table, community cards other than the round's, a hand that wins nothing and qualifies for
+    no Envy Bonus, and a payout whose light was not confirmed (§655a.11(i)(4)(i)(B), §657a.11(e)(2))."""
     round_ = ProgressiveRound.objects.select_related("table__room", "meter", "rules_version").get(pk=round.pk)
     table = round_.table
     rule = progressive_rule_of_version(version=round_.rules_version, code=round_.meter.code)
@@ -161,127 +203,170 @@ def progressive_hand_record(
             "is recorded (§655a.11(i)(4)(i)(B), §657a.11(e)(2)).",
             "light_not_confirmed",
         )
+    return _Winning(
+        round=round_,
+        rule=rule,
+        seat=seat,
+        cards=cards,
+        community=community,
+        folded=folded,
+        light_confirmed=light_confirmed,
+        hand=hand,
+        recorded_cards=recorded_cards,
+        wager_cents=wager_cents,
+        line=line,
+        envy_qualifying=envy_qualifying,
+    )
+
+
+def _hand_write(once: DocumentOnce[ProgressiveHand], winning: _Winning, *, actor: User) -> ProgressiveHand:
+    """The hand, its Envy Bonuses and their postings, under the meter's lock (``progressive_hand_record``)."""
     recorded_at = timezone.now()
-    try:
-        with transaction.atomic(durable=True):
-            meter = meter_lock(round_.meter)
-            again = document_replay(model=ProgressiveHand, idempotency_key=idempotency_key, fingerprint=fingerprint)
-            if again is not None:
-                return again
-            recorded = list(round_.hands.all())
-            if any(h.seat == seat for h in recorded):
-                raise _refuse(f"Seat {seat} of round {round_.pk} is recorded already.", "already_recorded")
-            later = [h.seat for h in recorded if h.seat > seat]
-            if len(later) != len(recorded):
-                raise _refuse(
-                    f"Seat {seat} is paid after seat {min(h.seat for h in recorded if h.seat < seat)}: the dealer pays "
-                    "from the player farthest to the dealer's right, counterclockwise (§655a.11(i), §657a.11(c)); "
-                    "record the hands of the higher seats first.",
-                    "out_of_order",
-                )
-            if recorded and table.game == Game.MISSISSIPPI_STUD.value:
-                first_community = recorded[0].cards.split("|")[1].strip()
-                if first_community != format_cards(parse_cards(community)):
-                    raise _refuse(
-                        f"The community cards of round {round_.pk} were recorded as {first_community}, not {community}.",
-                        "cards_invalid",
-                    )
-            clash = _used_cards(round_) & set(parse_cards(cards))
-            if clash:
-                raise _refuse(
-                    f"{format_cards(sorted(clash))} is in another hand of this round already.", "cards_invalid"
-                )
-            meter_cents = account_balance(account=account_locked(meter_account(meter=meter)))
-            amount, meter_bp, place = 0, 0, PayoutPlace.TABLE
-            if line is not None:
-                if line.payout.kind is PayoutKind.METER:
-                    waiting = pending_hand(meter=meter)
-                    if waiting is not None:
-                        raise _refuse(
-                            f"{meter.name} is pending its reset after the {waiting.words} at table "
-                            f"{waiting.round.table.number}: a supervisor resets it before it pays again.",
-                            "meter_pending",
-                        )
-                    meter_bp = line.payout.meter_bp
-                    amount = percent_floor(meter_cents, meter_bp)
-                    if meter_bp == FULL_METER_BP or table.game == Game.CRAZY_4_POKER.value:
-                        place = PayoutPlace.CAGE
-                else:
-                    amount = line.payout.win * wager_cents
-            hand_record = ProgressiveHand.objects.create(
-                round=round_,
-                seat=seat,
-                cards=recorded_cards,
-                hand_cards=format_cards(hand.cards),
-                words=str(hand),
-                strength=hand[0],
-                folded=folded,
-                wager_cents=wager_cents,
-                line=line.hand if line else "",
-                payout=str(line.payout) if line else "",
-                meter_bp=meter_bp,
-                meter_before_cents=meter_cents,
-                amount_cents=amount,
-                place=place,
-                light_confirmed=light_confirmed,
-                envy_qualifying=envy_qualifying,
-                recorded_by=actor,
-                recorded_at=recorded_at,
-                idempotency_key=idempotency_key,
-                request_sha256=fingerprint,
-            )
-            bonuses = []
-            if envy_qualifying:
-                for other in round_.wagers.exclude(seat=seat).order_by("-seat"):
-                    envy = winning_line(rule.envy_paytable(wager_cents=other.amount_cents), hand)
-                    if envy is not None:
-                        bonuses.append(
-                            EnvyBonus(
-                                hand=hand_record,
-                                seat=other.seat,
-                                wager_cents=other.amount_cents,
-                                line=envy.hand,
-                                amount_cents=envy.payout.amount_cents,
-                            )
-                        )
-                EnvyBonus.objects.bulk_create(bonuses)
-            won = account_open_as(meter_won_account(meter=meter)).pk
-            funding = account_open_as(meter_funding_account(meter=meter)).pk
-            postings = []
-            if amount:
-                source = account_open_as(meter_account(meter=meter)).pk if meter_bp else funding
-                postings.append(
-                    Posting(
-                        debit_id=won,
-                        credit_id=source,
-                        amount_cents=amount,
-                        kind=TransferKind.PROGRESSIVE_WIN,
-                        idempotency_key=f"progressive:hand:{hand_record.pk}:won",
-                        memo=f"Table {table.number} seat {seat}: {hand}, {line.payout if line else ''}"[:300],
-                    )
-                )
-            postings.extend(
-                Posting(
-                    debit_id=won,
-                    credit_id=funding,
-                    amount_cents=bonus.amount_cents,
-                    kind=TransferKind.PROGRESSIVE_WIN,
-                    idempotency_key=f"progressive:hand:{hand_record.pk}:envy:{bonus.seat}",
-                    memo=f"Envy Bonus to seat {bonus.seat} for {hand} at seat {seat}"[:300],
-                )
-                for bonus in bonuses
-            )
-            transfers_post_within(postings=postings, actor=actor, reference=hand_record)
-    except DomainError as error:
-        return document_replay_after(
-            error, model=ProgressiveHand, idempotency_key=idempotency_key, fingerprint=fingerprint
+    round_, hand, seat, line = winning.round, winning.hand, winning.seat, winning.line
+    with transaction.atomic(durable=True):
+        meter = meter_lock(round_.meter)
+        once.replay_under_lock()
+        _seat_in_turn(winning)
+        meter_cents = account_balance(account=account_locked(meter_account(meter=meter)))
+        amount, meter_bp, place = _payout_of(winning, meter=meter, meter_cents=meter_cents)
+        hand_record = ProgressiveHand.objects.create(
+            round=round_,
+            seat=seat,
+            cards=winning.recorded_cards,
+            hand_cards=format_cards(hand.cards),
+            words=str(hand),
+            strength=hand[0],
+            folded=winning.folded,
+            wager_cents=winning.wager_cents,
+            line=line.hand if line else "",
+            payout=str(line.payout) if line else "",
+            meter_bp=meter_bp,
+            meter_before_cents=meter_cents,
+            amount_cents=amount,
+            place=place,
+            light_confirmed=winning.light_confirmed,
+            envy_qualifying=winning.envy_qualifying,
+            recorded_by=actor,
+            recorded_at=recorded_at,
+            idempotency_key=once.idempotency_key,
+            request_sha256=once.fingerprint,
         )
-    except IntegrityError:
-        replayed = document_replay(model=ProgressiveHand, idempotency_key=idempotency_key, fingerprint=fingerprint)
-        if replayed is None:
-            raise _refuse(f"Seat {seat} of round {round_.pk} is recorded already.", "already_recorded") from None
-        return replayed
+        bonuses = _envy_bonuses(winning, hand_record=hand_record)
+        _hand_post(winning, hand_record=hand_record, bonuses=bonuses, meter=meter, actor=actor)
     return hand_record
+
+
+def _seat_in_turn(winning: _Winning) -> None:
+    """Under the meter's lock: the seat not recorded yet, paid in the dealer's order (from the player
+    farthest to the dealer's right, §655a.11(i), §657a.11(c)), the community cards those of the round's
+    first hand, and no card of another hand of the round."""
+    round_, seat, community = winning.round, winning.seat, winning.community
+    recorded = list(round_.hands.all())
+    if any(h.seat == seat for h in recorded):
+        raise _refuse(f"Seat {seat} of round {round_.pk} is recorded already.", "already_recorded")
+    later = [h.seat for h in recorded if h.seat > seat]
+    if len(later) != len(recorded):
+        raise _refuse(
+            f"Seat {seat} is paid after seat {min(h.seat for h in recorded if h.seat < seat)}: the dealer pays "
+            "from the player farthest to the dealer's right, counterclockwise (§655a.11(i), §657a.11(c)); "
+            "record the hands of the higher seats first.",
+            "out_of_order",
+        )
+    if recorded and round_.table.game == Game.MISSISSIPPI_STUD.value:
+        first_community = recorded[0].cards.split("|")[1].strip()
+        if first_community != format_cards(parse_cards(community)):
+            raise _refuse(
+                f"The community cards of round {round_.pk} were recorded as {first_community}, not {community}.",
+                "cards_invalid",
+            )
+    clash = _used_cards(round_) & set(parse_cards(winning.cards))
+    if clash:
+        raise _refuse(f"{format_cards(sorted(clash))} is in another hand of this round already.", "cards_invalid")
+
+
+def _payout_of(winning: _Winning, *, meter: ProgressiveMeter, meter_cents: int) -> tuple[int, int, str]:
+    """The amount the line pays, the share of the meter it is (in basis points, 0 for a 'for 1' line),
+    and where it is paid: a line of the meter pays that share of the meter as it stands (rounded down
+    to the cent), through the cage at 100% of the meter or at Crazy 4 Poker; a 'for 1' line pays that
+    many times the wager, at the table. Refused while the meter waits to be reset."""
+    line = winning.line
+    if line is None:
+        return 0, 0, PayoutPlace.TABLE
+    if line.payout.kind is not PayoutKind.METER:
+        return line.payout.win * winning.wager_cents, 0, PayoutPlace.TABLE
+    waiting = pending_hand(meter=meter)
+    if waiting is not None:
+        raise _refuse(
+            f"{meter.name} is pending its reset after the {waiting.words} at table "
+            f"{waiting.round.table.number}: a supervisor resets it before it pays again.",
+            "meter_pending",
+        )
+    meter_bp = line.payout.meter_bp
+    amount = percent_floor(meter_cents, meter_bp)
+    at_cage = meter_bp == FULL_METER_BP or winning.round.table.game == Game.CRAZY_4_POKER.value
+    return amount, meter_bp, PayoutPlace.CAGE if at_cage else PayoutPlace.TABLE
+
+
+def _envy_bonuses(winning: _Winning, *, hand_record: ProgressiveHand) -> list[EnvyBonus]:
+    """An Envy Bonus to every other player of the round with a Progressive Payout Wager, by their own
+    wager size, for an Envy Bonus Qualifying Hand (§655a.11(i)(4)(i)(E), §657a.11(e)(5))."""
+    bonuses: list[EnvyBonus] = []
+    if not winning.envy_qualifying:
+        return bonuses
+    for other in winning.round.wagers.exclude(seat=winning.seat).order_by("-seat"):
+        envy = winning_line(winning.rule.envy_paytable(wager_cents=other.amount_cents), winning.hand)
+        if envy is not None:
+            bonuses.append(
+                EnvyBonus(
+                    hand=hand_record,
+                    seat=other.seat,
+                    wager_cents=other.amount_cents,
+                    line=envy.hand,
+                    amount_cents=envy.payout.amount_cents,
+                )
+            )
+    EnvyBonus.objects.bulk_create(bonuses)
+    return bonuses
+
+
+def _hand_post(
+    winning: _Winning,
+    *,
+    hand_record: ProgressiveHand,
+    bonuses: list[EnvyBonus],
+    meter: ProgressiveMeter,
+    actor: User,
+) -> None:
+    """What the hand won moves to the meter's won account: its payout from the meter (or from the
+    house's funding for a 'for 1' line), each Envy Bonus from the funding."""
+    table, seat, hand, line = winning.round.table, winning.seat, winning.hand, winning.line
+    won = account_open_as(meter_won_account(meter=meter)).pk
+    funding = account_open_as(meter_funding_account(meter=meter)).pk
+    postings = []
+    if hand_record.amount_cents:
+        source = account_open_as(meter_account(meter=meter)).pk if hand_record.meter_bp else funding
+        postings.append(
+            Posting(
+                debit_id=won,
+                credit_id=source,
+                amount_cents=hand_record.amount_cents,
+                kind=TransferKind.PROGRESSIVE_WIN,
+                idempotency_key=f"progressive:hand:{hand_record.pk}:won",
+                memo=f"Table {table.number} seat {seat}: {hand}, {line.payout if line else ''}"[:300],
+            )
+        )
+    postings.extend(
+        Posting(
+            debit_id=won,
+            credit_id=funding,
+            amount_cents=bonus.amount_cents,
+            kind=TransferKind.PROGRESSIVE_WIN,
+            idempotency_key=f"progressive:hand:{hand_record.pk}:envy:{bonus.seat}",
+            memo=f"Envy Bonus to seat {bonus.seat} for {hand} at seat {seat}"[:300],
+        )
+        for bonus in bonuses
+    )
+    transfers_post_within(postings=postings, actor=actor, reference=hand_record)
 
 
 # --- Validation, payment at the cage, reset -------------------------------------------------------
@@ -361,67 +446,70 @@ def progressive_pay(
     action_require(actor=actor, action=Action.PROGRESSIVE_PAY, of=hand)
     patron_name, id_type, id_number = ((value or "").strip() for value in (patron_name, id_type, id_number))
     fingerprint = request_fingerprint({"hand": hand.pk, "patron": [patron_name, id_type, id_number], "by": actor.pk})
-    replayed = document_replay(model=ProgressivePayment, idempotency_key=idempotency_key, fingerprint=fingerprint)
-    if replayed is not None:
-        return replayed
-    try:
-        if not patron_name or not id_type or not id_number:
-            raise _refuse(
-                "The patron's name, ID type and ID number are recorded with a payment at the cage.", "id_required"
-            )
+    once = DocumentOnce(model=ProgressivePayment, idempotency_key=idempotency_key, fingerprint=fingerprint)
+    return once.record(
+        lambda: _payment_write(
+            once, hand=hand, patron_name=patron_name, id_type=id_type, id_number=id_number, actor=actor, pin=pin
+        ),
+        race_refusal=lambda: _refuse(f"The payout of {hand} is paid already; nothing was paid twice.", "already_paid"),
+    )
+
+
+def _payment_write(
+    once: DocumentOnce[ProgressivePayment],
+    *,
+    hand: ProgressiveHand,
+    patron_name: str,
+    id_type: str,
+    id_number: str,
+    actor: User,
+    pin: str,
+) -> ProgressivePayment:
+    """The payment's rule, once its key is new (``progressive_pay``): validated, not paid, under the hand's lock."""
+    if not patron_name or not id_type or not id_number:
+        raise _refuse(
+            "The patron's name, ID type and ID number are recorded with a payment at the cage.", "id_required"
+        )
+    _payable_at_cage(hand)
+    independent_require(
+        person=actor,
+        step="payment at the cage",
+        earlier=[hand, ProgressiveValidation.objects.filter(hand_id=hand.pk).first()],
+        section="§655a.11(i)(4)(i)(D), §657a.11(e)(4)",
+    )
+    signer = pin_check(user=actor, pin=pin)
+    with transaction.atomic(durable=True):
+        hand = (
+            ProgressiveHand.objects.select_for_update(of=("self",)).select_related("round__meter__room").get(pk=hand.pk)
+        )
+        once.replay_under_lock()
         _payable_at_cage(hand)
-        independent_require(
-            person=actor,
-            step="payment at the cage",
-            earlier=[hand, ProgressiveValidation.objects.filter(hand_id=hand.pk).first()],
-            section="§655a.11(i)(4)(i)(D), §657a.11(e)(4)",
+        meter = hand.round.meter
+        payment = ProgressivePayment.objects.create(
+            hand=hand,
+            patron_name=patron_name,
+            id_type=id_type,
+            id_number=id_number,
+            paid_by=actor,
+            paid_at=signer.verified_at,
+            idempotency_key=once.idempotency_key,
+            request_sha256=once.fingerprint,
         )
-        signer = pin_check(user=actor, pin=pin)
-        with transaction.atomic(durable=True):
-            hand = (
-                ProgressiveHand.objects.select_for_update(of=("self",))
-                .select_related("round__meter__room")
-                .get(pk=hand.pk)
-            )
-            again = document_replay(model=ProgressivePayment, idempotency_key=idempotency_key, fingerprint=fingerprint)
-            if again is not None:
-                return again
-            _payable_at_cage(hand)
-            meter = hand.round.meter
-            payment = ProgressivePayment.objects.create(
-                hand=hand,
-                patron_name=patron_name,
-                id_type=id_type,
-                id_number=id_number,
-                paid_by=actor,
-                paid_at=signer.verified_at,
-                idempotency_key=idempotency_key,
-                request_sha256=fingerprint,
-            )
-            transfers_post_within(
-                postings=[
-                    Posting(
-                        debit_id=account_open_as(meter_paid_account(meter=meter)).pk,
-                        credit_id=account_locked(meter_won_account(meter=meter)).pk,
-                        amount_cents=hand.amount_cents,
-                        kind=TransferKind.PAYOUT,
-                        idempotency_key=f"progressive:hand:{hand.pk}:paid",
-                        memo=f"Paid at the cage to {patron_name}: {hand.words}"[:300],
-                    )
-                ],
-                actor=actor,
-                reference=payment,
-            )
-            signature_add(document=payment, rule=ProgressivePayment.PAYER, signer=signer)
-    except DomainError as error:
-        return document_replay_after(
-            error, model=ProgressivePayment, idempotency_key=idempotency_key, fingerprint=fingerprint
+        transfers_post_within(
+            postings=[
+                Posting(
+                    debit_id=account_open_as(meter_paid_account(meter=meter)).pk,
+                    credit_id=account_locked(meter_won_account(meter=meter)).pk,
+                    amount_cents=hand.amount_cents,
+                    kind=TransferKind.PAYOUT,
+                    idempotency_key=f"progressive:hand:{hand.pk}:paid",
+                    memo=f"Paid at the cage to {patron_name}: {hand.words}"[:300],
+                )
+            ],
+            actor=actor,
+            reference=payment,
         )
-    except IntegrityError:
-        replayed = document_replay(model=ProgressivePayment, idempotency_key=idempotency_key, fingerprint=fingerprint)
-        if replayed is None:
-            raise _refuse(f"The payout of {hand} is paid already; nothing was paid twice.", "already_paid") from None
-        return replayed
+        signature_add(document=payment, rule=ProgressivePayment.PAYER, signer=signer)
     return payment
 
 
