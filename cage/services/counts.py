@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
 
-from casino_backoffice.core.exceptions import DomainError
-from casino_backoffice.core.idempotency import document_replay, document_replay_after, request_fingerprint
+from casino_backoffice.core.idempotency import DocumentOnce, request_fingerprint
 from casino_backoffice.ledger.models import TransferKind
 from casino_backoffice.ledger.selectors import account_balance
 from casino_backoffice.money import format_cents
@@ -57,27 +56,38 @@ def notice_record(
     if notified_at > now:
         raise CageError("A notice cannot be given in the future.")
     fingerprint = request_fingerprint({"room": room.pk, "notified": notified, "method": method, "by": actor.pk})
-    replayed = document_replay(model=ComplianceNotice, idempotency_key=idempotency_key, fingerprint=fingerprint)
-    if replayed is not None:
-        return replayed
-    try:
-        signer = pin_check(user=actor, pin=pin)
-        with transaction.atomic(durable=True):
-            notice = ComplianceNotice.objects.create(
-                room=room,
-                gaming_day=gaming_day(room=room, at=notified_at),
-                notified=notified,
-                method=method,
-                notified_at=notified_at,
-                recorded_by=actor,
-                idempotency_key=idempotency_key,
-                request_sha256=fingerprint,
-            )
-            signature_add(document=notice, rule=ComplianceNotice.RECORDER, signer=signer)
-    except (IntegrityError, DomainError) as error:
-        return document_replay_after(
-            error, model=ComplianceNotice, idempotency_key=idempotency_key, fingerprint=fingerprint
+    once = DocumentOnce(model=ComplianceNotice, idempotency_key=idempotency_key, fingerprint=fingerprint)
+    return once.record(
+        lambda: _notice_write(
+            once, room=room, notified=notified, method=method, notified_at=notified_at, actor=actor, pin=pin
         )
+    )
+
+
+def _notice_write(
+    once: DocumentOnce[ComplianceNotice],
+    *,
+    room: PokerRoom,
+    notified: str,
+    method: str,
+    notified_at: datetime,
+    actor: User,
+    pin: str,
+) -> ComplianceNotice:
+    """The notice's record and signature, once its key is new (``notice_record``)."""
+    signer = pin_check(user=actor, pin=pin)
+    with transaction.atomic(durable=True):
+        notice = ComplianceNotice.objects.create(
+            room=room,
+            gaming_day=gaming_day(room=room, at=notified_at),
+            notified=notified,
+            method=method,
+            notified_at=notified_at,
+            recorded_by=actor,
+            idempotency_key=once.idempotency_key,
+            request_sha256=once.fingerprint,
+        )
+        signature_add(document=notice, rule=ComplianceNotice.RECORDER, signer=signer)
     return notice
 
 
@@ -131,76 +141,89 @@ def count_record(
             "by": actor.pk,
         }
     )
-    replayed = document_replay(model=Count, idempotency_key=idempotency_key, fingerprint=fingerprint)
-    if replayed is not None:
-        return replayed
-    try:
-        if box.table.is_open:
-            raise CageError(f"Table {box.table.number} is open: boxes are counted at a closed table (§637a.15(d)(1)).")
-        now = timezone.now()
-        signer = pin_check(user=actor, pin=pin)
-        with transaction.atomic(durable=True):
-            count_day_hold_open(box=box, now=now)  # a closed gaming day stays closed (§637a.17)
-            schedule_lock_shared()
-            box = (
-                Box.objects.select_for_update(of=("self",))
-                .select_related("room", "table", "jackpot", "account")
-                .get(pk=box.pk)
+    once = DocumentOnce(model=Count, idempotency_key=idempotency_key, fingerprint=fingerprint)
+    return once.record(
+        lambda: _count_write(
+            once, box=box, counted_cents=counted_cents, denominations=denominations, notice=notice, actor=actor, pin=pin
+        )
+    )
+
+
+def _count_write(
+    once: DocumentOnce[Count],
+    *,
+    box: Box,
+    counted_cents: int,
+    denominations: dict[str, int],
+    notice: ComplianceNotice | None,
+    actor: User,
+    pin: str,
+) -> Count:
+    """The count's rule, once its key is new (``count_record``): at a closed table, under the box's lock."""
+    if box.table.is_open:
+        raise CageError(f"Table {box.table.number} is open: boxes are counted at a closed table (§637a.15(d)(1)).")
+    now = timezone.now()
+    signer = pin_check(user=actor, pin=pin)
+    with transaction.atomic(durable=True):
+        count_day_hold_open(box=box, now=now)  # a closed gaming day stays closed (§637a.17)
+        schedule_lock_shared()
+        box = (
+            Box.objects.select_for_update(of=("self",))
+            .select_related("room", "table", "jackpot", "account")
+            .get(pk=box.pk)
+        )
+        sheet, period = count_target(box=box, now=now)
+        if sheet is None and period is None:
+            last = Count.objects.filter(box=box).order_by("-counted_at").first()
+            when = f" at {timezone.localtime(last.counted_at):%H:%M} (count {last.pk})" if last else ""
+            raise BoxAlreadyCounted(
+                f"Box {box.code} was already counted for its open count sheet{when}; no count is due."
             )
-            sheet, period = count_target(box=box, now=now)
-            if sheet is None and period is None:
-                last = Count.objects.filter(box=box).order_by("-counted_at").first()
-                when = f" at {timezone.localtime(last.counted_at):%H:%M} (count {last.pk})" if last else ""
-                raise BoxAlreadyCounted(
-                    f"Box {box.code} was already counted for its open count sheet{when}; no count is due."
-                )
-            day = sheet.gaming_day if sheet is not None else gaming_day(room=box.room, at=now)
-            used_notice = notice_for(box=box, day=day, notice=notice)
-            content = box_content_locked(box=box, period=period)
-            expected = account_balance(account=content)
-            count = Count.objects.create(
-                box=box,
-                sheet=sheet,
-                period=period,
-                place=CountPlace.TABLE,
-                gaming_day=day,
-                counted_cents=counted_cents,
-                expected_cents=expected,
-                denominations=denominations,
-                notice=used_notice,
-                counted_by=actor,
-                counted_at=now,
-                status=CountStatus.COUNTED,
-                idempotency_key=idempotency_key,
-                request_sha256=fingerprint,
-            )
-            signature_add(document=count, rule=Count.COUNTER, signer=signer)
-            custody = custody_account(room=box.room)
-            box_content_close(account=content, box=box, period=period, at=now)
+        day = sheet.gaming_day if sheet is not None else gaming_day(room=box.room, at=now)
+        used_notice = notice_for(box=box, day=day, notice=notice)
+        content = box_content_locked(box=box, period=period)
+        expected = account_balance(account=content)
+        count = Count.objects.create(
+            box=box,
+            sheet=sheet,
+            period=period,
+            place=CountPlace.TABLE,
+            gaming_day=day,
+            counted_cents=counted_cents,
+            expected_cents=expected,
+            denominations=denominations,
+            notice=used_notice,
+            counted_by=actor,
+            counted_at=now,
+            status=CountStatus.COUNTED,
+            idempotency_key=once.idempotency_key,
+            request_sha256=once.fingerprint,
+        )
+        signature_add(document=count, rule=Count.COUNTER, signer=signer)
+        custody = custody_account(room=box.room)
+        box_content_close(account=content, box=box, period=period, at=now)
+        move(
+            source=content,
+            destination=custody,
+            amount_cents=expected,
+            kind=TransferKind.COUNT,
+            key=f"count:{count.pk}:box",
+            actor=actor,
+            reference=count,
+            memo=f"Count {count.pk} of {box.code}",
+        )
+        if count.variance_cents:
+            _variance_record(count=count, kind=VarianceKind.COUNT, found_at=now, actor=actor)
             move(
-                source=content,
+                source=variance_account(room=box.room),
                 destination=custody,
-                amount_cents=expected,
-                kind=TransferKind.COUNT,
-                key=f"count:{count.pk}:box",
+                amount_cents=count.variance_cents,
+                kind=TransferKind.VARIANCE,
+                key=f"count:{count.pk}:variance",
                 actor=actor,
                 reference=count,
-                memo=f"Count {count.pk} of {box.code}",
+                memo=f"Count {count.pk} of {box.code}: counted {format_cents(counted_cents)}, expected {format_cents(expected)}",
             )
-            if count.variance_cents:
-                _variance_record(count=count, kind=VarianceKind.COUNT, found_at=now, actor=actor)
-                move(
-                    source=variance_account(room=box.room),
-                    destination=custody,
-                    amount_cents=count.variance_cents,
-                    kind=TransferKind.VARIANCE,
-                    key=f"count:{count.pk}:variance",
-                    actor=actor,
-                    reference=count,
-                    memo=f"Count {count.pk} of {box.code}: counted {format_cents(counted_cents)}, expected {format_cents(expected)}",
-                )
-    except (IntegrityError, DomainError) as error:
-        return document_replay_after(error, model=Count, idempotency_key=idempotency_key, fingerprint=fingerprint)
     return count
 
 

@@ -15,11 +15,10 @@ record for a variance it explains (``variance_explain`` with a correction).
 
 from __future__ import annotations
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
 
-from casino_backoffice.core.exceptions import DomainError
-from casino_backoffice.core.idempotency import document_replay, document_replay_after, request_fingerprint
+from casino_backoffice.core.idempotency import DocumentOnce, request_fingerprint
 from casino_backoffice.ledger.models import TransferKind
 from casino_backoffice.money import display_cents, format_cents
 from casino_backoffice.staff.models import User
@@ -69,67 +68,86 @@ def count_recount(
             "by": actor.pk,
         }
     )
-    replayed = document_replay(model=Count, idempotency_key=idempotency_key, fingerprint=fingerprint)
-    if replayed is not None:
-        return replayed
-    try:
-        signer = pin_check(user=actor, pin=pin)
-        now = timezone.now()
-        with transaction.atomic(durable=True):
-            # A closed gaming day stays closed (§637a.17): a recount of its count is refused, and the day
-            # is held open until the recount commits, as a count is.
-            gaming_day_hold_open(room=count.box.room, day=count.gaming_day, what=f"Recount of count {count.pk}")
-            old = (
-                Count.objects.select_for_update(of=("self",))
-                .select_related("box__room", "box__table", "counted_by")
-                .get(pk=count.pk)
+    once = DocumentOnce(model=Count, idempotency_key=idempotency_key, fingerprint=fingerprint)
+    return once.record(
+        lambda: _recount_write(
+            once,
+            count=count,
+            counted_cents=counted_cents,
+            reason=reason,
+            denominations=denominations,
+            actor=actor,
+            pin=pin,
+        )
+    )
+
+
+def _recount_write(
+    once: DocumentOnce[Count],
+    *,
+    count: Count,
+    counted_cents: int,
+    reason: str,
+    denominations: dict[str, int],
+    actor: User,
+    pin: str,
+) -> Count:
+    """The recount's rule, once its key is new (``count_recount``)."""
+    signer = pin_check(user=actor, pin=pin)
+    now = timezone.now()
+    with transaction.atomic(durable=True):
+        # A closed gaming day stays closed (§637a.17): a recount of its count is refused, and the day
+        # is held open until the recount commits, as a count is.
+        gaming_day_hold_open(room=count.box.room, day=count.gaming_day, what=f"Recount of count {count.pk}")
+        old = (
+            Count.objects.select_for_update(of=("self",))
+            .select_related("box__room", "box__table", "counted_by")
+            .get(pk=count.pk)
+        )
+        _recountable(old)
+        independent_require(
+            person=actor, step="recount", earlier=[old, *counts_superseded(old)], section="§637a.15(d)(1)"
+        )
+        if counted_cents == old.counted_cents:
+            raise CageError(
+                f"The recount is what count {old.pk} says, {display_cents(counted_cents)}: there is nothing "
+                "to correct. Enter what the box held, or leave the count as it is."
             )
-            _recountable(old)
-            independent_require(
-                person=actor, step="recount", earlier=[old, *counts_superseded(old)], section="§637a.15(d)(1)"
-            )
-            if counted_cents == old.counted_cents:
-                raise CageError(
-                    f"The recount is what count {old.pk} says, {display_cents(counted_cents)}: there is nothing "
-                    "to correct. Enter what the box held, or leave the count as it is."
-                )
-            old.status = CountStatus.SUPERSEDED  # first, so the sheet's one current count is the recount
-            old.save(update_fields=["status"])
-            recount = Count.objects.create(
-                box=old.box,
-                sheet_id=old.sheet_id,
-                period_id=old.period_id,
-                supersedes=old,
-                recount_reason=reason,
-                place=CountPlace.TABLE,
-                gaming_day=old.gaming_day,
-                counted_cents=counted_cents,
-                expected_cents=old.expected_cents,
-                denominations=denominations,
-                notice_id=old.notice_id,
-                counted_by=actor,
-                counted_at=now,
-                status=CountStatus.COUNTED,
-                idempotency_key=idempotency_key,
-                request_sha256=fingerprint,
-            )
-            signature_add(document=recount, rule=Count.RECOUNTER, signer=signer)
-            # Custody holds what the superseded count counted: it takes (or gives back) the difference.
-            move(
-                source=variance_account(room=old.box.room),
-                destination=custody_account(room=old.box.room),
-                amount_cents=counted_cents - old.counted_cents,
-                kind=TransferKind.VARIANCE,
-                key=f"recount:{recount.pk}:variance",
-                actor=actor,
-                reference=recount,
-                memo=f"Recount {recount.pk} of {old.box.code} supersedes count {old.pk}: "
-                f"{format_cents(counted_cents)}, not {format_cents(old.counted_cents)} ({reason})",
-            )
-            if recount.variance_cents:
-                _variance_record(count=recount, kind=VarianceKind.COUNT, found_at=now, actor=actor)
-    except (IntegrityError, DomainError) as error:
-        return document_replay_after(error, model=Count, idempotency_key=idempotency_key, fingerprint=fingerprint)
+        old.status = CountStatus.SUPERSEDED  # first, so the sheet's one current count is the recount
+        old.save(update_fields=["status"])
+        recount = Count.objects.create(
+            box=old.box,
+            sheet_id=old.sheet_id,
+            period_id=old.period_id,
+            supersedes=old,
+            recount_reason=reason,
+            place=CountPlace.TABLE,
+            gaming_day=old.gaming_day,
+            counted_cents=counted_cents,
+            expected_cents=old.expected_cents,
+            denominations=denominations,
+            notice_id=old.notice_id,
+            counted_by=actor,
+            counted_at=now,
+            status=CountStatus.COUNTED,
+            idempotency_key=once.idempotency_key,
+            request_sha256=once.fingerprint,
+        )
+        signature_add(document=recount, rule=Count.RECOUNTER, signer=signer)
+        # Custody holds what the superseded count counted: it takes (or gives back) the difference.
+        move(
+            source=variance_account(room=old.box.room),
+            destination=custody_account(room=old.box.room),
+            amount_cents=counted_cents - old.counted_cents,
+            kind=TransferKind.VARIANCE,
+            key=f"recount:{recount.pk}:variance",
+            actor=actor,
+            reference=recount,
+            memo=f"Recount {recount.pk} of {old.box.code} supersedes count {old.pk}: "
+            f"{format_cents(counted_cents)}, not {format_cents(old.counted_cents)} ({reason})",
+        )
+        if recount.variance_cents:
+            _variance_record(count=recount, kind=VarianceKind.COUNT, found_at=now, actor=actor)
     return recount
 
 

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
 
-from casino_backoffice.core.exceptions import DomainError
-from casino_backoffice.core.idempotency import document_replay, document_replay_after, replay_note, request_fingerprint
+from casino_backoffice.core.idempotency import DocumentOnce, replay_note, request_fingerprint
 from casino_backoffice.ledger.models import TransferKind
 from casino_backoffice.ledger.selectors import account_balance
 from casino_backoffice.staff.models import User
@@ -79,98 +78,123 @@ def transport_create(
             "boxes": sorted(b.pk for b in boxes or []),
         }
     )
-    replayed = document_replay(model=Transport, idempotency_key=idempotency_key, fingerprint=fingerprint)
-    if replayed is not None:
-        return replayed
-    try:
-        signer = pin_check(user=actor, pin=pin)
-        now = timezone.now()
-        with transaction.atomic(durable=True):
-            if boxes:
-                schedule_lock_shared()  # it may create count sheets, as a count does (the schedule's lock first)
-            if Transport.objects.filter(room=room, seal=seal).exists():
-                raise CageError(f"Seal {seal} was already used for another container; use the seal on this one.")
-            transport = Transport(
-                room=room,
-                seal=seal,
-                destination=destination,
-                gaming_day=gaming_day(room=room, at=now),
-                carried_by=actor,
-                carried_at=now,
-                status=TransportStatus.IN_TRANSIT,
-                idempotency_key=idempotency_key,
-                request_sha256=fingerprint,
-            )
-            if counts:
-                locked = list(
-                    Count.objects.select_for_update(of=("self",))
-                    .filter(pk__in=[c.pk for c in counts])
-                    .select_related("box")
-                    .order_by("pk")
-                )
-                independent_require(
-                    person=actor,
-                    step="custody of the container",
-                    earlier=[*locked, *(old for count in locked for old in counts_superseded(count))],
-                    section="§637a.15(d)(1)",
-                )
-                for count in locked:
-                    if count.box.room_id != room.pk:
-                        raise UnknownBox(f"Count {count.pk} is of room {count.box.room_id}, not {room.code}.")
-                    if count.status != CountStatus.WITNESSED:
-                        raise WrongStatus(
-                            f"Count {count.pk} of {count.box.code} is {count.get_status_display().lower()}: only witnessed counts go into the container."
-                        )
-                transport.kind = TransportKind.TABLE_COUNTS
-                transport.declared_cents = sum(count.counted_cents for count in locked)
-                transport.save(force_insert=True)
-                TransportItem.objects.bulk_create(
-                    [
-                        TransportItem(
-                            transport=transport, box=count.box, count=count, expected_cents=count.expected_cents
-                        )
-                        for count in locked
-                    ]
-                )
-                for count in locked:  # saved one by one so the audit trail records each step
-                    count.status = CountStatus.IN_TRANSIT
-                    count.save(update_fields=["status"])
-            else:
-                assert boxes is not None
-                locked_boxes = list(
-                    Box.objects.select_for_update(of=("self",))
-                    .filter(pk__in=[b.pk for b in boxes])
-                    .select_related("account", "room", "table__room", "jackpot")
-                    .order_by("pk")
-                )
-                foreign = [box.code for box in locked_boxes if box.room_id != room.pk]
-                if foreign:
-                    raise UnknownBox(f"Boxes {', '.join(foreign)} are not boxes of room {room.code}.")
-                transport.kind = TransportKind.BOXES
-                transport.save(force_insert=True)
-                custody = custody_account(room=room)
-                for box in locked_boxes:
-                    period, sheet = _period_carried(box=box, now=now)
-                    content = box_content_locked(box=box, period=period)
-                    expected = account_balance(account=content)
-                    TransportItem.objects.create(
-                        transport=transport, box=box, expected_cents=expected, sheet=sheet, period=period
-                    )
-                    box_content_close(account=content, box=box, period=period, at=now)
-                    move(
-                        source=content,
-                        destination=custody,
-                        amount_cents=expected,
-                        kind=TransferKind.CUSTODY,
-                        key=f"transport:{transport.pk}:{box.code}",
-                        actor=actor,
-                        reference=transport,
-                        memo=f"{box.code} carried under seal {seal}",
-                    )
-            signature_add(document=transport, rule=Transport.CUSTODY, signer=signer)
-    except (IntegrityError, DomainError) as error:
-        return document_replay_after(error, model=Transport, idempotency_key=idempotency_key, fingerprint=fingerprint)
+    once = DocumentOnce(model=Transport, idempotency_key=idempotency_key, fingerprint=fingerprint)
+    return once.record(
+        lambda: _transport_write(
+            once, room=room, seal=seal, destination=destination, counts=counts, boxes=boxes, actor=actor, pin=pin
+        )
+    )
+
+
+def _transport_write(
+    once: DocumentOnce[Transport],
+    *,
+    room: PokerRoom,
+    seal: str,
+    destination: str,
+    counts: list[Count] | None,
+    boxes: list[Box] | None,
+    actor: User,
+    pin: str,
+) -> Transport:
+    """The container's custody, once its key is new (``transport_create``): one seal per container,
+    what it carries locked in primary-key order, signed by security."""
+    signer = pin_check(user=actor, pin=pin)
+    now = timezone.now()
+    with transaction.atomic(durable=True):
+        if boxes:
+            schedule_lock_shared()  # it may create count sheets, as a count does (the schedule's lock first)
+        if Transport.objects.filter(room=room, seal=seal).exists():
+            raise CageError(f"Seal {seal} was already used for another container; use the seal on this one.")
+        transport = Transport(
+            room=room,
+            seal=seal,
+            destination=destination,
+            gaming_day=gaming_day(room=room, at=now),
+            carried_by=actor,
+            carried_at=now,
+            status=TransportStatus.IN_TRANSIT,
+            idempotency_key=once.idempotency_key,
+            request_sha256=once.fingerprint,
+        )
+        if counts:
+            _counts_carry(transport, counts=counts, actor=actor)
+        else:
+            assert boxes is not None
+            _boxes_carry(transport, boxes=boxes, actor=actor, now=now)
+        signature_add(document=transport, rule=Transport.CUSTODY, signer=signer)
     return transport
+
+
+def _counts_carry(transport: Transport, *, counts: list[Count], actor: User) -> None:
+    """A container of witnessed table counts of the room (§637a.15(d)(1)): security is not the counter
+    nor the witness of a count inside; each count goes in transit, one by one."""
+    room = transport.room
+    locked = list(
+        Count.objects.select_for_update(of=("self",))
+        .filter(pk__in=[c.pk for c in counts])
+        .select_related("box")
+        .order_by("pk")
+    )
+    independent_require(
+        person=actor,
+        step="custody of the container",
+        earlier=[*locked, *(old for count in locked for old in counts_superseded(count))],
+        section="§637a.15(d)(1)",
+    )
+    for count in locked:
+        if count.box.room_id != room.pk:
+            raise UnknownBox(f"Count {count.pk} is of room {count.box.room_id}, not {room.code}.")
+        if count.status != CountStatus.WITNESSED:
+            raise WrongStatus(
+                f"Count {count.pk} of {count.box.code} is {count.get_status_display().lower()}: only witnessed counts go into the container."
+            )
+    transport.kind = TransportKind.TABLE_COUNTS
+    transport.declared_cents = sum(count.counted_cents for count in locked)
+    transport.save(force_insert=True)
+    TransportItem.objects.bulk_create(
+        [
+            TransportItem(transport=transport, box=count.box, count=count, expected_cents=count.expected_cents)
+            for count in locked
+        ]
+    )
+    for count in locked:  # saved one by one so the audit trail records each step
+        count.status = CountStatus.IN_TRANSIT
+        count.save(update_fields=["status"])
+
+
+def _boxes_carry(transport: Transport, *, boxes: list[Box], actor: User, now: datetime) -> None:
+    """Locked uncounted boxes of the room (§637a.15(d)(2)): each moves from its box content into
+    custody now, at what the box held (its expected content)."""
+    room = transport.room
+    locked_boxes = list(
+        Box.objects.select_for_update(of=("self",))
+        .filter(pk__in=[b.pk for b in boxes])
+        .select_related("account", "room", "table__room", "jackpot")
+        .order_by("pk")
+    )
+    foreign = [box.code for box in locked_boxes if box.room_id != room.pk]
+    if foreign:
+        raise UnknownBox(f"Boxes {', '.join(foreign)} are not boxes of room {room.code}.")
+    transport.kind = TransportKind.BOXES
+    transport.save(force_insert=True)
+    custody = custody_account(room=room)
+    for box in locked_boxes:
+        period, sheet = _period_carried(box=box, now=now)
+        content = box_content_locked(box=box, period=period)
+        expected = account_balance(account=content)
+        TransportItem.objects.create(transport=transport, box=box, expected_cents=expected, sheet=sheet, period=period)
+        box_content_close(account=content, box=box, period=period, at=now)
+        move(
+            source=content,
+            destination=custody,
+            amount_cents=expected,
+            kind=TransferKind.CUSTODY,
+            key=f"transport:{transport.pk}:{box.code}",
+            actor=actor,
+            reference=transport,
+            memo=f"{box.code} carried under seal {transport.seal}",
+        )
 
 
 def _period_carried(*, box: Box, now: datetime) -> tuple[HighHandPeriod | None, CountSheet | None]:

@@ -18,11 +18,10 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
 
-from casino_backoffice.core.exceptions import DomainError
-from casino_backoffice.core.idempotency import document_replay, document_replay_after, replay_note, request_fingerprint
+from casino_backoffice.core.idempotency import DocumentOnce, replay_note, request_fingerprint
 from casino_backoffice.ledger.models import Account, TransferKind
 from casino_backoffice.money import display_cents, format_cents
 from casino_backoffice.staff.models import User
@@ -91,63 +90,69 @@ def cage_verify(
         if isinstance(cents, bool) or not isinstance(cents, int) or cents < 0:
             raise CageError(f"A count is zero or more whole cents{f' (box {code})' if code else ''}, not {cents!r}.")
     fingerprint = request_fingerprint({"transport": transport.pk, "counted": counted, "by": actor.pk})
-    replayed = document_replay(model=CageVerification, idempotency_key=idempotency_key, fingerprint=fingerprint)
-    if replayed is not None:
-        return replayed
-    try:
-        signer = pin_check(user=actor, pin=pin)
-        now = timezone.now()
-        with transaction.atomic(durable=True):
-            schedule_lock_shared()
-            transport = Transport.objects.select_for_update(of=("self",)).select_related("room").get(pk=transport.pk)
-            if hasattr(transport, "verification"):
-                raise WrongStatus(
-                    f"Seal {transport.seal} was already verified (verification {transport.verification.pk})."
-                )
-            independent_require(
-                person=actor, step="cage verification", earlier=transport_documents(transport), section="§637a.15(e)"
-            )
-            room = transport.room
-            items = list(
-                transport.items.select_related("box__room", "box__jackpot", "box__account", "count").order_by(
-                    "box__code"
-                )
-            )
-            verification = CageVerification(
-                transport=transport,
-                room=room,
-                gaming_day=transport.gaming_day,
-                cashier=actor,
-                verified_at=now,
-                idempotency_key=idempotency_key,
-                request_sha256=fingerprint,
-                status=VerificationStatus.VERIFIED,
-            )
-            step = _Verifying(
-                verification=verification,
-                transport=transport,
-                items=items,
-                actor=actor,
-                signer=signer,
-                now=now,
-                custody=custody_account(room=room),
-                threshold_cents=variance_threshold_cents(room=room, at=now),
-                confirm_variance=confirm_variance,
-            )
-            if transport.kind == TransportKind.TABLE_COUNTS:
-                variances = _verify_container(step, counted=counted)
-            else:
-                variances = _verify_boxes(step, counted=counted, fingerprint=fingerprint)
-            Variance.objects.bulk_create(variances)
-            if any(variance.needs_explanation for variance in variances):
-                verification.status = VerificationStatus.VARIANCE_UNRESOLVED
-                verification.save(update_fields=["status"])
-            transport.status = TransportStatus.VERIFIED
-            transport.save(update_fields=["status"])
-    except (IntegrityError, DomainError) as error:
-        return document_replay_after(
-            error, model=CageVerification, idempotency_key=idempotency_key, fingerprint=fingerprint
+    once = DocumentOnce(model=CageVerification, idempotency_key=idempotency_key, fingerprint=fingerprint)
+    return once.record(
+        lambda: _verify_write(
+            once, transport=transport, counted=counted, actor=actor, pin=pin, confirm_variance=confirm_variance
         )
+    )
+
+
+def _verify_write(
+    once: DocumentOnce[CageVerification],
+    *,
+    transport: Transport,
+    counted: int | dict[str, int],
+    actor: User,
+    pin: str,
+    confirm_variance: bool,
+) -> CageVerification:
+    """The verification's rule, once its key is new (``cage_verify``): under the transport's lock."""
+    signer = pin_check(user=actor, pin=pin)
+    now = timezone.now()
+    with transaction.atomic(durable=True):
+        schedule_lock_shared()
+        transport = Transport.objects.select_for_update(of=("self",)).select_related("room").get(pk=transport.pk)
+        if hasattr(transport, "verification"):
+            raise WrongStatus(f"Seal {transport.seal} was already verified (verification {transport.verification.pk}).")
+        independent_require(
+            person=actor, step="cage verification", earlier=transport_documents(transport), section="§637a.15(e)"
+        )
+        room = transport.room
+        items = list(
+            transport.items.select_related("box__room", "box__jackpot", "box__account", "count").order_by("box__code")
+        )
+        verification = CageVerification(
+            transport=transport,
+            room=room,
+            gaming_day=transport.gaming_day,
+            cashier=actor,
+            verified_at=now,
+            idempotency_key=once.idempotency_key,
+            request_sha256=once.fingerprint,
+            status=VerificationStatus.VERIFIED,
+        )
+        step = _Verifying(
+            verification=verification,
+            transport=transport,
+            items=items,
+            actor=actor,
+            signer=signer,
+            now=now,
+            custody=custody_account(room=room),
+            threshold_cents=variance_threshold_cents(room=room, at=now),
+            confirm_variance=confirm_variance,
+        )
+        if transport.kind == TransportKind.TABLE_COUNTS:
+            variances = _verify_container(step, counted=counted)
+        else:
+            variances = _verify_boxes(step, counted=counted, fingerprint=once.fingerprint)
+        Variance.objects.bulk_create(variances)
+        if any(variance.needs_explanation for variance in variances):
+            verification.status = VerificationStatus.VARIANCE_UNRESOLVED
+            verification.save(update_fields=["status"])
+        transport.status = TransportStatus.VERIFIED
+        transport.save(update_fields=["status"])
     return verification
 
 

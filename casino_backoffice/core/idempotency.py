@@ -20,6 +20,12 @@ scoped holds the key as sent: a retry of that very request after the upgrade sti
 request under such a key is a new document, as for any other sender; no data migration rewrites the
 sealed documents.
 
+A service writes this shape once, through ``DocumentOnce``: ``record`` looks for the document of the
+key first, runs the service's write (its rule: PIN, lock, check again with ``replay_under_lock``,
+write), and ends a refusal (a ``DomainError``, or the ``IntegrityError`` of a unique key another
+attempt won) with ``document_replay_after``. The service keeps only its rule, and, where the loser of a
+race on a unique key other than the idempotency key deserves a refusal naming what won, that refusal.
+
 Every replayed answer carries ``Idempotent-Replayed: true``, decided by what answered, not by a look
 before the service ran (the loser of two parallel posts of one key looked before the winner wrote):
 ``document_replay`` notes each document it answers again (``replay_note``, for a document found by
@@ -31,11 +37,12 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 from django.db import IntegrityError, models
 
@@ -150,3 +157,76 @@ def document_replay_after(
     if replayed is None:
         raise error
     return replayed
+
+
+class _Recorded(Exception):  # not an error: the answer found under the lock, carried out of the write
+    """The document of this very request, found under the service's lock (``replay_under_lock``)."""
+
+    def __init__(self, document: models.Model) -> None:
+        super().__init__(document)
+        self.document = document
+
+
+@dataclass(frozen=True)
+class DocumentOnce(Generic[D]):
+    """One request for a document of ``model`` under ``idempotency_key`` (scoped to its sender,
+    ``sender_key``), asking what ``fingerprint`` says: recorded once, answered again to a retry.
+
+    ``record`` carries the replay and the race; the service's ``write`` carries only its rule::
+
+        once = DocumentOnce(model=Count, idempotency_key=idempotency_key, fingerprint=fingerprint)
+        return once.record(lambda: _count_write(once, ...))
+    """
+
+    model: type[D]
+    idempotency_key: str
+    fingerprint: str
+
+    def replay(self) -> D | None:
+        """The document of this request recorded before (noted as a replay), None when the key is new;
+        ``IdempotencyKeyReused`` when the key was used for another request (``document_replay``)."""
+        return document_replay(model=self.model, idempotency_key=self.idempotency_key, fingerprint=self.fingerprint)
+
+    def replay_under_lock(self) -> None:
+        """Check again, once the write holds its locks: a retry that waited for its first attempt's
+        locks answers the document the first attempt recorded. Ends the write (its transaction rolls
+        back, holding nothing written) and ``record`` answers that document. Called inside ``record``."""
+        replayed = self.replay()
+        if replayed is not None:
+            raise _Recorded(replayed)
+
+    def record(self, write: Callable[[], D], *, race_refusal: Callable[[], DomainError | None] | None = None) -> D:
+        """The document of this request: the one recorded before under its key, else what ``write``
+        records (it opens the outermost transaction, ``transaction.atomic(durable=True)``, and refuses
+        by its rule with a ``DomainError``).
+
+        A refusal of the write, or the ``IntegrityError`` of a unique key, answers the document a
+        concurrent attempt of this very request recorded meanwhile (``document_replay_after``), and
+        ``IdempotencyKeyReused`` when the winner under the key was another request. When there is
+        none, a ``DomainError`` is raised as it is; an ``IntegrityError`` (the loser of a race on
+        another unique key: the share paid, the seat recorded) becomes ``race_refusal()`` when it
+        names what won, else it is raised as it is."""
+        replayed = self.replay()
+        if replayed is not None:
+            return replayed
+        try:
+            return write()
+        except _Recorded as recorded:
+            return cast(D, recorded.document)  # found by ``self.replay``: a document of ``model``
+        except IntegrityError:
+            replayed = self.replay()
+            if replayed is not None:
+                return replayed
+            refusal = race_refusal() if race_refusal is not None else None
+            if refusal is None:
+                raise
+            raise refusal from None
+        except DomainError as error:
+            return self.replay_after(error)
+
+    def replay_after(self, error: IntegrityError | DomainError) -> D:
+        """After ``error`` refused this request: the document a concurrent attempt of it recorded, else
+        ``error`` itself (``document_replay_after``)."""
+        return document_replay_after(
+            error, model=self.model, idempotency_key=self.idempotency_key, fingerprint=self.fingerprint
+        )

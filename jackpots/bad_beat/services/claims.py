@@ -27,8 +27,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from casino_backoffice.core.exceptions import DomainError
-from casino_backoffice.core.idempotency import document_replay, document_replay_after, request_fingerprint
+from casino_backoffice.core.idempotency import DocumentOnce, request_fingerprint
 from casino_backoffice.ledger.models import Account
 from casino_backoffice.ledger.services import account_locked
 from casino_backoffice.money import percent_floor
@@ -214,100 +213,101 @@ def claim_open(
             "by": actor.pk,
         }
     )
-    replayed = document_replay(model=BadBeatClaim, idempotency_key=idempotency_key, fingerprint=fingerprint)
-    if replayed is not None:
-        return replayed
-    _seats_check(table=table, players_dealt_in=players_dealt_in, losing=losing, winning=winning, others=others)
-    if pot_cents is not None and (isinstance(pot_cents, bool) or not isinstance(pot_cents, int) or pot_cents < 0):
-        raise ClaimInvalid(f"A pot is a whole number of cents, not {pot_cents!r}.")
-    now = timezone.now()
-    happened_at = now
-    if round is not None:
-        if round.voided:
-            raise ClaimInvalid(f"Round {round.pk} was voided (§637a.18(i)): it has no winning hand.")
-        differs = round_disagreement(
-            round=round,
-            table=table,
-            players_dealt_in=players_dealt_in,
-            pot_cents=pot_cents,
-            window=claim_round_window(now),
-        )
-        if differs is not None:
-            raise ClaimInvalid(f"{differs} Nothing was recorded.", code="round_mismatch")
-    else:
-        round = claim_round_find(table=table, players_dealt_in=players_dealt_in, pot_cents=pot_cents, claimed_at=now)
-    if round is not None:
-        happened_at = round.ended_at
-    day = round.gaming_day if round is not None else gaming_day(room=table.room, at=happened_at)
-    offered = bad_beat_at_table(jackpot=jackpot, table=table, at=happened_at)
-    verdict = claim_evaluate(
-        rule=offered.rule,
-        game=offered.game,
-        board=board,
-        losing_hole=losing.hole,
-        winning_hole=winning.hole,
-        players_dealt_in=players_dealt_in,
-    )
-    cards = hand_cards(board=board, losing_hole=losing.hole, winning_hole=winning.hole)
-    hand = _Hand(table=table, round_id=round.pk if round is not None else None, gaming_day=day, cards=cards)
-    try:
-        _not_claimed(hand)
-        signer = pin_check(user=actor, pin=pin)
-        with transaction.atomic(durable=True):
-            hand_round_lock(table=table)
-            _not_claimed(hand)
-            claim = BadBeatClaim.objects.create(
-                room=table.room,
-                jackpot=jackpot,
+    once = DocumentOnce(model=BadBeatClaim, idempotency_key=idempotency_key, fingerprint=fingerprint)
+
+    def write() -> BadBeatClaim:
+        """The claim's rule, once its key is new: its round, the evaluator's verdict, a hand claimed once."""
+        _seats_check(table=table, players_dealt_in=players_dealt_in, losing=losing, winning=winning, others=others)
+        if pot_cents is not None and (isinstance(pot_cents, bool) or not isinstance(pot_cents, int) or pot_cents < 0):
+            raise ClaimInvalid(f"A pot is a whole number of cents, not {pot_cents!r}.")
+        now = timezone.now()
+        happened_at = now
+        found = round
+        if found is not None:
+            if found.voided:
+                raise ClaimInvalid(f"Round {found.pk} was voided (§637a.18(i)): it has no winning hand.")
+            differs = round_disagreement(
+                round=found,
                 table=table,
-                round=round,
-                rules_version=offered.version,
-                hand_code=verdict.hand.code,
-                hand_name=verdict.hand.name,
-                game=offered.game,
-                happened_at=happened_at,
-                gaming_day=day,
-                cards=cards,
                 players_dealt_in=players_dealt_in,
                 pot_cents=pot_cents,
-                board=format_cards(parse_cards(board)),
-                losing_seat=losing.seat,
-                losing_name=losing.name.strip(),
-                losing_hole=format_cards(parse_cards(losing.hole)),
-                winning_seat=winning.seat,
-                winning_name=winning.name.strip(),
-                winning_hole=format_cards(parse_cards(winning.hole)),
-                others=[{"seat": other.seat, "name": other.name.strip()} for other in sorted(others, key=_seat)],
-                surveillance_reference=surveillance_reference.strip(),
-                qualifies=verdict.result.qualifies,
-                reasons=list(verdict.reasons),
-                losing_hand=verdict.losing_words,
-                winning_hand=verdict.winning_words,
-                opened_by=actor,
-                opened_at=now,
-                idempotency_key=idempotency_key,
-                request_sha256=fingerprint,
+                window=claim_round_window(now),
             )
-            signature_add(document=claim, rule=BadBeatClaim.OPENER, signer=signer)
-            if round is None:
-                # Its round, logged while the claim was being signed, is linked now (under the table's lock).
-                arrived = claim_round_find(
-                    table=table, players_dealt_in=players_dealt_in, pot_cents=pot_cents, claimed_at=now
+            if differs is not None:
+                raise ClaimInvalid(f"{differs} Nothing was recorded.", code="round_mismatch")
+        else:
+            found = claim_round_find(
+                table=table, players_dealt_in=players_dealt_in, pot_cents=pot_cents, claimed_at=now
+            )
+        if found is not None:
+            happened_at = found.ended_at
+        day = found.gaming_day if found is not None else gaming_day(room=table.room, at=happened_at)
+        offered = bad_beat_at_table(jackpot=jackpot, table=table, at=happened_at)
+        verdict = claim_evaluate(
+            rule=offered.rule,
+            game=offered.game,
+            board=board,
+            losing_hole=losing.hole,
+            winning_hole=winning.hole,
+            players_dealt_in=players_dealt_in,
+        )
+        cards = hand_cards(board=board, losing_hole=losing.hole, winning_hole=winning.hole)
+        hand = _Hand(table=table, round_id=found.pk if found is not None else None, gaming_day=day, cards=cards)
+        try:
+            _not_claimed(hand)
+            signer = pin_check(user=actor, pin=pin)
+            with transaction.atomic(durable=True):
+                hand_round_lock(table=table)
+                _not_claimed(hand)
+                claim = BadBeatClaim.objects.create(
+                    room=table.room,
+                    jackpot=jackpot,
+                    table=table,
+                    round=found,
+                    rules_version=offered.version,
+                    hand_code=verdict.hand.code,
+                    hand_name=verdict.hand.name,
+                    game=offered.game,
+                    happened_at=happened_at,
+                    gaming_day=day,
+                    cards=cards,
+                    players_dealt_in=players_dealt_in,
+                    pot_cents=pot_cents,
+                    board=format_cards(parse_cards(board)),
+                    losing_seat=losing.seat,
+                    losing_name=losing.name.strip(),
+                    losing_hole=format_cards(parse_cards(losing.hole)),
+                    winning_seat=winning.seat,
+                    winning_name=winning.name.strip(),
+                    winning_hole=format_cards(parse_cards(winning.hole)),
+                    others=[{"seat": other.seat, "name": other.name.strip()} for other in sorted(others, key=_seat)],
+                    surveillance_reference=surveillance_reference.strip(),
+                    qualifies=verdict.result.qualifies,
+                    reasons=list(verdict.reasons),
+                    losing_hand=verdict.losing_words,
+                    winning_hand=verdict.winning_words,
+                    opened_by=actor,
+                    opened_at=now,
+                    idempotency_key=once.idempotency_key,
+                    request_sha256=once.fingerprint,
                 )
-                if arrived is not None:
-                    BadBeatClaimRound.objects.create(claim=claim, round=arrived, linked_at=now)
-    except IntegrityError as error:
-        # A claim of the same hand committed while this one waited at its insert: say which.
-        first = _claims_of(hand)
-        refusal = _already_claimed(hand, first[0]) if first else error
-        return document_replay_after(
-            refusal, model=BadBeatClaim, idempotency_key=idempotency_key, fingerprint=fingerprint
-        )
-    except DomainError as error:
-        return document_replay_after(
-            error, model=BadBeatClaim, idempotency_key=idempotency_key, fingerprint=fingerprint
-        )
-    return claim
+                signature_add(document=claim, rule=BadBeatClaim.OPENER, signer=signer)
+                if found is None:
+                    # Its round, logged while the claim was being signed, is linked now (under the table's lock).
+                    arrived = claim_round_find(
+                        table=table, players_dealt_in=players_dealt_in, pot_cents=pot_cents, claimed_at=now
+                    )
+                    if arrived is not None:
+                        BadBeatClaimRound.objects.create(claim=claim, round=arrived, linked_at=now)
+        except IntegrityError:
+            # A claim of the same hand committed while this one waited at its insert: say which.
+            first = _claims_of(hand)
+            if not first:
+                raise
+            raise _already_claimed(hand, first[0]) from None
+        return claim
+
+    return once.record(write)
 
 
 def _seat(player: SeatedPlayer) -> int:

@@ -21,12 +21,11 @@ from __future__ import annotations
 
 from datetime import date, datetime, timedelta
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import OuterRef, Q, Subquery
 from django.utils import timezone
 
-from casino_backoffice.core.exceptions import DomainError
-from casino_backoffice.core.idempotency import document_replay, document_replay_after, request_fingerprint
+from casino_backoffice.core.idempotency import DocumentOnce, request_fingerprint
 from casino_backoffice.ledger.models import Account, TransferKind
 from casino_backoffice.ledger.services import account_open_as, transfer_post_within
 from casino_backoffice.money import display_cents
@@ -73,38 +72,38 @@ def display_adjust(*, jackpot: Jackpot, actor: User, pin: str, idempotency_key: 
             "period (§637a.16(g)), not an adjusted amount."
         )
     fingerprint = request_fingerprint({"jackpot": jackpot.pk, "by": actor.pk})
-    replayed = document_replay(model=DisplayAdjustment, idempotency_key=idempotency_key, fingerprint=fingerprint)
-    if replayed is not None:
-        return replayed
-    try:
-        signer = pin_check(user=actor, pin=pin)
-        with transaction.atomic(durable=True):
-            fund_locked(jackpot)
-            position = fund_position(jackpot=jackpot)
-            if position.available_cents < 0:
-                raise DisplayError(
-                    f"The fund holds {display_cents(position.official_cents)} and owes "
-                    f"{display_cents(position.owed_cents)}: the finance record must be reconciled before the display "
-                    "can show it."
-                )
-            adjustment = DisplayAdjustment.objects.create(
-                room=jackpot.room,
-                jackpot=jackpot,
-                amount_cents=position.available_cents,
-                previous_cents=position.displayed_cents,
-                official_cents=position.official_cents,
-                owed_cents=position.owed_cents,
-                gaming_day=gaming_day(room=jackpot.room, at=signer.verified_at),
-                adjusted_by=actor,
-                adjusted_at=signer.verified_at,
-                idempotency_key=idempotency_key,
-                request_sha256=fingerprint,
+    once = DocumentOnce(model=DisplayAdjustment, idempotency_key=idempotency_key, fingerprint=fingerprint)
+    return once.record(lambda: _adjust_write(once, jackpot=jackpot, actor=actor, pin=pin))
+
+
+def _adjust_write(
+    once: DocumentOnce[DisplayAdjustment], *, jackpot: Jackpot, actor: User, pin: str
+) -> DisplayAdjustment:
+    """The adjustment's rule, once its key is new (``display_adjust``): under the fund's lock."""
+    signer = pin_check(user=actor, pin=pin)
+    with transaction.atomic(durable=True):
+        fund_locked(jackpot)
+        position = fund_position(jackpot=jackpot)
+        if position.available_cents < 0:
+            raise DisplayError(
+                f"The fund holds {display_cents(position.official_cents)} and owes "
+                f"{display_cents(position.owed_cents)}: the finance record must be reconciled before the display "
+                "can show it."
             )
-            signature_add(document=adjustment, rule=DisplayAdjustment.ADJUSTER, signer=signer)
-    except (IntegrityError, DomainError) as error:
-        return document_replay_after(
-            error, model=DisplayAdjustment, idempotency_key=idempotency_key, fingerprint=fingerprint
+        adjustment = DisplayAdjustment.objects.create(
+            room=jackpot.room,
+            jackpot=jackpot,
+            amount_cents=position.available_cents,
+            previous_cents=position.displayed_cents,
+            official_cents=position.official_cents,
+            owed_cents=position.owed_cents,
+            gaming_day=gaming_day(room=jackpot.room, at=signer.verified_at),
+            adjusted_by=actor,
+            adjusted_at=signer.verified_at,
+            idempotency_key=once.idempotency_key,
+            request_sha256=once.fingerprint,
         )
+        signature_add(document=adjustment, rule=DisplayAdjustment.ADJUSTER, signer=signer)
     return adjustment
 
 
@@ -337,27 +336,38 @@ def fund_transfer_prepare(
     fingerprint = request_fingerprint(
         {"source": source.pk, "destination": destination.pk, "amount_cents": amount_cents, "by": actor.pk}
     )
-    replayed = document_replay(model=FundTransfer, idempotency_key=idempotency_key, fingerprint=fingerprint)
-    if replayed is not None:
-        return replayed
-    try:
-        signer = pin_check(user=actor, pin=pin)
-        with transaction.atomic(durable=True):
-            transfer = FundTransfer.objects.create(
-                source=source,
-                destination=destination,
-                amount_cents=amount_cents,
-                reason=reason,
-                prepared_by=actor,
-                prepared_at=signer.verified_at,
-                idempotency_key=idempotency_key,
-                request_sha256=fingerprint,
-            )
-            signature_add(document=transfer, rule=FundTransfer.PREPARER, signer=signer)
-    except (IntegrityError, DomainError) as error:
-        return document_replay_after(
-            error, model=FundTransfer, idempotency_key=idempotency_key, fingerprint=fingerprint
+    once = DocumentOnce(model=FundTransfer, idempotency_key=idempotency_key, fingerprint=fingerprint)
+    return once.record(
+        lambda: _transfer_write(
+            once, source=source, destination=destination, amount_cents=amount_cents, reason=reason, actor=actor, pin=pin
         )
+    )
+
+
+def _transfer_write(
+    once: DocumentOnce[FundTransfer],
+    *,
+    source: Jackpot,
+    destination: Jackpot,
+    amount_cents: int,
+    reason: str,
+    actor: User,
+    pin: str,
+) -> FundTransfer:
+    """The prepared transfer and its signature, once its key is new (``fund_transfer_prepare``)."""
+    signer = pin_check(user=actor, pin=pin)
+    with transaction.atomic(durable=True):
+        transfer = FundTransfer.objects.create(
+            source=source,
+            destination=destination,
+            amount_cents=amount_cents,
+            reason=reason,
+            prepared_by=actor,
+            prepared_at=signer.verified_at,
+            idempotency_key=once.idempotency_key,
+            request_sha256=once.fingerprint,
+        )
+        signature_add(document=transfer, rule=FundTransfer.PREPARER, signer=signer)
     return transfer
 
 

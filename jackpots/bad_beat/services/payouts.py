@@ -16,10 +16,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import transaction
 
-from casino_backoffice.core.exceptions import DomainError
-from casino_backoffice.core.idempotency import document_replay, document_replay_after, request_fingerprint
+from casino_backoffice.core.idempotency import DocumentOnce, request_fingerprint
 from casino_backoffice.ledger.models import TransferKind
 from casino_backoffice.ledger.selectors import account_balance
 from casino_backoffice.ledger.services import account_open_as, transfer_post_within
@@ -118,70 +117,70 @@ def distribution_prepare(
     if method not in PayoutMethod.values:
         raise JackpotError(f"A payout is in {' or a '.join(PayoutMethod.labels).lower()}, not {method!r}.")
     fingerprint = request_fingerprint({"claim": claim.pk, "method": method, "by": actor.pk})
-    replayed = document_replay(model=BadBeatDistribution, idempotency_key=idempotency_key, fingerprint=fingerprint)
-    if replayed is not None:
-        return replayed
-    try:
-        claim = BadBeatClaim.objects.select_related("decision").get(pk=claim.pk)  # as it stands now
-        _distributable(claim)
-        independent_require(person=actor, step="distribution", earlier=[claim, claim.decision], section="§637a.15(g)")
-        signer = pin_check(user=actor, pin=pin)
-        with transaction.atomic(durable=True):
-            claim = (
-                BadBeatClaim.objects.select_for_update(of=("self",))
-                .select_related("jackpot__room", "rules_version")
-                .get(pk=claim.pk)
-            )
-            _distributable(claim)
-            total = claim.decision.payout_cents
-            fund_locked(claim.jackpot)
-            position = fund_position(jackpot=claim.jackpot)
-            # This claim's payout is already in what the fund owes: what is left for it is the rest.
-            left_for_it = position.official_cents - (position.owed_cents - total)
-            if total > left_for_it:
-                raise AboveOfficialBalance(
-                    f"The payout {display_cents(total)} is more than the fund holds for it: official "
-                    f"{display_cents(position.official_cents)}, owed to other verified claims "
-                    f"{display_cents(position.owed_cents - total)}. Nothing was distributed."
-                )
-            _, hand = bad_beat_hand_of(claim)
-            lines = distribution_split(
-                total_cents=total,
-                shares_bp=hand.shares_bp,
-                losing=(claim.losing_seat, claim.losing_name),
-                winning=(claim.winning_seat, claim.winning_name),
-                others=[(other["seat"], other["name"]) for other in claim.others],
-            )
-            distribution = BadBeatDistribution.objects.create(
-                claim=claim,
-                total_cents=total,
-                method=method,
-                leftover_rule=LEFTOVER_RULE,
-                prepared_by=actor,
-                prepared_at=signer.verified_at,
-                idempotency_key=idempotency_key,
-                request_sha256=fingerprint,
-            )
-            threshold = settings.TAX_REPORTING_THRESHOLD_CENTS
-            BadBeatShare.objects.bulk_create(
-                BadBeatShare(
-                    distribution=distribution,
-                    position=position_number,
-                    share=line.share,
-                    seat=line.seat,
-                    name=line.name,
-                    amount_cents=line.amount_cents,
-                    tax_reportable=line.amount_cents >= threshold,
-                )
-                for position_number, line in enumerate(lines, start=1)
-            )
-            signature_add(document=distribution, rule=BadBeatDistribution.PREPARER, signer=signer)
-            claim.status = ClaimStatus.DISTRIBUTED
-            claim.save(update_fields=["status"])
-    except (IntegrityError, DomainError) as error:
-        return document_replay_after(
-            error, model=BadBeatDistribution, idempotency_key=idempotency_key, fingerprint=fingerprint
+    once = DocumentOnce(model=BadBeatDistribution, idempotency_key=idempotency_key, fingerprint=fingerprint)
+    return once.record(lambda: _distribution_write(once, claim=claim, method=method, actor=actor, pin=pin))
+
+
+def _distribution_write(
+    once: DocumentOnce[BadBeatDistribution], *, claim: BadBeatClaim, method: str, actor: User, pin: str
+) -> BadBeatDistribution:
+    """The distribution's rule, once its key is new (``distribution_prepare``): under the claim's and the fund's locks."""
+    claim = BadBeatClaim.objects.select_related("decision").get(pk=claim.pk)  # as it stands now
+    _distributable(claim)
+    independent_require(person=actor, step="distribution", earlier=[claim, claim.decision], section="§637a.15(g)")
+    signer = pin_check(user=actor, pin=pin)
+    with transaction.atomic(durable=True):
+        claim = (
+            BadBeatClaim.objects.select_for_update(of=("self",))
+            .select_related("jackpot__room", "rules_version")
+            .get(pk=claim.pk)
         )
+        _distributable(claim)
+        total = claim.decision.payout_cents
+        fund_locked(claim.jackpot)
+        position = fund_position(jackpot=claim.jackpot)
+        # This claim's payout is already in what the fund owes: what is left for it is the rest.
+        left_for_it = position.official_cents - (position.owed_cents - total)
+        if total > left_for_it:
+            raise AboveOfficialBalance(
+                f"The payout {display_cents(total)} is more than the fund holds for it: official "
+                f"{display_cents(position.official_cents)}, owed to other verified claims "
+                f"{display_cents(position.owed_cents - total)}. Nothing was distributed."
+            )
+        _, hand = bad_beat_hand_of(claim)
+        lines = distribution_split(
+            total_cents=total,
+            shares_bp=hand.shares_bp,
+            losing=(claim.losing_seat, claim.losing_name),
+            winning=(claim.winning_seat, claim.winning_name),
+            others=[(other["seat"], other["name"]) for other in claim.others],
+        )
+        distribution = BadBeatDistribution.objects.create(
+            claim=claim,
+            total_cents=total,
+            method=method,
+            leftover_rule=LEFTOVER_RULE,
+            prepared_by=actor,
+            prepared_at=signer.verified_at,
+            idempotency_key=once.idempotency_key,
+            request_sha256=once.fingerprint,
+        )
+        threshold = settings.TAX_REPORTING_THRESHOLD_CENTS
+        BadBeatShare.objects.bulk_create(
+            BadBeatShare(
+                distribution=distribution,
+                position=position_number,
+                share=line.share,
+                seat=line.seat,
+                name=line.name,
+                amount_cents=line.amount_cents,
+                tax_reportable=line.amount_cents >= threshold,
+            )
+            for position_number, line in enumerate(lines, start=1)
+        )
+        signature_add(document=distribution, rule=BadBeatDistribution.PREPARER, signer=signer)
+        claim.status = ClaimStatus.DISTRIBUTED
+        claim.save(update_fields=["status"])
     return distribution
 
 
@@ -250,68 +249,73 @@ def share_pay(
     fingerprint = request_fingerprint(
         {"share": share.pk, "id_type": id_type, "id_number": id_number, "place": place, "by": actor.pk}
     )
-    replayed = document_replay(model=BadBeatPayment, idempotency_key=idempotency_key, fingerprint=fingerprint)
-    if replayed is not None:
-        return replayed
-    try:
-        _unpaid(share)
-        _payer_independent(share=share, actor=actor)
-        signer = pin_check(user=actor, pin=pin)
-        with transaction.atomic(durable=True):
-            claim = (
-                BadBeatClaim.objects.select_for_update(of=("self",))
-                .select_related("jackpot__room")
-                .get(pk=share.distribution.claim_id)
-            )
-            share = BadBeatShare.objects.select_for_update().get(pk=share.pk)
-            # A retry of this very request that waited for the lock answers the payment it made.
-            again = document_replay(model=BadBeatPayment, idempotency_key=idempotency_key, fingerprint=fingerprint)
-            if again is not None:
-                return again
-            _unpaid(share)
-            claim_require_first(claim)
-            fund = fund_locked(claim.jackpot)
-            balance = account_balance(account=fund)
-            if share.amount_cents > balance:
-                raise AboveOfficialBalance(
-                    f"The fund's official balance is {display_cents(balance)}, less than the share "
-                    f"{display_cents(share.amount_cents)}: nothing was paid."
-                )
-            payment = BadBeatPayment.objects.create(
-                share=share,
-                place=place,
-                patron_name=share.name,
-                id_type=id_type,
-                id_number=id_number,
-                tax_reportable=share.tax_reportable,
-                paid_by=actor,
-                paid_at=signer.verified_at,
-                idempotency_key=idempotency_key,
-                request_sha256=fingerprint,
-            )
-            transfer_post_within(
-                debit=account_open_as(jackpot_paid_account(jackpot=claim.jackpot)),
-                credit=fund,
-                amount_cents=share.amount_cents,
-                kind=TransferKind.PAYOUT,
-                idempotency_key=f"bad-beat:share:{share.pk}:paid",
-                actor=actor,
-                reference=payment,
-                memo=f"{share.get_share_display()} of Bad Beat claim {claim.pk}, seat {share.seat}, {share.name}"[:300],
-            )
-            signature_add(document=payment, rule=BadBeatPayment.PAYER, signer=signer)
-            if not BadBeatShare.objects.filter(distribution__claim=claim, payment__isnull=True).exists():
-                claim.status = ClaimStatus.PAID
-                claim.save(update_fields=["status"])
-    except DomainError as error:
-        return document_replay_after(
-            error, model=BadBeatPayment, idempotency_key=idempotency_key, fingerprint=fingerprint
+    once = DocumentOnce(model=BadBeatPayment, idempotency_key=idempotency_key, fingerprint=fingerprint)
+    return once.record(
+        lambda: _payment_write(
+            once, share=share, id_type=id_type, id_number=id_number, place=place, actor=actor, pin=pin
+        ),
+        race_refusal=lambda: ShareAlreadyPaid(f"Share {share.pk} is already paid; nothing was paid twice."),
+    )
+
+
+def _payment_write(
+    once: DocumentOnce[BadBeatPayment],
+    *,
+    share: BadBeatShare,
+    id_type: str,
+    id_number: str,
+    place: str,
+    actor: User,
+    pin: str,
+) -> BadBeatPayment:
+    """The payment's rule, once its key is new (``share_pay``): under the claim's, the share's and the fund's locks."""
+    _unpaid(share)
+    _payer_independent(share=share, actor=actor)
+    signer = pin_check(user=actor, pin=pin)
+    with transaction.atomic(durable=True):
+        claim = (
+            BadBeatClaim.objects.select_for_update(of=("self",))
+            .select_related("jackpot__room")
+            .get(pk=share.distribution.claim_id)
         )
-    except IntegrityError:
-        replayed = document_replay(model=BadBeatPayment, idempotency_key=idempotency_key, fingerprint=fingerprint)
-        if replayed is None:
-            raise ShareAlreadyPaid(f"Share {share.pk} is already paid; nothing was paid twice.") from None
-        return replayed
+        share = BadBeatShare.objects.select_for_update().get(pk=share.pk)
+        # A retry of this very request that waited for the lock answers the payment it made.
+        once.replay_under_lock()
+        _unpaid(share)
+        claim_require_first(claim)
+        fund = fund_locked(claim.jackpot)
+        balance = account_balance(account=fund)
+        if share.amount_cents > balance:
+            raise AboveOfficialBalance(
+                f"The fund's official balance is {display_cents(balance)}, less than the share "
+                f"{display_cents(share.amount_cents)}: nothing was paid."
+            )
+        payment = BadBeatPayment.objects.create(
+            share=share,
+            place=place,
+            patron_name=share.name,
+            id_type=id_type,
+            id_number=id_number,
+            tax_reportable=share.tax_reportable,
+            paid_by=actor,
+            paid_at=signer.verified_at,
+            idempotency_key=once.idempotency_key,
+            request_sha256=once.fingerprint,
+        )
+        transfer_post_within(
+            debit=account_open_as(jackpot_paid_account(jackpot=claim.jackpot)),
+            credit=fund,
+            amount_cents=share.amount_cents,
+            kind=TransferKind.PAYOUT,
+            idempotency_key=f"bad-beat:share:{share.pk}:paid",
+            actor=actor,
+            reference=payment,
+            memo=f"{share.get_share_display()} of Bad Beat claim {claim.pk}, seat {share.seat}, {share.name}"[:300],
+        )
+        signature_add(document=payment, rule=BadBeatPayment.PAYER, signer=signer)
+        if not BadBeatShare.objects.filter(distribution__claim=claim, payment__isnull=True).exists():
+            claim.status = ClaimStatus.PAID
+            claim.save(update_fields=["status"])
     return payment
 
 

@@ -7,8 +7,7 @@ from datetime import datetime
 
 from django.db import IntegrityError, transaction
 
-from casino_backoffice.core.exceptions import DomainError
-from casino_backoffice.core.idempotency import document_replay, document_replay_after, request_fingerprint
+from casino_backoffice.core.idempotency import DocumentOnce, request_fingerprint
 from casino_backoffice.ledger.models import TransferKind
 from casino_backoffice.ledger.services import account_locked, account_open_as, transfer_post_within
 from casino_backoffice.staff.models import User
@@ -40,65 +39,67 @@ def award_pay(
     action_require(actor=actor, action=Action.HIGH_HAND_PAY, of=award)
     id_type, id_number = (id_type or "").strip(), (id_number or "").strip()
     fingerprint = request_fingerprint({"award": award.pk, "id_type": id_type, "id_number": id_number, "by": actor.pk})
-    replayed = document_replay(model=HighHandAwardPayment, idempotency_key=idempotency_key, fingerprint=fingerprint)
-    if replayed is not None:
-        return replayed
-    try:
-        award = HighHandAward.objects.select_related("entry", "period__jackpot__room").get(pk=award.pk)
-        if (id_type.casefold(), id_number.casefold()) != (
-            award.entry.id_type.casefold(),
-            award.entry.id_number.casefold(),
-        ):
-            raise _refuse(
-                "The identification presented is not the one recorded with the hand on the Tracking Slip "
-                "(§637a.16(b)(7)); nothing was paid.",
-                "id_mismatch",
-            )
-        _payable(award)
-        independent_require(person=actor, step="payment of the award", earlier=[award.entry], section="§637a.16(h)")
-        signer = pin_check(user=actor, pin=pin)
-        with transaction.atomic(durable=True):
-            award = (
-                HighHandAward.objects.select_for_update(of=("self",))
-                .select_related("entry", "period__jackpot__room")
-                .get(pk=award.pk)
-            )
-            again = document_replay(
-                model=HighHandAwardPayment, idempotency_key=idempotency_key, fingerprint=fingerprint
-            )
-            if again is not None:
-                return again
-            _payable(award)
-            awards = account_locked(jackpot_awards_account(jackpot=award.period.jackpot))
-            payment = HighHandAwardPayment.objects.create(
-                award=award,
-                id_type=id_type,
-                id_number=id_number,
-                paid_by=actor,
-                paid_at=signer.verified_at,
-                idempotency_key=idempotency_key,
-                request_sha256=fingerprint,
-            )
-            transfer_post_within(
-                debit=account_open_as(jackpot_paid_account(jackpot=award.period.jackpot)),
-                credit=awards,
-                amount_cents=award.amount_cents,
-                kind=TransferKind.PAYOUT,
-                idempotency_key=f"high-hand:award:{award.pk}:paid",
-                actor=actor,
-                reference=payment,
-                memo=f"High Hand award {award.pk} to {award.entry.player_name}"[:300],
-            )
-            signature_add(document=payment, rule=HighHandAwardPayment.PAYER, signer=signer)
-    except DomainError as error:
-        return document_replay_after(
-            error, model=HighHandAwardPayment, idempotency_key=idempotency_key, fingerprint=fingerprint
+    once = DocumentOnce(model=HighHandAwardPayment, idempotency_key=idempotency_key, fingerprint=fingerprint)
+    return once.record(
+        lambda: _award_payment_write(once, award=award, id_type=id_type, id_number=id_number, actor=actor, pin=pin),
+        race_refusal=lambda: _refuse(
+            f"Award {award.pk} is paid already; nothing was paid twice.", "award_already_paid"
+        ),
+    )
+
+
+def _award_payment_write(
+    once: DocumentOnce[HighHandAwardPayment],
+    *,
+    award: HighHandAward,
+    id_type: str,
+    id_number: str,
+    actor: User,
+    pin: str,
+) -> HighHandAwardPayment:
+    """The payment's rule, once its key is new (``award_pay``): the identification of the slip, under the award's lock."""
+    award = HighHandAward.objects.select_related("entry", "period__jackpot__room").get(pk=award.pk)
+    if (id_type.casefold(), id_number.casefold()) != (
+        award.entry.id_type.casefold(),
+        award.entry.id_number.casefold(),
+    ):
+        raise _refuse(
+            "The identification presented is not the one recorded with the hand on the Tracking Slip "
+            "(§637a.16(b)(7)); nothing was paid.",
+            "id_mismatch",
         )
-    except IntegrityError:
-        replayed = document_replay(model=HighHandAwardPayment, idempotency_key=idempotency_key, fingerprint=fingerprint)
-        if replayed is None:
-            raise _refuse(f"Award {award.pk} is paid already; nothing was paid twice.", "award_already_paid") from None
-        return replayed
+    _payable(award)
+    independent_require(person=actor, step="payment of the award", earlier=[award.entry], section="§637a.16(h)")
+    signer = pin_check(user=actor, pin=pin)
+    with transaction.atomic(durable=True):
+        award = (
+            HighHandAward.objects.select_for_update(of=("self",))
+            .select_related("entry", "period__jackpot__room")
+            .get(pk=award.pk)
+        )
+        once.replay_under_lock()
+        _payable(award)
+        awards = account_locked(jackpot_awards_account(jackpot=award.period.jackpot))
+        payment = HighHandAwardPayment.objects.create(
+            award=award,
+            id_type=id_type,
+            id_number=id_number,
+            paid_by=actor,
+            paid_at=signer.verified_at,
+            idempotency_key=once.idempotency_key,
+            request_sha256=once.fingerprint,
+        )
+        transfer_post_within(
+            debit=account_open_as(jackpot_paid_account(jackpot=award.period.jackpot)),
+            credit=awards,
+            amount_cents=award.amount_cents,
+            kind=TransferKind.PAYOUT,
+            idempotency_key=f"high-hand:award:{award.pk}:paid",
+            actor=actor,
+            reference=payment,
+            memo=f"High Hand award {award.pk} to {award.entry.player_name}"[:300],
+        )
+        signature_add(document=payment, rule=HighHandAwardPayment.PAYER, signer=signer)
     return payment
 
 

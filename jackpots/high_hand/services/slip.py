@@ -4,15 +4,16 @@ wrong entry."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
 
-from casino_backoffice.core.exceptions import DomainError
-from casino_backoffice.core.idempotency import document_replay, document_replay_after, request_fingerprint
+from casino_backoffice.core.idempotency import DocumentOnce, request_fingerprint
 from casino_backoffice.poker import InvalidCards, best_high, parse_cards
 from casino_backoffice.poker.cards import format_cards
+from casino_backoffice.poker.hands import HandValue
 from casino_backoffice.poker.qualifiers import LOWEST_FULL_HOUSE
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action, action_require
@@ -103,9 +104,89 @@ def entry_record(
             "by": actor.pk,
         }
     )
-    replayed = document_replay(model=HighHandEntry, idempotency_key=idempotency_key, fingerprint=fingerprint)
-    if replayed is not None:
-        return replayed
+    once = DocumentOnce(model=HighHandEntry, idempotency_key=idempotency_key, fingerprint=fingerprint)
+    asked = _EntryAsked(
+        jackpot=jackpot,
+        table=table,
+        seat=seat,
+        values=values,
+        dealer=dealer,
+        players_dealt_in=players_dealt_in,
+        pot_cents=pot_cents,
+        cards=cards,
+        made_at=made_at,
+        round=round,
+    )
+    return once.record(lambda: _entry_write(once, asked, actor=actor, pin=pin))
+
+
+@dataclass(frozen=True)
+class _EntryAsked:
+    """What ``entry_record`` was asked to record (the player's fields stripped, in ``values``)."""
+
+    jackpot: Jackpot
+    table: Table
+    seat: int
+    values: dict[str, str]  # player_name, player_phone, id_type, id_number
+    dealer: User
+    players_dealt_in: int
+    pot_cents: int
+    cards: str
+    made_at: datetime
+    round: Round | None
+
+
+def _entry_write(once: DocumentOnce[HighHandEntry], asked: _EntryAsked, *, actor: User, pin: str) -> HighHandEntry:
+    """The entry's rule, once its key is new (``entry_record``): checked, signed, and written under the
+    table's hand lock and the period's lock, higher than or equal to the period's high hand."""
+    _player_check(asked, actor=actor)
+    hand = _slip_hand_of(asked)
+    period = _period_open_for(asked)
+    _round_agrees(asked)
+    table, seat, round = asked.table, asked.seat, asked.round
+    credential = asked.dealer.credential_number
+    assert credential  # a dealer without one was refused (_player_check)
+    signer = pin_check(user=actor, pin=pin)
+    with transaction.atomic(durable=True):
+        # The table's hand lock first (hand_rounds): a round posted meanwhile is seen here or sees this entry.
+        hand_round_lock(table=table)
+        if round is None:
+            round = entry_round_find(
+                table=table, players_dealt_in=asked.players_dealt_in, pot_cents=asked.pot_cents, made_at=asked.made_at
+            )
+        period = HighHandPeriod.objects.select_for_update().get(pk=period.pk)
+        if period.status != PeriodStatus.OPEN:
+            raise _refuse("The qualifying period closed meanwhile.", "period_closed")
+        current = _high_hand_met(asked, period=period, hand=hand)
+        entry = HighHandEntry.objects.create(
+            period=period,
+            table=table,
+            seat=seat,
+            **asked.values,
+            cards=format_cards(hand.cards),
+            words=str(hand),
+            strength=hand[0],
+            dealer=asked.dealer,
+            dealer_name=asked.dealer.get_full_name() or asked.dealer.username,
+            dealer_credential_number=credential,
+            players_dealt_in=asked.players_dealt_in,
+            pot_cents=asked.pot_cents,
+            made_at=asked.made_at,
+            round=round,
+            tie=current is not None and hand[0] == current.strength,
+            recorded_by=actor,
+            recorded_at=signer.verified_at,
+            idempotency_key=once.idempotency_key,
+            request_sha256=once.fingerprint,
+        )
+        signature_add(document=entry, rule=HighHandEntry.RECORDER, signer=signer)
+    return entry
+
+
+def _player_check(asked: _EntryAsked, *, actor: User) -> None:
+    """The player named and identified (§637a.16(f)(1), (b)(7)), the hand's dealer a dealer with a Board
+    credential number who is not the verifier (§637a.16(f)(4)), and a seat of the table."""
+    values, dealer, table, seat = asked.values, asked.dealer, asked.table, asked.seat
     if not values["player_name"] or not values["player_phone"]:
         raise _refuse("Record the player's name and phone number (§637a.16(f)(1)).", "player_required")
     if not values["id_type"] or not values["id_number"]:
@@ -124,11 +205,14 @@ def entry_record(
         )
     if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= table.seats:
         raise _refuse(f"Table {table.number} has seats 1 to {table.seats}, not {seat!r}.", "seat_invalid")
-    now = timezone.now()
-    if made_at > now:
+
+
+def _slip_hand_of(asked: _EntryAsked) -> HandValue:
+    """The five cards' hand, made in the past, a full house or better (§637a.16(f))."""
+    if asked.made_at > timezone.now():
         raise _refuse("A hand cannot be made in the future.", "made_in_future")
     try:
-        hand_cards = parse_cards(cards)
+        hand_cards = parse_cards(asked.cards)
         if len(hand_cards) != 5:
             raise InvalidCards(f"a hand on the slip is five cards, not {len(hand_cards)}")
         hand = best_high(hand_cards)
@@ -138,105 +222,87 @@ def entry_record(
         raise _refuse(
             f"{hand} is below a full house: the slip records a full house or better (§637a.16(f)).", "below_minimum"
         )
+    return hand
+
+
+def _period_open_for(asked: _EntryAsked) -> HighHandPeriod:
+    """The open qualifying period of the jackpot at the moment the hand was made, at a table that offers
+    it, with the posted minimum of players dealt in (§637a.16(b)(4))."""
+    jackpot, table = asked.jackpot, asked.table
     if jackpot.kind != JackpotKind.HIGH_HAND or table.room_id != jackpot.room_id:
         raise _refuse(f"Table {table.number} does not offer a High Hand as {jackpot.name}.", "not_offered")
     period = (
-        HighHandPeriod.objects.filter(jackpot=jackpot, starts_at__lte=made_at, ends_at__gt=made_at)
+        HighHandPeriod.objects.filter(jackpot=jackpot, starts_at__lte=asked.made_at, ends_at__gt=asked.made_at)
         .select_related("rules_version")
         .first()
     )
     if period is None or period.status != PeriodStatus.OPEN:
         raise _refuse(
             f"No qualifying period of {jackpot.name} is open for a hand made at "
-            f"{local_time(made_at, jackpot.room.timezone)}.",
+            f"{local_time(asked.made_at, jackpot.room.timezone)}.",
             "period_closed",
         )
     rule = jackpot_rule_of_version(version=period.rules_version, code=jackpot.code)
     assert isinstance(rule, HighHandRule)
     if table.number not in tables_listing(version=period.rules_version, code=jackpot.code):
         raise _refuse(f"Table {table.number} does not offer the {jackpot.name}.", "not_offered")
-    if players_dealt_in < rule.minimum.min_players_dealt:
+    if asked.players_dealt_in < rule.minimum.min_players_dealt:
         raise _refuse(
-            f"Only {players_dealt_in} players were dealt in; at least {rule.minimum.min_players_dealt} are required "
-            "(§637a.16(b)(4)).",
+            f"Only {asked.players_dealt_in} players were dealt in; at least {rule.minimum.min_players_dealt} are "
+            "required (§637a.16(b)(4)).",
             "too_few_players",
         )
-    if round is not None:
-        if round.voided:
-            raise _refuse(f"Round {round.pk} was voided (§637a.18(i)): it has no winning hand.", "round_voided")
-        differs = round_disagreement(
-            round=round,
+    return period
+
+
+def _round_agrees(asked: _EntryAsked) -> None:
+    """A round given is not voided (§637a.18(i)) and agrees with the entry (``round_disagreement``)."""
+    round = asked.round
+    if round is None:
+        return
+    if round.voided:
+        raise _refuse(f"Round {round.pk} was voided (§637a.18(i)): it has no winning hand.", "round_voided")
+    differs = round_disagreement(
+        round=round,
+        table=asked.table,
+        players_dealt_in=asked.players_dealt_in,
+        pot_cents=asked.pot_cents,
+        window=entry_round_window(asked.made_at),
+    )
+    if differs is not None:
+        raise _refuse(f"{differs} Nothing was recorded.", "round_mismatch")
+
+
+def _high_hand_met(asked: _EntryAsked, *, period: HighHandPeriod, hand: HandValue) -> HighHandEntry | None:
+    """Under the period's lock: the period's high hand, which the entry is not lower than (§637a.16(f));
+    an equal hand ties it, unless the same player (same seat, same ID) is on the slip with it already."""
+    table, seat = asked.table, asked.seat
+    current = current_high_hand(period=period)
+    if current is not None and hand[0] < current.strength:
+        raise _refuse(
+            f"{hand} is lower than the period's high hand, {current.words} (table {current.table.number}, "
+            f"seat {current.seat}): only a higher or equal hand is recorded (§637a.16(f)).",
+            "not_higher",
+        )
+    if (
+        current is not None
+        and hand[0] == current.strength
+        and HighHandEntry.objects.filter(
+            period=period,
+            void__isnull=True,
             table=table,
-            players_dealt_in=players_dealt_in,
-            pot_cents=pot_cents,
-            window=entry_round_window(made_at),
+            seat=seat,
+            strength=hand[0],
+            id_number=asked.values["id_number"],
+        ).exists()
+    ):
+        # The same player (same seat, same ID) again: a new player in that seat may still tie.
+        raise _refuse(
+            f"The player at table {table.number}, seat {seat} (the same ID) is on the slip already with "
+            f"{current.words}: an equal hand of theirs ties nobody new.",
+            "already_recorded",
         )
-        if differs is not None:
-            raise _refuse(f"{differs} Nothing was recorded.", "round_mismatch")
-    signer = pin_check(user=actor, pin=pin)
-    try:
-        with transaction.atomic(durable=True):
-            # The table's hand lock first (hand_rounds): a round posted meanwhile is seen here or sees this entry.
-            hand_round_lock(table=table)
-            if round is None:
-                round = entry_round_find(
-                    table=table, players_dealt_in=players_dealt_in, pot_cents=pot_cents, made_at=made_at
-                )
-            period = HighHandPeriod.objects.select_for_update().get(pk=period.pk)
-            if period.status != PeriodStatus.OPEN:
-                raise _refuse("The qualifying period closed meanwhile.", "period_closed")
-            current = current_high_hand(period=period)
-            if current is not None and hand[0] < current.strength:
-                raise _refuse(
-                    f"{hand} is lower than the period's high hand, {current.words} (table {current.table.number}, "
-                    f"seat {current.seat}): only a higher or equal hand is recorded (§637a.16(f)).",
-                    "not_higher",
-                )
-            if (
-                current is not None
-                and hand[0] == current.strength
-                and HighHandEntry.objects.filter(
-                    period=period,
-                    void__isnull=True,
-                    table=table,
-                    seat=seat,
-                    strength=hand[0],
-                    id_number=values["id_number"],
-                ).exists()
-            ):
-                # The same player (same seat, same ID) again: a new player in that seat may still tie.
-                raise _refuse(
-                    f"The player at table {table.number}, seat {seat} (the same ID) is on the slip already with "
-                    f"{current.words}: an equal hand of theirs ties nobody new.",
-                    "already_recorded",
-                )
-            entry = HighHandEntry.objects.create(
-                period=period,
-                table=table,
-                seat=seat,
-                **values,
-                cards=format_cards(hand.cards),
-                words=str(hand),
-                strength=hand[0],
-                dealer=dealer,
-                dealer_name=dealer.get_full_name() or dealer.username,
-                dealer_credential_number=dealer.credential_number,
-                players_dealt_in=players_dealt_in,
-                pot_cents=pot_cents,
-                made_at=made_at,
-                round=round,
-                tie=current is not None and hand[0] == current.strength,
-                recorded_by=actor,
-                recorded_at=signer.verified_at,
-                idempotency_key=idempotency_key,
-                request_sha256=fingerprint,
-            )
-            signature_add(document=entry, rule=HighHandEntry.RECORDER, signer=signer)
-    except (IntegrityError, DomainError) as error:
-        return document_replay_after(
-            error, model=HighHandEntry, idempotency_key=idempotency_key, fingerprint=fingerprint
-        )
-    return entry
+    return current
 
 
 def entry_void(*, entry: HighHandEntry, reason: str, actor: User, pin: str) -> HighHandVoid:

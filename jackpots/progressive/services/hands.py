@@ -7,8 +7,7 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from casino_backoffice.core.exceptions import DomainError
-from casino_backoffice.core.idempotency import document_replay, document_replay_after, request_fingerprint
+from casino_backoffice.core.idempotency import DocumentOnce, request_fingerprint
 from casino_backoffice.ledger.models import TransferKind
 from casino_backoffice.ledger.selectors import account_balance
 from casino_backoffice.ledger.services import (
@@ -17,11 +16,8 @@ from casino_backoffice.ledger.services import (
     account_open_as,
     transfers_post_within,
 )
-from casino_backoffice.money import percent_floor
-from casino_backoffice.poker import InvalidCards, best_high, crazy4_best, parse_cards, winning_line
+from casino_backoffice.poker import winning_line
 from casino_backoffice.poker.cards import format_cards
-from casino_backoffice.poker.hands import HandValue
-from casino_backoffice.poker.paytables import PayoutKind
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action, action_require
 from casino_backoffice.staff.segregation import independent_require
@@ -36,50 +32,14 @@ from jackpots.progressive.models import (
     EnvyBonus,
     PayoutPlace,
     ProgressiveHand,
+    ProgressiveMeter,
     ProgressivePayment,
     ProgressiveRound,
     ProgressiveValidation,
-    ProgressiveWager,
 )
-from jackpots.progressive.selectors import pending_hand, progressive_rule_of_version
 from jackpots.progressive.services._common import _refuse
 from jackpots.progressive.services.meters import meter_lock
-from jackpots.progressive.services.rounds import community_read
-from tables.games import Game
-
-FULL_METER_BP = 10_000
-
-
-# --- A winning hand -------------------------------------------------------------------------------
-
-
-def _hand_of(*, game: str, cards: str, community: str) -> tuple[HandValue, str]:
-    """The hand the evaluator makes (§655a.11(i): 'the best possible five-card Poker hand that can be
-    formed using the player's two cards and the three community cards'; §657a.11(c)(2): 'the highest
-    possible ranking four-card Poker hand') and the cards as recorded."""
-    try:
-        player = parse_cards(cards)
-        if game == Game.MISSISSIPPI_STUD.value:
-            board = parse_cards(community)
-            if len(player) != 2 or len(board) != 3:
-                raise InvalidCards(
-                    f"a Mississippi Stud hand is the player's two cards and the three community cards, not "
-                    f"{len(player)} and {len(board)}"
-                )
-            return best_high(player + board), f"{format_cards(player)} | {format_cards(board)}"
-        if len(player) != 5:
-            raise InvalidCards(f"a Crazy 4 Poker player holds five cards (§657a.8(d)), not {len(player)}")
-        return crazy4_best(player), format_cards(player)
-    except InvalidCards as error:
-        raise _refuse(f"The cards cannot be read: {error}", "cards_invalid") from None
-
-
-def _used_cards(round_: ProgressiveRound) -> set[int]:
-    used: set[int] = set()
-    for recorded in round_.hands.all():
-        for part in recorded.cards.split("|"):
-            used.update(parse_cards(part))
-    return used
+from jackpots.progressive.services.winning import Winning, winning_in_turn, winning_payout, winning_read
 
 
 def progressive_hand_record(
@@ -122,166 +82,121 @@ def progressive_hand_record(
             "by": actor.pk,
         }
     )
-    replayed = document_replay(model=ProgressiveHand, idempotency_key=idempotency_key, fingerprint=fingerprint)
-    if replayed is not None:
-        return replayed
-    round_ = ProgressiveRound.objects.select_related("table__room", "meter", "rules_version").get(pk=round.pk)
-    table = round_.table
-    rule = progressive_rule_of_version(version=round_.rules_version, code=round_.meter.code)
-    assert rule is not None  # the round was recorded by it
-    if not 1 <= seat <= table.seats:
-        raise _refuse(f"Seat {seat} is not a seat of table {table.number} (1-{table.seats}).", "invalid")
-    community = community_cards or round_.community_cards
-    if (
-        round_.community_cards
-        and community_cards
-        and community_read(community_cards, table.game) != round_.community_cards
-    ):
-        raise _refuse(
-            f"The community cards of round {round_.pk} are {round_.community_cards}, not {community_cards}.",
-            "cards_invalid",
-        )
-    hand, recorded_cards = _hand_of(game=table.game, cards=cards, community=community)
-    wager = ProgressiveWager.objects.filter(round=round_, seat=seat).first()
-    wager_cents = wager.amount_cents if wager else 0
-    line = winning_line(rule.paytable, hand) if wager and not folded else None
-    envy_qualifying = winning_line(rule.envy_paytable(wager_cents=rule.wagers_cents[0]), hand) is not None
-    if line is None and not envy_qualifying:
-        why = (
-            "the seat made no Progressive Payout Wager"
-            if wager is None
-            else "the player folded and forfeited the Progressive Payout Wager"
-            if folded
-            else f"it is not a Progressive Payout Hand of {rule.paytable.section}"
-        )
-        raise _refuse(f"{hand} wins no progressive payout ({why}) and is no Envy Bonus Qualifying Hand.", "no_payout")
-    if line is not None and not light_confirmed:
-        raise _refuse(
-            "Confirm that the progressive table game system's light is illuminated for this seat before the payout "
-            "is recorded (§655a.11(i)(4)(i)(B), §657a.11(e)(2)).",
-            "light_not_confirmed",
-        )
-    recorded_at = timezone.now()
-    try:
-        with transaction.atomic(durable=True):
-            meter = meter_lock(round_.meter)
-            again = document_replay(model=ProgressiveHand, idempotency_key=idempotency_key, fingerprint=fingerprint)
-            if again is not None:
-                return again
-            recorded = list(round_.hands.all())
-            if any(h.seat == seat for h in recorded):
-                raise _refuse(f"Seat {seat} of round {round_.pk} is recorded already.", "already_recorded")
-            later = [h.seat for h in recorded if h.seat > seat]
-            if len(later) != len(recorded):
-                raise _refuse(
-                    f"Seat {seat} is paid after seat {min(h.seat for h in recorded if h.seat < seat)}: the dealer pays "
-                    "from the player farthest to the dealer's right, counterclockwise (§655a.11(i), §657a.11(c)); "
-                    "record the hands of the higher seats first.",
-                    "out_of_order",
-                )
-            if recorded and table.game == Game.MISSISSIPPI_STUD.value:
-                first_community = recorded[0].cards.split("|")[1].strip()
-                if first_community != format_cards(parse_cards(community)):
-                    raise _refuse(
-                        f"The community cards of round {round_.pk} were recorded as {first_community}, not {community}.",
-                        "cards_invalid",
-                    )
-            clash = _used_cards(round_) & set(parse_cards(cards))
-            if clash:
-                raise _refuse(
-                    f"{format_cards(sorted(clash))} is in another hand of this round already.", "cards_invalid"
-                )
-            meter_cents = account_balance(account=account_locked(meter_account(meter=meter)))
-            amount, meter_bp, place = 0, 0, PayoutPlace.TABLE
-            if line is not None:
-                if line.payout.kind is PayoutKind.METER:
-                    waiting = pending_hand(meter=meter)
-                    if waiting is not None:
-                        raise _refuse(
-                            f"{meter.name} is pending its reset after the {waiting.words} at table "
-                            f"{waiting.round.table.number}: a supervisor resets it before it pays again.",
-                            "meter_pending",
-                        )
-                    meter_bp = line.payout.meter_bp
-                    amount = percent_floor(meter_cents, meter_bp)
-                    if meter_bp == FULL_METER_BP or table.game == Game.CRAZY_4_POKER.value:
-                        place = PayoutPlace.CAGE
-                else:
-                    amount = line.payout.win * wager_cents
-            hand_record = ProgressiveHand.objects.create(
-                round=round_,
+    once = DocumentOnce(model=ProgressiveHand, idempotency_key=idempotency_key, fingerprint=fingerprint)
+    return once.record(
+        lambda: _hand_write(
+            once,
+            winning_read(
+                round=round,
                 seat=seat,
-                cards=recorded_cards,
-                hand_cards=format_cards(hand.cards),
-                words=str(hand),
-                strength=hand[0],
+                cards=cards,
+                community_cards=community_cards,
                 folded=folded,
-                wager_cents=wager_cents,
-                line=line.hand if line else "",
-                payout=str(line.payout) if line else "",
-                meter_bp=meter_bp,
-                meter_before_cents=meter_cents,
-                amount_cents=amount,
-                place=place,
                 light_confirmed=light_confirmed,
-                envy_qualifying=envy_qualifying,
-                recorded_by=actor,
-                recorded_at=recorded_at,
-                idempotency_key=idempotency_key,
-                request_sha256=fingerprint,
-            )
-            bonuses = []
-            if envy_qualifying:
-                for other in round_.wagers.exclude(seat=seat).order_by("-seat"):
-                    envy = winning_line(rule.envy_paytable(wager_cents=other.amount_cents), hand)
-                    if envy is not None:
-                        bonuses.append(
-                            EnvyBonus(
-                                hand=hand_record,
-                                seat=other.seat,
-                                wager_cents=other.amount_cents,
-                                line=envy.hand,
-                                amount_cents=envy.payout.amount_cents,
-                            )
-                        )
-                EnvyBonus.objects.bulk_create(bonuses)
-            won = account_open_as(meter_won_account(meter=meter)).pk
-            funding = account_open_as(meter_funding_account(meter=meter)).pk
-            postings = []
-            if amount:
-                source = account_open_as(meter_account(meter=meter)).pk if meter_bp else funding
-                postings.append(
-                    Posting(
-                        debit_id=won,
-                        credit_id=source,
-                        amount_cents=amount,
-                        kind=TransferKind.PROGRESSIVE_WIN,
-                        idempotency_key=f"progressive:hand:{hand_record.pk}:won",
-                        memo=f"Table {table.number} seat {seat}: {hand}, {line.payout if line else ''}"[:300],
-                    )
-                )
-            postings.extend(
-                Posting(
-                    debit_id=won,
-                    credit_id=funding,
-                    amount_cents=bonus.amount_cents,
-                    kind=TransferKind.PROGRESSIVE_WIN,
-                    idempotency_key=f"progressive:hand:{hand_record.pk}:envy:{bonus.seat}",
-                    memo=f"Envy Bonus to seat {bonus.seat} for {hand} at seat {seat}"[:300],
-                )
-                for bonus in bonuses
-            )
-            transfers_post_within(postings=postings, actor=actor, reference=hand_record)
-    except DomainError as error:
-        return document_replay_after(
-            error, model=ProgressiveHand, idempotency_key=idempotency_key, fingerprint=fingerprint
+            ),
+            actor=actor,
+        ),
+        race_refusal=lambda: _refuse(f"Seat {seat} of round {round.pk} is recorded already.", "already_recorded"),
+    )
+
+
+def _hand_write(once: DocumentOnce[ProgressiveHand], winning: Winning, *, actor: User) -> ProgressiveHand:
+    """The hand, its Envy Bonuses and their postings, under the meter's lock (``progressive_hand_record``)."""
+    recorded_at = timezone.now()
+    round_, hand, seat, line = winning.round, winning.hand, winning.seat, winning.line
+    with transaction.atomic(durable=True):
+        meter = meter_lock(round_.meter)
+        once.replay_under_lock()
+        winning_in_turn(winning)
+        meter_cents = account_balance(account=account_locked(meter_account(meter=meter)))
+        amount, meter_bp, place = winning_payout(winning, meter=meter, meter_cents=meter_cents)
+        hand_record = ProgressiveHand.objects.create(
+            round=round_,
+            seat=seat,
+            cards=winning.recorded_cards,
+            hand_cards=format_cards(hand.cards),
+            words=str(hand),
+            strength=hand[0],
+            folded=winning.folded,
+            wager_cents=winning.wager_cents,
+            line=line.hand if line else "",
+            payout=str(line.payout) if line else "",
+            meter_bp=meter_bp,
+            meter_before_cents=meter_cents,
+            amount_cents=amount,
+            place=place,
+            light_confirmed=winning.light_confirmed,
+            envy_qualifying=winning.envy_qualifying,
+            recorded_by=actor,
+            recorded_at=recorded_at,
+            idempotency_key=once.idempotency_key,
+            request_sha256=once.fingerprint,
         )
-    except IntegrityError:
-        replayed = document_replay(model=ProgressiveHand, idempotency_key=idempotency_key, fingerprint=fingerprint)
-        if replayed is None:
-            raise _refuse(f"Seat {seat} of round {round_.pk} is recorded already.", "already_recorded") from None
-        return replayed
+        bonuses = _envy_bonuses(winning, hand_record=hand_record)
+        _hand_post(winning, hand_record=hand_record, bonuses=bonuses, meter=meter, actor=actor)
     return hand_record
+
+
+def _envy_bonuses(winning: Winning, *, hand_record: ProgressiveHand) -> list[EnvyBonus]:
+    """An Envy Bonus to every other player of the round with a Progressive Payout Wager, by their own
+    wager size, for an Envy Bonus Qualifying Hand (§655a.11(i)(4)(i)(E), §657a.11(e)(5))."""
+    bonuses: list[EnvyBonus] = []
+    if not winning.envy_qualifying:
+        return bonuses
+    for other in winning.round.wagers.exclude(seat=winning.seat).order_by("-seat"):
+        envy = winning_line(winning.rule.envy_paytable(wager_cents=other.amount_cents), winning.hand)
+        if envy is not None:
+            bonuses.append(
+                EnvyBonus(
+                    hand=hand_record,
+                    seat=other.seat,
+                    wager_cents=other.amount_cents,
+                    line=envy.hand,
+                    amount_cents=envy.payout.amount_cents,
+                )
+            )
+    EnvyBonus.objects.bulk_create(bonuses)
+    return bonuses
+
+
+def _hand_post(
+    winning: Winning,
+    *,
+    hand_record: ProgressiveHand,
+    bonuses: list[EnvyBonus],
+    meter: ProgressiveMeter,
+    actor: User,
+) -> None:
+    """What the hand won moves to the meter's won account: its payout from the meter (or from the
+    house's funding for a 'for 1' line), each Envy Bonus from the funding."""
+    table, seat, hand, line = winning.round.table, winning.seat, winning.hand, winning.line
+    won = account_open_as(meter_won_account(meter=meter)).pk
+    funding = account_open_as(meter_funding_account(meter=meter)).pk
+    postings = []
+    if hand_record.amount_cents:
+        source = account_open_as(meter_account(meter=meter)).pk if hand_record.meter_bp else funding
+        postings.append(
+            Posting(
+                debit_id=won,
+                credit_id=source,
+                amount_cents=hand_record.amount_cents,
+                kind=TransferKind.PROGRESSIVE_WIN,
+                idempotency_key=f"progressive:hand:{hand_record.pk}:won",
+                memo=f"Table {table.number} seat {seat}: {hand}, {line.payout if line else ''}"[:300],
+            )
+        )
+    postings.extend(
+        Posting(
+            debit_id=won,
+            credit_id=funding,
+            amount_cents=bonus.amount_cents,
+            kind=TransferKind.PROGRESSIVE_WIN,
+            idempotency_key=f"progressive:hand:{hand_record.pk}:envy:{bonus.seat}",
+            memo=f"Envy Bonus to seat {bonus.seat} for {hand} at seat {seat}"[:300],
+        )
+        for bonus in bonuses
+    )
+    transfers_post_within(postings=postings, actor=actor, reference=hand_record)
 
 
 # --- Validation, payment at the cage, reset -------------------------------------------------------
@@ -361,67 +276,70 @@ def progressive_pay(
     action_require(actor=actor, action=Action.PROGRESSIVE_PAY, of=hand)
     patron_name, id_type, id_number = ((value or "").strip() for value in (patron_name, id_type, id_number))
     fingerprint = request_fingerprint({"hand": hand.pk, "patron": [patron_name, id_type, id_number], "by": actor.pk})
-    replayed = document_replay(model=ProgressivePayment, idempotency_key=idempotency_key, fingerprint=fingerprint)
-    if replayed is not None:
-        return replayed
-    try:
-        if not patron_name or not id_type or not id_number:
-            raise _refuse(
-                "The patron's name, ID type and ID number are recorded with a payment at the cage.", "id_required"
-            )
+    once = DocumentOnce(model=ProgressivePayment, idempotency_key=idempotency_key, fingerprint=fingerprint)
+    return once.record(
+        lambda: _payment_write(
+            once, hand=hand, patron_name=patron_name, id_type=id_type, id_number=id_number, actor=actor, pin=pin
+        ),
+        race_refusal=lambda: _refuse(f"The payout of {hand} is paid already; nothing was paid twice.", "already_paid"),
+    )
+
+
+def _payment_write(
+    once: DocumentOnce[ProgressivePayment],
+    *,
+    hand: ProgressiveHand,
+    patron_name: str,
+    id_type: str,
+    id_number: str,
+    actor: User,
+    pin: str,
+) -> ProgressivePayment:
+    """The payment's rule, once its key is new (``progressive_pay``): validated, not paid, under the hand's lock."""
+    if not patron_name or not id_type or not id_number:
+        raise _refuse(
+            "The patron's name, ID type and ID number are recorded with a payment at the cage.", "id_required"
+        )
+    _payable_at_cage(hand)
+    independent_require(
+        person=actor,
+        step="payment at the cage",
+        earlier=[hand, ProgressiveValidation.objects.filter(hand_id=hand.pk).first()],
+        section="§655a.11(i)(4)(i)(D), §657a.11(e)(4)",
+    )
+    signer = pin_check(user=actor, pin=pin)
+    with transaction.atomic(durable=True):
+        hand = (
+            ProgressiveHand.objects.select_for_update(of=("self",)).select_related("round__meter__room").get(pk=hand.pk)
+        )
+        once.replay_under_lock()
         _payable_at_cage(hand)
-        independent_require(
-            person=actor,
-            step="payment at the cage",
-            earlier=[hand, ProgressiveValidation.objects.filter(hand_id=hand.pk).first()],
-            section="§655a.11(i)(4)(i)(D), §657a.11(e)(4)",
+        meter = hand.round.meter
+        payment = ProgressivePayment.objects.create(
+            hand=hand,
+            patron_name=patron_name,
+            id_type=id_type,
+            id_number=id_number,
+            paid_by=actor,
+            paid_at=signer.verified_at,
+            idempotency_key=once.idempotency_key,
+            request_sha256=once.fingerprint,
         )
-        signer = pin_check(user=actor, pin=pin)
-        with transaction.atomic(durable=True):
-            hand = (
-                ProgressiveHand.objects.select_for_update(of=("self",))
-                .select_related("round__meter__room")
-                .get(pk=hand.pk)
-            )
-            again = document_replay(model=ProgressivePayment, idempotency_key=idempotency_key, fingerprint=fingerprint)
-            if again is not None:
-                return again
-            _payable_at_cage(hand)
-            meter = hand.round.meter
-            payment = ProgressivePayment.objects.create(
-                hand=hand,
-                patron_name=patron_name,
-                id_type=id_type,
-                id_number=id_number,
-                paid_by=actor,
-                paid_at=signer.verified_at,
-                idempotency_key=idempotency_key,
-                request_sha256=fingerprint,
-            )
-            transfers_post_within(
-                postings=[
-                    Posting(
-                        debit_id=account_open_as(meter_paid_account(meter=meter)).pk,
-                        credit_id=account_locked(meter_won_account(meter=meter)).pk,
-                        amount_cents=hand.amount_cents,
-                        kind=TransferKind.PAYOUT,
-                        idempotency_key=f"progressive:hand:{hand.pk}:paid",
-                        memo=f"Paid at the cage to {patron_name}: {hand.words}"[:300],
-                    )
-                ],
-                actor=actor,
-                reference=payment,
-            )
-            signature_add(document=payment, rule=ProgressivePayment.PAYER, signer=signer)
-    except DomainError as error:
-        return document_replay_after(
-            error, model=ProgressivePayment, idempotency_key=idempotency_key, fingerprint=fingerprint
+        transfers_post_within(
+            postings=[
+                Posting(
+                    debit_id=account_open_as(meter_paid_account(meter=meter)).pk,
+                    credit_id=account_locked(meter_won_account(meter=meter)).pk,
+                    amount_cents=hand.amount_cents,
+                    kind=TransferKind.PAYOUT,
+                    idempotency_key=f"progressive:hand:{hand.pk}:paid",
+                    memo=f"Paid at the cage to {patron_name}: {hand.words}"[:300],
+                )
+            ],
+            actor=actor,
+            reference=payment,
         )
-    except IntegrityError:
-        replayed = document_replay(model=ProgressivePayment, idempotency_key=idempotency_key, fingerprint=fingerprint)
-        if replayed is None:
-            raise _refuse(f"The payout of {hand} is paid already; nothing was paid twice.", "already_paid") from None
-        return replayed
+        signature_add(document=payment, rule=ProgressivePayment.PAYER, signer=signer)
     return payment
 
 

@@ -10,8 +10,7 @@ from datetime import datetime, timedelta
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from casino_backoffice.core.exceptions import DomainError
-from casino_backoffice.core.idempotency import document_replay, document_replay_after, request_fingerprint
+from casino_backoffice.core.idempotency import DocumentOnce, request_fingerprint
 from casino_backoffice.ledger.models import TransferKind
 from casino_backoffice.ledger.services import (
     Posting,
@@ -35,7 +34,7 @@ from jackpots.progressive.models import (
     WagerCountException,
     WagerCountExplanation,
 )
-from jackpots.progressive.selectors import documentation_open, meter_at_table
+from jackpots.progressive.selectors import MeterAtTable, documentation_open, meter_at_table
 from jackpots.progressive.services._common import _refuse
 from jackpots.progressive.services.meters import meter_lock
 from tables.games import Game
@@ -98,9 +97,94 @@ def progressive_round_record(
             "by": actor.pk,
         }
     )
-    replayed = document_replay(model=ProgressiveRound, idempotency_key=idempotency_key, fingerprint=fingerprint)
-    if replayed is not None:
-        return replayed
+    once = DocumentOnce(model=ProgressiveRound, idempotency_key=idempotency_key, fingerprint=fingerprint)
+    return once.record(
+        lambda: _round_write(
+            once,
+            table=table,
+            ended_at=ended_at,
+            wagers=wagers,
+            chips_collected=chips_collected,
+            community_cards=community_cards,
+            actor=actor,
+        )
+    )
+
+
+def _round_write(
+    once: DocumentOnce[ProgressiveRound],
+    *,
+    table: Table,
+    ended_at: datetime,
+    wagers: list[SeatWager],
+    chips_collected: int,
+    community_cards: str,
+    actor: User,
+) -> ProgressiveRound:
+    """The round's rule, once its key is new (``progressive_round_record``): checked, then written
+    under the meter's lock with its wagers, its exception and its postings."""
+    at, community = _round_check(
+        table=table, ended_at=ended_at, wagers=wagers, chips_collected=chips_collected, community_cards=community_cards
+    )
+    total = sum(w.amount_cents for w in wagers)
+    increment = sum(at.rule.increment_cents(wager_cents=w.amount_cents) for w in wagers)
+    with transaction.atomic(durable=True):
+        meter = meter_lock(at.meter)
+        once.replay_under_lock()
+        _table_not_held(table)
+        # The banked house share is on the revenue report of its day: a closed day stays closed (§637a.17).
+        day = gaming_day(room=table.room, at=ended_at)
+        gaming_day_hold_open(room=table.room, day=day, what=f"Progressive round at table {table.number}")
+        now = timezone.now()
+        round_ = ProgressiveRound.objects.create(
+            meter=meter,
+            table=table,
+            rules_version=at.version,
+            ended_at=ended_at,
+            gaming_day=day,
+            wagers_accepted=len(wagers),
+            chips_collected=chips_collected,
+            wagers_cents=total,
+            increment_cents=increment,
+            house_cents=total - increment,
+            community_cards=community,
+            recorded_by=actor,
+            recorded_at=now,
+            idempotency_key=once.idempotency_key,
+            request_sha256=once.fingerprint,
+        )
+        ProgressiveWager.objects.bulk_create(
+            [ProgressiveWager(round=round_, seat=w.seat, amount_cents=w.amount_cents) for w in wagers]
+        )
+        if len(wagers) != chips_collected:
+            WagerCountException.objects.create(
+                round=round_, wagers_accepted=len(wagers), chips_collected=chips_collected, recorded_at=now
+            )
+        wagers_account = account_open_as(meter_wagers_account(meter=meter)).pk
+        postings = [
+            Posting(
+                debit_id=account_open_as(spec(meter=meter)).pk,
+                credit_id=wagers_account,
+                amount_cents=amount,
+                kind=TransferKind.PROGRESSIVE_WAGER,
+                idempotency_key=f"progressive:round:{round_.pk}:{part}",
+                memo=f"Table {table.number}: {len(wagers)} wagers, {part}",
+            )
+            for spec, amount, part in (
+                (meter_account, increment, "meter"),
+                (meter_house_account, total - increment, "house"),
+            )
+            if amount > 0
+        ]
+        transfers_post_within(postings=postings, actor=actor, reference=round_)
+    return round_
+
+
+def _round_check(
+    *, table: Table, ended_at: datetime, wagers: list[SeatWager], chips_collected: int, community_cards: str
+) -> tuple[MeterAtTable, str]:
+    """The meter the table plays into when the round ended and the community cards as recorded, once
+    the table is open and the wagers and chips are what a round of it records; refused naming the rule."""
     if timezone.is_naive(ended_at):
         raise _refuse("ended_at needs its time zone.", "invalid")
     if ended_at > timezone.now() + timedelta(minutes=5):
@@ -116,6 +200,13 @@ def progressive_round_record(
             f"Table {table.number} is closed; a floorperson opens it before rounds are recorded.", "table_closed"
         )
     community = community_read(community_cards, table.game)
+    _wagers_check(table=table, at=at, wagers=wagers, chips_collected=chips_collected)
+    return at, community
+
+
+def _wagers_check(*, table: Table, at: MeterAtTable, wagers: list[SeatWager], chips_collected: int) -> None:
+    """One Progressive Payout Wager a seat (§655a.7(d), §657a.7(d)(3)), of a size the meter accepts
+    (§655a.12(c)(5), §657a.12(d)(5)), and the value chips collected (§655a.8(b), §657a.8(b))."""
     seats = [w.seat for w in wagers]
     if len(set(seats)) != len(seats):
         raise _refuse("A seat places one Progressive Payout Wager a round (§655a.7(d), §657a.7(d)(3)).", "invalid")
@@ -133,65 +224,6 @@ def progressive_round_record(
         raise _refuse("chips_collected is the number of value chips the dealer collected: 0 or more.", "invalid")
     if not wagers and chips_collected == 0:
         raise _refuse("The round has no Progressive Payout Wager and no chip collected: nothing to record.", "invalid")
-    total = sum(w.amount_cents for w in wagers)
-    increment = sum(at.rule.increment_cents(wager_cents=w.amount_cents) for w in wagers)
-    try:
-        with transaction.atomic(durable=True):
-            meter = meter_lock(at.meter)
-            again = document_replay(model=ProgressiveRound, idempotency_key=idempotency_key, fingerprint=fingerprint)
-            if again is not None:
-                return again
-            _table_not_held(table)
-            # The banked house share is on the revenue report of its day: a closed day stays closed (§637a.17).
-            day = gaming_day(room=table.room, at=ended_at)
-            gaming_day_hold_open(room=table.room, day=day, what=f"Progressive round at table {table.number}")
-            now = timezone.now()
-            round_ = ProgressiveRound.objects.create(
-                meter=meter,
-                table=table,
-                rules_version=at.version,
-                ended_at=ended_at,
-                gaming_day=day,
-                wagers_accepted=len(wagers),
-                chips_collected=chips_collected,
-                wagers_cents=total,
-                increment_cents=increment,
-                house_cents=total - increment,
-                community_cards=community,
-                recorded_by=actor,
-                recorded_at=now,
-                idempotency_key=idempotency_key,
-                request_sha256=fingerprint,
-            )
-            ProgressiveWager.objects.bulk_create(
-                [ProgressiveWager(round=round_, seat=w.seat, amount_cents=w.amount_cents) for w in wagers]
-            )
-            if len(wagers) != chips_collected:
-                WagerCountException.objects.create(
-                    round=round_, wagers_accepted=len(wagers), chips_collected=chips_collected, recorded_at=now
-                )
-            wagers_account = account_open_as(meter_wagers_account(meter=meter)).pk
-            postings = [
-                Posting(
-                    debit_id=account_open_as(spec(meter=meter)).pk,
-                    credit_id=wagers_account,
-                    amount_cents=amount,
-                    kind=TransferKind.PROGRESSIVE_WAGER,
-                    idempotency_key=f"progressive:round:{round_.pk}:{part}",
-                    memo=f"Table {table.number}: {len(wagers)} wagers, {part}",
-                )
-                for spec, amount, part in (
-                    (meter_account, increment, "meter"),
-                    (meter_house_account, total - increment, "house"),
-                )
-                if amount > 0
-            ]
-            transfers_post_within(postings=postings, actor=actor, reference=round_)
-    except (IntegrityError, DomainError) as error:
-        return document_replay_after(
-            error, model=ProgressiveRound, idempotency_key=idempotency_key, fingerprint=fingerprint
-        )
-    return round_
 
 
 def _table_not_held(table: Table) -> None:
