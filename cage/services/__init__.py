@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from .boxes import boxes_sync
 from .counts import count_record, count_witness, notice_record
+from .explanations import variance_explain, verification_explain
+from .gaming_days import gaming_day_close
 from .recounts import count_recount
 from .schedule import schedule_run
 from .transports import missing_box_record, transport_account, transport_create
-from .verification import cage_verify, gaming_day_close, variance_explain, verification_explain
+from .verification import cage_verify
 
 __all__ = [
     "boxes_sync",

@@ -11,16 +11,22 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
+from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
+from casino_backoffice.core.idempotency import replay_note
+from casino_backoffice.staff.models import User
+from casino_backoffice.staff.permissions import Action, action_require
+from casino_backoffice.staff.services import pin_check, signature_add
 from tables.locks import gaming_day_hold_open, gaming_days_lock
 from tables.models import PokerRoom
 from tables.selectors import gaming_day
 
-from ..exceptions import GamingDayNotReady
+from ..exceptions import DayHasUnresolvedVariance, GamingDayNotReady
 from ..gaming_days import gaming_day_blockers
-from ..models import Box, Count, CountSheet, GamingDayClose
+from ..models import Box, Count, CountSheet, GamingDayClose, Variance, display_variance
+from ..selectors import unresolved_filter
 
 
 def gaming_day_close_ready(*, room: PokerRoom, day: date) -> None:
@@ -53,3 +59,27 @@ def count_day_hold_open(*, box: Box, now: datetime) -> None:
     )
     day = sheet_day or gaming_day(room=box.room, at=now)
     gaming_day_hold_open(room=box.room, day=day, what=f"Count of box {box.code}")
+
+
+def gaming_day_close(*, room: PokerRoom, day: date, actor: User, pin: str) -> GamingDayClose:
+    """Finance closes a gaming day; refused while any variance of that day awaits its explanation."""
+    action_require(actor=actor, action=Action.GAMING_DAY_CLOSE, of=room)
+    signer = pin_check(user=actor, pin=pin)
+    with transaction.atomic(durable=True):
+        gaming_day_close_ready(room=room, day=day)  # what still blocks the day (cage.gaming_days)
+        existing = GamingDayClose.objects.filter(room=room, gaming_day=day).first()
+        if existing is not None:
+            replay_note(existing)  # a day is closed once: closing it again answers the first close
+            return existing
+        unresolved = list(
+            Variance.objects.filter(unresolved_filter(), room=room, gaming_day=day).select_related("box").order_by("pk")
+        )
+        if unresolved:
+            names = ", ".join(
+                f"{v.pk} ({v.box.code if v.box else v.get_kind_display().lower()}, {display_variance(v.amount_cents)})"
+                for v in unresolved
+            )
+            raise DayHasUnresolvedVariance(f"Gaming day {day} has variances awaiting an explanation: {names}.")
+        close = GamingDayClose.objects.create(room=room, gaming_day=day, closed_by=actor, closed_at=signer.verified_at)
+        signature_add(document=close, rule=GamingDayClose.CLOSER, signer=signer)
+    return close

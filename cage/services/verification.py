@@ -21,32 +21,27 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from casino_backoffice.core.idempotency import DocumentOnce, replay_note, request_fingerprint
+from casino_backoffice.core.idempotency import DocumentOnce, request_fingerprint
 from casino_backoffice.ledger.models import Account, TransferKind
 from casino_backoffice.money import display_cents, format_cents
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action, action_require
 from casino_backoffice.staff.segregation import independent_require
 from casino_backoffice.staff.services import VerifiedSigner, pin_check, signature_add
-from tables.models import PokerRoom
 
 from ..accounts import cage_over_short_account, custody_account, variance_account
 from ..exceptions import (
     CageError,
-    CorrectionInvalid,
     CountMismatch,
-    DayHasUnresolvedVariance,
     VarianceNotConfirmed,
     WrongStatus,
 )
 from ..models import (
-    Box,
     CageVerification,
     Count,
     CountPlace,
     CountSheet,
     CountStatus,
-    GamingDayClose,
     Transport,
     TransportItem,
     TransportKind,
@@ -56,13 +51,10 @@ from ..models import (
     VerificationStatus,
     display_variance,
 )
-from ..selectors import unresolved_filter
 from ._common import move, official_account, variance_threshold_cents, verification_transfer_key
-from .corrections import correction_post
 from .counts import notice_for
-from .gaming_days import gaming_day_close_ready
 from .schedule import schedule_lock_shared
-from .segregation import money_documents, transport_documents
+from .segregation import transport_documents
 
 
 def cage_verify(
@@ -260,13 +252,24 @@ def _verify_container(step: _Verifying, *, counted: int | dict[str, int]) -> lis
 def _verify_boxes(step: _Verifying, *, counted: int | dict[str, int], fingerprint: str) -> list[Variance]:
     """Uncounted boxes, accounted for at the cage: the cashier counts each (§637a.15(d)(2), (e)); a box
     excused as missing counts zero. Each box's count fills its open count sheet."""
-    transport, verification, items, room, now = (
-        step.transport,
-        step.verification,
-        step.items,
-        step.transport.room,
-        step.now,
+    box_counts = _box_counts_checked(step, counted=counted)
+    verification = step.verification
+    verification.box_counts = box_counts
+    verification.counted_cents = verification.official_cents = sum(box_counts.values())
+    verification.variance_cents = verification.counted_cents - sum(item.expected_cents for item in step.items)
+    verification.save(force_insert=True)
+    signature_add(document=verification, rule=CageVerification.CASHIER, signer=step.signer)
+    variances = (
+        _box_made_official(step, item=item, cents=box_counts[item.box.code], fingerprint=fingerprint)
+        for item in step.items
     )
+    return [variance for variance in variances if variance is not None]
+
+
+def _box_counts_checked(step: _Verifying, *, counted: int | dict[str, int]) -> dict[str, int]:
+    """The cashier's count of each box carried, by code, once it names every box carried and no other,
+    and a count beyond the room's threshold is confirmed; a box excused as missing counts zero."""
+    transport, items = step.transport, step.items
     if transport.status != TransportStatus.ACCOUNTED:
         raise WrongStatus(
             f"Seal {transport.seal} is {transport.get_status_display().lower()}: a floorperson or above accounts for "
@@ -307,214 +310,82 @@ def _verify_boxes(step: _Verifying, *, counted: int | dict[str, int], fingerprin
             declared=False,
             boxes=beyond,
         )
-    verification.box_counts = box_counts
-    verification.counted_cents = verification.official_cents = sum(verification.box_counts.values())
-    verification.variance_cents = verification.counted_cents - sum(item.expected_cents for item in items)
-    verification.save(force_insert=True)
-    signature_add(document=verification, rule=CageVerification.CASHIER, signer=step.signer)
-    variances = []
-    for item in items:
-        cents = verification.box_counts[item.box.code]
-        # A High Hand box carried uncounted holds one period's box content: its count fills that
-        # period's sheet (§637a.16(d)), never the oldest open one.
-        sheet = (
-            CountSheet.objects.select_for_update(of=("self",)).get(pk=item.sheet_id)
-            if item.sheet_id is not None
-            else None
-            if item.period_id is not None  # the open period's content: its sheet waits for the period's end
-            else CountSheet.objects.select_for_update(of=("self",))
-            .filter(box=item.box, counts__isnull=True, transport_item__isnull=True, opens_at__lte=now)
-            .order_by("opens_at")
-            .first()
-        )
-        day = sheet.gaming_day if sheet else transport.gaming_day
-        count = Count.objects.create(
-            box=item.box,
-            sheet=sheet,
-            period_id=item.period_id,
-            place=CountPlace.CAGE,
-            gaming_day=day,
-            # A Bad Beat box is counted 'upon notice to a casino compliance representative' (§637a.15(d)),
-            # at the cage as at a table: without one the whole verification is refused, nothing recorded.
-            notice=notice_for(box=item.box, day=day, notice=None),
-            counted_cents=cents,
-            expected_cents=item.expected_cents,
-            counted_by=step.actor,
-            counted_at=now,
-            status=CountStatus.VERIFIED,
-            # The key of the transfer that makes this box's money official (``step.move`` below).
-            idempotency_key=verification_transfer_key(verification_id=verification.pk, part=item.box.code),
-            request_sha256=fingerprint,
-        )
-        memo = f"{item.box.code}: counted {format_cents(cents)}, expected {format_cents(item.expected_cents)}"
-        # Over: the variance account gives what custody lacks; short: custody gives back what is missing.
-        step.move(
-            source=variance_account(room=room),
-            destination=step.custody,
-            amount_cents=max(count.variance_cents, 0),
-            kind=TransferKind.VARIANCE,
-            key=f"{item.box.code}:over",
-            memo=memo,
-        )
-        step.move(
-            source=step.custody,
-            destination=official_account(box=item.box),
-            amount_cents=cents,
-            kind=TransferKind.VERIFICATION,
-            key=item.box.code,
-            memo=f"{item.box.code} counted at the cage (seal {transport.seal})",
-        )
-        step.move(
-            source=step.custody,
-            destination=variance_account(room=room),
-            amount_cents=max(-count.variance_cents, 0),
-            kind=TransferKind.VARIANCE,
-            key=f"{item.box.code}:short",
-            memo=memo,
-        )
-        if count.variance_cents:
-            variances.append(
-                step.variance(
-                    kind=VarianceKind.CAGE_COUNT,
-                    amount_cents=count.variance_cents,
-                    gaming_day=count.gaming_day,
-                    box=item.box,
-                    count=count,
-                    counted_by=step.actor,
-                )
-            )
-    return variances
+    return box_counts
 
 
-def variance_explain(
-    *,
-    variance: Variance,
-    reason: str,
-    actor: User,
-    pin: str,
-    correction_cents: int | None = None,
-    box: Box | None = None,
-) -> Variance:
-    """A shift supervisor or finance explains a variance and signs; a verification whose variances
-    are all explained is verified.
-
-    With ``correction_cents``, finance corrects the official record too (§637a.15(e), §637a.16(e)):
-    that much of the variance was not money in the box (``box``: which box of a container), posted by
-    a signed ledger transfer (``corrections.correction_post``); the verification is not rewritten. A
-    variance already explained may be corrected by finance, with its own reason. Whoever counted,
-    witnessed, carried, accounted for or verified the money of the variance neither explains nor
-    corrects it, whatever roles they hold (``staff.segregation``)."""
-    if correction_cents is not None:
-        # Finance corrects (and explains): the narrower action is asked first, so its rule is the refusal.
-        action_require(actor=actor, action=Action.VARIANCE_CORRECT, of=variance)
-    action_require(actor=actor, action=Action.VARIANCE_EXPLAIN, of=variance)
-    if correction_cents is not None:
-        if isinstance(correction_cents, bool) or not isinstance(correction_cents, int) or correction_cents <= 0:
-            raise CorrectionInvalid(
-                f"A correction is the part of the variance that was not money in the box, more than 0.00, "
-                f"not {correction_cents!r}."
-            )
-    reason = reason.strip()
-    if not reason:
-        raise CageError("Say why the count differs.")
-    signer = pin_check(user=actor, pin=pin)
-    with transaction.atomic(durable=True):
-        variance = (
-            Variance.objects.select_for_update(of=("self",))
-            .select_related("room", "count", "verification__transport", "verification__cashier", "explained_by")
-            .get(pk=variance.pk)
-        )
-        if variance.superseded:
-            assert variance.count is not None
-            raise WrongStatus(
-                f"Variance {variance.pk} is of count {variance.count.pk}, which a recount superseded: the recount "
-                "stands instead, and any variance of it is the one to explain."
-            )
-        independent_require(
-            person=actor,
-            step="explanation of the variance" if correction_cents is None else "correction of the official record",
-            earlier=money_documents(count=variance.count, verification=variance.verification),
-            section="§637a.15(e)",
-        )
-        if correction_cents is None or variance.explained_at is None:
-            _explain(variance=variance, reason=reason, actor=actor, signer=signer)
-        if correction_cents is not None:
-            correction_post(
-                variance=variance, amount_cents=correction_cents, box=box, reason=reason, actor=actor, signer=signer
-            )
-    return variance
+def _box_sheet(item: TransportItem, *, now: datetime) -> CountSheet | None:
+    """The count sheet a box counted at the cage fills. A High Hand box carried uncounted holds one
+    period's box content: its count fills that period's sheet (§637a.16(d)), never the oldest open one;
+    the open period's content has none yet (its sheet waits for the period's end)."""
+    sheets = CountSheet.objects.select_for_update(of=("self",))
+    if item.sheet_id is not None:
+        return sheets.get(pk=item.sheet_id)
+    if item.period_id is not None:
+        return None
+    return (
+        sheets.filter(box=item.box, counts__isnull=True, transport_item__isnull=True, opens_at__lte=now)
+        .order_by("opens_at")
+        .first()
+    )
 
 
-def verification_explain(*, verification: CageVerification, reason: str, actor: User, pin: str) -> CageVerification:
-    """Explain every variance of a verification that awaits an explanation, with one signature each."""
-    action_require(actor=actor, action=Action.VARIANCE_EXPLAIN, of=verification)
-    reason = reason.strip()
-    if not reason:
-        raise CageError("Say why the count differs.")
-    signer = pin_check(user=actor, pin=pin)
-    with transaction.atomic(durable=True):
-        verification = CageVerification.objects.select_for_update(of=("self",)).get(pk=verification.pk)
-        pending = list(
-            Variance.objects.select_for_update(of=("self",))
-            .filter(verification=verification, needs_explanation=True, explained_at__isnull=True)
-            .order_by("pk")
-        )
-        if not pending:
-            explained = Variance.objects.filter(verification=verification, needs_explanation=True)
-            if explained.exists() and not explained.exclude(explained_by=actor, explanation=reason).exists():
-                return verification  # the same explanation signed again (a retry): the first answer
-            raise WrongStatus(f"Verification {verification.pk} has no variance awaiting an explanation.")
-        independent_require(
-            person=actor,
-            step="explanation of the variance",
-            earlier=money_documents(verification=verification),
-            section="§637a.15(e)",
-        )
-        for variance in pending:
-            _explain(variance=variance, reason=reason, actor=actor, signer=signer)
-        verification.refresh_from_db(fields=["status"])
-    return verification
-
-
-def _explain(*, variance: Variance, reason: str, actor: User, signer: VerifiedSigner) -> None:
-    if variance.explained_at is not None:
-        if variance.explained_by_id == actor.pk and variance.explanation == reason:
-            return  # the same explanation signed again (a retry): the first answer
-        raise WrongStatus(f"Variance {variance.pk} was explained by {variance.explained_by} already.")
-    variance.explanation, variance.explained_by, variance.explained_at = reason, actor, signer.verified_at
-    variance.save(update_fields=["explanation", "explained_by", "explained_at"])
-    signature_add(document=variance, rule=Variance.EXPLAINER, signer=signer)
-    verification_id = variance.verification_id
-    if (
-        verification_id is not None
-        and not Variance.objects.filter(
-            verification_id=verification_id, needs_explanation=True, explained_at__isnull=True
-        ).exists()
-    ):
-        verification = CageVerification.objects.select_for_update().get(pk=verification_id)
-        verification.status = VerificationStatus.VERIFIED
-        verification.save(update_fields=["status"])
-
-
-def gaming_day_close(*, room: PokerRoom, day: date, actor: User, pin: str) -> GamingDayClose:
-    """Finance closes a gaming day; refused while any variance of that day awaits its explanation."""
-    action_require(actor=actor, action=Action.GAMING_DAY_CLOSE, of=room)
-    signer = pin_check(user=actor, pin=pin)
-    with transaction.atomic(durable=True):
-        gaming_day_close_ready(room=room, day=day)  # what still blocks the day (cage.gaming_days)
-        existing = GamingDayClose.objects.filter(room=room, gaming_day=day).first()
-        if existing is not None:
-            replay_note(existing)  # a day is closed once: closing it again answers the first close
-            return existing
-        unresolved = list(
-            Variance.objects.filter(unresolved_filter(), room=room, gaming_day=day).select_related("box").order_by("pk")
-        )
-        if unresolved:
-            names = ", ".join(
-                f"{v.pk} ({v.box.code if v.box else v.get_kind_display().lower()}, {display_variance(v.amount_cents)})"
-                for v in unresolved
-            )
-            raise DayHasUnresolvedVariance(f"Gaming day {day} has variances awaiting an explanation: {names}.")
-        close = GamingDayClose.objects.create(room=room, gaming_day=day, closed_by=actor, closed_at=signer.verified_at)
-        signature_add(document=close, rule=GamingDayClose.CLOSER, signer=signer)
-    return close
+def _box_made_official(step: _Verifying, *, item: TransportItem, cents: int, fingerprint: str) -> Variance | None:
+    """One box's count at the cage, its money moved from custody to the box's official account with the
+    variance account taking the difference, and its variance when the count differs from expected."""
+    transport, verification, room, now = step.transport, step.verification, step.transport.room, step.now
+    sheet = _box_sheet(item, now=now)
+    day = sheet.gaming_day if sheet else transport.gaming_day
+    count = Count.objects.create(
+        box=item.box,
+        sheet=sheet,
+        period_id=item.period_id,
+        place=CountPlace.CAGE,
+        gaming_day=day,
+        # A Bad Beat box is counted 'upon notice to a casino compliance representative' (§637a.15(d)),
+        # at the cage as at a table: without one the whole verification is refused, nothing recorded.
+        notice=notice_for(box=item.box, day=day, notice=None),
+        counted_cents=cents,
+        expected_cents=item.expected_cents,
+        counted_by=step.actor,
+        counted_at=now,
+        status=CountStatus.VERIFIED,
+        # The key of the transfer that makes this box's money official (``step.move`` below).
+        idempotency_key=verification_transfer_key(verification_id=verification.pk, part=item.box.code),
+        request_sha256=fingerprint,
+    )
+    memo = f"{item.box.code}: counted {format_cents(cents)}, expected {format_cents(item.expected_cents)}"
+    # Over: the variance account gives what custody lacks; short: custody gives back what is missing.
+    step.move(
+        source=variance_account(room=room),
+        destination=step.custody,
+        amount_cents=max(count.variance_cents, 0),
+        kind=TransferKind.VARIANCE,
+        key=f"{item.box.code}:over",
+        memo=memo,
+    )
+    step.move(
+        source=step.custody,
+        destination=official_account(box=item.box),
+        amount_cents=cents,
+        kind=TransferKind.VERIFICATION,
+        key=item.box.code,
+        memo=f"{item.box.code} counted at the cage (seal {transport.seal})",
+    )
+    step.move(
+        source=step.custody,
+        destination=variance_account(room=room),
+        amount_cents=max(-count.variance_cents, 0),
+        kind=TransferKind.VARIANCE,
+        key=f"{item.box.code}:short",
+        memo=memo,
+    )
+    if not count.variance_cents:
+        return None
+    return step.variance(
+        kind=VarianceKind.CAGE_COUNT,
+        amount_cents=count.variance_cents,
+        gaming_day=count.gaming_day,
+        box=item.box,
+        count=count,
+        counted_by=step.actor,
+    )
