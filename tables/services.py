@@ -49,7 +49,10 @@ def table_set_open(*, table: Table, is_open: bool, actor: User) -> Table:
         locked = Table.objects.select_for_update().get(pk=table.pk)
         if locked.is_open != is_open:
             locked.is_open = is_open
+            # The table's history keeps who and when (django-simple-history's reason and user of a change),
+            # whether the change came from a page, the API or a task.
             locked._change_reason = f"{'opened' if is_open else 'closed'} by {actor}"  # type: ignore[attr-defined]
+            locked._history_user = actor  # type: ignore[attr-defined]
             locked.save(update_fields=["is_open"])
     return locked
 

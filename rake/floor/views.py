@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -18,7 +19,7 @@ from casino_backoffice.money import display_cents
 from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.forms import SignWithPinForm
 from casino_backoffice.staff.permissions import Action, may
-from tables.models import Round
+from tables.models import Round, Table
 from tables.selectors import visible_to
 
 from ..exceptions import IdempotencyKeyReused
@@ -99,6 +100,24 @@ def calculator(request: HttpRequest) -> HttpResponse:
     return render(request, "rake/floor/calculator.html", {"form": form, "takes": takes, "error": error})
 
 
+def usual_table_id(user: Any) -> int | None:
+    """The open table a person most likely deals at next: the one they logged their last round at, or,
+    later than that, the one they last opened (from the table's history); None when neither is open."""
+    last_round = Round.objects.filter(created_by=user).order_by("-created_at", "-pk").values("table_id", "created_at")
+    last_opened = (
+        Table.history.filter(history_user=user, history_change_reason__startswith="opened by ")
+        .order_by("-history_date")
+        .values("id", "history_date")
+    )
+    candidates = [(row["created_at"], row["table_id"]) for row in last_round[:1]] + [
+        (row["history_date"], row["id"]) for row in last_opened[:1]
+    ]
+    for _, table_id in sorted(candidates, reverse=True):
+        if Table.objects.filter(pk=table_id, is_open=True).exists():
+            return int(table_id)
+    return None
+
+
 @login_required
 def round_log(request: HttpRequest) -> HttpResponse:
     """A dealer (or a floorperson or above) logs a round of play at an open table, as the rounds API
@@ -159,7 +178,8 @@ def round_log(request: HttpRequest) -> HttpResponse:
         if not may(user, Action.ROUNDS_READ):  # a dealer sees the rake of the rounds they logged, no other
             rounds = rounds.filter(created_by=user)
         recorded_round = rounds.prefetch_related("drops").filter(pk=int(recorded_id)).first()
-    form = RoundLogForm(initial={"table": recorded_round.table_id} if recorded_round else {})
+    table_id = recorded_round.table_id if recorded_round else usual_table_id(user)
+    form = RoundLogForm(initial={"table": table_id} if table_id else {})
     return render(
         request,
         "rake/floor/round_log.html",

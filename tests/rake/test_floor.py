@@ -191,3 +191,26 @@ def test_a_floorperson_logs_a_round_too(rated_table, floorperson):
         tablet.post("/floor/rounds/log/", {**ROUND, "table": rated_table.pk, "idempotency_key": key}).status_code == 302
     )
     assert Round.objects.get().created_by == floorperson
+
+
+def test_log_a_round_opens_on_the_table_last_dealt_or_just_opened(rated_table, dealer, floorperson):
+    from tables.services import table_set_open
+
+    t2 = Table.objects.get(room=rated_table.room, number="T2")
+    table_set_open(table=t2, is_open=True, actor=floorperson)
+    tablet = browser_for(dealer)
+    key = _form_key(tablet.get("/floor/rounds/log/").content.decode())
+    tablet.post("/floor/rounds/log/", {**ROUND, "table": t2.pk, "idempotency_key": key})
+
+    page = tablet.get("/floor/rounds/log/").content.decode()
+    assert f'<option value="{t2.pk}" selected>' in page  # the table of the dealer's last round
+
+    floor = browser_for(floorperson)
+    assert f'<option value="{t2.pk}" selected>' in floor.get("/floor/rounds/log/").content.decode()  # just opened
+    table_set_open(table=rated_table, is_open=False, actor=floorperson)
+    table_set_open(table=rated_table, is_open=True, actor=floorperson)
+    assert f'<option value="{rated_table.pk}" selected>' in floor.get("/floor/rounds/log/").content.decode()
+
+    table_set_open(table=t2, is_open=False, actor=floorperson)  # closed since: not chosen for the dealer
+    assert f'<option value="{t2.pk}" selected>' not in tablet.get("/floor/rounds/log/").content.decode()
+    assert t2.history.latest().history_user == floorperson  # who closed it, though no page did
