@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -19,26 +18,20 @@ from jackpots.funds.models import RoundDrop
 from jackpots.funds.rules import JackpotRule
 from jackpots.progressive.models import ProgressiveRound
 from tables.models import PokerRoom, Round, RulesVersion, Table
+from tables.selectors import posted_rules
 
 from .compute import PotOutcome, compute_rake_and_drops
 from .exceptions import RulesNotInEffect
 from .models import LateRoundEntry, TimeCharge
-from .rules import RakePolicy, Rules, TableRule, validate_rules
+from .rules import RakePolicy, Rules, TableRule
 
-_cache: dict[int, Rules] = {}
 _numbers: dict[int, int] = {}
-_cache_lock = threading.Lock()
 
 
 def rules_of_version(*, version_id: int, content: dict[str, Any] | None = None) -> Rules:
-    """The parsed rules of a version, cached in-process: versions never change once inserted."""
-    rules = _cache.get(version_id)
-    if rules is None:
-        if content is None:
-            content = RulesVersion.objects.values_list("content", flat=True).get(pk=version_id)
-        rules = validate_rules(content, stored=True)
-        with _cache_lock:
-            _cache[version_id] = rules
+    """The parsed rules of a version: the one cached object every product reads
+    (``tables.selectors.posted_rules``; versions never change once inserted)."""
+    rules: Rules = posted_rules(version_id=version_id, content=content)
     return rules
 
 

@@ -69,7 +69,7 @@ class RoundInput(serializers.Serializer):
 class _Cents(serializers.CharField):
     """An amount in cents answered as "120.00" (``format_cents``)."""
 
-    def to_representation(self, value: int) -> str:
+    def to_representation(self, value: Any) -> str:
         return format_cents(value)
 
 
@@ -81,7 +81,7 @@ class _InRoomZone(serializers.DateTimeField):
         self.moment = moment
         super().__init__(source="round", **kwargs)
 
-    def to_representation(self, value: Round) -> str:
+    def to_representation(self, value: Any) -> str:  # the round
         return getattr(value, self.moment).astimezone(ZoneInfo(value.table.room.timezone)).isoformat()
 
 

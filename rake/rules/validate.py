@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import date, datetime, time
 from functools import partial
+from types import MappingProxyType
 from typing import Any, TypeVar
 
 import yaml
@@ -323,4 +325,17 @@ def validate_rules(data: Any, *, stored: bool = False) -> Rules:
         progressives=progressives,
         tables=tables,
         content=content,
+    )
+
+
+def posted_rules_parse(content: dict[str, Any]) -> Rules:
+    """The rules of a stored version, immutable (``tables.selectors.posted_rules`` keeps one per
+    version and hands the same object to every product): frozen dataclasses, their mappings read-only."""
+    rules = validate_rules(content, stored=True)
+    return replace(
+        rules,
+        rake_policies=MappingProxyType(dict(rules.rake_policies)),
+        jackpots=MappingProxyType(dict(rules.jackpots)),
+        tables=MappingProxyType(dict(rules.tables)),
+        progressives=MappingProxyType(dict(rules.progressives)),
     )
