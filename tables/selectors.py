@@ -177,11 +177,15 @@ def visible_to(user: Any, queryset: QuerySet[M], *, path: str | None = None) -> 
         if everywhere:
             return queryset
         return queryset.filter(**{f"{lookup}__in": _assignments(user).values("pokerroom_id")})
+    return _visible_by_what_they_lead_to(user, queryset, everywhere=everywhere)
+
+
+def _visible_by_what_they_lead_to(user: Any, queryset: QuerySet[M], *, everywhere: bool) -> QuerySet[M]:
+    """``visible_to`` of rows no room owns by a key: accounts, transfers and the like by the room in
+    the account's code, a signature by its document; any other model as it is."""
     model = queryset.model._meta.concrete_model or queryset.model
     account = account_path(model)
-    if account is None and not issubclass(model, Signature):
-        return queryset
-    if everywhere:
+    if everywhere or (account is None and not issubclass(model, Signature)):
         return queryset
     codes = list(_assignments(user).values_list("pokerroom__code", flat=True))
     if not codes:
