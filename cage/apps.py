@@ -12,6 +12,7 @@ class CageConfig(AppConfig):
         invariant_register("cage", cage_invariants)
 
         from . import today  # noqa: F401  (registers the cage's sections of the admin's Today page)
+
         invariant_register("high_hand_pools", high_hand_pool_violations)
 
         from rake.signals import rules_version_loaded
