@@ -18,7 +18,7 @@ from jackpots.funds.models import RoundDrop
 from jackpots.funds.rules import JackpotRule
 from jackpots.progressive.models import ProgressiveRound
 from tables.models import PokerRoom, Round, RulesVersion, Table
-from tables.selectors import posted_rules
+from tables.selectors import rules_version_parsed
 
 from .compute import PotOutcome, compute_rake_and_drops
 from .exceptions import RulesNotInEffect
@@ -30,8 +30,8 @@ _numbers: dict[int, int] = {}
 
 def rules_of_version(*, version_id: int, content: dict[str, Any] | None = None) -> Rules:
     """The parsed rules of a version: the one cached object every product reads
-    (``tables.selectors.posted_rules``; versions never change once inserted)."""
-    rules: Rules = posted_rules(version_id=version_id, content=content)
+    (``tables.selectors.rules_version_parsed``; versions never change once inserted)."""
+    rules: Rules = rules_version_parsed(version_id=version_id, content=content)
     return rules
 
 

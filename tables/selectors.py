@@ -80,7 +80,7 @@ _posted: dict[int, Any] = {}
 _posted_lock = threading.Lock()
 
 
-def posted_rules(*, version_id: int, content: dict[str, Any] | None = None) -> Any:
+def rules_version_parsed(*, version_id: int, content: dict[str, Any] | None = None) -> Any:
     """The posted rules of a rules version, parsed once per process and shared by every product: the
     rake reads its policies and tables, the jackpot products their funds, meters and banked tables,
     each its own part of the one object.

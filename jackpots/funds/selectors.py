@@ -12,13 +12,13 @@ from zoneinfo import ZoneInfo
 from jackpots.funds.models import Jackpot
 from jackpots.funds.rules import JackpotRule
 from tables.models import PokerRoom, RulesVersion
-from tables.selectors import posted_rules, rules_version_in_effect
+from tables.selectors import rules_version_in_effect, rules_version_parsed
 
 # --- The rules in effect for a fund ---------------------------------------------------------------
 
 
 class _FundsRules(Protocol):
-    """What the funds read of a version's posted rules (``tables.selectors.posted_rules``)."""
+    """What the funds read of a version's posted rules (``tables.selectors.rules_version_parsed``)."""
 
     @property
     def jackpots(self) -> Mapping[str, JackpotRule]: ...
@@ -26,8 +26,8 @@ class _FundsRules(Protocol):
 
 def jackpot_rule_of_version(*, version: RulesVersion, code: str) -> JackpotRule | None:
     """A fund's posted rules in a rules version (None when the version does not name it): its part of
-    the version's one parsed, cached rules (``tables.selectors.posted_rules``; versions never change)."""
-    rules: _FundsRules = posted_rules(version_id=version.pk, content=version.content)
+    the version's one parsed, cached rules (``tables.selectors.rules_version_parsed``; versions never change)."""
+    rules: _FundsRules = rules_version_parsed(version_id=version.pk, content=version.content)
     return rules.jackpots.get(code)
 
 

@@ -17,7 +17,7 @@ from jackpots.progressive.accounts import meter_account
 from jackpots.progressive.models import PayoutPlace, ProgressiveHand, ProgressiveMeter
 from jackpots.progressive.rules import BankedTableRule, ProgressiveRule
 from tables.models import PokerRoom, RulesVersion, Table
-from tables.selectors import posted_rules, rules_version_in_effect
+from tables.selectors import rules_version_in_effect, rules_version_parsed
 
 
 class _TableRule(Protocol):
@@ -26,7 +26,7 @@ class _TableRule(Protocol):
 
 
 class _ProgressiveRules(Protocol):
-    """What the meters read of a version's posted rules (``tables.selectors.posted_rules``)."""
+    """What the meters read of a version's posted rules (``tables.selectors.rules_version_parsed``)."""
 
     @property
     def progressives(self) -> Mapping[str, ProgressiveRule]: ...
@@ -36,13 +36,13 @@ class _ProgressiveRules(Protocol):
 
 
 def _rules_of(version: RulesVersion) -> _ProgressiveRules:
-    rules: _ProgressiveRules = posted_rules(version_id=version.pk, content=version.content)
+    rules: _ProgressiveRules = rules_version_parsed(version_id=version.pk, content=version.content)
     return rules
 
 
 def progressive_rule_of_version(*, version: RulesVersion, code: str) -> ProgressiveRule | None:
     """A meter's posted rules in a rules version (None when the version does not name it): its part of
-    the version's one parsed, cached rules (``tables.selectors.posted_rules``; versions never change)."""
+    the version's one parsed, cached rules (``tables.selectors.rules_version_parsed``; versions never change)."""
     return _rules_of(version).progressives.get(code)
 
 

@@ -396,7 +396,7 @@ def validate_rules(data: Any, *, stored: bool = False) -> Rules:
 
 
 def posted_rules_parse(content: dict[str, Any]) -> Rules:
-    """The rules of a stored version, immutable (``tables.selectors.posted_rules`` keeps one per
+    """The rules of a stored version, immutable (``tables.selectors.rules_version_parsed`` keeps one per
     version and hands the same object to every product): frozen dataclasses, their mappings read-only."""
     rules = validate_rules(content, stored=True)
     return replace(
