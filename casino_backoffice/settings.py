@@ -256,6 +256,9 @@ HIGH_HAND_CONTRIBUTIONS_COUNTED = "cage.services.high_hand.period_contributions_
 # Whether finance closed a gaming day (tables, below the cage, refuses what would change a closed day's
 # revenue, §637a.17): the cage's reader of its closes.
 GAMING_DAY_CLOSED = "cage.gaming_days.gaming_day_closed"
+# The parser of a stored rules version (tables, below the rake, caches one parsed Rules per version that
+# the rake and the jackpot products read their parts of; ``tables.selectors.rules_version_parsed``).
+POSTED_RULES_PARSER = "rake.rules.posted_rules_parse"
 # Which rows a person sees: those of the rooms they work in (the kernel knows no rooms; tables does).
 ROOMS_VISIBLE_TO = "tables.selectors.visible_to"
 # Whether one person works in a room of another (an administrator unlocking a person's signing).

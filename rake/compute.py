@@ -47,35 +47,44 @@ def no_flop_no_drop_applies(*, policy: RakePolicy | None, flop_dealt: bool) -> b
 
 def compute_rake(*, policy: RakePolicy | None, rakeable_cents: int, flop_dealt: bool) -> tuple[int, str]:
     """The rake of one pot (§637a.17(b)(1)-(2)), on the pot without the uncalled final bet (§637a.17(d))."""
-    pot = display_cents(rakeable_cents)
     if policy is None:
         return 0, "No rake: this table is banked by the house"
     if policy.kind == RakeKind.TIME_CHARGE:
         return 0, f"No rake from the pot: policy {policy.code} takes its rake as a time charge (§637a.17(b)(3))"
-    assert policy.max_per_round_cents is not None
-    maximum = display_cents(policy.max_per_round_cents)
     if policy.kind == RakeKind.PERCENTAGE:
-        assert policy.rate_bp is not None
-        if no_flop_no_drop_applies(policy=policy, flop_dealt=flop_dealt):
-            return 0, f"No rake: no flop, no drop (policy {policy.code})"
-        if rakeable_cents < policy.min_pot_cents:
-            return (
-                0,
-                f"No rake: the pot {pot} is under the minimum pot of {display_cents(policy.min_pot_cents)} (policy {policy.code})",
-            )
-        raw = percent_floor(rakeable_cents, policy.rate_bp)
-        rounded = floor_to_increment(raw, policy.increment_cents)
-        if rounded > policy.max_per_round_cents:
-            return policy.max_per_round_cents, (
-                f"{display_percent(policy.rate_bp)} of {pot} is {display_cents(raw)}, capped at the maximum of {maximum} per round "
-                f"(policy {policy.code}, §637a.17(b)(1))"
-            )
-        step = f", rounded down to {display_cents(policy.increment_cents)} chips" if policy.increment_cents > 1 else ""
+        return _percentage_rake(policy=policy, rakeable_cents=rakeable_cents, flop_dealt=flop_dealt)
+    return _incremental_rake(policy=policy, rakeable_cents=rakeable_cents)
+
+
+def _percentage_rake(*, policy: RakePolicy, rakeable_cents: int, flop_dealt: bool) -> tuple[int, str]:
+    """A percentage of the pot, floored to the policy's chips and capped per round (§637a.17(b)(1))."""
+    assert policy.max_per_round_cents is not None and policy.rate_bp is not None
+    pot, maximum = display_cents(rakeable_cents), display_cents(policy.max_per_round_cents)
+    if no_flop_no_drop_applies(policy=policy, flop_dealt=flop_dealt):
+        return 0, f"No rake: no flop, no drop (policy {policy.code})"
+    if rakeable_cents < policy.min_pot_cents:
         return (
-            rounded,
-            f"{display_percent(policy.rate_bp)} of {pot} is {display_cents(raw)}{step} (policy {policy.code}, §637a.17(b)(1))",
+            0,
+            f"No rake: the pot {pot} is under the minimum pot of {display_cents(policy.min_pot_cents)} (policy {policy.code})",
         )
-    # Incremental: the highest level the pot reached (§637a.17(b)(2)).
+    raw = percent_floor(rakeable_cents, policy.rate_bp)
+    rounded = floor_to_increment(raw, policy.increment_cents)
+    if rounded > policy.max_per_round_cents:
+        return policy.max_per_round_cents, (
+            f"{display_percent(policy.rate_bp)} of {pot} is {display_cents(raw)}, capped at the maximum of {maximum} per round "
+            f"(policy {policy.code}, §637a.17(b)(1))"
+        )
+    step = f", rounded down to {display_cents(policy.increment_cents)} chips" if policy.increment_cents > 1 else ""
+    return (
+        rounded,
+        f"{display_percent(policy.rate_bp)} of {pot} is {display_cents(raw)}{step} (policy {policy.code}, §637a.17(b)(1))",
+    )
+
+
+def _incremental_rake(*, policy: RakePolicy, rakeable_cents: int) -> tuple[int, str]:
+    """The rake of the highest level the pot reached, capped per round (§637a.17(b)(2))."""
+    assert policy.max_per_round_cents is not None
+    pot, maximum = display_cents(rakeable_cents), display_cents(policy.max_per_round_cents)
     reached = [level for level in policy.levels if rakeable_cents >= level.pot_cents]
     if not reached:
         return (

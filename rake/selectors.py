@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -19,26 +18,20 @@ from jackpots.funds.models import RoundDrop
 from jackpots.funds.rules import JackpotRule
 from jackpots.progressive.models import ProgressiveRound
 from tables.models import PokerRoom, Round, RulesVersion, Table
+from tables.selectors import rules_version_parsed
 
 from .compute import PotOutcome, compute_rake_and_drops
 from .exceptions import RulesNotInEffect
 from .models import LateRoundEntry, TimeCharge
-from .rules import RakePolicy, Rules, TableRule, validate_rules
+from .rules import RakePolicy, Rules, TableRule
 
-_cache: dict[int, Rules] = {}
 _numbers: dict[int, int] = {}
-_cache_lock = threading.Lock()
 
 
 def rules_of_version(*, version_id: int, content: dict[str, Any] | None = None) -> Rules:
-    """The parsed rules of a version, cached in-process: versions never change once inserted."""
-    rules = _cache.get(version_id)
-    if rules is None:
-        if content is None:
-            content = RulesVersion.objects.values_list("content", flat=True).get(pk=version_id)
-        rules = validate_rules(content, stored=True)
-        with _cache_lock:
-            _cache[version_id] = rules
+    """The parsed rules of a version: the one cached object every product reads
+    (``tables.selectors.rules_version_parsed``; versions never change once inserted)."""
+    rules: Rules = rules_version_parsed(version_id=version_id, content=content)
     return rules
 
 
@@ -272,18 +265,9 @@ def poker_revenue(
     keys = [key for key in group_by if key in GROUPINGS]
     if not keys:
         keys = ["gaming_day"]
-    rounds = Round.objects.filter(table__room=room)
-    charges = TimeCharge.objects.filter(table__room=room, verified_at__isnull=False)
-    drops = RoundDrop.objects.filter(round__table__room=room, amount_cents__gt=0)
-    for name, queryset_filter in (("gaming_day__gte", date_from), ("gaming_day__lte", date_to)):
-        if queryset_filter is not None:
-            rounds = rounds.filter(**{name: queryset_filter})
-            charges = charges.filter(**{name: queryset_filter})
-            drops = drops.filter(**{f"round__{name}": queryset_filter})
-    if table_number:
-        rounds = rounds.filter(table__number=table_number)
-        charges = charges.filter(table__number=table_number)
-        drops = drops.filter(round__table__number=table_number)
+    rounds, charges, drops = _revenue_sources(
+        room=room, date_from=date_from, date_to=date_to, table_number=table_number
+    )
     fields = [GROUPINGS[key] for key in keys]
     rows: dict[tuple[Any, ...], RevenueRow] = {}
 
@@ -312,13 +296,39 @@ def poker_revenue(
         _banked_house_shares(
             row_for, room=room, date_from=date_from, date_to=date_to, table_number=table_number, fields=fields
         )
-        games = dict(Table.objects.filter(room=room).values_list("number", "game"))
-        for (number, day), cents in counted_revenue(
-            room=room, date_from=date_from, date_to=date_to, table_number=table_number
-        ).items():
-            row = row_for({"table__number": number, "gaming_day": day, "game": games.get(number, "")})
-            row.counted_cents = (row.counted_cents or 0) + cents
+        _counted_revenue_into(row_for, room=room, date_from=date_from, date_to=date_to, table_number=table_number)
     return sorted(rows.values(), key=lambda r: tuple(str(v) for v in r.keys.values()))
+
+
+def _revenue_sources(
+    *, room: PokerRoom, date_from: date | None, date_to: date | None, table_number: str | None
+) -> tuple[QuerySet[Round], QuerySet[TimeCharge], QuerySet[RoundDrop]]:
+    """The rounds, verified time charges and drops (above zero) of the report's room, days and table."""
+    rounds = Round.objects.filter(table__room=room)
+    charges = TimeCharge.objects.filter(table__room=room, verified_at__isnull=False)
+    drops = RoundDrop.objects.filter(round__table__room=room, amount_cents__gt=0)
+    for name, queryset_filter in (("gaming_day__gte", date_from), ("gaming_day__lte", date_to)):
+        if queryset_filter is not None:
+            rounds = rounds.filter(**{name: queryset_filter})
+            charges = charges.filter(**{name: queryset_filter})
+            drops = drops.filter(**{f"round__{name}": queryset_filter})
+    if table_number:
+        rounds = rounds.filter(table__number=table_number)
+        charges = charges.filter(table__number=table_number)
+        drops = drops.filter(round__table__number=table_number)
+    return rounds, charges, drops
+
+
+def _counted_revenue_into(
+    row_for: Any, *, room: PokerRoom, date_from: date | None, date_to: date | None, table_number: str | None
+) -> None:
+    """What the cage made official, on the row of its table and gaming day (``counted_revenue``)."""
+    games = dict(Table.objects.filter(room=room).values_list("number", "game"))
+    for (number, day), cents in counted_revenue(
+        room=room, date_from=date_from, date_to=date_to, table_number=table_number
+    ).items():
+        row = row_for({"table__number": number, "gaming_day": day, "game": games.get(number, "")})
+        row.counted_cents = (row.counted_cents or 0) + cents
 
 
 def _banked_house_shares(

@@ -4,6 +4,7 @@ says which rooms a person works in and so which rows they may see (every face as
 from __future__ import annotations
 
 import operator
+import threading
 from collections import deque
 from datetime import date, datetime, timedelta
 from functools import cache, reduce
@@ -71,6 +72,36 @@ def rules_version_in_effect(*, room: PokerRoom, at: datetime) -> RulesVersion | 
     """The version of a room's rules in effect at ``at``: the latest ``effective_from`` not after it,
     the later loaded when two share a moment (``RulesVersion``)."""
     return RulesVersion.objects.filter(room=room, effective_from__lte=at).order_by("-effective_from", "-number").first()
+
+
+# --- The posted rules of a version ----------------------------------------------------------------
+
+_posted: dict[int, Any] = {}
+_posted_lock = threading.Lock()
+
+
+def rules_version_parsed(*, version_id: int, content: dict[str, Any] | None = None) -> Any:
+    """The posted rules of a rules version, parsed once per process and shared by every product: the
+    rake reads its policies and tables, the jackpot products their funds, meters and banked tables,
+    each its own part of the one object.
+
+    The parser is the rake's (an app above this one, which also checks a new file): the composition
+    root names it in the setting ``POSTED_RULES_PARSER`` (``rake.rules.posted_rules_parse``), which
+    answers an immutable ``rake.rules.Rules``. ``content``: the version's content when already read
+    (else one query).
+
+    Cached by version id, never evicted nor refreshed: a ``RulesVersion`` is inserted once and never
+    changed (a trigger refuses UPDATE and DELETE; a change of rules is a new version with its own
+    id), so the parsed rules of an id are the same for as long as the row exists. Parsing twice in a
+    race gives equal rules; either may be kept."""
+    rules = _posted.get(version_id)
+    if rules is None:
+        if content is None:
+            content = RulesVersion.objects.values_list("content", flat=True).get(pk=version_id)
+        rules = import_string(settings.POSTED_RULES_PARSER)(content)
+        with _posted_lock:
+            rules = _posted.setdefault(version_id, rules)
+    return rules
 
 
 # --- Who works in which room ----------------------------------------------------------------------
@@ -146,11 +177,15 @@ def visible_to(user: Any, queryset: QuerySet[M], *, path: str | None = None) -> 
         if everywhere:
             return queryset
         return queryset.filter(**{f"{lookup}__in": _assignments(user).values("pokerroom_id")})
+    return _visible_by_what_they_lead_to(user, queryset, everywhere=everywhere)
+
+
+def _visible_by_what_they_lead_to(user: Any, queryset: QuerySet[M], *, everywhere: bool) -> QuerySet[M]:
+    """``visible_to`` of rows no room owns by a key: accounts, transfers and the like by the room in
+    the account's code, a signature by its document; any other model as it is."""
     model = queryset.model._meta.concrete_model or queryset.model
     account = account_path(model)
-    if account is None and not issubclass(model, Signature):
-        return queryset
-    if everywhere:
+    if everywhere or (account is None and not issubclass(model, Signature)):
         return queryset
     codes = list(_assignments(user).values_list("pokerroom__code", flat=True))
     if not codes:

@@ -244,6 +244,19 @@ ACTION_ROLES: dict[Action, frozenset[Role]] = {
     Action.SECOND_FACTOR_RESET: frozenset({Role.ADMINISTRATOR}),
 }
 
+# Where each role pays what an action pays out, for the actions paid at more than one place: the
+# places by their names ("table", "cage": ``jackpots.funds.models.PaymentPlace``). A Bad Beat share is
+# delivered at the table by security (§637a.15(f)(2)) or paid at the cage by a cage cashier
+# (§637a.15(g)); finance does either. The services refuse another place; the pages offer these.
+ACTION_PLACES: dict[Action, dict[Role, frozenset[str]]] = {
+    Action.BAD_BEAT_PAY: {
+        Role.SECURITY: frozenset({"table"}),
+        Role.CAGE_CASHIER: frozenset({"cage"}),
+        Role.FINANCE: frozenset({"table", "cage"}),
+    },
+}
+
+
 # Role sets the regulations and the floor call by a name, said that way in a refusal.
 _SET_NAMES: dict[frozenset[Role], str] = {
     FLOORPERSON_OR_ABOVE: "a floorperson or above",
@@ -289,6 +302,13 @@ def _held(user: Any) -> frozenset[Role]:
 def may(user: Any, action: Action) -> bool:
     """Whether ``user`` (a signed-in, active member of staff) holds a role that may take ``action``."""
     return bool(_held(user) & ACTION_ROLES[Action(action)])
+
+
+def places_of(user: User, action: Action) -> frozenset[str]:
+    """Where ``user`` pays what ``action`` pays out (``ACTION_PLACES``): the places of their roles,
+    none for a person whose roles pay nowhere (whether they may act is ``action_require``'s)."""
+    places = ACTION_PLACES.get(Action(action), {})
+    return frozenset().union(*(places.get(role, frozenset()) for role in user.roles))
 
 
 def who_may(action: Action) -> str:

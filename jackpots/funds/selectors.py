@@ -1,35 +1,34 @@
-"""Reads about jackpot funds that every product needs: the rules in effect for a fund (read by its
-product's reader, cached), the tables that list it, whether a table collects for it, the funds of a
+"""Reads about jackpot funds that every product needs: the rules in effect for a fund (their part of the
+version's one parsed rules), the tables that list it, whether a table collects for it, the funds of a
 room by code, and a moment as the room's clock reads it."""
 
 from __future__ import annotations
 
-import threading
+from collections.abc import Mapping
 from datetime import datetime
+from typing import Protocol
 from zoneinfo import ZoneInfo
 
-from casino_backoffice.core.checker import Checker
 from jackpots.funds.models import Jackpot
-from jackpots.funds.rules import JackpotRule, jackpot_rule_parse
+from jackpots.funds.rules import JackpotRule
 from tables.models import PokerRoom, RulesVersion
-from tables.selectors import rules_version_in_effect
+from tables.selectors import rules_version_in_effect, rules_version_parsed
 
 # --- The rules in effect for a fund ---------------------------------------------------------------
 
-_rules: dict[tuple[int, str], JackpotRule | None] = {}
-_rules_lock = threading.Lock()
+
+class _FundsRules(Protocol):
+    """What the funds read of a version's posted rules (``tables.selectors.rules_version_parsed``)."""
+
+    @property
+    def jackpots(self) -> Mapping[str, JackpotRule]: ...
 
 
 def jackpot_rule_of_version(*, version: RulesVersion, code: str) -> JackpotRule | None:
-    """A fund's posted rules in a rules version (None when the version does not name it), read from
-    the version's canonical content by the jackpots' own parser; cached (versions never change)."""
-    key = (version.pk, code)
-    if key not in _rules:
-        item = next((item for item in version.content.get("jackpots", []) if item.get("code") == code), None)
-        parsed = jackpot_rule_parse(Checker(), f"jackpots ({code})", item, stored=True) if item is not None else None
-        with _rules_lock:
-            _rules[key] = parsed[0] if parsed is not None else None
-    return _rules[key]
+    """A fund's posted rules in a rules version (None when the version does not name it): its part of
+    the version's one parsed, cached rules (``tables.selectors.rules_version_parsed``; versions never change)."""
+    rules: _FundsRules = rules_version_parsed(version_id=version.pk, content=version.content)
+    return rules.jackpots.get(code)
 
 
 def tables_listing(*, version: RulesVersion, code: str) -> dict[str, str]:

@@ -188,6 +188,35 @@ def progressive_rule_parse(
     name = item.get("name")
     if not isinstance(name, str) or not name.strip():
         check.error(where, "name must be the meter's name as posted, such as 'Mississippi Stud Progressive'")
+    game, letter = _game_and_paytable(check, where, item)
+    rate_bp = check.percent_bp(where, "rate_percent", item.get("rate_percent"))
+    if rate_bp is not None and not 0 < rate_bp < 10_000:
+        check.error(where, f"rate_percent {item.get('rate_percent')} must be more than 0 and less than 100")
+        rate_bp = None
+    initial = check.money(where, "initial", item.get("initial"), positive=True)
+    reset = check.money(where, "reset", item.get("reset"), positive=True)
+    _resets_at_least_the_minimum(check, where, game=game, letter=letter, initial=initial, reset=reset)
+    wagers = _wager_sizes(check, where, item.get("wagers"), game)
+    _rate_in_whole_cents(check, where, rate_bp=rate_bp, wagers=wagers)
+    if len(check.errors) > errors:
+        return None
+    assert code is not None and game is not None and rate_bp is not None and initial is not None
+    assert reset is not None and wagers is not None and isinstance(name, str)
+    rule = ProgressiveRule(
+        code=code,
+        name=name.strip(),
+        game=game,
+        paytable_letter=letter,
+        rate_bp=rate_bp,
+        initial_cents=initial,
+        reset_cents=reset,
+        wagers_cents=wagers,
+    )
+    return rule, rule.canonical()
+
+
+def _game_and_paytable(check: Checker, where: str, item: dict[str, Any]) -> tuple[str | None, Any]:
+    """The meter's game (None when it is no progressive game) and progressive paytable letter."""
     game = item.get("game")
     if game not in PROGRESSIVE_GAMES:
         check.error(
@@ -207,47 +236,38 @@ def progressive_rule_parse(
     elif game == Game.MISSISSIPPI_STUD.value and letter is not None:
         check.error(where, "paytable: Mississippi Stud has one progressive paytable (§655a.12(c)(1)); leave it out")
         letter = None
-    rate_bp = check.percent_bp(where, "rate_percent", item.get("rate_percent"))
-    if rate_bp is not None and not 0 < rate_bp < 10_000:
-        check.error(where, f"rate_percent {item.get('rate_percent')} must be more than 0 and less than 100")
-        rate_bp = None
-    initial = check.money(where, "initial", item.get("initial"), positive=True)
-    reset = check.money(where, "reset", item.get("reset"), positive=True)
-    if game is not None and (game == Game.MISSISSIPPI_STUD.value or letter is not None):
-        minimum = MINIMUM_RESET_CENTS[(game, letter)]
-        section = _RESET_SECTION[game]
-        table = f"paytable {letter.upper()} " if letter else ""
-        for key, cents in (("initial", initial), ("reset", reset)):
-            if cents is not None and cents < minimum:
-                check.error(
-                    where,
-                    f"{key} {display_cents(cents)} is under the {display_cents(minimum)} the regulation requires "
-                    f"of a {Game(game).label} {table}meter ({section})",
-                )
-    wagers = _wager_sizes(check, where, item.get("wagers"), game)
-    if rate_bp is not None and wagers:
-        for cents in wagers:
-            if cents * rate_bp % 10_000:
-                check.error(
-                    where,
-                    f"rate_percent {format_percent(rate_bp)} of a {display_cents(cents)} wager is not a whole "
-                    "number of cents: choose a rate that adds whole cents to the meter for every wager size",
-                )
-    if len(check.errors) > errors:
-        return None
-    assert code is not None and game is not None and rate_bp is not None and initial is not None
-    assert reset is not None and wagers is not None and isinstance(name, str)
-    rule = ProgressiveRule(
-        code=code,
-        name=name.strip(),
-        game=game,
-        paytable_letter=letter,
-        rate_bp=rate_bp,
-        initial_cents=initial,
-        reset_cents=reset,
-        wagers_cents=wagers,
-    )
-    return rule, rule.canonical()
+    return game, letter
+
+
+def _resets_at_least_the_minimum(
+    check: Checker, where: str, *, game: str | None, letter: Any, initial: int | None, reset: int | None
+) -> None:
+    """The initial and reset amounts are at least what the regulation requires of the meter."""
+    if game is None or not (game == Game.MISSISSIPPI_STUD.value or letter is not None):
+        return
+    minimum = MINIMUM_RESET_CENTS[(game, letter)]
+    section = _RESET_SECTION[game]
+    table = f"paytable {letter.upper()} " if letter else ""
+    for key, cents in (("initial", initial), ("reset", reset)):
+        if cents is not None and cents < minimum:
+            check.error(
+                where,
+                f"{key} {display_cents(cents)} is under the {display_cents(minimum)} the regulation requires "
+                f"of a {Game(game).label} {table}meter ({section})",
+            )
+
+
+def _rate_in_whole_cents(check: Checker, where: str, *, rate_bp: int | None, wagers: tuple[int, ...] | None) -> None:
+    """The rate adds whole cents to the meter for every wager size."""
+    if rate_bp is None or not wagers:
+        return
+    for cents in wagers:
+        if cents * rate_bp % 10_000:
+            check.error(
+                where,
+                f"rate_percent {format_percent(rate_bp)} of a {display_cents(cents)} wager is not a whole "
+                "number of cents: choose a rate that adds whole cents to the meter for every wager size",
+            )
 
 
 def _wager_sizes(check: Checker, where: str, raw: Any, game: str | None) -> tuple[int, ...] | None:

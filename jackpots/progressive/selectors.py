@@ -3,61 +3,54 @@ the tables linked to a meter, each meter's amount and whether it is pending a re
 
 from __future__ import annotations
 
-import threading
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Protocol
 
 from django.utils import timezone
 
-from casino_backoffice.core.checker import Checker
 from casino_backoffice.ledger.models import Account
 from casino_backoffice.ledger.selectors import account_balances
 from casino_backoffice.money import display_cents
 from jackpots.progressive.accounts import meter_account
 from jackpots.progressive.models import PayoutPlace, ProgressiveHand, ProgressiveMeter
-from jackpots.progressive.rules import BankedTableRule, ProgressiveRule, banked_table_parse, progressive_rule_parse
-from tables.games import Game
+from jackpots.progressive.rules import BankedTableRule, ProgressiveRule
 from tables.models import PokerRoom, RulesVersion, Table
-from tables.selectors import rules_version_in_effect
+from tables.selectors import rules_version_in_effect, rules_version_parsed
 
-_rules: dict[tuple[int, str], ProgressiveRule | None] = {}
-_tables: dict[tuple[int, str], BankedTableRule | None] = {}
-_lock = threading.Lock()
+
+class _TableRule(Protocol):
+    @property
+    def banked(self) -> BankedTableRule | None: ...
+
+
+class _ProgressiveRules(Protocol):
+    """What the meters read of a version's posted rules (``tables.selectors.rules_version_parsed``)."""
+
+    @property
+    def progressives(self) -> Mapping[str, ProgressiveRule]: ...
+
+    @property
+    def tables(self) -> Mapping[str, _TableRule]: ...
+
+
+def _rules_of(version: RulesVersion) -> _ProgressiveRules:
+    rules: _ProgressiveRules = rules_version_parsed(version_id=version.pk, content=version.content)
+    return rules
 
 
 def progressive_rule_of_version(*, version: RulesVersion, code: str) -> ProgressiveRule | None:
-    """A meter's posted rules in a rules version (None when the version does not name it), read from
-    the version's canonical content; cached (versions never change)."""
-    key = (version.pk, code)
-    if key not in _rules:
-        item = next((item for item in version.content.get("progressives", []) if item.get("code") == code), None)
-        parsed = progressive_rule_parse(Checker(), f"progressives ({code})", item) if item is not None else None
-        with _lock:
-            _rules[key] = parsed[0] if parsed is not None else None
-    return _rules[key]
+    """A meter's posted rules in a rules version (None when the version does not name it): its part of
+    the version's one parsed, cached rules (``tables.selectors.rules_version_parsed``; versions never change)."""
+    return _rules_of(version).progressives.get(code)
 
 
 def banked_table_of_version(*, version: RulesVersion, number: str) -> BankedTableRule | None:
     """What a rules version posts for a banked table (limits, paytables, meter); None when the version
     does not list the table or the table is not banked."""
-    key = (version.pk, number)
-    if key not in _tables:
-        entry = next((entry for entry in version.content.get("tables", []) if entry.get("number") == number), None)
-        parsed = None
-        if entry is not None and entry.get("game") in (Game.MISSISSIPPI_STUD.value, Game.CRAZY_4_POKER.value):
-            codes = {item.get("code") for item in version.content.get("progressives", [])}
-            meters = {code: rule for code in codes if (rule := progressive_rule_of_version(version=version, code=code))}
-            parsed = banked_table_parse(
-                Checker(),
-                f"tables ({number})",
-                entry,
-                game=Game(entry["game"]),
-                progressives=meters,
-                progressive_codes=codes,
-            )
-        with _lock:
-            _tables[key] = parsed
-    return _tables[key]
+    table = _rules_of(version).tables.get(number)
+    return table.banked if table is not None else None
 
 
 def tables_linked(*, version: RulesVersion, code: str) -> list[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -25,7 +26,7 @@ from tables.selectors import staff_of, visible_to
 
 from ..models import LateRoundEntry
 from ..selectors import rules_version_number
-from ..services import RoundRecorded, round_record
+from ..services import RoundRecorded, RoundRequest, round_request_record
 from .common import ERRORS, IDEMPOTENCY_HEADER, Recorded, idempotent_post
 
 
@@ -65,33 +66,91 @@ class RoundInput(serializers.Serializer):
         return attrs
 
 
+class _Cents(serializers.CharField):
+    """An amount in cents answered as "120.00" (``format_cents``)."""
+
+    def to_representation(self, value: Any) -> str:
+        return format_cents(value)
+
+
+class _InRoomZone(serializers.DateTimeField):
+    """A moment of the round (``moment``: ``ended_at``, ``created_at``) as the room's clock reads it,
+    ISO-8601 with the room's offset; the field's source is the round."""
+
+    def __init__(self, *, moment: str, **kwargs: Any) -> None:
+        self.moment = moment
+        super().__init__(source="round", **kwargs)
+
+    def to_representation(self, value: Any) -> str:  # the round
+        return getattr(value, self.moment).astimezone(ZoneInfo(value.table.room.timezone)).isoformat()
+
+
+@dataclass(frozen=True)
+class RoundShown:
+    """A round as the API answers it: the round (its table and room read with it), its drops in the
+    order the table lists them, the room's number of its rules version, its late entry if any."""
+
+    round: Round
+    drops: tuple[RoundDrop, ...]
+    version_number: int
+    late_entry: LateRoundEntry | None
+
+    @classmethod
+    def of(
+        cls,
+        round_: Round,
+        drops: tuple[RoundDrop, ...] | list[RoundDrop],
+        *,
+        version_number: int | None = None,
+        late_entry: LateRoundEntry | None = None,
+    ) -> RoundShown:
+        number = version_number if version_number is not None else round_.rules_version.number
+        return cls(round_, tuple(sorted(drops, key=lambda d: d.position)), number, late_entry)
+
+    @property
+    def drop_amounts(self) -> dict[str, str]:
+        return {d.jackpot_code: format_cents(d.amount_cents) for d in self.drops}
+
+    @property
+    def drop_rules(self) -> dict[str, str]:
+        return {d.jackpot_code: d.rule for d in self.drops}
+
+
+# The answer for a round, read from a ``RoundShown`` (no docstring: it would enter the schema).
 class RoundOutput(serializers.Serializer):
-    id = serializers.IntegerField()
-    table = serializers.CharField()
-    room = serializers.CharField()
-    ended_at = serializers.DateTimeField()
-    gaming_day = serializers.DateField()
-    shift = serializers.CharField()
-    game = serializers.CharField()
-    players_dealt_in = serializers.IntegerField()
-    pot = serializers.CharField()
-    uncalled_bet = serializers.CharField()
-    flop_dealt = serializers.BooleanField()
-    voided = serializers.BooleanField()
-    rules_version = serializers.IntegerField(help_text="Number of the room's rules version that rated the round.")
-    rake = serializers.CharField()
-    rake_rule = serializers.CharField()
+    id = serializers.IntegerField(source="round.pk")
+    table = serializers.CharField(source="round.table.number")
+    room = serializers.CharField(source="round.table.room.code")
+    ended_at = _InRoomZone(moment="ended_at")
+    gaming_day = serializers.DateField(source="round.gaming_day")
+    shift = serializers.CharField(source="round.shift")
+    game = serializers.CharField(source="round.game")
+    players_dealt_in = serializers.IntegerField(source="round.players_dealt_in")
+    pot = _Cents(source="round.pot_cents")
+    uncalled_bet = _Cents(source="round.uncalled_bet_cents")
+    flop_dealt = serializers.BooleanField(source="round.flop_dealt")
+    voided = serializers.BooleanField(source="round.voided")
+    rules_version = serializers.IntegerField(
+        source="version_number", help_text="Number of the room's rules version that rated the round."
+    )
+    rake = _Cents(source="round.rake_cents")
+    rake_rule = serializers.CharField(source="round.rake_rule")
     drops = serializers.DictField(
-        child=serializers.CharField(), help_text="Jackpot code to amount, in the order the table lists them."
+        source="drop_amounts",
+        child=serializers.CharField(),
+        help_text="Jackpot code to amount, in the order the table lists them.",
     )
     drop_rules = serializers.DictField(child=serializers.CharField())
-    created_at = serializers.DateTimeField()
+    created_at = _InRoomZone(moment="created_at")
     late_entry_by = serializers.CharField(
+        source="late_entry.signed_by.username",
         allow_null=True,
         help_text="The poker shift supervisor who signed for the round as logged late; null when logged in time.",
     )
     minutes_late = serializers.IntegerField(
-        allow_null=True, help_text="Whole minutes between the round's end and its logging, when logged late."
+        source="late_entry.minutes_late",
+        allow_null=True,
+        help_text="Whole minutes between the round's end and its logging, when logged late.",
     )
 
 
@@ -110,30 +169,9 @@ def round_data(
     version_number: int | None = None,
     late_entry: LateRoundEntry | None = None,
 ) -> dict[str, Any]:
-    table = round_.table
-    ordered = sorted(drops, key=lambda d: d.position)
-    return {
-        "id": round_.pk,
-        "table": table.number,
-        "room": table.room.code,
-        "ended_at": round_.ended_at.astimezone(ZoneInfo(table.room.timezone)).isoformat(),
-        "gaming_day": round_.gaming_day.isoformat() if isinstance(round_.gaming_day, date) else round_.gaming_day,
-        "shift": round_.shift,
-        "game": round_.game,
-        "players_dealt_in": round_.players_dealt_in,
-        "pot": format_cents(round_.pot_cents),
-        "uncalled_bet": format_cents(round_.uncalled_bet_cents),
-        "flop_dealt": round_.flop_dealt,
-        "voided": round_.voided,
-        "rules_version": version_number if version_number is not None else round_.rules_version.number,
-        "rake": format_cents(round_.rake_cents),
-        "rake_rule": round_.rake_rule,
-        "drops": {d.jackpot_code: format_cents(d.amount_cents) for d in ordered},
-        "drop_rules": {d.jackpot_code: d.rule for d in ordered},
-        "created_at": round_.created_at.astimezone(ZoneInfo(table.room.timezone)).isoformat(),
-        "late_entry_by": late_entry.signed_by.username if late_entry else None,
-        "minutes_late": late_entry.minutes_late if late_entry else None,
-    }
+    """The body answering a round: ``RoundOutput``'s."""
+    shown = RoundShown.of(round_, drops, version_number=version_number, late_entry=late_entry)
+    return dict(RoundOutput(shown).data)
 
 
 def late_entry_named(values: dict[str, Any], *, table: Table) -> User | None:
@@ -170,8 +208,11 @@ def round_recorded(table: Table, recorded: RoundRecorded) -> Recorded:
     )
 
 
-def _round_record(*, table: Table, values: dict[str, Any], actor: User, idempotency_key: str) -> Recorded:
-    recorded = round_record(
+def round_request(
+    values: dict[str, Any], *, table: Table, idempotency_key: str, late_entry_by: User | None
+) -> RoundRequest:
+    """The ``RoundRequest`` a ``RoundInput``'s validated data asks for."""
+    return RoundRequest(
         table=table,
         ended_at=values["ended_at"],
         players_dealt_in=values["players_dealt_in"],
@@ -179,12 +220,17 @@ def _round_record(*, table: Table, values: dict[str, Any], actor: User, idempote
         uncalled_bet_cents=values["uncalled_bet"],
         flop_dealt=values["flop_dealt"],
         voided=values["voided"],
-        actor=actor,
         idempotency_key=idempotency_key,
-        late_entry_by=late_entry_named(values, table=table),
-        pin=values.get("pin", ""),
+        late_entry_by=late_entry_by,
+        late_entry_pin=values.get("pin", ""),
     )
-    return round_recorded(table, recorded)
+
+
+def _round_record(*, table: Table, values: dict[str, Any], actor: User, idempotency_key: str) -> Recorded:
+    request = round_request(
+        values, table=table, idempotency_key=idempotency_key, late_entry_by=late_entry_named(values, table=table)
+    )
+    return round_recorded(table, round_request_record(request=request, actor=actor))
 
 
 class RoundListCreate(generics.ListAPIView):

@@ -27,7 +27,7 @@ from .model import (
     TableRule,
     canonical_json,
 )
-from .validate import DEFAULT_SHIFTS, RulesInvalid, parse_text, validate_rules
+from .validate import DEFAULT_SHIFTS, RulesInvalid, parse_text, posted_rules_parse, validate_rules
 
 __all__ = [
     "DEFAULT_SHIFTS",
@@ -42,5 +42,6 @@ __all__ = [
     "TableRule",
     "canonical_json",
     "parse_text",
+    "posted_rules_parse",
     "validate_rules",
 ]

@@ -6,6 +6,7 @@ A jackpot's rules are the products' types (``jackpots.bad_beat.rules.BadBeatRule
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, time
 from typing import Any
@@ -81,9 +82,9 @@ class Rules:
     gaming_day_starts: time
     effective_from: datetime | None
     shifts: tuple[Shift, ...]
-    rake_policies: dict[str, RakePolicy]
-    jackpots: dict[str, JackpotRule]
-    tables: dict[str, TableRule]
+    rake_policies: Mapping[str, RakePolicy]
+    jackpots: Mapping[str, JackpotRule]
+    tables: Mapping[str, TableRule]
     content: dict[str, Any] = field(compare=False, hash=False, repr=False)
     # House controls (the room's approved internal controls, not the regulation): a count variance
     # larger than this needs a signed explanation; 0, when the file states none, means every one does.
@@ -92,7 +93,7 @@ class Rules:
     # the file posts none (``late_entry_limit_minutes`` is then the default).
     late_entry_minutes: int | None = None
     # The banked games' progressive meters (``jackpots.progressive.rules``), by code.
-    progressives: dict[str, ProgressiveRule] = field(default_factory=dict)
+    progressives: Mapping[str, ProgressiveRule] = field(default_factory=dict)
 
     def canonical(self) -> dict[str, Any]:
         return self.content

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 from datetime import date, datetime, time
 from functools import partial
+from types import MappingProxyType
 from typing import Any, TypeVar
 
 import yaml
@@ -14,7 +16,13 @@ from casino_backoffice.core.checker import Checker, label, listed
 from casino_backoffice.money import format_cents
 from jackpots.bad_beat.rules import BAD_BEAT_GAMES, BadBeatRule
 from jackpots.funds.rules import JackpotRule, jackpot_rule_parse
-from jackpots.progressive.rules import BANKED_TABLE_KEYS, BankedTableRule, banked_table_parse, progressive_rule_parse
+from jackpots.progressive.rules import (
+    BANKED_TABLE_KEYS,
+    BankedTableRule,
+    ProgressiveRule,
+    banked_table_parse,
+    progressive_rule_parse,
+)
 from tables.games import HOUSE_BANKED, Game, seat_limit_problem
 from tables.time_zones import time_zone_problem
 
@@ -179,6 +187,136 @@ def _bad_beat_offered(check: Checker, where: str, jackpot: JackpotRule, game: Ga
     return ok
 
 
+@dataclass(frozen=True)
+class _Known:
+    """What a table of the file may name: the policies, jackpots and meters the file posts (the codes
+    as written, and those parsed)."""
+
+    policy_codes: set[Any]
+    jackpots: dict[str, JackpotRule]
+    jackpot_codes: set[Any]
+    progressives: dict[str, ProgressiveRule]
+    progressive_codes: set[Any]
+
+
+def _tables(check: Checker, data: dict[str, Any], known: _Known) -> tuple[dict[str, TableRule], list[dict[str, Any]]]:
+    """The tables of the file by number, with their canonical forms; a bad table is reported and left out."""
+    tables: dict[str, TableRule] = {}
+    canonical: list[dict[str, Any]] = []
+    for n, item in enumerate(listed(check, data, "tables", required=True)):
+        where = label("tables", n, item, "number")
+        banked_keys = BANKED_TABLE_KEYS if isinstance(item, dict) and item.get("game") in HOUSE_BANKED else set()
+        if not check.keys(where, item, {"number", "game", "seats"}, {"rake_policy", "jackpots", *banked_keys}):
+            continue
+        number = _table_number(check, where, item.get("number"), listed_before=tables)
+        game, seats = _table_game_and_seats(check, where, item)
+        policy_code = item.get("rake_policy")
+        table_jackpots = item.get("jackpots", []) or []
+        banked: BankedTableRule | None = None
+        if game in HOUSE_BANKED:
+            ok = _banked_takes_nothing(check, where, game, policy_code, table_jackpots)
+            banked = _banked(check, where, item, game=game, known=known)
+            ok = ok and banked is not None
+        else:
+            ok = _rake_policy_named(check, where, policy_code, known=known)
+        if not isinstance(table_jackpots, list):
+            check.error(where, "jackpots must be a list of jackpot codes")
+            table_jackpots, ok = [], False
+        ok = _table_jackpots_named(check, where, table_jackpots, game=game, known=known) and ok
+        if ok and number and game is not None and seats is not None:
+            tables[number] = TableRule(number, game, seats, policy_code, tuple(table_jackpots), banked)
+            canonical.append(_table_canonical(tables[number]))
+    return tables, canonical
+
+
+def _table_number(check: Checker, where: str, number: Any, *, listed_before: dict[str, TableRule]) -> str | None:
+    if not isinstance(number, str) or not re.fullmatch(r"[A-Za-z0-9-]{1,10}", number):
+        check.error(
+            where,
+            f'number must be a quoted table number of up to 10 letters and digits, such as "T1", got {number!r}',
+        )
+        return None
+    if number in listed_before:
+        check.error(where, f"table {number} is listed twice")
+        return None
+    return number
+
+
+def _table_game_and_seats(check: Checker, where: str, item: Any) -> tuple[Game | None, int | None]:
+    try:
+        game: Game | None = Game(item.get("game"))
+    except ValueError:
+        check.error(where, f"game {item.get('game')!r} is not a game this room deals (one of {', '.join(Game.values)})")
+        game = None
+    seats = check.integer(where, "seats", item.get("seats"))
+    if game is not None and seats is not None and (problem := seat_limit_problem(game=game, seats=seats)):
+        check.error(where, problem)
+        seats = None
+    return game, seats
+
+
+def _banked(check: Checker, where: str, item: dict[str, Any], *, game: Game, known: _Known) -> BankedTableRule | None:
+    return banked_table_parse(
+        check, where, item, game=game, progressives=known.progressives, progressive_codes=known.progressive_codes
+    )
+
+
+def _banked_takes_nothing(check: Checker, where: str, game: Game, policy_code: Any, table_jackpots: Any) -> bool:
+    if policy_code is not None or table_jackpots:
+        check.error(
+            where,
+            f"{game.label} is banked by the house: it takes no rake and pays no poker jackpot, so it has no rake_policy or jackpots",
+        )
+        return False
+    return True
+
+
+def _rake_policy_named(check: Checker, where: str, policy_code: Any, *, known: _Known) -> bool:
+    if policy_code is None:
+        check.error(
+            where, "rake_policy is missing: every poker table takes its rake by a policy of this file (§637a.17(a))"
+        )
+        return False
+    if policy_code not in known.policy_codes:
+        check.error(
+            where,
+            f"rake_policy {policy_code!r} is not a policy of this file (known: {', '.join(sorted(str(c) for c in known.policy_codes)) or 'none'})",
+        )
+        return False
+    return True
+
+
+def _table_jackpots_named(
+    check: Checker, where: str, table_jackpots: list[Any], *, game: Game | None, known: _Known
+) -> bool:
+    ok = True
+    for code in table_jackpots:
+        if code not in known.jackpot_codes:
+            check.error(
+                where,
+                f"jackpot {code!r} is not a jackpot of this file (known: {', '.join(sorted(str(c) for c in known.jackpot_codes)) or 'none'})",
+            )
+            ok = False
+    if len(set(map(str, table_jackpots))) != len(table_jackpots):
+        check.error(where, "a jackpot is listed twice")
+        ok = False
+    if game is not None:
+        for code in table_jackpots:
+            if code in known.jackpots and not _bad_beat_offered(check, where, known.jackpots[code], game):
+                ok = False
+    return ok
+
+
+def _table_canonical(table: TableRule) -> dict[str, Any]:
+    entry: dict[str, Any] = {"number": table.number, "game": table.game.value, "seats": table.seats}
+    if table.rake_policy is not None:
+        entry["rake_policy"] = table.rake_policy
+    entry["jackpots"] = list(table.jackpots)
+    if table.banked is not None:
+        entry.update(table.banked.canonical())
+    return entry
+
+
 def validate_rules(data: Any, *, stored: bool = False) -> Rules:
     """Every rule of the file checked at once; ``RulesInvalid`` lists every error found. ``stored``: the
     content of a rules version already stored, read again for its history (``jackpots.funds.rules``)."""
@@ -210,86 +348,17 @@ def validate_rules(data: Any, *, stored: bool = False) -> Rules:
     )
     progressive_codes_seen = {item.get("code") for item in data.get("progressives") or [] if isinstance(item, dict)}
 
-    tables: dict[str, TableRule] = {}
-    canonical_tables = []
-    for n, item in enumerate(listed(check, data, "tables", required=True)):
-        where = label("tables", n, item, "number")
-        banked_keys = BANKED_TABLE_KEYS if isinstance(item, dict) and item.get("game") in HOUSE_BANKED else set()
-        if not check.keys(where, item, {"number", "game", "seats"}, {"rake_policy", "jackpots", *banked_keys}):
-            continue
-        number = item.get("number")
-        if not isinstance(number, str) or not re.fullmatch(r"[A-Za-z0-9-]{1,10}", number):
-            check.error(
-                where,
-                f'number must be a quoted table number of up to 10 letters and digits, such as "T1", got {number!r}',
-            )
-            number = None
-        elif number in tables:
-            check.error(where, f"table {number} is listed twice")
-            number = None
-        try:
-            game: Game | None = Game(item.get("game"))
-        except ValueError:
-            check.error(
-                where, f"game {item.get('game')!r} is not a game this room deals (one of {', '.join(Game.values)})"
-            )
-            game = None
-        seats = check.integer(where, "seats", item.get("seats"))
-        if game is not None and seats is not None and (problem := seat_limit_problem(game=game, seats=seats)):
-            check.error(where, problem)
-            seats = None
-        policy_code = item.get("rake_policy")
-        table_jackpots = item.get("jackpots", []) or []
-        ok = True
-        banked: BankedTableRule | None = None
-        if game in HOUSE_BANKED:
-            if policy_code is not None or table_jackpots:
-                check.error(
-                    where,
-                    f"{game.label} is banked by the house: it takes no rake and pays no poker jackpot, so it has no rake_policy or jackpots",
-                )
-                ok = False
-            banked = banked_table_parse(
-                check, where, item, game=game, progressives=progressives, progressive_codes=progressive_codes_seen
-            )
-            ok = ok and banked is not None
-        elif policy_code is None:
-            check.error(
-                where, "rake_policy is missing: every poker table takes its rake by a policy of this file (§637a.17(a))"
-            )
-            ok = False
-        elif policy_code not in policy_codes_seen:
-            check.error(
-                where,
-                f"rake_policy {policy_code!r} is not a policy of this file (known: {', '.join(sorted(str(c) for c in policy_codes_seen)) or 'none'})",
-            )
-            ok = False
-        if not isinstance(table_jackpots, list):
-            check.error(where, "jackpots must be a list of jackpot codes")
-            table_jackpots, ok = [], False
-        for code in table_jackpots:
-            if code not in jackpot_codes_seen:
-                check.error(
-                    where,
-                    f"jackpot {code!r} is not a jackpot of this file (known: {', '.join(sorted(str(c) for c in jackpot_codes_seen)) or 'none'})",
-                )
-                ok = False
-        if len(set(map(str, table_jackpots))) != len(table_jackpots):
-            check.error(where, "a jackpot is listed twice")
-            ok = False
-        if game is not None:
-            for code in table_jackpots:
-                if code in jackpots and not _bad_beat_offered(check, where, jackpots[code], game):
-                    ok = False
-        if ok and number and game is not None and seats is not None:
-            tables[number] = TableRule(number, game, seats, policy_code, tuple(table_jackpots), banked)
-            entry: dict[str, Any] = {"number": number, "game": game.value, "seats": seats}
-            if policy_code is not None:
-                entry["rake_policy"] = policy_code
-            entry["jackpots"] = list(table_jackpots)
-            if banked is not None:
-                entry.update(banked.canonical())
-            canonical_tables.append(entry)
+    tables, canonical_tables = _tables(
+        check,
+        data,
+        _Known(
+            policy_codes=policy_codes_seen,
+            jackpots=jackpots,
+            jackpot_codes=jackpot_codes_seen,
+            progressives=progressives,
+            progressive_codes=progressive_codes_seen,
+        ),
+    )
 
     if check.errors:
         raise RulesInvalid(check.errors)
@@ -323,4 +392,17 @@ def validate_rules(data: Any, *, stored: bool = False) -> Rules:
         progressives=progressives,
         tables=tables,
         content=content,
+    )
+
+
+def posted_rules_parse(content: dict[str, Any]) -> Rules:
+    """The rules of a stored version, immutable (``tables.selectors.rules_version_parsed`` keeps one per
+    version and hands the same object to every product): frozen dataclasses, their mappings read-only."""
+    rules = validate_rules(content, stored=True)
+    return replace(
+        rules,
+        rake_policies=MappingProxyType(dict(rules.rake_policies)),
+        jackpots=MappingProxyType(dict(rules.jackpots)),
+        tables=MappingProxyType(dict(rules.tables)),
+        progressives=MappingProxyType(dict(rules.progressives)),
     )

@@ -8,7 +8,7 @@ Module-level state stays in its own module and is not re-exported: ``ONE_STATEME
 from __future__ import annotations
 
 from .accounts import drop_box_account, pots_account
-from .rounds import RoundRecorded, RoundRequest, round_record, rounds_record_batch
+from .rounds import RoundRecorded, RoundRequest, round_record, round_request_record, rounds_record_batch
 from .rules_files import RulesLoaded, rules_load, rules_of
 from .time_charges import time_charge_assess, time_charge_verify
 
@@ -19,6 +19,7 @@ __all__ = [
     "drop_box_account",
     "pots_account",
     "round_record",
+    "round_request_record",
     "rounds_record_batch",
     "rules_load",
     "rules_of",

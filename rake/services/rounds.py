@@ -6,7 +6,7 @@ rate (the rake and the drops those rules take) and post (the round, its drops an
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
@@ -56,9 +56,15 @@ class RoundRecorded:
     late_entry: LateRoundEntry | None = None
 
 
+# The fields of a request that are not what it asks: its key, and who signs for it and how. The
+# fingerprint is every other field (``RoundRequest.fingerprint``).
+_NOT_FINGERPRINTED = {"fingerprint": False}
+
+
 @dataclass(frozen=True)
 class RoundRequest:
-    """One round of play as a table system sends it."""
+    """One round of play as a table system sends it: what the API reads from its input, what the
+    services record, and (its fields but the key and the signature) what its fingerprint hashes."""
 
     table: Table
     ended_at: datetime
@@ -67,10 +73,18 @@ class RoundRequest:
     uncalled_bet_cents: int
     flop_dealt: bool
     voided: bool
-    idempotency_key: str
+    idempotency_key: str = field(metadata=_NOT_FINGERPRINTED)
     # The poker shift supervisor who signs for a round logged late, and their PIN (``late_entries``).
-    late_entry_by: User | None = field(default=None, compare=False)
-    late_entry_pin: str = field(default="", compare=False, repr=False)
+    late_entry_by: User | None = field(default=None, compare=False, metadata=_NOT_FINGERPRINTED)
+    late_entry_pin: str = field(default="", compare=False, repr=False, metadata=_NOT_FINGERPRINTED)
+
+    def fingerprint(self) -> str:
+        """The SHA-256 a round stores as ``request_sha256``: a retry with the same key is a replay
+        when its fingerprint is equal. The table by its id, the end in UTC (``request_fingerprint``);
+        a test pins the hash of one request, so rounds recorded before still replay."""
+        return request_fingerprint(
+            {f.name: getattr(self, f.name) for f in fields(self) if f.metadata.get("fingerprint", True)}
+        )
 
 
 @dataclass
@@ -96,11 +110,8 @@ def round_record(
     late_entry_by: User | None = None,
     pin: str = "",
 ) -> RoundRecorded:
-    """Record one round of play (see ``_round_record``) in its own transaction, under the room's
-    rules lock (``rake.locks``). ``late_entry_by`` and ``pin``: the poker shift supervisor who signs
-    for a round logged late (``rake.services.late_entries``)."""
-    action_require(actor=actor, action=Action.ROUND_RECORD, of=table)
-    signer = late_entry_signer(by=late_entry_by, pin=pin, table=table)
+    """``round_request_record`` of the round these arguments describe, for callers in Python (the
+    demo, the progressive rounds, tests); the API builds the ``RoundRequest`` from its input."""
     request = RoundRequest(
         table=table,
         ended_at=ended_at,
@@ -110,7 +121,19 @@ def round_record(
         flop_dealt=flop_dealt,
         voided=voided,
         idempotency_key=idempotency_key,
+        late_entry_by=late_entry_by,
+        late_entry_pin=pin,
     )
+    return round_request_record(request=request, actor=actor)
+
+
+def round_request_record(*, request: RoundRequest, actor: User) -> RoundRecorded:
+    """Record one round of play (see ``_round_record``) in its own transaction, under the room's
+    rules lock (``rake.locks``). ``request.late_entry_by`` and ``late_entry_pin``: the poker shift
+    supervisor who signs for a round logged late (``rake.services.late_entries``)."""
+    table = request.table
+    action_require(actor=actor, action=Action.ROUND_RECORD, of=table)
+    signer = late_entry_signer(by=request.late_entry_by, pin=request.late_entry_pin, table=table)
     with transaction.atomic():
         lock_room_rules(room=table.room, exclusive=False)
         return _round_record(request, actor=actor, versions=None, held=_Recording(signer=signer))
@@ -192,17 +215,7 @@ def _round_record(
     ``late_entry_unsigned``) and is marked late. A retry of a round recorded before either answers the
     first result.
     """
-    fingerprint = request_fingerprint(
-        {
-            "table": request.table.pk,
-            "ended_at": request.ended_at.astimezone(ZoneInfo("UTC")).isoformat(),
-            "players_dealt_in": request.players_dealt_in,
-            "pot_cents": request.pot_cents,
-            "uncalled_bet_cents": request.uncalled_bet_cents,
-            "flop_dealt": request.flop_dealt,
-            "voided": request.voided,
-        }
-    )
+    fingerprint = request.fingerprint()
     now = timezone.now()
     try:
         in_effect = _round_validate(request, now=now, versions=versions)

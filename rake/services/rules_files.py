@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
@@ -75,27 +76,7 @@ def rules_load(*, text: str, actor: User, source_name: str = "") -> RulesLoaded:
         latest = room.rules_versions.order_by("-number").first() if room else None
         if latest is not None and latest.content_sha256 == sha:
             return RulesLoaded(version=latest, created=False)
-        effective_from = rules.effective_from or now
-        if latest is not None and effective_from < now:
-            raise RulesFileInvalid(
-                [
-                    f"effective_from: {effective_from.isoformat()} is before now ({now.isoformat()}): version "
-                    f"{latest.number + 1} of room {rules.room} would rate again rounds and days already rated by "
-                    f"version {latest.number} (§637a.17). A new version takes effect no earlier than the moment it is "
-                    "loaded: leave effective_from out to take effect now, or give a later time. Only the first "
-                    "version of a new room may be dated back"
-                ]
-            )
-        if room is not None:
-            late = Round.objects.filter(table__room=room, ended_at__gte=effective_from).order_by("-ended_at").first()
-            if late is not None:
-                raise RulesFileInvalid(
-                    [
-                        f"effective_from: {effective_from.isoformat()} is before round {late.pk} at table "
-                        f"{late.table.number} that ended {late.ended_at.isoformat()} and was rated by the rules then "
-                        "in effect; choose a later effective_from (§637a.17(e))"
-                    ]
-                )
+        effective_from = _effective_from(rules=rules, room=room, latest=latest, now=now)
         try:
             room = room_upsert(
                 code=rules.room,
@@ -135,6 +116,33 @@ def rules_load(*, text: str, actor: User, source_name: str = "") -> RulesLoaded:
             raise RulesFileInvalid([error.message]) from None
         rules_version_loaded.send(sender=RulesVersion, room=room, version=version, rules=rules)
     return RulesLoaded(version=version, created=True)
+
+
+def _effective_from(*, rules: Rules, room: PokerRoom | None, latest: RulesVersion | None, now: datetime) -> datetime:
+    """When the new version takes effect: its ``effective_from``, or now. Not before now unless it is the
+    room's first version, and never before a round already recorded in the room (``rules_load``)."""
+    effective_from = rules.effective_from or now
+    if latest is not None and effective_from < now:
+        raise RulesFileInvalid(
+            [
+                f"effective_from: {effective_from.isoformat()} is before now ({now.isoformat()}): version "
+                f"{latest.number + 1} of room {rules.room} would rate again rounds and days already rated by "
+                f"version {latest.number} (§637a.17). A new version takes effect no earlier than the moment it is "
+                "loaded: leave effective_from out to take effect now, or give a later time. Only the first "
+                "version of a new room may be dated back"
+            ]
+        )
+    if room is not None:
+        late = Round.objects.filter(table__room=room, ended_at__gte=effective_from).order_by("-ended_at").first()
+        if late is not None:
+            raise RulesFileInvalid(
+                [
+                    f"effective_from: {effective_from.isoformat()} is before round {late.pk} at table "
+                    f"{late.table.number} that ended {late.ended_at.isoformat()} and was rated by the rules then "
+                    "in effect; choose a later effective_from (§637a.17(e))"
+                ]
+            )
+    return effective_from
 
 
 def _loader_require(*, actor: User, room: PokerRoom | None, code: str) -> None:

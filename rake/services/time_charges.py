@@ -22,8 +22,8 @@ from tables.selectors import gaming_day
 from ..exceptions import InvalidRound, RulesNotInEffect, TimeChargeAlreadyAssessed, TimeChargeAlreadyVerified
 from ..locks import lock_room_rules
 from ..models import TimeCharge, TimeChargeBasis
-from ..rules import RakeKind
-from ..selectors import table_rules_in_effect
+from ..rules import RakeKind, RakePolicy
+from ..selectors import TableRulesInEffect, table_rules_in_effect
 from .accounts import drop_box_account, pots_account
 
 # --- Time charges ---------------------------------------------------------------------------------
@@ -59,41 +59,17 @@ def time_charge_assess(
     )
     room = table.room
     errors: dict[str, list[str]] = {}
-    policy = None
-    in_effect = None
     now = timezone.now()
-    if not table.is_open:
-        errors.setdefault("table", []).append(f"Table {table.number} is closed; time is charged at open tables.")
-    if interval_starts_at > now:
-        errors.setdefault("interval_starts_at", []).append("An interval is assessed once it has started, not before.")
-    else:
-        lock_room_rules(room=room, exclusive=False)
-        try:
-            in_effect = table_rules_in_effect(table=table, at=interval_starts_at)
-        except RulesNotInEffect as refused:
-            errors.setdefault("table", []).append(refused.message)
-        else:
-            policy = in_effect.policy
-            if policy.kind != RakeKind.TIME_CHARGE:
-                errors.setdefault("table", []).append(
-                    f"Table {table.number} does not take its rake by time charges under the rules in effect at {interval_starts_at.isoformat()}."
-                )
-                policy = None
+    in_effect = _time_charge_rules(table=table, interval_starts_at=interval_starts_at, now=now, errors=errors)
+    policy = in_effect.policy if in_effect is not None else None
     if policy is not None:
-        assert policy.interval_minutes is not None
-        local = interval_starts_at.astimezone(ZoneInfo(room.timezone))
-        if local.second or local.microsecond or local.minute % policy.interval_minutes:
-            errors.setdefault("interval_starts_at", []).append(
-                f"Intervals of policy {policy.code} start every {policy.interval_minutes} minutes on the clock "
-                f"({local:%H:%M:%S} is not a start)."
-            )
-        if policy.basis == TimeChargeBasis.PER_PLAYER:
-            if players_seated is None or not 1 <= players_seated <= table.seats:
-                errors.setdefault("players_seated", []).append(
-                    f"Count every seated player, inactive ones too (§637a.17(b)(3)(i)): 1 to {table.seats} at table {table.number}."
-                )
-        else:
-            players_seated = None
+        players_seated = _interval_checked(
+            table=table,
+            policy=policy,
+            interval_starts_at=interval_starts_at,
+            players_seated=players_seated,
+            errors=errors,
+        )
     if errors:
         existing = document_replay(model=TimeCharge, idempotency_key=idempotency_key, fingerprint=fingerprint)
         if existing is not None:
@@ -142,6 +118,57 @@ def time_charge_assess(
             f"(time charge {other.pk}); nothing was recorded."
         ) from None
     return charge, False
+
+
+def _time_charge_rules(
+    *, table: Table, interval_starts_at: datetime, now: datetime, errors: dict[str, list[str]]
+) -> TableRulesInEffect | None:
+    """The rules rating an interval at a time-charge table, taken under the room's rules lock; None,
+    with why added to ``errors``, when the table is closed, the interval has not started, or the
+    table takes no time charges then."""
+    if not table.is_open:
+        errors.setdefault("table", []).append(f"Table {table.number} is closed; time is charged at open tables.")
+    if interval_starts_at > now:
+        errors.setdefault("interval_starts_at", []).append("An interval is assessed once it has started, not before.")
+        return None
+    lock_room_rules(room=table.room, exclusive=False)
+    try:
+        in_effect = table_rules_in_effect(table=table, at=interval_starts_at)
+    except RulesNotInEffect as refused:
+        errors.setdefault("table", []).append(refused.message)
+        return None
+    if in_effect.policy.kind != RakeKind.TIME_CHARGE:
+        errors.setdefault("table", []).append(
+            f"Table {table.number} does not take its rake by time charges under the rules in effect at {interval_starts_at.isoformat()}."
+        )
+        return None
+    return in_effect
+
+
+def _interval_checked(
+    *,
+    table: Table,
+    policy: RakePolicy,
+    interval_starts_at: datetime,
+    players_seated: int | None,
+    errors: dict[str, list[str]],
+) -> int | None:
+    """The players an interval is charged for (None per table), with any error added to ``errors``:
+    an interval starts on the policy's clock, and per player every seated player counts."""
+    assert policy.interval_minutes is not None
+    local = interval_starts_at.astimezone(ZoneInfo(table.room.timezone))
+    if local.second or local.microsecond or local.minute % policy.interval_minutes:
+        errors.setdefault("interval_starts_at", []).append(
+            f"Intervals of policy {policy.code} start every {policy.interval_minutes} minutes on the clock "
+            f"({local:%H:%M:%S} is not a start)."
+        )
+    if policy.basis != TimeChargeBasis.PER_PLAYER:
+        return None
+    if players_seated is None or not 1 <= players_seated <= table.seats:
+        errors.setdefault("players_seated", []).append(
+            f"Count every seated player, inactive ones too (§637a.17(b)(3)(i)): 1 to {table.seats} at table {table.number}."
+        )
+    return players_seated
 
 
 def time_charge_verify(*, time_charge: TimeCharge, actor: User, pin: str) -> TimeCharge:

@@ -24,8 +24,7 @@ from casino_backoffice.ledger.selectors import account_balance
 from casino_backoffice.ledger.services import account_open_as, transfer_post_within
 from casino_backoffice.money import display_cents, percent_floor, split_evenly
 from casino_backoffice.staff.models import User
-from casino_backoffice.staff.permissions import Action, action_require
-from casino_backoffice.staff.roles import Role
+from casino_backoffice.staff.permissions import Action, action_require, places_of
 from casino_backoffice.staff.segregation import independent_require
 from casino_backoffice.staff.services import pin_check, signature_add
 from jackpots.bad_beat.exceptions import AboveOfficialBalance, AlreadyDistributed, ShareAlreadyPaid
@@ -195,18 +194,10 @@ def _distributable(claim: BadBeatClaim) -> None:
         )
 
 
-# Where each role pays: security delivers at the table (§637a.15(f)(2)), a cage cashier pays at the cage
-# (§637a.15(g)), finance does either.
-_PLACES: dict[Role, frozenset[str]] = {
-    Role.SECURITY: frozenset({PaymentPlace.TABLE}),
-    Role.CAGE_CASHIER: frozenset({PaymentPlace.CAGE}),
-    Role.FINANCE: frozenset({PaymentPlace.TABLE, PaymentPlace.CAGE}),
-}
-
-
 def payment_places(actor: User) -> frozenset[str]:
-    """Where ``actor`` pays a share: at the table, at the cage, or either (finance)."""
-    return frozenset().union(*(_PLACES.get(role, frozenset()) for role in actor.roles))
+    """Where ``actor`` pays a share: at the table, at the cage, or either (finance), as the table of
+    actions says (``ACTION_PLACES``)."""
+    return places_of(actor, Action.BAD_BEAT_PAY)
 
 
 def _place_for(actor: User, place: str | None) -> str:
