@@ -357,8 +357,24 @@ def _round_post(
         existing = document_replay(model=Round, idempotency_key=request.idempotency_key, fingerprint=fingerprint)
         assert existing is not None  # the key was there, and rounds are never deleted
         return RoundRecorded(round=existing, drops=tuple(existing.drops.all()), replayed=True)
-    # Each amount above zero moves from the room's pots into a box: expected money (docs/architecture.md, Official
-    # versus expected). The round's unique key makes these transfer keys new.
+    postings = _round_postings(request, in_effect=in_effect, outcome=outcome, jackpot_ids=jackpot_ids, now=now)
+    transfers_post_within(postings=postings, actor=actor, reference=round_, posted_at=now)
+    # A jackpot hand recorded before its round was logged belongs to it: linked now, in this transaction.
+    round_link_hands(round=round_)
+    return RoundRecorded(round=round_, drops=tuple(drops), replayed=False)
+
+
+def _round_postings(
+    request: RoundRequest,
+    *,
+    in_effect: TableRulesInEffect,
+    outcome: PotOutcome,
+    jackpot_ids: dict[str, int],
+    now: datetime,
+) -> list[Posting]:
+    """The transfers of a round: each amount above zero moves from the room's pots into a box, expected
+    money (docs/architecture.md, Official versus expected). The round's unique key makes their keys new."""
+    table, room, version_id = request.table, request.table.room, in_effect.version_id
     source_id = _account_id(pots_account(room=room), version_id=version_id)
     postings: list[Posting] = []
     key = request.idempotency_key
@@ -400,10 +416,7 @@ def _round_post(
                     memo=drop.rule[:300],
                 )
             )
-    transfers_post_within(postings=postings, actor=actor, reference=round_, posted_at=now)
-    # A jackpot hand recorded before its round was logged belongs to it: linked now, in this transaction.
-    round_link_hands(round=round_)
-    return RoundRecorded(round=round_, drops=tuple(drops), replayed=False)
+    return postings
 
 
 # On PostgreSQL a round and its drops are written by one statement (one round trip), and its
