@@ -46,8 +46,8 @@ class BoxAdmin(CageAdmin):
 
 @admin.register(ComplianceNotice)
 class ComplianceNoticeAdmin(CageAdmin):
-    list_display = ["gamingday_asked", "room", "notified", "method", "notified_at", "recorded_by"]
-    list_filter = ["room", "gamingday_asked"]
+    list_display = ["gaming_day", "room", "notified", "method", "notified_at", "recorded_by"]
+    list_filter = ["room", "gaming_day"]
     list_select_related = ["room", "recorded_by"]
     exclude = ["request_sha256"]
     readonly_fields = ["signed_by"]
@@ -61,8 +61,8 @@ class ComplianceNoticeAdmin(CageAdmin):
 class CountSheetAdmin(CageAdmin):
     """The counts that must happen: each box once a gaming day, each High Hand box each period."""
 
-    list_display = ["box", "room", "gamingday_asked", "kind", "key", "due_by", "counted", "overdue_flagged_at"]
-    list_filter = ["room", "gamingday_asked", "kind"]
+    list_display = ["box", "room", "gaming_day", "kind", "key", "due_by", "counted", "overdue_flagged_at"]
+    list_filter = ["room", "gaming_day", "kind"]
     list_select_related = ["box", "room"]
     search_fields = ["box__code", "key"]
     actions = ["count_sheets_pdf"]
@@ -82,7 +82,7 @@ class CountSheetAdmin(CageAdmin):
     @admin.action(description="The selected count sheets, with every signature, as PDF")
     def count_sheets_pdf(self, request: HttpRequest, queryset: QuerySet[CountSheet]) -> HttpResponse:
         sheets = list(
-            queryset.select_related("room", "box__table", "box__jackpot").order_by("gamingday_asked", "box__code")
+            queryset.select_related("room", "box__table", "box__jackpot").order_by("gaming_day", "box__code")
         )
         zones = {sheet.room.timezone for sheet in sheets}
         zone = ZoneInfo(zones.pop() if len(zones) == 1 else settings.TIME_ZONE)
@@ -96,7 +96,7 @@ class CountAdmin(CageAdmin):
     list_display = [
         "id",
         "box",
-        "gamingday_asked",
+        "gaming_day",
         "place",
         "counted",
         "expected",
@@ -106,7 +106,7 @@ class CountAdmin(CageAdmin):
         "witnessed_by",
         "surveillance_reference",
     ]
-    list_filter = ["status", "place", "gamingday_asked", "box__room"]
+    list_filter = ["status", "place", "gaming_day", "box__room"]
     list_select_related = ["box", "counted_by", "witnessed_by", "superseded_by"]
     search_fields = ["box__code", "surveillance_reference"]
     date_hierarchy = "counted_at"

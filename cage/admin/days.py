@@ -26,7 +26,7 @@ class GamingDayCloseAdmin(CageAdmin):
     """The closed gaming days, and finance's page to close one (*Close a gaming day*): each open day of
     their rooms with what still blocks it, each a link, and the close with the PIN (§637a.17)."""
 
-    list_display = ["gamingday_asked", "room", "closed_by", "closed_at"]
+    list_display = ["gaming_day", "room", "closed_by", "closed_at"]
     list_filter = ["room"]
     list_select_related = ["room", "closed_by"]
     change_list_template = "admin/cage/gamingdayclose_change_list.html"
@@ -48,7 +48,7 @@ class GamingDayCloseAdmin(CageAdmin):
             form = CloseDayForm(request.POST)
             room = next((r for r in rooms_asked(request) if r.code == request.POST.get("room")), None)
             if form.is_valid() and room is not None:
-                day = form.cleaned_data["gamingday_asked"]
+                day = form.cleaned_data["gaming_day"]
                 try:
                     gaming_day_close(room=room, day=day, actor=acting_user(request), pin=form.cleaned_data["pin"])
                 except DomainError as refused:
@@ -67,8 +67,8 @@ class GamingDayCloseAdmin(CageAdmin):
                 error = "Nothing was closed: " + (
                     "there is no such room of yours." if room is None else "give your PIN to sign the close."
                 )
-                if room is not None and form.cleaned_data.get("gamingday_asked"):
-                    failed = (room.code, form.cleaned_data["gamingday_asked"], form)
+                if room is not None and form.cleaned_data.get("gaming_day"):
+                    failed = (room.code, form.cleaned_data["gaming_day"], form)
         context = {
             **self.admin_site.each_context(request),
             "title": "Close a gaming day",
@@ -77,7 +77,7 @@ class GamingDayCloseAdmin(CageAdmin):
             "error": error,
             "rule": GamingDayClose.CLOSER.name,
         }
-        return TemplateResponse(request, "admin/cage/close_gamingday_asked.html", context, status=400 if error else 200)
+        return TemplateResponse(request, "admin/cage/close_gaming_day.html", context, status=400 if error else 200)
 
 
 @admin.register(ScheduleRun)

@@ -114,7 +114,7 @@ class TransportAdmin(CageAdmin):
     list_display = [
         "seal",
         "kind",
-        "gamingday_asked",
+        "gaming_day",
         "status",
         "boxes",
         "declared",
@@ -122,7 +122,7 @@ class TransportAdmin(CageAdmin):
         "carried_by",
         "carried_at",
     ]
-    list_filter = [ArrivingFilter, "gamingday_asked", "room", "kind", "destination"]
+    list_filter = [ArrivingFilter, "gaming_day", "room", "kind", "destination"]
     list_select_related = ["room", "carried_by", "accounted_by", "verification"]
     search_fields = ["seal", "items__box__code"]
     exclude = ["request_sha256"]

@@ -67,8 +67,8 @@ class VarianceAdmin(CageAdmin):
     """Every variance (the variance report), opening on those that await an explanation; a shift
     supervisor or finance explains one and signs. Unresolved ones block closing their gaming day."""
 
-    list_display = ["id", "gamingday_asked", "where", "what", "amount", "threshold", "state"]
-    list_filter = [UnresolvedFilter, "kind", "gamingday_asked", "room"]
+    list_display = ["id", "gaming_day", "where", "what", "amount", "threshold", "state"]
+    list_filter = [UnresolvedFilter, "kind", "gaming_day", "room"]
     list_select_related = ["room", "box", "explained_by", "verification__transport", "count"]
     search_fields = ["box__code", "explanation"]
     readonly_fields = ["signed_by", "official_record_correction"]
@@ -198,7 +198,7 @@ class VarianceAdmin(CageAdmin):
             else ""
         )
         summary = (
-            f"{variance.get_kind_display()}: {display_variance(variance.amount_cents)} ({where}, gaming day {variance.gamingday_asked}); "
+            f"{variance.get_kind_display()}: {display_variance(variance.amount_cents)} ({where}, gaming day {variance.gaming_day}); "
             f"the room's threshold was {display_cents(variance.threshold_cents)}."
         )
         context = {

@@ -26,7 +26,7 @@ from casino_backoffice.staff.permissions import Action, may
 from jackpots.funds.accounts import jackpot_fund_account
 from jackpots.funds.models import Jackpot
 from tables.models import PokerRoom
-from tables.selectors import gamingday_asked
+from tables.selectors import gaming_day
 
 from ..accounts import revenue_spec
 from ..exports import custody_log_report, official_record_report
@@ -43,7 +43,7 @@ class CageVerificationAdmin(CageAdmin):
         "id",
         "transport",
         "room",
-        "gamingday_asked",
+        "gaming_day",
         "counted",
         "official",
         "variance",
@@ -51,7 +51,7 @@ class CageVerificationAdmin(CageAdmin):
         "cashier",
         "verified_at",
     ]
-    list_filter = ["status", "gamingday_asked", "room"]
+    list_filter = ["status", "gaming_day", "room"]
     list_select_related = ["transport", "room", "cashier"]
     search_fields = ["transport__seal"]
     date_hierarchy = "verified_at"
@@ -97,7 +97,7 @@ class CageVerificationAdmin(CageAdmin):
         self._require_record(request)
         rooms = rooms_asked(request)
         room = room_asked(request, rooms)
-        today = gamingday_asked(room=room, at=timezone.now()) if room else timezone.localdate()
+        today = gaming_day(room=room, at=timezone.now()) if room else timezone.localdate()
         start = day_asked(request.GET.get("from")) or today.replace(day=1)
         end = day_asked(request.GET.get("to")) or today
         rows = official_record(room=room, start=start, end=end) if room else []
@@ -106,7 +106,7 @@ class CageVerificationAdmin(CageAdmin):
         days: dict[date, dict[str, Any]] = {}
         by_fund: dict[int, dict[str, Any]] = {}
         for row in rows:
-            day = days.setdefault(row.gamingday_asked, {"day": row.gamingday_asked, "rows": [], "total": 0})
+            day = days.setdefault(row.gaming_day, {"day": row.gaming_day, "rows": [], "total": 0})
             day["rows"].append(row)
             day["total"] += row.official_cents
             fund = by_fund.setdefault(row.account.pk, {"account": row.account, "total": 0})
@@ -145,7 +145,7 @@ class CageVerificationAdmin(CageAdmin):
         rooms = rooms_asked(request)
         room = room_asked(request, rooms)
         day = day_asked(request.GET.get("day")) or (
-            gamingday_asked(room=room, at=timezone.now()) if room else timezone.localdate()
+            gaming_day(room=room, at=timezone.now()) if room else timezone.localdate()
         )
         events = custody_log(room=room, day=day) if room else []
         if room is not None and (extension := request.GET.get("export")) in ("csv", "xlsx"):
@@ -171,14 +171,14 @@ class CageVerificationAdmin(CageAdmin):
         room = room_asked(request, rooms)
         if room is None:
             raise PermissionDenied
-        day = day_asked(request.GET.get("day")) or gamingday_asked(room=room, at=timezone.now())
+        day = day_asked(request.GET.get("day")) or gaming_day(room=room, at=timezone.now())
         sheets = list(
-            CountSheet.objects.filter(room=room, gamingday_asked=day)
+            CountSheet.objects.filter(room=room, gaming_day=day)
             .select_related("room", "box__table", "box__jackpot")
             .order_by("box__code", "key")
         )
         counts = list(
-            Count.objects.filter(box__room=room, gamingday_asked=day, sheet__isnull=True).select_related(
+            Count.objects.filter(box__room=room, gaming_day=day, sheet__isnull=True).select_related(
                 "box__table",
                 "box__jackpot",
                 "notice",
