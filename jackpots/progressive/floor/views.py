@@ -211,17 +211,23 @@ def record_page(request: HttpRequest) -> HttpResponse:
     keeps what was entered."""
     if (refusal := refused_page(request, RECORD_TEMPLATE, Action.PROGRESSIVE_ROUND_RECORD)) is not None:
         return refusal
-    values = request.POST if request.method == "POST" else request.GET
-    if request.method == "POST" and (first := _round_of_key(values.get("idempotency_key"))) is not None:
+    posted = request.method == "POST"
+    values = request.POST if posted else request.GET
+    if posted and (first := _round_of_key(values.get("idempotency_key"))) is not None:
         return _counted_once(request, first)
     chosen = _chosen(request, values)
+    if chosen is None and posted:
+        messages.error(request, "Nothing was recorded: pick the table of the round.")
+        return redirect("floor:progressive-round")
     if chosen is None:
-        if request.method == "POST":
-            messages.error(request, "Nothing was recorded: pick the table of the round.")
-            return redirect("floor:progressive-round")
         return render(request, RECORD_TEMPLATE, {"offers": _offers(floor_rooms(request.user))})
-    if request.method != "POST":
+    if not posted:
         return _record_form_page(request, chosen, _round_form(chosen))
+    return _round_recorded(request, chosen)
+
+
+def _round_recorded(request: HttpRequest, chosen: Offer) -> HttpResponse:
+    """The round the form posted, recorded, and its page; or the form again with what refused it."""
     form = _round_form(chosen, request.POST)
     if not form.is_valid():
         messages.error(request, "Nothing was recorded: correct what is marked below.")
