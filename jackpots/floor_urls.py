@@ -14,7 +14,9 @@ from jackpots.board import tiles as board_tiles
 from jackpots.high_hand.floor import tiles as high_hand_tiles
 from jackpots.high_hand.floor import views as high_hand_floor
 from jackpots.progressive.floor import tiles as progressive_tiles
-from jackpots.progressive.floor import views as progressive_floor
+from jackpots.progressive.floor.views import meters as progressive_meters
+from jackpots.progressive.floor.views import rounds as progressive_rounds
+from jackpots.progressive.floor.views import validate as progressive_validate
 
 TILES = (*bad_beat_tiles.TILES, *high_hand_tiles.TILES, *progressive_tiles.TILES, *board_tiles.TILES)
 
@@ -40,16 +42,20 @@ urlpatterns = [
     path("high-hand/record/", high_hand_floor.record_page, name="high-hand-record"),
     path("high-hand/periods/<int:period_id>/", high_hand_floor.period_page, name="high-hand-period"),
     path("high-hand/entries/<int:entry_id>/void/", high_hand_floor.void_page, name="high-hand-void"),
-    path("progressive/round/", progressive_floor.record_page, name="progressive-round"),
-    path("progressive/rounds/<int:round_id>/", progressive_floor.round_detail, name="progressive-round-detail"),
-    path("progressive/rounds/<int:round_id>/hands/", progressive_floor.hand_page, name="progressive-hand"),
-    path("progressive/validate/", progressive_floor.validate_page, name="progressive-validate"),
+    path("progressive/round/", progressive_rounds.record_page, name="progressive-round"),
+    path("progressive/rounds/<int:round_id>/", progressive_rounds.round_detail, name="progressive-round-detail"),
+    path("progressive/rounds/<int:round_id>/hands/", progressive_rounds.hand_page, name="progressive-hand"),
+    path("progressive/validate/", progressive_validate.validate_page, name="progressive-validate"),
     path(
-        "progressive/hands/<int:hand_id>/validate/", progressive_floor.validate_sign, name="progressive-validate-sign"
+        "progressive/hands/<int:hand_id>/validate/",
+        progressive_validate.validate_sign,
+        name="progressive-validate-sign",
     ),
-    path("progressive/meters/", progressive_floor.meters_page, name="progressive-meters"),
-    path("progressive/meters/<int:meter_id>/reset/", progressive_floor.reset_page, name="progressive-reset"),
+    path("progressive/meters/", progressive_meters.meters_page, name="progressive-meters"),
+    path("progressive/meters/<int:meter_id>/reset/", progressive_meters.reset_page, name="progressive-reset"),
     path(
-        "progressive/exceptions/<int:exception_id>/explain/", progressive_floor.explain_page, name="progressive-explain"
+        "progressive/exceptions/<int:exception_id>/explain/",
+        progressive_meters.explain_page,
+        name="progressive-explain",
     ),
 ]
