@@ -1,14 +1,19 @@
-"""What the Bad Beat's tablet pages share: a claim as a page shows it, with its cards and its conditions."""
+"""What the Bad Beat's tablet pages share: a claim as a page shows it, with its cards and its conditions;
+the claim a page's address names."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from django.contrib import messages
+from django.http import HttpRequest
+
 from jackpots.bad_beat.models import BadBeatClaim
 from jackpots.funds.floor import card_faces
 from tables.games import Game
 from tables.models import Round
+from tables.selectors import visible_to
 
 
 @dataclass(frozen=True)
@@ -72,3 +77,11 @@ def claim_view(claim: BadBeatClaim, rounds: dict[int, Round] | None = None) -> C
 
 def rounds_of_claims(claims: Iterable[BadBeatClaim]) -> dict[int, Round]:
     return Round.objects.in_bulk([claim.round_id for claim in claims if claim.round_id])
+
+
+def claim_or_back(request: HttpRequest, claim_id: int) -> BadBeatClaim | None:
+    """The claim of the page's address, as the person may see it; a message when there is none."""
+    claim = visible_to(request.user, BadBeatClaim.objects.select_related("table")).filter(pk=claim_id).first()
+    if claim is None:
+        messages.error(request, f"There is no Bad Beat claim {claim_id}.")
+    return claim

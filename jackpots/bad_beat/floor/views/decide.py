@@ -18,12 +18,10 @@ from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action
 from jackpots.bad_beat.floor.forms import DenyForm, VerifyForm
-from jackpots.bad_beat.floor.views.common import ClaimView, claim_view, rounds_of_claims
-from jackpots.bad_beat.models import BadBeatClaim
+from jackpots.bad_beat.floor.views.common import ClaimView, claim_or_back, claim_view, rounds_of_claims
 from jackpots.bad_beat.selectors import claims_to_decide
 from jackpots.bad_beat.services.claims import claim_deny, claim_verify
 from jackpots.funds.floor import floor_rooms
-from tables.selectors import visible_to
 
 DECIDE_TEMPLATE = "jackpots/floor/decide.html"
 
@@ -76,19 +74,12 @@ def decide_page(request: HttpRequest) -> HttpResponse:
     return _decide_page(request)
 
 
-def _claim_or_back(request: HttpRequest, claim_id: int) -> BadBeatClaim | None:
-    claim = visible_to(request.user, BadBeatClaim.objects.select_related("table")).filter(pk=claim_id).first()
-    if claim is None:
-        messages.error(request, f"There is no Bad Beat claim {claim_id}.")
-    return claim
-
-
 @login_required
 @require_POST
 def claim_verify_page(request: HttpRequest, claim_id: int) -> HttpResponse:
     if (refusal := refused_page(request, DECIDE_TEMPLATE, Action.BAD_BEAT_VERIFY)) is not None:
         return refusal
-    if (claim := _claim_or_back(request, claim_id)) is None:
+    if (claim := claim_or_back(request, claim_id)) is None:
         return redirect("floor:bad-beat-decide")
     form = VerifyForm(request.POST, auto_id=f"id_verify{claim.pk}_%s")
     if not form.is_valid():
@@ -114,7 +105,7 @@ def claim_verify_page(request: HttpRequest, claim_id: int) -> HttpResponse:
 def claim_deny_page(request: HttpRequest, claim_id: int) -> HttpResponse:
     if (refusal := refused_page(request, DECIDE_TEMPLATE, Action.BAD_BEAT_VERIFY)) is not None:
         return refusal
-    if (claim := _claim_or_back(request, claim_id)) is None:
+    if (claim := claim_or_back(request, claim_id)) is None:
         return redirect("floor:bad-beat-decide")
     form = DenyForm(request.POST, auto_id=f"id_deny{claim.pk}_%s")
     if not form.is_valid():

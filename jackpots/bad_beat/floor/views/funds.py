@@ -19,7 +19,7 @@ from casino_backoffice.money import display_cents
 from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.permissions import Action
 from jackpots.bad_beat.floor.forms import AdjustForm, DistributeForm, WitnessForm
-from jackpots.bad_beat.floor.views.decide import _claim_or_back
+from jackpots.bad_beat.floor.views.common import claim_or_back
 from jackpots.bad_beat.models import BadBeatClaim, ClaimStatus, DisplayAdjustment
 from jackpots.bad_beat.selectors import adjustments_to_witness, fund_positions
 from jackpots.bad_beat.services.display import display_adjust, display_witness
@@ -189,7 +189,7 @@ def display_adjust_page(request: HttpRequest, jackpot_id: int) -> HttpResponse:
 def distribution_prepare_page(request: HttpRequest, claim_id: int) -> HttpResponse:
     if (refusal := refused_page(request, FUNDS_TEMPLATE, Action.BAD_BEAT_DISTRIBUTE)) is not None:
         return refusal
-    if (claim := _claim_or_back(request, claim_id)) is None:
+    if (claim := claim_or_back(request, claim_id)) is None:
         return redirect("floor:bad-beat-funds")
     form = DistributeForm(request.POST, auto_id=f"id_claim{claim.pk}_%s")
     if not form.is_valid():
