@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
-from zoneinfo import ZoneInfo
 
-from django.conf import settings
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
@@ -14,6 +12,7 @@ from django.utils.html import format_html
 from cage.admin.common import CageAdmin
 from cage.admin.verifications import _count_sheets_pdf
 from casino_backoffice.core.admin import signatures_html
+from casino_backoffice.core.clock import zone_of
 from casino_backoffice.ledger.models import Account
 from casino_backoffice.ledger.selectors import accounts_total_balance, balance_of
 from casino_backoffice.money import display_cents
@@ -81,11 +80,9 @@ class CountSheetAdmin(CageAdmin):
 
     @admin.action(description="The selected count sheets, with every signature, as PDF")
     def count_sheets_pdf(self, request: HttpRequest, queryset: QuerySet[CountSheet]) -> HttpResponse:
-        sheets = list(
-            queryset.select_related("room", "box__table", "box__jackpot").order_by("gaming_day", "box__code")
-        )
+        sheets = list(queryset.select_related("room", "box__table", "box__jackpot").order_by("gaming_day", "box__code"))
         zones = {sheet.room.timezone for sheet in sheets}
-        zone = ZoneInfo(zones.pop() if len(zones) == 1 else settings.TIME_ZONE)
+        zone = zone_of(zones.pop() if len(zones) == 1 else None)
         return _count_sheets_pdf(
             request, sheets=sheets, counts=[], title="Count sheets", filename="count-sheets", zone=zone
         )

@@ -17,6 +17,7 @@ from django.utils import timezone
 from cage.admin.common import CageAdmin, day_asked, room_asked, rooms_asked
 from cage.admin.variances import _with_variance_totals
 from casino_backoffice.core.admin import export_links, signatures_html
+from casino_backoffice.core.clock import zone_of
 from casino_backoffice.core.exports import export_response, pdf_response
 from casino_backoffice.ledger.models import Account, AccountKind
 from casino_backoffice.ledger.selectors import account_balances
@@ -160,7 +161,7 @@ class CageVerificationAdmin(CageAdmin):
             "day": day,
             "events": events,
             "export_links": links,
-            "zone": ZoneInfo(room.timezone) if room else None,
+            "zone": zone_of(room) if room else None,
         }
         return TemplateResponse(request, "admin/cage/custody_log.html", context)
 
@@ -193,7 +194,7 @@ class CageVerificationAdmin(CageAdmin):
             counts=counts,
             title=f"Count sheets of {room.name}, gaming day {day}",
             filename=f"count-sheets-{room.code}-{day}",
-            zone=ZoneInfo(room.timezone),
+            zone=zone_of(room),
         )
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import threading
 from datetime import datetime
-from zoneinfo import ZoneInfo
 
 from casino_backoffice.core.checker import Checker
+from casino_backoffice.core.clock import ZONED, local_text
 from jackpots.funds.models import Jackpot
 from jackpots.funds.rules import JackpotRule, jackpot_rule_parse
 from tables.models import PokerRoom, RulesVersion
@@ -53,5 +53,6 @@ def jackpot_ids_by_code(*, room: PokerRoom) -> dict[str, int]:
 
 
 def local_time(at: datetime, zone: str) -> str:
-    """A moment as the room's clock reads it, for a refusal or a notice: '2026-11-30 21:14 EST'."""
-    return at.astimezone(ZoneInfo(zone)).strftime("%Y-%m-%d %H:%M %Z")
+    """A moment as the room's clock reads it, for a refusal or a notice: '2026-11-30 21:14 EST' (the
+    clock's ``ZONED`` format, kept by this name for the services that call it)."""
+    return local_text(at, zone, ZONED)

@@ -23,13 +23,14 @@ from django.utils.safestring import mark_safe
 from simple_history.admin import SimpleHistoryAdmin
 
 from casino_backoffice.core.admin import room_object_or_404
+from casino_backoffice.core.clock import SECOND, local_text
 from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.core.exports import export_response, pdf_response
 from casino_backoffice.money import display_cents
 from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.permissions import Action, may
 from jackpots.bad_beat.admin.common import BadBeatAdmin
-from jackpots.bad_beat.admin.documents import DecisionInline, DistributionInline, _when
+from jackpots.bad_beat.admin.documents import DecisionInline, DistributionInline
 from jackpots.bad_beat.exports import claims_report
 from jackpots.bad_beat.models import BadBeatClaim, BadBeatDecision, BadBeatDistribution, ClaimStatus, PayoutMethod
 from jackpots.bad_beat.reports import claim_file, claims_with_amounts
@@ -328,7 +329,7 @@ class BadBeatClaimAdmin(BadBeatAdmin, SimpleHistoryAdmin):
         table = None
         if decision is not None and decision.outcome == "verified":
             facts += [
-                ("Verified by", f"{decision.decided_by} at {_when(decision.decided_at)}"),
+                ("Verified by", f"{decision.decided_by} at {local_text(decision.decided_at, None, SECOND)}"),
                 ("Payout fixed at verification", display_cents(decision.payout_cents)),
             ]
             if claim.status == ClaimStatus.VERIFIED and decision.payout_cents > 0:

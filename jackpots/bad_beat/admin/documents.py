@@ -13,10 +13,10 @@ from django.db.models import QuerySet, Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import path, reverse
-from django.utils import timezone
 from django.utils.html import format_html
 
 from casino_backoffice.core.admin import ReadOnlyInline, room_object_or_404, signatures_html
+from casino_backoffice.core.clock import SECOND, local_text
 from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.money import display_cents
 from casino_backoffice.staff.auth import acting_user
@@ -28,10 +28,6 @@ from jackpots.funds.admin import SignForm, require, sign_page
 from jackpots.funds.exports import credential
 from jackpots.funds.models import PaymentPlace
 from jackpots.funds.reports import game_words
-
-
-def _when(moment: Any) -> str:
-    return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M:%S") if moment else ""
 
 
 def link_to_claim(claim_id: int) -> str:
@@ -156,7 +152,7 @@ def _paid(share: BadBeatShare) -> str:
     payment = getattr(share, "payment", None)
     if payment is None:
         return "not yet"
-    return f"{payment.get_place_display()} by {payment.paid_by} at {_when(payment.paid_at)}"
+    return f"{payment.get_place_display()} by {payment.paid_by} at {local_text(payment.paid_at, None, SECOND)}"
 
 
 @admin.register(BadBeatDistribution)

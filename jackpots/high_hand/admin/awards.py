@@ -13,6 +13,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 
 from casino_backoffice.core.admin import room_object_or_404, signatures_html
+from casino_backoffice.core.clock import ZONED, local_text
 from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.money import display_cents
 from casino_backoffice.staff.auth import acting_user
@@ -20,7 +21,7 @@ from casino_backoffice.staff.permissions import Action, may
 from jackpots.funds.admin import SignForm, require, sign_page
 from jackpots.funds.exports import credential, person
 from jackpots.funds.reports import id_number_masked
-from jackpots.high_hand.admin.common import HighHandAdmin, local_or_blank, period_link, period_named
+from jackpots.high_hand.admin.common import HighHandAdmin, period_link, period_named
 from jackpots.high_hand.models import HighHandAward, HighHandAwardPayment
 from jackpots.high_hand.reports import award_state, awards_filter_state, id_words
 from jackpots.high_hand.services.awards import award_pay
@@ -112,7 +113,7 @@ class HighHandAwardAdmin(HighHandAdmin):
         payment = getattr(award, "payment", None)
         if payment is None:
             return "—"
-        return f"{local_or_blank(payment.paid_at, award.period.room.timezone)} by {person(payment.paid_by)} ({credential(payment.paid_by)})"
+        return f"{local_text(payment.paid_at, award.period.room.timezone, ZONED)} by {person(payment.paid_by)} ({credential(payment.paid_by)})"
 
     @admin.display(description="Identification recorded with the hand")
     def identification(self, award: HighHandAward) -> str:
@@ -178,12 +179,12 @@ class HighHandAwardAdmin(HighHandAdmin):
         state = award_state(award)
         facts: list[tuple[str, Any]] = [
             ("Award", f"{award.pk}: {period.jackpot.name} ({period.jackpot.code})"),
-            ("Period", f"{local_or_blank(period.starts_at, zone)} to {local_or_blank(period.ends_at, zone)}"),
+            ("Period", f"{local_text(period.starts_at, zone, ZONED)} to {local_text(period.ends_at, zone, ZONED)}"),
             ("Player", f"{entry.player_name}, {entry.player_phone}"),
             ("Table and seat", f"{entry.table.number}, seat {entry.seat}"),
             ("Hand", f"{entry.words} ({entry.cards})"),
             ("Amount", display_cents(award.amount_cents)),
-            ("Collect by", local_or_blank(award.collect_by, zone)),
+            ("Collect by", local_text(award.collect_by, zone, ZONED)),
             ("Identification recorded with the hand", id_words(entry.id_type, entry.id_number)),
             ("State", state),
         ]

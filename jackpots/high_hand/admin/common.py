@@ -3,26 +3,21 @@
 from __future__ import annotations
 
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
 
 from casino_backoffice.core.admin import ReadOnlyAdmin
+from casino_backoffice.core.clock import local_text
 from casino_backoffice.staff.permissions import Action, may
-from jackpots.funds.selectors import local_time
 from jackpots.high_hand.models import HighHandPeriod
-
-
-def local_or_blank(moment: Any, zone: str) -> str:
-    return local_time(moment, zone) if moment else ""
 
 
 def period_named(period: HighHandPeriod) -> str:
     """The period by its fund and its start on the room's clock: 'hh 2026-11-30 18:00' (the period's
     jackpot and room selected)."""
-    return f"{period.jackpot.code} {period.starts_at.astimezone(ZoneInfo(period.room.timezone)):%Y-%m-%d %H:%M}"
+    return f"{period.jackpot.code} {local_text(period.starts_at, period.room)}"
 
 
 def period_link(period: HighHandPeriod) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from django.contrib import admin
 from django.db.models import QuerySet
@@ -12,6 +11,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from casino_backoffice.core.admin import signatures_html
+from casino_backoffice.core.clock import local_text
 from jackpots.funds.exports import credential, person
 from jackpots.funds.reports import id_number_masked
 from jackpots.high_hand.admin.common import HighHandAdmin, period_link
@@ -83,7 +83,7 @@ class HighHandEntryAdmin(HighHandAdmin):
 
     @admin.display(description="Made at", ordering="made_at")
     def made(self, entry: HighHandEntry) -> str:
-        return entry.made_at.astimezone(ZoneInfo(entry.period.room.timezone)).strftime("%H:%M:%S")
+        return local_text(entry.made_at, entry.period.room, "%H:%M:%S")
 
     @admin.display(description="Table, seat", ordering="table__number")
     def table_number(self, entry: HighHandEntry) -> str:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from datetime import date
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from django.contrib import admin
 from django.db.models import QuerySet
@@ -15,6 +14,7 @@ from django.utils import timezone
 from simple_history.admin import SimpleHistoryAdmin
 
 from casino_backoffice.core.admin import export_links, room_object_or_404
+from casino_backoffice.core.clock import zone_of
 from casino_backoffice.core.exports import export_response, pdf_response
 from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.permissions import Action, may
@@ -103,7 +103,7 @@ class HighHandPeriodAdmin(HighHandAdmin, SimpleHistoryAdmin):
                     # The period's start on the room's clock, as its slip says it.
                     "subtitle": period_named(slip.period),
                     "slip": slip,
-                    "zone": ZoneInfo(slip.period.room.timezone),
+                    "zone": zone_of(slip.period.room),
                     "award_rows": [
                         {
                             "line": line,
@@ -179,7 +179,7 @@ class HighHandPeriodAdmin(HighHandAdmin, SimpleHistoryAdmin):
                 funds=funds,
                 jackpot=jackpot,
                 history=history,
-                zone=ZoneInfo(jackpot.room.timezone),
+                zone=zone_of(jackpot.room),
                 export_links=export_links(request),
                 printed_at=timezone.now(),
                 printed_by=acting_user(request),

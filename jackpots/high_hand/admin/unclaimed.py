@@ -13,13 +13,14 @@ from django.utils.html import format_html
 from simple_history.admin import SimpleHistoryAdmin
 
 from casino_backoffice.core.admin import room_object_or_404, signatures_html
+from casino_backoffice.core.clock import ZONED, local_text
 from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.money import display_cents
 from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.permissions import Action, may
 from jackpots.funds.admin import SignForm, require, sign_page
 from jackpots.funds.exports import credential, person
-from jackpots.high_hand.admin.common import HighHandAdmin, local_or_blank, period_link
+from jackpots.high_hand.admin.common import HighHandAdmin, period_link
 from jackpots.high_hand.models import HighHandUnclaimed
 from jackpots.high_hand.reports import unclaimed_into, unclaimed_words
 from jackpots.high_hand.services.awards import unclaimed_approve
@@ -93,7 +94,7 @@ class HighHandUnclaimedAdmin(HighHandAdmin, SimpleHistoryAdmin):
         if unclaimed.approved_by is None:
             return "not yet"
         return (
-            f"{local_or_blank(unclaimed.approved_at, unclaimed.award.period.room.timezone)} by {person(unclaimed.approved_by)} "
+            f"{local_text(unclaimed.approved_at, unclaimed.award.period.room.timezone, ZONED)} by {person(unclaimed.approved_by)} "
             f"({credential(unclaimed.approved_by)})"
         )
 
@@ -146,7 +147,7 @@ class HighHandUnclaimedAdmin(HighHandAdmin, SimpleHistoryAdmin):
                 self.message_user(
                     request,
                     f"Award {award.pk} not collected: {display_cents(award.amount_cents)} moved into the pool of the "
-                    f"period from {local_or_blank(into.starts_at, award.period.room.timezone)}.",
+                    f"period from {local_text(into.starts_at, award.period.room.timezone, ZONED)}.",
                     messages.SUCCESS,
                 )
                 return redirect("admin:jackpots_highhandunclaimed_changelist")
@@ -157,16 +158,16 @@ class HighHandUnclaimedAdmin(HighHandAdmin, SimpleHistoryAdmin):
             ("Award", f"{award.pk}: {award.period.jackpot.name} ({award.period.jackpot.code})"),
             (
                 "Period won",
-                f"{local_or_blank(award.period.starts_at, zone)} to {local_or_blank(award.period.ends_at, zone)}",
+                f"{local_text(award.period.starts_at, zone, ZONED)} to {local_text(award.period.ends_at, zone, ZONED)}",
             ),
             ("Player", f"{entry.player_name} ({entry.table.number} seat {entry.seat}), {entry.words}"),
             ("Amount", display_cents(award.amount_cents)),
-            ("Collect by", local_or_blank(award.collect_by, zone)),
-            ("Prepared by the schedule", local_or_blank(unclaimed.prepared_at, zone)),
+            ("Collect by", local_text(award.collect_by, zone, ZONED)),
+            ("Prepared by the schedule", local_text(unclaimed.prepared_at, zone, ZONED)),
             ("The posted rules send it", unclaimed_words(unclaimed.destination)),
             (
                 "Goes into the pool of",
-                f"the period from {local_or_blank(into.starts_at, zone)} ({into.get_status_display().lower()})"
+                f"the period from {local_text(into.starts_at, zone, ZONED)} ({into.get_status_display().lower()})"
                 if into is not None
                 else "the next period to close after the approval (kept in the fund until then)"
                 if unclaimed.destination == "fund"
@@ -178,7 +179,7 @@ class HighHandUnclaimedAdmin(HighHandAdmin, SimpleHistoryAdmin):
                 (
                     "Approved",
                     f"by {person(unclaimed.approved_by)} ({credential(unclaimed.approved_by)}) at "
-                    f"{local_or_blank(unclaimed.approved_at, zone)}",
+                    f"{local_text(unclaimed.approved_at, zone, ZONED)}",
                 )
             )
         back = ("Back to the uncollected awards", reverse("admin:jackpots_highhandunclaimed_changelist"))
