@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import date
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from django.db.models import QuerySet
 
+from casino_backoffice.core.clock import zone_of
 from casino_backoffice.core.exports import Column, Kind, Report
 from tables.models import PokerRoom
 
@@ -64,7 +64,7 @@ def official_record_report(
         rows=body,
         title="Official record",
         filename=f"official-record-{room.code}-{_span(start, end)}",
-        time_zone=ZoneInfo(room.timezone),
+        time_zone=zone_of(room),
     )
 
 
@@ -105,7 +105,7 @@ def variances_report(*, variances: QuerySet[Variance], filename: str = "variance
         total[8], total[9] = variance_direction(cents).value, display_variance(cents)
         body.append(total)
     zones = {v.room.timezone for v in rows}
-    zone = ZoneInfo(zones.pop()) if len(zones) == 1 else None
+    zone = zone_of(zones.pop()) if len(zones) == 1 else None
     return Report(
         columns=VARIANCE_COLUMNS,
         rows=body,
@@ -122,5 +122,5 @@ def custody_log_report(*, room: PokerRoom, day: date, events: Iterable[CustodyEv
         rows=body,
         title="Custody log",
         filename=f"custody-log-{room.code}-{day}",
-        time_zone=ZoneInfo(room.timezone),
+        time_zone=zone_of(room),
     )

@@ -15,12 +15,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from zoneinfo import ZoneInfo
 
 from django.db import models
 from django.db.models import Exists, OuterRef, Q
 from django.urls import reverse
 
+from casino_backoffice.core.clock import local_text
 from casino_backoffice.money import display_cents
 from jackpots.high_hand.models import HighHandPeriod, PeriodStatus
 from rake.models import LateRoundEntry, TimeCharge
@@ -118,7 +118,7 @@ def _days_with_records(*, room: PokerRoom, now: datetime) -> set[date]:
 
 
 def _local(at: datetime, room: PokerRoom) -> str:
-    return f"{at.astimezone(ZoneInfo(room.timezone)):%Y-%m-%d %H:%M}"
+    return local_text(at, room)
 
 
 def _blockers(*, room: PokerRoom, days: list[date], now: datetime) -> dict[date, tuple[Blocker, ...]]:

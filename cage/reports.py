@@ -165,7 +165,19 @@ def count_sheets_document(*, sheets: list[CountSheet], counts: Sequence[Count] =
         "witnessed_by",
         "transport_item__transport__verification",
     )
-    # Each sheet's one current count; those recounts superseded are attached below, struck through.
+    documents = _documents_of(sheets, counts, related=related)
+    _superseded_attach(documents, related=related)
+    _custody_attach(documents)
+    _variances_attach(documents)
+    _signatures_attach(documents)
+    return documents
+
+
+def _documents_of(
+    sheets: list[CountSheet], counts: Sequence[Count], *, related: tuple[str, ...]
+) -> list[SheetDocument]:
+    """One document per sheet with its current count, then one per count without a sheet."""
+    # Each sheet's one current count; those recounts superseded are attached after, struck through.
     current = Count.objects.filter(sheet__in=sheets).exclude(status=CountStatus.SUPERSEDED).select_related(*related)
     counted: dict[int | None, Count] = {count.sheet_id: count for count in current}
     documents: list[SheetDocument] = []
@@ -183,7 +195,12 @@ def count_sheets_document(*, sheets: list[CountSheet], counts: Sequence[Count] =
                 count=count,
             )
         )
-    _superseded_attach(documents, related=related)
+    return documents
+
+
+def _custody_attach(documents: list[SheetDocument]) -> None:
+    """Each count's notice, the transport that carried its box and the cage's verification: through the
+    transport, or for a count made at the cage, the verification that made it."""
     at_cage = {d.count.pk: _verification_of_cage_count(d.count) for d in documents if d.count is not None}
     cage_verifications = CageVerification.objects.filter(pk__in={pk for pk in at_cage.values() if pk}).select_related(
         "transport"
@@ -199,6 +216,11 @@ def count_sheets_document(*, sheets: list[CountSheet], counts: Sequence[Count] =
             document.verification = getattr(item.transport, "verification", None)
         elif (verification := verifications.get(at_cage[document.count.pk] or 0)) is not None:
             document.verification, document.transport = verification, verification.transport
+
+
+def _variances_attach(documents: list[SheetDocument]) -> None:
+    """Each document's missing-box exception, its variances (of the count, and of the container when the
+    cage verified it as one), those of the counts a recount superseded, and the corrections."""
     transport_ids = {d.transport.pk for d in documents if d.transport is not None}
     missing = {
         (m.transport_id, m.box.code): m
@@ -230,9 +252,12 @@ def count_sheets_document(*, sheets: list[CountSheet], counts: Sequence[Count] =
     for document in documents:
         if document.count is not None:
             document.corrections = corrections.get(document.count.pk, [])
+
+
+def _signatures_attach(documents: list[SheetDocument]) -> None:
+    """Every signature of every step of each document, in the order the steps happen."""
     lines = signature_lines([signed for document in documents for _, signed in document.steps()])
     for document in documents:
         for step, signed in document.steps():
             type_id = ContentType.objects.get_for_model(type(signed)).pk
             document.signatures += [(step, line) for line in lines.get((type_id, str(signed.pk)), [])]
-    return documents

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from datetime import date
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from django.contrib import admin
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 
 from casino_backoffice.core.admin import ReadOnlyAdmin, RoomScopedAdmin, export_links
+from casino_backoffice.core.clock import zone_of
 from casino_backoffice.core.exports import Column, Kind, Report, export_response
 from casino_backoffice.money import display_cents, parse_cents
 from casino_backoffice.staff.permissions import Action, may
@@ -114,7 +114,7 @@ class PokerRevenueAdmin(RoomScopedAdmin, admin.ModelAdmin):
                 rows=body,
                 title="Poker revenue",
                 filename=f"poker-revenue-{room.code}",
-                time_zone=ZoneInfo(room.timezone),
+                time_zone=zone_of(room),
             )
             return export_response(report, export)
         links = export_links(request)

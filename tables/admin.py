@@ -1,16 +1,15 @@
 import difflib
 import json
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from django import forms
-from django.conf import settings
 from django.contrib import admin
 from django.http import HttpRequest, HttpResponse
 from django.utils.html import format_html
 from simple_history.admin import SimpleHistoryAdmin
 
 from casino_backoffice.core.admin import ReadOnlyAdmin, RoomScopedAdmin
+from casino_backoffice.core.clock import zone_of
 from casino_backoffice.core.exports import Column, Kind, Report, export_response
 from casino_backoffice.money import display_cents, format_cents
 from casino_backoffice.staff.auth import acting_user
@@ -228,7 +227,7 @@ def _export(rounds: list[Round], extension: str) -> HttpResponse:
     ]
     # Times in the rooms' zone; rounds of rooms in several zones are shown in the site's.
     zones = {r.table.room.timezone for r in rounds}
-    zone = ZoneInfo(zones.pop() if len(zones) == 1 else settings.TIME_ZONE)
+    zone = zone_of(zones.pop() if len(zones) == 1 else None)
     return export_response(
         Report(columns=ROUND_COLUMNS, rows=rows, title="Rounds", filename="rounds", time_zone=zone), extension
     )

@@ -9,7 +9,6 @@ from collections import deque
 from datetime import date, datetime, timedelta
 from functools import cache, reduce
 from typing import Any, TypeVar
-from zoneinfo import ZoneInfo
 
 from django.apps import apps
 from django.conf import settings
@@ -20,6 +19,7 @@ from django.db.models.functions import Cast
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
+from casino_backoffice.core.clock import local, local_text, zone_of
 from casino_backoffice.ledger.models import Account, account_code_of_rooms
 from casino_backoffice.staff.models import Signature
 from casino_backoffice.staff.signing import SignableDocument
@@ -38,14 +38,14 @@ def gaming_day(*, room: PokerRoom, at: datetime) -> date:
     """
     if timezone.is_naive(at):
         raise ValueError("gaming_day needs an aware datetime")
-    local = at.astimezone(ZoneInfo(room.timezone))
-    day = local.date()
-    return day - timedelta(days=1) if local.time() < room.gaming_day_starts else day
+    on_clock = local(at, room)
+    day = on_clock.date()
+    return day - timedelta(days=1) if on_clock.time() < room.gaming_day_starts else day
 
 
 def gaming_day_bounds(*, room: PokerRoom, day: date) -> tuple[datetime, datetime]:
     """The first moment of ``day`` and the first moment of the next, as aware datetimes."""
-    zone = ZoneInfo(room.timezone)
+    zone = zone_of(room)
     start = datetime.combine(day, room.gaming_day_starts, tzinfo=zone)
     end = datetime.combine(day + timedelta(days=1), room.gaming_day_starts, tzinfo=zone)
     return start, end
@@ -65,7 +65,7 @@ def gaming_day_close_of(*, room: PokerRoom, day: date) -> tuple[str, str] | None
     if closed is None:
         return None
     by, at = closed
-    return by, f"{at.astimezone(ZoneInfo(room.timezone)):%Y-%m-%d %H:%M}"
+    return by, local_text(at, room)
 
 
 def rules_version_in_effect(*, room: PokerRoom, at: datetime) -> RulesVersion | None:

@@ -12,8 +12,8 @@ from typing import Any
 
 from django import forms
 from django.db.models import QuerySet
-from django.utils import timezone
 
+from casino_backoffice.core.clock import HOUR_MINUTE, local_text
 from casino_backoffice.core.floor.forms import MoneyField, PinSignatureField
 from casino_backoffice.money import display_cents
 from tables.models import PokerRoom
@@ -130,7 +130,7 @@ class RecountForm(_Keyed):
 
 def _count_label(count: Count) -> str:
     witnessed = (
-        f", witnessed {timezone.localtime(count.witnessed_at):%H:%M} by {count.witnessed_by}"
+        f", witnessed {local_text(count.witnessed_at, None, HOUR_MINUTE)} by {count.witnessed_by}"
         if count.witnessed_at
         else ""
     )

@@ -10,9 +10,9 @@ from django.contrib import admin
 from django.db.models import Model, QuerySet, Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
-from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
+from casino_backoffice.core.clock import SECOND, local_text
 from casino_backoffice.money import display_cents
 from casino_backoffice.staff.signing import SignableDocument
 
@@ -161,7 +161,7 @@ def signatures_html(document: SignableDocument) -> str:
             signature.signer.get_full_name() or signature.signer.username,
             signature.get_role_display(),
             signature.credential_number,
-            timezone.localtime(signature.signed_at).strftime("%Y-%m-%d %H:%M:%S"),
+            local_text(signature.signed_at, None, SECOND),
         )
         for signature in document.signatures()
     ]

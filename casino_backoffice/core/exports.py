@@ -38,7 +38,6 @@ from decimal import Decimal
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from django.conf import settings
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.template.loader import render_to_string
 from openpyxl import Workbook
@@ -47,6 +46,7 @@ from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 from rest_framework.renderers import BaseRenderer
 
+from casino_backoffice.core.clock import local, zone_of
 from casino_backoffice.money import display_cents, format_cents, parse_cents
 
 CSV_TYPE = "text/csv; charset=utf-8"
@@ -79,7 +79,7 @@ def text_columns(header: Sequence[str]) -> list[Column]:
 
 
 def _default_zone() -> ZoneInfo:
-    return ZoneInfo(settings.TIME_ZONE)
+    return zone_of(None)
 
 
 @dataclass(frozen=True)
@@ -201,8 +201,8 @@ def _xlsx_value(column: Column, value: Any, zone: ZoneInfo) -> tuple[Any, str | 
         day = _date(value)
         return day, DATE_FORMAT, day.isoformat()
     if kind is Kind.DATETIME:
-        local = value.astimezone(zone).replace(tzinfo=None)
-        return local, DATETIME_FORMAT, f"{local:%Y-%m-%d %H:%M:%S}"
+        local_at = local(value, zone).replace(tzinfo=None)
+        return local_at, DATETIME_FORMAT, f"{local_at:%Y-%m-%d %H:%M:%S}"
     text = _safe(str(value))
     return text, None, text
 

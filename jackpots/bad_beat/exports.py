@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from typing import Any
-from zoneinfo import ZoneInfo
 
+from casino_backoffice.core.clock import zone_of
 from casino_backoffice.core.exports import Column, Kind, Report
 from casino_backoffice.money import format_percent
 from jackpots.bad_beat.models import BadBeatClaim, DecisionOutcome
@@ -168,7 +168,7 @@ def posted_rules_report(*, rules: PostedRules) -> Report:
         rows=rows,
         title="Posted Bad Beat rules",
         filename=f"bad-beat-rules-{rules.room.code}-v{rules.version.number if rules.version else 0}",
-        time_zone=ZoneInfo(rules.room.timezone),
+        time_zone=zone_of(rules.room),
     )
 
 
@@ -200,7 +200,7 @@ def display_check_report(*, rows: Iterable[tuple[PokerRoom, DisplayCheckRow]], f
                 " ".join(day.isoformat() for day in row.overdue),
             ]
         )
-    zone = ZoneInfo(zones.pop()) if len(zones) == 1 else None
+    zone = zone_of(zones.pop()) if len(zones) == 1 else None
     return Report(
         columns=DISPLAY_CHECK_COLUMNS,
         rows=body,
@@ -239,7 +239,7 @@ def statement_report(*, statement: FundStatement) -> Report:
         rows=rows,
         title=f"{jackpot.name} statement"[:31],
         filename=f"bad-beat-statement-{jackpot.room.code}-{jackpot.code}-{span_words(statement.start, statement.end)}",
-        time_zone=ZoneInfo(jackpot.room.timezone),
+        time_zone=zone_of(jackpot.room),
     )
 
 
@@ -268,7 +268,7 @@ def display_history_report(*, statement: FundStatement) -> Report:
         rows=rows,
         title="Display history",
         filename=f"bad-beat-display-{jackpot.room.code}-{jackpot.code}-{span_words(statement.start, statement.end)}",
-        time_zone=ZoneInfo(jackpot.room.timezone),
+        time_zone=zone_of(jackpot.room),
     )
 
 
@@ -325,7 +325,7 @@ def claims_report(*, claims: Iterable[BadBeatClaim], filename: str) -> Report:
                 distributed - paid if distributed is not None else None,
             ]
         )
-    zone = ZoneInfo(zones.pop()) if len(zones) == 1 else None
+    zone = zone_of(zones.pop()) if len(zones) == 1 else None
     return Report(
         columns=CLAIM_COLUMNS,
         rows=rows,

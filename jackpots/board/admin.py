@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
@@ -29,6 +28,7 @@ from django.urls import path
 from django.utils import timezone
 
 from casino_backoffice.core.admin import RoomScopedAdmin, export_links, room_object_or_404
+from casino_backoffice.core.clock import zone_of
 from casino_backoffice.core.exports import export_response, pdf_response
 from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.permissions import Action, may
@@ -140,7 +140,7 @@ class BadBeatReportAdmin(RoomScopedAdmin, admin.ModelAdmin):
             return export_response(posted_rules_report(rules=rules), extension)
         context = {
             "rules": rules,
-            "zone": ZoneInfo(room.timezone),
+            "zone": zone_of(room),
             "printed_at": now,
             "printed_by": acting_user(request),
         }
@@ -185,7 +185,7 @@ class BadBeatReportAdmin(RoomScopedAdmin, admin.ModelAdmin):
             display = request.GET.get("part") == "display"
             report = display_history_report(statement=statement) if display else statement_report(statement=statement)
             return export_response(report, extension)
-        zone = ZoneInfo(jackpot.room.timezone)
+        zone = zone_of(jackpot.room)
         context = {
             "statement": statement,
             "zone": zone,
@@ -246,7 +246,7 @@ class BadBeatReportAdmin(RoomScopedAdmin, admin.ModelAdmin):
             return export_response(posted_high_hand_rules_report(rules=rules), extension)
         context = {
             "rules": rules,
-            "zone": ZoneInfo(room.timezone),
+            "zone": zone_of(room),
             "printed_at": now,
             "printed_by": acting_user(request),
         }
@@ -303,7 +303,7 @@ def _notices_response(
         "title": f"{jackpot} notices at the tables of {room.name}",
         "rules": rules,
         "notices": notices(rules=rules),
-        "zone": ZoneInfo(room.timezone),
+        "zone": zone_of(room),
         "printed_at": now,
         "pdf_link": _pdf_link(request),
     }

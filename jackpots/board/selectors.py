@@ -7,11 +7,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 from datetime import date, datetime
-from zoneinfo import ZoneInfo
 
 from django.db.models import OuterRef, Prefetch, Subquery
 from django.utils import timezone
 
+from casino_backoffice.core.clock import local, zone_of
 from casino_backoffice.money import display_cents
 from jackpots.bad_beat.selectors import fund_positions
 from jackpots.funds.models import Jackpot, JackpotKind
@@ -139,7 +139,7 @@ def high_hands_on_board(*, jackpots: list[Jackpot], at: datetime) -> dict[int, H
     }
     shown = {}
     for jackpot in (jackpot for jackpot in jackpots if jackpot.pk in ids):
-        zone = ZoneInfo(jackpot.room.timezone)
+        zone = zone_of(jackpot.room)
         board = HighHandOnBoard(open=False)
         period = current.get(jackpot.pk)
         if period is not None:
@@ -149,7 +149,7 @@ def high_hands_on_board(*, jackpots: list[Jackpot], at: datetime) -> dict[int, H
                 board,
                 open=True,
                 estimated_cents=estimated_pool_cents(period) or 0,
-                ends_local=period.ends_at.astimezone(zone),
+                ends_local=local(period.ends_at, zone),
                 minutes_left=math.ceil((period.ends_at - at).total_seconds() / 60),
             )
             if leader is not None:
@@ -171,8 +171,8 @@ def high_hands_on_board(*, jackpots: list[Jackpot], at: datetime) -> dict[int, H
             board = replace(
                 board,
                 last_pool_cents=last.pool_cents,
-                last_starts_local=last.starts_at.astimezone(zone),
-                last_ends_local=last.ends_at.astimezone(zone),
+                last_starts_local=local(last.starts_at, zone),
+                last_ends_local=local(last.ends_at, zone),
                 last_rolled_over=last.status == PeriodStatus.ROLLED_OVER,
                 winners=tuple(
                     _board_hand(award.entry, named=named, amount_cents=award.amount_cents)
@@ -243,7 +243,7 @@ def display_state(*, room: PokerRoom) -> DisplayState:
     tables = list(room.tables.values_list("is_open", flat=True))
     return DisplayState(
         room=room,
-        now_local=now.astimezone(ZoneInfo(room.timezone)),
+        now_local=local(now, room),
         gaming_day_on=gaming_day(room=room, at=now),
         open_tables=sum(tables),
         total_tables=len(tables),

@@ -8,8 +8,8 @@ import uuid
 from typing import Any
 
 from django import forms
-from django.utils import timezone
 
+from casino_backoffice.core.clock import HOUR_MINUTE, local_text
 from casino_backoffice.core.floor.forms import deck_rows
 from casino_backoffice.money import display_cents
 from tables.models import PokerRoom, Round
@@ -66,7 +66,7 @@ def seat_choices(seats: int) -> list[tuple[str, str]]:
 class RoundChoice(forms.ModelChoiceField):
     def label_from_instance(self, obj: Round) -> str:
         return (
-            f"{timezone.localtime(obj.ended_at):%H:%M} · pot {display_cents(obj.pot_cents)} · "
+            f"{local_text(obj.ended_at, None, HOUR_MINUTE)} · pot {display_cents(obj.pot_cents)} · "
             f"{obj.players_dealt_in} dealt in"
         )
 

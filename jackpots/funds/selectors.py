@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Protocol
-from zoneinfo import ZoneInfo
 
+from casino_backoffice.core.clock import ZONED, local_text
 from jackpots.funds.models import Jackpot
 from jackpots.funds.rules import JackpotRule
 from tables.models import PokerRoom, RulesVersion
@@ -52,5 +52,6 @@ def jackpot_ids_by_code(*, room: PokerRoom) -> dict[str, int]:
 
 
 def local_time(at: datetime, zone: str) -> str:
-    """A moment as the room's clock reads it, for a refusal or a notice: '2026-11-30 21:14 EST'."""
-    return at.astimezone(ZoneInfo(zone)).strftime("%Y-%m-%d %H:%M %Z")
+    """A moment as the room's clock reads it, for a refusal or a notice: '2026-11-30 21:14 EST' (the
+    clock's ``ZONED`` format, kept by this name for the services that call it)."""
+    return local_text(at, zone, ZONED)

@@ -4,8 +4,8 @@ table, exchanged at the period's end."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from zoneinfo import ZoneInfo
 
+from casino_backoffice.core.clock import local_text
 from casino_backoffice.ledger.models import AccountKind, account_code
 from casino_backoffice.ledger.services import AccountSpec
 from jackpots.funds.accounts import NamedJackpot
@@ -20,10 +20,9 @@ def high_hand_box_content_account(*, table: Table, jackpot: NamedJackpot, starts
     its count covers exactly the drops of the rounds that ended in the period, whenever it is made:
     ``table:main:T1:hh_box:20261203T1500Z`` (the period's start in UTC), "Table T1 High Hand box,
     period of 2026-12-03 10:00"."""
-    local = starts_at.astimezone(ZoneInfo(table.room.timezone))
     return AccountSpec(
         code=account_code("table", table.room.code, table.number, f"{jackpot.code}_box", _period_stamp(starts_at)),
-        name=f"Table {table.number} {jackpot.name} box, period of {local:%Y-%m-%d %H:%M}",
+        name=f"Table {table.number} {jackpot.name} box, period of {local_text(starts_at, table.room)}",
         kind=AccountKind.JACKPOT_BOX,
     )
 

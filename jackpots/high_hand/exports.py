@@ -5,8 +5,8 @@ XLSX. The slip's PDF is ``jackpots/templates/jackpots/reports/high_hand/tracking
 from __future__ import annotations
 
 from typing import Any
-from zoneinfo import ZoneInfo
 
+from casino_backoffice.core.clock import local, zone_of
 from casino_backoffice.core.exports import Column, Kind, Report
 from jackpots.funds.exports import credential, person
 from jackpots.funds.reports import id_number_masked
@@ -115,7 +115,7 @@ def period_history_report(*, history: PeriodHistory) -> Report:
         rows=rows,
         title=f"{jackpot.name} periods"[:31],
         filename=f"high-hand-periods-{jackpot.room.code}-{jackpot.code}-{span}",
-        time_zone=ZoneInfo(jackpot.room.timezone),
+        time_zone=zone_of(jackpot.room),
     )
 
 
@@ -166,13 +166,13 @@ def tracking_slip_report(*, slip: TrackingSlip) -> Report:
                 credential(payment.paid_by) if payment else "",
             ]
         )
-    local = period.starts_at.astimezone(ZoneInfo(period.room.timezone))
+    starts = local(period.starts_at, period.room)
     return Report(
         columns=TRACKING_SLIP_COLUMNS,
         rows=rows,
         title="High Hand Tracking Slip",
-        filename=f"high-hand-slip-{period.room.code}-{slip.jackpot.code}-{local:%Y-%m-%d-%H%M}",
-        time_zone=ZoneInfo(period.room.timezone),
+        filename=f"high-hand-slip-{period.room.code}-{slip.jackpot.code}-{starts:%Y-%m-%d-%H%M}",
+        time_zone=zone_of(period.room),
     )
 
 
@@ -251,5 +251,5 @@ def posted_high_hand_rules_report(*, rules: PostedHighHandRules) -> Report:
         rows=rows,
         title="Posted High Hand rules",
         filename=f"high-hand-rules-{rules.room.code}-v{rules.version.number if rules.version else 0}",
-        time_zone=ZoneInfo(rules.room.timezone),
+        time_zone=zone_of(rules.room),
     )

@@ -14,7 +14,6 @@ what is signed and asks for the PIN; a refusal shows the service's message and n
 from __future__ import annotations
 
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from django import forms
 from django.contrib import admin, messages
@@ -28,6 +27,7 @@ from django.utils.html import format_html
 from simple_history.admin import SimpleHistoryAdmin
 
 from casino_backoffice.core.admin import RoomScopedAdmin, export_links, room_object_or_404, signatures_html
+from casino_backoffice.core.clock import SECOND, local_text, zone_of
 from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.core.exports import export_response
 from casino_backoffice.core.floor.forms import MoneyField
@@ -50,10 +50,6 @@ from jackpots.bad_beat.services.display import display_adjust, fund_transfer_app
 from jackpots.funds.admin import SignForm, require, rooms, sign_page
 from jackpots.funds.exports import credential
 from jackpots.funds.models import Jackpot, JackpotKind
-
-
-def _when(moment: Any) -> str:
-    return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M:%S") if moment else ""
 
 
 class WitnessedFilter(admin.SimpleListFilter):
@@ -173,7 +169,7 @@ class DisplayCheckAdmin(RoomScopedAdmin, admin.ModelAdmin):
             **self.admin_site.each_context(request),
             "title": "Bad Beat display check",
             "opts": self.model._meta,
-            "checked": [(room, funds, ZoneInfo(room.timezone)) for room, funds in checked.items()],
+            "checked": [(room, funds, zone_of(room)) for room, funds in checked.items()],
             "checked_at": now,
             "may_adjust": may(request.user, Action.DISPLAY_ADJUST),
             "export_links": export_links(request),
@@ -389,7 +385,7 @@ class FundTransferAdmin(BadBeatAdmin, SimpleHistoryAdmin):
             ("Reason", transfer.reason),
             (
                 "Prepared by",
-                f"{transfer.prepared_by} ({credential(transfer.prepared_by)}) at {_when(transfer.prepared_at)}",
+                f"{transfer.prepared_by} ({credential(transfer.prepared_by)}) at {local_text(transfer.prepared_at, None, SECOND)}",
             ),
             ("Source now", f"official {display_cents(source.official_cents)}, owed {display_cents(source.owed_cents)}"),
             ("Status", transfer.get_status_display()),

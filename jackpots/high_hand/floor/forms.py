@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from django import forms
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from casino_backoffice.core.clock import HOUR_MINUTE, local, local_text, zone_of
 from casino_backoffice.core.floor.forms import CardsField, MoneyField, PinSignatureField
 from casino_backoffice.staff.models import User
 from jackpots.funds.floor import ID_TYPES, KeyedForm, seat_choices
@@ -51,7 +51,7 @@ class HighHandEntryForm(KeyedForm):
     def __init__(self, *args: Any, table: Table, game: str, dealers: QuerySet[User], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.table, self.game = table, game
-        self.zone = ZoneInfo(table.room.timezone)
+        self.zone = zone_of(table.room)
         self.hole_cards, self.board_cards = dealt_at(game)
         seat = self.fields["seat"]
         assert isinstance(seat, forms.TypedChoiceField)
@@ -68,12 +68,12 @@ class HighHandEntryForm(KeyedForm):
         if self.board_cards:
             self.fields["board"] = CardsField(count=self.board_cards, label="The board")
         if not self.is_bound:
-            self.initial.setdefault("made_at", timezone.now().astimezone(self.zone).strftime("%H:%M"))
+            self.initial.setdefault("made_at", local_text(timezone.now(), self.zone, HOUR_MINUTE))
 
     def made_at_moment(self) -> datetime:
         """The hand's moment: the time given, today by the room's clock, or yesterday when that is later
         than now (a hand recorded just after midnight)."""
-        now = timezone.now().astimezone(self.zone)
+        now = local(timezone.now(), self.zone)
         moment = datetime.combine(now.date(), self.cleaned_data["made_at"]).replace(tzinfo=self.zone)
         return moment - timedelta(days=1) if moment > now else moment
 

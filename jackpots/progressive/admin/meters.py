@@ -20,11 +20,11 @@ from django.utils import timezone
 from django.utils.html import format_html
 
 from casino_backoffice.core.admin import ReadOnlyAdmin, ReadOnlyInline, signatures_html
+from casino_backoffice.core.clock import ZONED, local_text
 from casino_backoffice.money import display_cents, display_percent
 from casino_backoffice.staff.permissions import Action, may
 from jackpots.funds.admin import require, room_of, rooms
 from jackpots.funds.exports import credential, person
-from jackpots.funds.selectors import local_time
 from jackpots.progressive.models import (
     MeterFunding,
     PayoutPlace,
@@ -55,10 +55,6 @@ def _require_read(request: HttpRequest) -> None:
     require(request, Action.BACK_OFFICE_USE)
 
 
-def _local(moment: Any, zone: str) -> str:
-    return local_time(moment, zone) if moment else ""
-
-
 def _who(user: Any) -> str:
     return f"{person(user)} ({credential(user)})"
 
@@ -69,7 +65,7 @@ def _link(name: str, pk: int, words: str) -> str:
 
 def _round_words(round_: ProgressiveRound) -> str:
     """'T11, 2026-11-30 21:14 EST' (the round's table and meter's room selected)."""
-    return f"{round_.table.number}, {_local(round_.ended_at, round_.meter.room.timezone)}"
+    return f"{round_.table.number}, {local_text(round_.ended_at, round_.meter.room.timezone, ZONED)}"
 
 
 def _hand_words(hand: ProgressiveHand) -> str:
@@ -279,7 +275,7 @@ class ProgressiveMeterAdmin(ProgressiveAdmin):
             "room": room,
             "returns": returns,
             "zone": room.timezone if room else "",
-            "printed_at": _local(now, room.timezone) if room else "",
+            "printed_at": local_text(now, room.timezone, ZONED) if room else "",
             "not_settled": NOT_SETTLED_WORDS,
         }
         return TemplateResponse(request, "admin/jackpots/progressive/returns.html", context)
@@ -386,7 +382,7 @@ class ProgressiveRoundAdmin(ProgressiveAdmin):
 
     @admin.display(description="Ended", ordering="ended_at")
     def ended(self, round_: ProgressiveRound) -> str:
-        return _local(round_.ended_at, round_.meter.room.timezone)
+        return local_text(round_.ended_at, round_.meter.room.timezone, ZONED)
 
     @admin.display(description="Table", ordering="table__number")
     def table_number(self, round_: ProgressiveRound) -> str:
@@ -435,7 +431,7 @@ class WagerCountExceptionAdmin(ProgressiveAdmin):
 
     @admin.display(description="Recorded", ordering="recorded_at")
     def recorded(self, exception: WagerCountException) -> str:
-        return _local(exception.recorded_at, exception.round.meter.room.timezone)
+        return local_text(exception.recorded_at, exception.round.meter.room.timezone, ZONED)
 
     @admin.display(description="Round", ordering="round__ended_at")
     def round_link(self, exception: WagerCountException) -> str:
@@ -451,9 +447,7 @@ class WagerCountExceptionAdmin(ProgressiveAdmin):
         explained = getattr(exception, "explanation", None)
         if explained is None:
             return "—"
-        return (
-            f"{_who(explained.explained_by)} at {_local(explained.explained_at, exception.round.meter.room.timezone)}"
-        )
+        return f"{_who(explained.explained_by)} at {local_text(explained.explained_at, exception.round.meter.room.timezone, ZONED)}"
 
     @admin.display(description="Signatures")
     def signed_by(self, exception: WagerCountException) -> str:

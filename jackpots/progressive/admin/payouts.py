@@ -17,6 +17,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 
 from casino_backoffice.core.admin import ReadOnlyInline, room_object_or_404, signatures_html
+from casino_backoffice.core.clock import ZONED, local_text
 from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.money import display_cents, display_percent
 from casino_backoffice.staff.auth import acting_user
@@ -27,7 +28,6 @@ from jackpots.progressive.admin.meters import (
     ProgressiveAdmin,
     _hand_words,
     _link,
-    _local,
     _round_words,
     _who,
     paid_words,
@@ -162,7 +162,7 @@ class ProgressiveHandAdmin(ProgressiveAdmin):
 
     @admin.display(description="Recorded", ordering="recorded_at")
     def recorded(self, hand: ProgressiveHand) -> str:
-        return _local(hand.recorded_at, hand.round.meter.room.timezone)
+        return local_text(hand.recorded_at, hand.round.meter.room.timezone, ZONED)
 
     @admin.display(description="Table, seat", ordering="round__table__number")
     def table_seat(self, hand: ProgressiveHand) -> str:
@@ -200,7 +200,9 @@ class ProgressiveHandAdmin(ProgressiveAdmin):
         if validation is None:
             return "not yet"
         return format_html(
-            "{}{}", _local(validation.validated_at, hand.round.meter.room.timezone), signatures_html(validation)
+            "{}{}",
+            local_text(validation.validated_at, hand.round.meter.room.timezone, ZONED),
+            signatures_html(validation),
         )
 
     @admin.display(description="Payment")
@@ -210,7 +212,7 @@ class ProgressiveHandAdmin(ProgressiveAdmin):
             return "—"
         return format_html(
             "{} to {}, {} {}{}",
-            _local(payment.paid_at, hand.round.meter.room.timezone),
+            local_text(payment.paid_at, hand.round.meter.room.timezone, ZONED),
             payment.patron_name,
             payment.id_type,
             id_number_masked(payment.id_number),
@@ -282,7 +284,7 @@ class ProgressiveHandAdmin(ProgressiveAdmin):
         facts: list[tuple[str, Any]] = [
             ("Meter", f"{hand.round.meter.name} ({hand.round.meter.code})"),
             ("Table and seat", f"{hand.round.table.number}, seat {hand.seat}"),
-            ("Round ended", _local(hand.round.ended_at, zone)),
+            ("Round ended", local_text(hand.round.ended_at, zone, ZONED)),
             ("Cards", hand.cards),
             ("Hand", hand.words),
             ("Line won", f"{hand.line}: {hand.payout}" if hand.line else "none"),
@@ -291,7 +293,7 @@ class ProgressiveHandAdmin(ProgressiveAdmin):
             ("Where it is paid", hand.get_place_display()),
             (
                 "Validated",
-                f"by {_who(validation.validated_by)} at {_local(validation.validated_at, zone)}"
+                f"by {_who(validation.validated_by)} at {local_text(validation.validated_at, zone, ZONED)}"
                 if validation is not None
                 else "not yet",
             ),
@@ -299,7 +301,7 @@ class ProgressiveHandAdmin(ProgressiveAdmin):
         ]
         payment = getattr(hand, "payment", None)
         if payment is not None:
-            facts.append(("Payment", f"{_local(payment.paid_at, zone)} by {_who(payment.paid_by)}"))
+            facts.append(("Payment", f"{local_text(payment.paid_at, zone, ZONED)} by {_who(payment.paid_by)}"))
         back = ("Back to the hand", reverse("admin:jackpots_progressivehand_change", args=[hand.pk]))
         return sign_page(
             request,
@@ -360,7 +362,7 @@ class ProgressiveValidationAdmin(ProgressiveAdmin):
 
     @admin.display(description="Validated", ordering="validated_at")
     def validated(self, validation: ProgressiveValidation) -> str:
-        return _local(validation.validated_at, validation.hand.round.meter.room.timezone)
+        return local_text(validation.validated_at, validation.hand.round.meter.room.timezone, ZONED)
 
     @admin.display(description="Hand", ordering="hand__recorded_at")
     def hand_link(self, validation: ProgressiveValidation) -> str:
@@ -398,7 +400,7 @@ class ProgressivePaymentAdmin(ProgressiveAdmin):
 
     @admin.display(description="Paid", ordering="paid_at")
     def paid(self, payment: ProgressivePayment) -> str:
-        return _local(payment.paid_at, payment.hand.round.meter.room.timezone)
+        return local_text(payment.paid_at, payment.hand.round.meter.room.timezone, ZONED)
 
     @admin.display(description="Hand", ordering="hand__recorded_at")
     def hand_link(self, payment: ProgressivePayment) -> str:
@@ -436,7 +438,7 @@ class MeterFundingAdmin(ProgressiveAdmin):
 
     @admin.display(description="Funded", ordering="funded_at")
     def funded(self, funding: MeterFunding) -> str:
-        return _local(funding.funded_at, funding.meter.room.timezone)
+        return local_text(funding.funded_at, funding.meter.room.timezone, ZONED)
 
     @admin.display(description="After the payout of")
     def after(self, funding: MeterFunding) -> str:

@@ -1,10 +1,9 @@
-"""Tablet pages of the cage: the dealer's count at a closed table, the notice to compliance, the
-witness, security's custody, surveillance's counts to record, and the boxes that arrive at the cage.
+"""Tablet pages of the count: the dealer's count at a closed table, the notice to compliance, the
+witness and the supervisor's recount.
 
 Each page asks the one table of actions and roles first (``staff.permissions``) and shows a person
 who may not act the table's words; each action is a service of ``cage.services``, whose refusals the
-page shows in the same words, having changed nothing.
-"""
+page shows in the same words, having changed nothing."""
 
 from __future__ import annotations
 
@@ -29,56 +28,26 @@ from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.permissions import Action, may
 from jackpots.funds.models import JackpotKind
 from tables.models import PokerRoom
-from tables.selectors import gaming_day, gaming_day_bounds, rooms_of, visible_to
+from tables.selectors import gaming_day, rooms_of, visible_to
 
-from ..models import (
-    RECOUNTABLE,
-    Box,
-    ComplianceNotice,
-    Count,
-    CountPlace,
-    CountStatus,
-    Transport,
-    TransportKind,
-    TransportStatus,
-)
-from ..services import (
-    count_record,
-    count_recount,
-    count_witness,
-    missing_box_record,
-    notice_record,
-    transport_account,
-    transport_create,
-)
-from .forms import (
-    AccountForm,
-    BoxesForm,
-    ContainerForm,
-    CountForm,
-    MissingBoxForm,
-    NoticeForm,
-    RecountForm,
-    WitnessForm,
-)
-
-# How often surveillance's page refreshes its list of counts to record.
-SURVEILLANCE_REFRESH_SECONDS = 30
+from ..models import RECOUNTABLE, Box, ComplianceNotice, Count, CountPlace, CountStatus
+from ..services import count_record, count_recount, count_witness, notice_record
+from .forms import CountForm, NoticeForm, RecountForm, WitnessForm
 
 
-def _today(room: PokerRoom) -> date:
+def today_in(room: PokerRoom) -> date:
     return gaming_day(room=room, at=timezone.now())
 
 
-def _on_their_gaming_day(rooms: list[PokerRoom], *, room_field: str) -> Q:
+def on_their_gaming_day(rooms: list[PokerRoom], *, room_field: str) -> Q:
     """Rows of each room's current gaming day (rooms may keep different clocks)."""
     condition = Q(pk__in=[])
     for room in rooms:
-        condition |= Q(**{room_field: room, "gaming_day": _today(room)})
+        condition |= Q(**{room_field: room, "gaming_day": today_in(room)})
     return condition
 
 
-def _boxes_at_closed_tables(user: Any) -> QuerySet[Box]:
+def boxes_at_closed_tables(user: Any) -> QuerySet[Box]:
     return (
         visible_to(user, Box.objects.filter(table__is_open=False))
         .select_related("room", "table", "jackpot")
@@ -91,7 +60,7 @@ def _boxes_at_closed_tables(user: Any) -> QuerySet[Box]:
 
 def _notice_today(rooms: list[PokerRoom]) -> dict[int, ComplianceNotice]:
     notices = (
-        ComplianceNotice.objects.filter(_on_their_gaming_day(rooms, room_field="room"))
+        ComplianceNotice.objects.filter(on_their_gaming_day(rooms, room_field="room"))
         .select_related("recorded_by")
         .order_by("notified_at")
     )
@@ -151,7 +120,7 @@ def count_page(request: HttpRequest) -> HttpResponse:
         if recorded is not None:
             return render(request, template, {"recorded": recorded, "variance": recorded.variance_cents})
     if (box_id := request.GET.get("box", "")).isdigit():
-        box = _boxes_at_closed_tables(request.user).filter(pk=int(box_id)).first()
+        box = boxes_at_closed_tables(request.user).filter(pk=int(box_id)).first()
         if box is None:
             messages.error(
                 request, "That box is not at a closed table: boxes are counted at a closed table (§637a.15(d)(1))."
@@ -176,7 +145,7 @@ def _notice_for_box(box: Box | None) -> dict[str, Any] | None:
 
 def _tables_of_boxes(user: Any) -> list[dict[str, Any]]:
     """The closed tables and their boxes, as large buttons, with what each box needs."""
-    boxes = list(_boxes_at_closed_tables(user))
+    boxes = list(boxes_at_closed_tables(user))
     rooms = list({box.room_id: box.room for box in boxes}.values())
     notices = _notice_today(rooms)
     waiting_for = {CountStatus.COUNTED: "Awaiting the witness", CountStatus.WITNESSED: "Awaiting transport"}
@@ -234,7 +203,7 @@ def notice_page(request: HttpRequest) -> HttpResponse:
                 return redirect("floor:cage-notice")
         else:
             messages.error(request, f"Nothing was recorded: correct what is marked below.{pin_typo(form)}")
-    notices = ComplianceNotice.objects.filter(_on_their_gaming_day(rooms, room_field="room")).select_related(
+    notices = ComplianceNotice.objects.filter(on_their_gaming_day(rooms, room_field="room")).select_related(
         "room", "recorded_by"
     )
     return render(request, template, {"form": form, "notices": notices, "one_room": len(rooms) == 1})
@@ -365,261 +334,3 @@ def recount_sign(request: HttpRequest, count_id: int) -> HttpResponse:
         f"{count.pk} ({display_cents(count.counted_cents)}). A floorperson or above who is not you witnesses it now.",
     )
     return redirect("floor:cage-recount")
-
-
-# --- Security's custody ---------------------------------------------------------------------------
-
-
-def _witnessed_counts(user: Any) -> QuerySet[Count]:
-    return (
-        visible_to(user, Count.objects.filter(status=CountStatus.WITNESSED))
-        .select_related("box__room", "box__table", "witnessed_by")
-        .order_by("box__room__code", "box__code", "pk")
-    )
-
-
-def _uncounted_boxes(user: Any) -> QuerySet[Box]:
-    """Boxes at closed tables that are neither in a count on its way nor in a transport not yet verified."""
-    busy_counts = Count.objects.filter(status__in=[CountStatus.COUNTED, CountStatus.WITNESSED]).values("box")
-    carried = Transport.objects.filter(status__in=[TransportStatus.IN_TRANSIT, TransportStatus.ACCOUNTED]).values(
-        "items__box"
-    )
-    return _boxes_at_closed_tables(user).exclude(pk__in=busy_counts).exclude(pk__in=carried)
-
-
-def _in_transit(user: Any) -> QuerySet[Transport]:
-    return (
-        visible_to(user, Transport.objects.filter(status__in=[TransportStatus.IN_TRANSIT, TransportStatus.ACCOUNTED]))
-        .select_related("room", "carried_by", "accounted_by")
-        .prefetch_related("items__box")
-        .order_by("-carried_at")
-    )
-
-
-@login_required
-def custody_page(request: HttpRequest) -> HttpResponse:
-    """A security officer signs for custody of a locked container of witnessed table counts, or of
-    locked uncounted boxes, and carries it to the main cage or a satellite cage (§637a.15(d))."""
-    template = "cage/floor/custody.html"
-    if (refusal := refused_page(request, template, Action.TRANSPORT_CREATE)) is not None:
-        return refusal
-    posted = request.POST.get("carry") if request.method == "POST" else None
-    if posted in ("counts", "boxes"):
-        # A resent form: what it carried is on its way and no longer offered; answer what it did.
-        prefix = "container" if posted == "counts" else "boxes"
-        sent = Transport.objects.filter(idempotency_key=request.POST.get(f"{prefix}-idempotency_key", "")).first()
-        if sent is not None:
-            messages.info(request, f"Seal {sent.seal} was already signed for by this form; it is carried once.")
-            return redirect("floor:cage-custody")
-    container = ContainerForm(
-        request.POST if posted == "counts" else None, prefix="container", counts=_witnessed_counts(request.user)
-    )
-    boxes = BoxesForm(request.POST if posted == "boxes" else None, prefix="boxes", boxes=_uncounted_boxes(request.user))
-    form = container if posted == "counts" else boxes if posted == "boxes" else None
-    if form is not None:
-        if form.is_valid():
-            data = form.cleaned_data
-            chosen = list(data["counts"] if posted == "counts" else data["boxes"])
-            room = form.room_of(chosen)
-            if room is not None:
-                key = data["idempotency_key"]
-                first = Transport.objects.filter(idempotency_key=key).values_list("pk", flat=True).first()
-                try:
-                    transport = transport_create(
-                        room=room,
-                        seal=data["seal"],
-                        destination=data["destination"],
-                        actor=acting_user(request),
-                        pin=data["pin"],
-                        idempotency_key=key,
-                        **({"counts": chosen} if posted == "counts" else {"boxes": chosen}),
-                    )
-                except IdempotencyKeyReused:
-                    messages.info(request, "This form was already sent; its container is listed below, carried once.")
-                    return redirect("floor:cage-custody")
-                except DomainError as refused:
-                    messages.error(request, f"Nothing was signed. {refused.message}")
-                else:
-                    what = (
-                        f"{len(chosen)} count{'s' if len(chosen) != 1 else ''}"
-                        if posted == "counts"
-                        else f"{len(chosen)} box{'es' if len(chosen) != 1 else ''}"
-                    )
-                    if first is not None:
-                        messages.info(
-                            request, f"Seal {transport.seal} was already signed for by this form; it is carried once."
-                        )
-                    else:
-                        messages.success(
-                            request,
-                            f"Seal {transport.seal} ({what}) is in your custody, on its way to the {transport.destination}.",
-                        )
-                    return redirect("floor:cage-custody")
-        else:
-            messages.error(request, f"Nothing was signed: correct what is marked below.{pin_typo(form)}")
-    return render(request, template, {"container": container, "boxes": boxes, "in_transit": _in_transit(request.user)})
-
-
-# --- Surveillance ---------------------------------------------------------------------------------
-
-
-def _counts_to_record(user: Any) -> list[Count]:
-    """Counts at a table since each room's gaming day began (a count may fill an older sheet)."""
-    today = Q(pk__in=[])
-    for room in rooms_of(user):
-        today |= Q(box__room=room, counted_at__gte=gaming_day_bounds(room=room, day=_today(room))[0])
-    return list(
-        Count.objects.filter(today, place=CountPlace.TABLE)
-        .select_related("box__table", "box__room", "counted_by", "witnessed_by")
-        .order_by("-counted_at", "-pk")
-    )
-
-
-@login_required
-def surveillance_page(request: HttpRequest) -> HttpResponse:
-    """Surveillance's page: today's table counts to record (§637a.15(d)(1): 'recorded by the
-    surveillance department'), with table, box, time, counter, witness and the recording reference.
-    Read-only; the list refreshes itself every 30 seconds (htmx), the page never reloads."""
-    template = "cage/floor/surveillance.html"
-    if (refusal := refused_page(request, template, Action.COUNTS_TO_RECORD_READ)) is not None:
-        return refusal
-    return render(
-        request, template, {"counts": _counts_to_record(request.user), "refresh_seconds": SURVEILLANCE_REFRESH_SECONDS}
-    )
-
-
-@login_required
-def surveillance_rows(request: HttpRequest) -> HttpResponse:
-    template = "cage/floor/_surveillance_rows.html"
-    if (refusal := refused_page(request, template, Action.COUNTS_TO_RECORD_READ)) is not None:
-        return refusal
-    response = render(request, template, {"counts": _counts_to_record(request.user)})
-    response["Cache-Control"] = "no-store"
-    return response
-
-
-# --- At the cage ----------------------------------------------------------------------------------
-
-
-def _arrivals(user: Any, bound: dict[int, Any] | None = None, *, supervisor: bool) -> list[dict[str, Any]]:
-    transports = (
-        visible_to(user, Transport.objects.filter(kind=TransportKind.BOXES, status=TransportStatus.IN_TRANSIT))
-        .select_related("room", "carried_by")
-        .prefetch_related("items__box", "missing_boxes__box", "missing_boxes__recorded_by")
-        .order_by("carried_at", "pk")
-    )
-    rows = []
-    for transport in transports:
-        codes = [item.box.code for item in transport.items.all()]
-        excused = [missing.box.code for missing in transport.missing_boxes.all()]
-        carried = [code for code in codes if code not in excused]
-        forms = (bound or {}).get(transport.pk, {})
-        rows.append(
-            {
-                "transport": transport,
-                "excused": transport.missing_boxes.all(),
-                "account": forms.get("account") or AccountForm(codes=carried, auto_id=f"id_account{transport.pk}_%s"),
-                "missing": (
-                    forms.get("missing") or MissingBoxForm(codes=carried, auto_id=f"id_missing{transport.pk}_%s")
-                )
-                if supervisor
-                else None,
-            }
-        )
-    return rows
-
-
-def _arrivals_page(request: HttpRequest, bound: dict[int, Any] | None = None) -> HttpResponse:
-    supervisor = may(acting_user(request), Action.MISSING_BOX_RECORD)
-    containers = (
-        visible_to(
-            request.user, Transport.objects.filter(kind=TransportKind.TABLE_COUNTS, status=TransportStatus.IN_TRANSIT)
-        )
-        .select_related("room", "carried_by")
-        .order_by("carried_at")
-    )
-    return render(
-        request,
-        "cage/floor/arrivals.html",
-        {
-            "rows": _arrivals(request.user, bound, supervisor=supervisor),
-            "containers": containers,
-            "supervisor": supervisor,
-        },
-    )
-
-
-@login_required
-def arrivals_page(request: HttpRequest) -> HttpResponse:
-    """At the cage a floorperson or above accounts for every locked box security carried, and signs
-    (§637a.15(d)(2)); a box missing from what was carried is refused unless a supervisor signs an
-    exception naming it."""
-    if (refusal := refused_page(request, "cage/floor/arrivals.html", Action.TRANSPORT_ACCOUNT)) is not None:
-        return refusal
-    return _arrivals_page(request)
-
-
-def _transport_or_back(request: HttpRequest, transport_id: int) -> Transport | None:
-    transport = visible_to(request.user, Transport.objects.all()).filter(pk=transport_id).first()
-    if transport is None:
-        messages.error(request, f"There is no transport {transport_id}.")
-    return transport
-
-
-@login_required
-@require_POST
-def account_sign(request: HttpRequest, transport_id: int) -> HttpResponse:
-    if (refusal := refused_page(request, "cage/floor/arrivals.html", Action.TRANSPORT_ACCOUNT)) is not None:
-        return refusal
-    if (transport := _transport_or_back(request, transport_id)) is None:
-        return redirect("floor:cage-arrivals")
-    excused = set(transport.missing_boxes.values_list("box__code", flat=True))
-    codes = [code for code in transport.items.values_list("box__code", flat=True) if code not in excused]
-    form = AccountForm(request.POST, codes=codes, auto_id=f"id_account{transport.pk}_%s")
-    if not form.is_valid():
-        messages.error(
-            request, f"Seal {transport.seal} was not accounted for: correct what is marked below.{pin_typo(form)}"
-        )
-        return _arrivals_page(request, {transport.pk: {"account": form}})
-    try:
-        transport_account(
-            transport=transport,
-            box_codes=form.cleaned_data["boxes"],
-            actor=acting_user(request),
-            pin=form.cleaned_data["pin"],
-        )
-    except DomainError as refused:
-        messages.error(request, f"Seal {transport.seal} was not accounted for. {refused.message}")
-        return _arrivals_page(request, {transport.pk: {"account": form}})
-    messages.success(request, f"Every box of seal {transport.seal} is accounted for; the cashier counts them now.")
-    return redirect("floor:cage-arrivals")
-
-
-@login_required
-@require_POST
-def missing_box_sign(request: HttpRequest, transport_id: int) -> HttpResponse:
-    if (refusal := refused_page(request, "cage/floor/arrivals.html", Action.MISSING_BOX_RECORD)) is not None:
-        return refusal
-    if (transport := _transport_or_back(request, transport_id)) is None:
-        return redirect("floor:cage-arrivals")
-    codes = list(transport.items.values_list("box__code", flat=True))
-    form = MissingBoxForm(request.POST, codes=codes, auto_id=f"id_missing{transport.pk}_%s")
-    if not form.is_valid():
-        messages.error(request, f"No exception was signed: correct what is marked below.{pin_typo(form)}")
-        return _arrivals_page(request, {transport.pk: {"missing": form}})
-    box = transport.items.select_related("box").get(box__code=form.cleaned_data["box"]).box
-    try:
-        missing_box_record(
-            transport=transport,
-            box=box,
-            reason=form.cleaned_data["reason"],
-            actor=acting_user(request),
-            pin=form.cleaned_data["pin"],
-        )
-    except DomainError as refused:
-        messages.error(request, f"No exception was signed. {refused.message}")
-        return _arrivals_page(request, {transport.pk: {"missing": form}})
-    messages.success(
-        request, f"Exception signed: box {box.code} is missing from seal {transport.seal}. Account for the others now."
-    )
-    return redirect("floor:cage-arrivals")
