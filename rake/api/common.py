@@ -68,16 +68,16 @@ ERRORS = {
         response=OpenApiTypes.OBJECT,
         description="Field errors (`{field: [message]}`) or a refused rule (`{detail, code}`, such as "
         "`late_entry_unsigned`: a round logged later than the room's late_entry_minutes without a shift "
-        "supervisor's signature); nothing recorded."
+        "supervisor's signature); nothing recorded.",
     ),
     403: OpenApiResponse(
         response=ErrorOutput,
-        description='The signed-in person\'s role may not take this action (`{detail, code: "not_permitted"}`); nothing recorded.'
+        description='The signed-in person\'s role may not take this action (`{detail, code: "not_permitted"}`); nothing recorded.',
     ),
     409: OpenApiResponse(
         response=ErrorOutput,
         description="The Idempotency-Key was used with another body (`idempotency_key_reused`), or the round's "
-        "gaming day was closed by finance (`gaming_day_closed`, §637a.17); nothing recorded."
+        "gaming day was closed by finance (`gaming_day_closed`, §637a.17); nothing recorded.",
     ),
 }
 

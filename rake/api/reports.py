@@ -140,7 +140,9 @@ class RevenueOutput(serializers.Serializer):
 
     room = serializers.CharField(help_text="The room's code.")
     header = serializers.ListField(child=serializers.CharField(), help_text="The columns' names.")
-    rows = serializers.ListField(child=serializers.ListField(), help_text="One list per group, in the order of the header.")
+    rows = serializers.ListField(
+        child=serializers.ListField(), help_text="One list per group, in the order of the header."
+    )
     filename = serializers.CharField(help_text="The export's file name, without its extension.")
     title = serializers.CharField(help_text="The export's title.")
 
