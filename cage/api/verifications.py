@@ -151,21 +151,27 @@ class ConfirmBoxOutput(serializers.Serializer):
 
 
 class ConfirmVarianceOutput(serializers.Serializer):
-    """The 409 ``confirm_variance``: both amounts, so the page can ask the cashier to confirm."""
+    """A 409: ``confirm_variance`` with both amounts, so the page can ask the cashier to confirm; any
+    other code (``wrong_status``, ``idempotency_key_reused``) is ``{detail, code}`` alone, so the amounts
+    are not required."""
 
     detail = serializers.CharField()
-    code = serializers.CharField(help_text="confirm_variance")
-    counted = serializers.CharField(help_text="What the cashier counted, in all.")
+    code = serializers.CharField(help_text="confirm_variance, wrong_status or idempotency_key_reused")
+    counted = serializers.CharField(required=False, help_text="What the cashier counted, in all.")
     declared = serializers.CharField(
-        allow_null=True, help_text="A container: the sum of its table counts (null for boxes)."
+        required=False, allow_null=True, help_text="A container: the sum of its table counts (null for boxes)."
     )
     expected = serializers.CharField(
-        allow_null=True, help_text="Boxes: what the ledger expected in them, in all (null for a container)."
+        required=False,
+        allow_null=True,
+        help_text="Boxes: what the ledger expected in them, in all (null for a container).",
     )
-    variance = serializers.CharField(help_text='Counted less declared (or expected): "-71.10" is short.')
-    direction = serializers.ChoiceField(choices=VarianceDirection.choices)
-    threshold = serializers.CharField(help_text="The room's variance threshold.")
-    boxes = ConfirmBoxOutput(many=True, help_text="Boxes: each one beyond the threshold.")
+    variance = serializers.CharField(
+        required=False, help_text='Counted less declared (or expected): "-71.10" is short.'
+    )
+    direction = serializers.ChoiceField(required=False, choices=VarianceDirection.choices)
+    threshold = serializers.CharField(required=False, help_text="The room's variance threshold.")
+    boxes = ConfirmBoxOutput(many=True, required=False, help_text="Boxes: each one beyond the threshold.")
 
 
 def confirm_variance_data(refused: VarianceNotConfirmed) -> dict[str, Any]:

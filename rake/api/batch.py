@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import path
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
@@ -77,7 +78,10 @@ class RoundBatch(APIView):
         request=BatchRequest,
         responses={
             200: BatchOutput,
-            400: OpenApiResponse(description="The body is not a list of 1 to 500 rounds; nothing recorded."),
+            400: OpenApiResponse(
+                response=OpenApiTypes.OBJECT,
+                description="The body is not a list of 1 to 500 rounds; nothing recorded.",
+            ),
             403: ERRORS[403],
         },
     )

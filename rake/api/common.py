@@ -8,12 +8,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from casino_backoffice.core.api_common import ErrorOutput
 from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.core.idempotency import sender_key
 from casino_backoffice.staff.auth import acting_user
@@ -59,18 +61,23 @@ def _idempotency_key(request: Request) -> str:
     return key
 
 
+# Every error answer is JSON (the one exception handler): a 400 ``{field: [message]}`` or
+# ``{detail, code}``, any other status ``{detail, code}``.
 ERRORS = {
     400: OpenApiResponse(
+        response=OpenApiTypes.OBJECT,
         description="Field errors (`{field: [message]}`) or a refused rule (`{detail, code}`, such as "
         "`late_entry_unsigned`: a round logged later than the room's late_entry_minutes without a shift "
-        "supervisor's signature); nothing recorded."
+        "supervisor's signature); nothing recorded.",
     ),
     403: OpenApiResponse(
-        description='The signed-in person\'s role may not take this action (`{detail, code: "not_permitted"}`); nothing recorded.'
+        response=ErrorOutput,
+        description='The signed-in person\'s role may not take this action (`{detail, code: "not_permitted"}`); nothing recorded.',
     ),
     409: OpenApiResponse(
+        response=ErrorOutput,
         description="The Idempotency-Key was used with another body (`idempotency_key_reused`), or the round's "
-        "gaming day was closed by finance (`gaming_day_closed`, §637a.17); nothing recorded."
+        "gaming day was closed by finance (`gaming_day_closed`, §637a.17); nothing recorded.",
     ),
 }
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, serializers
 from rest_framework.exceptions import ValidationError
 from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
@@ -134,6 +134,19 @@ class RulesVersionList(generics.ListAPIView):
 # --- Poker revenue --------------------------------------------------------------------------------
 
 
+class RevenueOutput(serializers.Serializer):
+    """The report as JSON, and what the CSV and XLSX renderers read: the columns, the rows, and the
+    export's file name and title."""
+
+    room = serializers.CharField(help_text="The room's code.")
+    header = serializers.ListField(child=serializers.CharField(), help_text="The columns' names.")
+    rows = serializers.ListField(
+        child=serializers.ListField(), help_text="One list per group, in the order of the header."
+    )
+    filename = serializers.CharField(help_text="The export's file name, without its extension.")
+    title = serializers.CharField(help_text="The export's title.")
+
+
 class RevenueReport(APIView):
     """Poker revenue (§637a.17) from the ledger, grouped by any of table, gaming_day, shift and game:
     ``expected`` is the rake of rounds plus verified time charges that went into the drop boxes, less
@@ -156,12 +169,7 @@ class RevenueReport(APIView):
             ),
             OpenApiParameter("format", OpenApiTypes.STR, enum=["json", "csv", "xlsx"]),
         ],
-        responses={
-            200: inline_serializer(
-                "RevenueOutput", {"header": serializers.ListField(), "rows": serializers.ListField()}
-            ),
-            403: ERRORS[403],
-        },
+        responses={200: RevenueOutput, 403: ERRORS[403]},
     )
     def get(self, request: Request) -> Response:
         params = request.query_params
@@ -187,12 +195,11 @@ class RevenueReport(APIView):
             room=room, date_from=dates["from"], date_to=dates["to"], group_by=group_by, table_number=params.get("table")
         )
         header, body = revenue_table(rows, group_by=group_by)
-        return Response(
-            {
-                "room": room.code,
-                "header": header,
-                "rows": body,
-                "filename": f"poker-revenue-{room.code}",
-                "title": "Poker revenue",
-            }
-        )
+        report = {
+            "room": room.code,
+            "header": header,
+            "rows": body,
+            "filename": f"poker-revenue-{room.code}",
+            "title": "Poker revenue",
+        }
+        return Response(RevenueOutput(report).data)

@@ -11,7 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino_backoffice.core.api_common import AwareDateTimeField
+from casino_backoffice.core.api_common import AwareDateTimeField, ErrorOutput
 from casino_backoffice.money import format_cents
 from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.models import User
@@ -116,7 +116,7 @@ class TimeChargeVerify(APIView):
             200: TimeChargeOutput,
             400: ERRORS[400],
             403: ERRORS[403],
-            409: OpenApiResponse(description="Already verified."),
+            409: OpenApiResponse(response=ErrorOutput, description="Already verified."),
         },
     )
     def post(self, request: Request, pk: int) -> Response:
