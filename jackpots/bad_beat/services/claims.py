@@ -21,10 +21,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import datetime
 
 from django.db import IntegrityError, transaction
-from django.db.models import Q
 from django.utils import timezone
 
 from casino_backoffice.core.idempotency import DocumentOnce, request_fingerprint
@@ -39,7 +38,6 @@ from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action, action_require
 from casino_backoffice.staff.services import pin_check, signature_add
 from jackpots.bad_beat.exceptions import (
-    AlreadyClaimed,
     AlreadyDecided,
     ClaimDoesNotQualify,
     ClaimInvalid,
@@ -47,17 +45,22 @@ from jackpots.bad_beat.exceptions import (
 )
 from jackpots.bad_beat.hand_rounds import claim_round_find, claim_round_window
 from jackpots.bad_beat.models import (
-    CLAIM_STAGES,
     BadBeatClaim,
     BadBeatClaimRound,
     BadBeatDecision,
-    BadBeatPayment,
     ClaimStatus,
     DecisionOutcome,
     hand_cards,
 )
 from jackpots.bad_beat.rules import BadBeatHand, BadBeatRule
 from jackpots.bad_beat.selectors import bad_beat_at_table, fund_position
+from jackpots.bad_beat.services.claimed_once import (
+    ClaimedHand,
+    already_claimed,
+    claim_require_first,
+    claims_of_hand,
+    hand_not_claimed,
+)
 from jackpots.funds.accounts import jackpot_fund_account
 from jackpots.funds.exceptions import JackpotError
 from jackpots.funds.hand_rounds import hand_round_lock, round_disagreement
@@ -198,213 +201,168 @@ def claim_open(
     (``round_mismatch``). Without one, a claim that gives its pot takes the one round not claimed yet
     that agrees with it; with none yet, it is linked when its round is logged."""
     action_require(actor=actor, action=Action.BAD_BEAT_CLAIM, of=table)
-    fingerprint = request_fingerprint(
+    asked = _ClaimAsked(
+        jackpot=jackpot,
+        table=table,
+        players_dealt_in=players_dealt_in,
+        board=board,
+        losing=losing,
+        winning=winning,
+        others=tuple(others),
+        round=round,
+        pot_cents=pot_cents,
+        surveillance_reference=surveillance_reference,
+    )
+    once = DocumentOnce(
+        model=BadBeatClaim, idempotency_key=idempotency_key, fingerprint=_claim_fingerprint(asked, actor=actor)
+    )
+    return once.record(lambda: _claim_write(asked, actor=actor, pin=pin, once=once))
+
+
+@dataclass(frozen=True)
+class _ClaimAsked:
+    """What a claim asks, as ``claim_open`` was given it."""
+
+    jackpot: Jackpot
+    table: Table
+    players_dealt_in: int
+    board: str
+    losing: SeatedHand
+    winning: SeatedHand
+    others: tuple[SeatedPlayer, ...]
+    round: Round | None
+    pot_cents: int | None
+    surveillance_reference: str
+
+
+def _claim_fingerprint(asked: _ClaimAsked, *, actor: User) -> str:
+    return request_fingerprint(
         {
-            "jackpot": jackpot.pk,
-            "table": table.pk,
-            "round": round.pk if round else None,
-            "players_dealt_in": players_dealt_in,
-            "pot_cents": pot_cents,
-            "board": board,
-            "losing": [losing.seat, losing.name, losing.hole],
-            "winning": [winning.seat, winning.name, winning.hole],
-            "others": [[other.seat, other.name] for other in others],
-            "surveillance_reference": surveillance_reference,
+            "jackpot": asked.jackpot.pk,
+            "table": asked.table.pk,
+            "round": asked.round.pk if asked.round else None,
+            "players_dealt_in": asked.players_dealt_in,
+            "pot_cents": asked.pot_cents,
+            "board": asked.board,
+            "losing": [asked.losing.seat, asked.losing.name, asked.losing.hole],
+            "winning": [asked.winning.seat, asked.winning.name, asked.winning.hole],
+            "others": [[other.seat, other.name] for other in asked.others],
+            "surveillance_reference": asked.surveillance_reference,
             "by": actor.pk,
         }
     )
-    once = DocumentOnce(model=BadBeatClaim, idempotency_key=idempotency_key, fingerprint=fingerprint)
 
-    def write() -> BadBeatClaim:
-        """The claim's rule, once its key is new: its round, the evaluator's verdict, a hand claimed once."""
-        _seats_check(table=table, players_dealt_in=players_dealt_in, losing=losing, winning=winning, others=others)
-        if pot_cents is not None and (isinstance(pot_cents, bool) or not isinstance(pot_cents, int) or pot_cents < 0):
-            raise ClaimInvalid(f"A pot is a whole number of cents, not {pot_cents!r}.")
-        now = timezone.now()
-        happened_at = now
-        found = round
-        if found is not None:
-            if found.voided:
-                raise ClaimInvalid(f"Round {found.pk} was voided (§637a.18(i)): it has no winning hand.")
-            differs = round_disagreement(
-                round=found,
-                table=table,
-                players_dealt_in=players_dealt_in,
-                pot_cents=pot_cents,
-                window=claim_round_window(now),
-            )
-            if differs is not None:
-                raise ClaimInvalid(f"{differs} Nothing was recorded.", code="round_mismatch")
-        else:
-            found = claim_round_find(
-                table=table, players_dealt_in=players_dealt_in, pot_cents=pot_cents, claimed_at=now
-            )
-        if found is not None:
-            happened_at = found.ended_at
-        day = found.gaming_day if found is not None else gaming_day(room=table.room, at=happened_at)
-        offered = bad_beat_at_table(jackpot=jackpot, table=table, at=happened_at)
-        verdict = claim_evaluate(
-            rule=offered.rule,
-            game=offered.game,
-            board=board,
-            losing_hole=losing.hole,
-            winning_hole=winning.hole,
-            players_dealt_in=players_dealt_in,
+
+def _claim_round(asked: _ClaimAsked, *, now: datetime) -> Round | None:
+    """The claim's round: the one named, once it agrees with the claim (else ``round_mismatch``), or the
+    one logged that agrees with it, or None while none is logged yet."""
+    found = asked.round
+    if found is None:
+        return claim_round_find(
+            table=asked.table, players_dealt_in=asked.players_dealt_in, pot_cents=asked.pot_cents, claimed_at=now
         )
-        cards = hand_cards(board=board, losing_hole=losing.hole, winning_hole=winning.hole)
-        hand = _Hand(table=table, round_id=found.pk if found is not None else None, gaming_day=day, cards=cards)
-        try:
-            _not_claimed(hand)
-            signer = pin_check(user=actor, pin=pin)
-            with transaction.atomic(durable=True):
-                hand_round_lock(table=table)
-                _not_claimed(hand)
-                claim = BadBeatClaim.objects.create(
-                    room=table.room,
-                    jackpot=jackpot,
-                    table=table,
-                    round=found,
-                    rules_version=offered.version,
-                    hand_code=verdict.hand.code,
-                    hand_name=verdict.hand.name,
-                    game=offered.game,
-                    happened_at=happened_at,
-                    gaming_day=day,
-                    cards=cards,
-                    players_dealt_in=players_dealt_in,
-                    pot_cents=pot_cents,
-                    board=format_cards(parse_cards(board)),
-                    losing_seat=losing.seat,
-                    losing_name=losing.name.strip(),
-                    losing_hole=format_cards(parse_cards(losing.hole)),
-                    winning_seat=winning.seat,
-                    winning_name=winning.name.strip(),
-                    winning_hole=format_cards(parse_cards(winning.hole)),
-                    others=[{"seat": other.seat, "name": other.name.strip()} for other in sorted(others, key=_seat)],
-                    surveillance_reference=surveillance_reference.strip(),
-                    qualifies=verdict.result.qualifies,
-                    reasons=list(verdict.reasons),
-                    losing_hand=verdict.losing_words,
-                    winning_hand=verdict.winning_words,
-                    opened_by=actor,
-                    opened_at=now,
-                    idempotency_key=once.idempotency_key,
-                    request_sha256=once.fingerprint,
-                )
-                signature_add(document=claim, rule=BadBeatClaim.OPENER, signer=signer)
-                if found is None:
-                    # Its round, logged while the claim was being signed, is linked now (under the table's lock).
-                    arrived = claim_round_find(
-                        table=table, players_dealt_in=players_dealt_in, pot_cents=pot_cents, claimed_at=now
-                    )
-                    if arrived is not None:
-                        BadBeatClaimRound.objects.create(claim=claim, round=arrived, linked_at=now)
-        except IntegrityError:
-            # A claim of the same hand committed while this one waited at its insert: say which.
-            first = _claims_of(hand)
-            if not first:
-                raise
-            raise _already_claimed(hand, first[0]) from None
-        return claim
+    if found.voided:
+        raise ClaimInvalid(f"Round {found.pk} was voided (§637a.18(i)): it has no winning hand.")
+    differs = round_disagreement(
+        round=found,
+        table=asked.table,
+        players_dealt_in=asked.players_dealt_in,
+        pot_cents=asked.pot_cents,
+        window=claim_round_window(now),
+    )
+    if differs is not None:
+        raise ClaimInvalid(f"{differs} Nothing was recorded.", code="round_mismatch")
+    return found
 
-    return once.record(write)
+
+def _claim_write(asked: _ClaimAsked, *, actor: User, pin: str, once: DocumentOnce[BadBeatClaim]) -> BadBeatClaim:
+    """The claim's rule, once its key is new: its round, the evaluator's verdict, a hand claimed once."""
+    table, pot_cents = asked.table, asked.pot_cents
+    _seats_check(
+        table=table,
+        players_dealt_in=asked.players_dealt_in,
+        losing=asked.losing,
+        winning=asked.winning,
+        others=asked.others,
+    )
+    if pot_cents is not None and (isinstance(pot_cents, bool) or not isinstance(pot_cents, int) or pot_cents < 0):
+        raise ClaimInvalid(f"A pot is a whole number of cents, not {pot_cents!r}.")
+    now = timezone.now()
+    found = _claim_round(asked, now=now)
+    happened_at = found.ended_at if found is not None else now
+    day = found.gaming_day if found is not None else gaming_day(room=table.room, at=happened_at)
+    offered = bad_beat_at_table(jackpot=asked.jackpot, table=table, at=happened_at)
+    verdict = claim_evaluate(
+        rule=offered.rule,
+        game=offered.game,
+        board=asked.board,
+        losing_hole=asked.losing.hole,
+        winning_hole=asked.winning.hole,
+        players_dealt_in=asked.players_dealt_in,
+    )
+    cards = hand_cards(board=asked.board, losing_hole=asked.losing.hole, winning_hole=asked.winning.hole)
+    hand = ClaimedHand(table=table, round_id=found.pk if found is not None else None, gaming_day=day, cards=cards)
+    try:
+        hand_not_claimed(hand)
+        signer = pin_check(user=actor, pin=pin)
+        with transaction.atomic(durable=True):
+            hand_round_lock(table=table)
+            hand_not_claimed(hand)
+            claim = BadBeatClaim.objects.create(
+                room=table.room,
+                jackpot=asked.jackpot,
+                table=table,
+                round=found,
+                rules_version=offered.version,
+                hand_code=verdict.hand.code,
+                hand_name=verdict.hand.name,
+                game=offered.game,
+                happened_at=happened_at,
+                gaming_day=day,
+                cards=cards,
+                players_dealt_in=asked.players_dealt_in,
+                pot_cents=pot_cents,
+                board=format_cards(parse_cards(asked.board)),
+                losing_seat=asked.losing.seat,
+                losing_name=asked.losing.name.strip(),
+                losing_hole=format_cards(parse_cards(asked.losing.hole)),
+                winning_seat=asked.winning.seat,
+                winning_name=asked.winning.name.strip(),
+                winning_hole=format_cards(parse_cards(asked.winning.hole)),
+                others=[{"seat": other.seat, "name": other.name.strip()} for other in sorted(asked.others, key=_seat)],
+                surveillance_reference=asked.surveillance_reference.strip(),
+                qualifies=verdict.result.qualifies,
+                reasons=list(verdict.reasons),
+                losing_hand=verdict.losing_words,
+                winning_hand=verdict.winning_words,
+                opened_by=actor,
+                opened_at=now,
+                idempotency_key=once.idempotency_key,
+                request_sha256=once.fingerprint,
+            )
+            signature_add(document=claim, rule=BadBeatClaim.OPENER, signer=signer)
+            if found is None:
+                _claim_round_link(claim, asked=asked, now=now)
+    except IntegrityError:
+        # A claim of the same hand committed while this one waited at its insert: say which.
+        first = claims_of_hand(hand)
+        if not first:
+            raise
+        raise already_claimed(hand, first[0]) from None
+    return claim
+
+
+def _claim_round_link(claim: BadBeatClaim, *, asked: _ClaimAsked, now: datetime) -> None:
+    """Its round, logged while the claim was being signed, is linked now (under the table's lock)."""
+    arrived = claim_round_find(
+        table=asked.table, players_dealt_in=asked.players_dealt_in, pot_cents=asked.pot_cents, claimed_at=now
+    )
+    if arrived is not None:
+        BadBeatClaimRound.objects.create(claim=claim, round=arrived, linked_at=now)
 
 
 def _seat(player: SeatedPlayer) -> int:
     return player.seat
-
-
-# --- A hand is claimed once -----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Hand:
-    """What makes two claims one hand: the round when one is given, else the cards at the table on the
-    gaming day (the cards count with a round too: the same nine cards are not dealt twice in a day)."""
-
-    table: Table
-    round_id: int | None
-    gaming_day: date
-    cards: str
-
-
-def _hand_of(claim: BadBeatClaim) -> _Hand:
-    return _Hand(table=claim.table, round_id=claim.round_id, gaming_day=claim.gaming_day, cards=claim.cards)
-
-
-def _standing(claim: BadBeatClaim) -> tuple[int, int]:
-    """Of two claims of one hand, the one further on stands first, then the one opened first."""
-    return (-CLAIM_STAGES[claim.status], claim.pk)
-
-
-def _claims_of(hand: _Hand) -> list[BadBeatClaim]:
-    """The claims of ``hand`` not denied, the one that stands first first."""
-    same = Q(table_id=hand.table.pk, gaming_day=hand.gaming_day, cards=hand.cards)
-    if hand.round_id is not None:
-        same |= Q(round_id=hand.round_id)
-    claims = (
-        BadBeatClaim.objects.filter(same)
-        .exclude(status=ClaimStatus.DENIED)
-        .select_related("room", "table", "opened_by", "decision__decided_by", "distribution")
-    )
-    return sorted(claims, key=_standing)
-
-
-def _where_it_stands(claim: BadBeatClaim) -> str:
-    """Where a claim is, by the room's clock: 'verified by <the supervisor> at 2026-11-30 21:14 EST'."""
-    zone = claim.room.timezone
-    if claim.status == ClaimStatus.CLAIMED:
-        return f"opened by {claim.opened_by} at {local_time(claim.opened_at, zone)}, awaiting the shift supervisor"
-    decision = getattr(claim, "decision", None)
-    if claim.status == ClaimStatus.VERIFIED and decision is not None:
-        return f"verified by {decision.decided_by} at {local_time(decision.decided_at, zone)}"
-    distribution = getattr(claim, "distribution", None)
-    if claim.status == ClaimStatus.DISTRIBUTED and distribution is not None:
-        return f"distributed at {local_time(distribution.prepared_at, zone)}, its shares being paid"
-    if claim.status == ClaimStatus.PAID:
-        payments = BadBeatPayment.objects.filter(share__distribution__claim=claim).order_by("-paid_at")
-        paid_at = payments.values_list("paid_at", flat=True).first()
-        if paid_at is not None:
-            return f"paid at {local_time(paid_at, zone)}"
-    return claim.get_status_display().lower()
-
-
-def _the_hand_in_words(hand: _Hand, first: BadBeatClaim) -> str:
-    if hand.round_id is not None and first.round_id == hand.round_id:
-        return f"Round {hand.round_id} at {hand.table.number}"
-    return (
-        f"The same cards at {hand.table.number} on gaming day {hand.gaming_day.isoformat()} (board {first.board}, "
-        f"{first.losing_hole} against {first.winning_hole})"
-    )
-
-
-def _already_claimed(hand: _Hand, first: BadBeatClaim) -> AlreadyClaimed:
-    return AlreadyClaimed(
-        f"{_the_hand_in_words(hand, first)} was already claimed: claim {first.pk}, {_where_it_stands(first)}. "
-        f"A Bad Beat is paid once (§637a.15(f)-(g)): if claim {first.pk} is wrong, the shift supervisor denies it "
-        "and the corrected claim is recorded then. Nothing was recorded."
-    )
-
-
-def _not_claimed(hand: _Hand) -> None:
-    first = _claims_of(hand)
-    if first:
-        raise _already_claimed(hand, first[0])
-
-
-def claim_require_first(claim: BadBeatClaim) -> None:
-    """Refuse to take further (verify, distribute, pay) a claim of a hand that another claim not denied
-    stands before: further on, or as far and opened first (§637a.15(f)-(g): the same Bad Beat is paid
-    once). Since a hand is claimed once, only claims recorded before that rule can meet this."""
-    hand = _hand_of(claim)
-    ahead = [other for other in _claims_of(hand) if _standing(other) < _standing(claim)]
-    if ahead:
-        first = ahead[0]
-        raise AlreadyClaimed(
-            f"Claim {claim.pk} is of the same hand as claim {first.pk}: {_the_hand_in_words(hand, first)}, claim "
-            f"{first.pk} {_where_it_stands(first)}. A Bad Beat is paid once (§637a.15(f)-(g)): claim {claim.pk} goes "
-            "no further; the shift supervisor denies it. Nothing was changed."
-        )
 
 
 def _claim_locked(claim: BadBeatClaim) -> BadBeatClaim:
