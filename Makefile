@@ -62,14 +62,16 @@ mutation: $(BIN)/.installed-dev
 	PATH=$(abspath $(BIN)):$$PATH $(BIN)/mutmut run --max-children $(MUTATION_CHILDREN) $(MUTANTS)
 	$(BIN)/python scripts/mutation_scores.py
 
-# ruff (the linter, and the formatter: `make format` applies it), mypy (with the Django and DRF
-# plugins) and the layer contracts of pyproject.toml (import-linter: an import pointing upward fails,
-# naming the contract); part of `make test`.
+# ruff (the linter, with complexity and size rules, and the formatter: `make format` applies it), mypy
+# (with the Django and DRF plugins), the layer contracts of pyproject.toml (import-linter: an import
+# pointing upward fails, naming the contract; the jackpot products never import one another) and the
+# sizes of modules and functions (scripts/check_sizes.py); part of `make test`.
 lint: $(BIN)/.installed-dev
 	$(BIN)/ruff format --check .
 	$(BIN)/ruff check .
 	$(BIN)/mypy casino_backoffice tables rake jackpots cage demo
 	$(BIN)/lint-imports --no-cache --no-logo
+	$(BIN)/python scripts/check_sizes.py
 
 format: $(BIN)/.installed-dev
 	$(BIN)/ruff format .

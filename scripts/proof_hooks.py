@@ -116,7 +116,7 @@ def shape_refusal(ctx: Any, response: Any, case: Any) -> bool | None:
 
 
 _ast_turns = threading.Lock()
-_describe: Callable[..., Any] = lambda_sources._lambda_description
+_describe: Callable[..., Any] = lambda_sources._lambda_description  # noqa: SLF001 - the patched function
 
 
 def _described_in_turn(*args: Any, **kwargs: Any) -> Any:
@@ -124,4 +124,4 @@ def _described_in_turn(*args: Any, **kwargs: Any) -> Any:
         return _describe(*args, **kwargs)
 
 
-lambda_sources._lambda_description = _described_in_turn
+lambda_sources._lambda_description = _described_in_turn  # noqa: SLF001 - hypothesis has no public hook

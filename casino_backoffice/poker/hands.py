@@ -210,27 +210,23 @@ def _kickers(ranks: Sequence[int]) -> str:
     return f", {rank_words(ranks)} kicker" + ("s" if len(ranks) > 1 else "")
 
 
+_WORDS: dict[HandCategory, Callable[[tuple[int, ...]], str]] = {
+    HandCategory.ROYAL_FLUSH: lambda ranks: "Royal flush",
+    HandCategory.MINI_ROYAL: lambda ranks: "Mini-royal",
+    HandCategory.STRAIGHT_FLUSH: lambda ranks: f"Straight flush, {RANK_NAMES[ranks[0]]} high",
+    HandCategory.FOUR_OF_A_KIND: lambda ranks: f"Four of a kind, {RANK_PLURALS[ranks[0]]}{_kickers(ranks[1:])}",
+    HandCategory.FULL_HOUSE: lambda ranks: f"Full house, {RANK_PLURALS[ranks[0]]} full of {RANK_PLURALS[ranks[1]]}",
+    HandCategory.FLUSH: lambda ranks: f"Flush, {rank_words(ranks)}",
+    HandCategory.STRAIGHT: lambda ranks: f"Straight, {RANK_NAMES[ranks[0]]} high",
+    HandCategory.THREE_OF_A_KIND: lambda ranks: f"Three of a kind, {RANK_PLURALS[ranks[0]]}{_kickers(ranks[1:])}",
+    HandCategory.TWO_PAIR: lambda ranks: (
+        f"Two pair, {RANK_PLURALS[ranks[0]]} and {RANK_PLURALS[ranks[1]]}{_kickers(ranks[2:])}"
+    ),
+    HandCategory.PAIR: lambda ranks: f"Pair of {RANK_PLURALS[ranks[0]]}{_kickers(ranks[1:])}",
+}
+
+
 def describe(category: HandCategory, ranks: tuple[int, ...]) -> str:
     """Words a floorperson reads aloud for a hand of this category and these deciding ranks."""
-    c = HandCategory
-    if category is c.ROYAL_FLUSH:
-        return "Royal flush"
-    if category is c.MINI_ROYAL:
-        return "Mini-royal"
-    if category is c.STRAIGHT_FLUSH:
-        return f"Straight flush, {RANK_NAMES[ranks[0]]} high"
-    if category is c.FOUR_OF_A_KIND:
-        return f"Four of a kind, {RANK_PLURALS[ranks[0]]}{_kickers(ranks[1:])}"
-    if category is c.FULL_HOUSE:
-        return f"Full house, {RANK_PLURALS[ranks[0]]} full of {RANK_PLURALS[ranks[1]]}"
-    if category is c.FLUSH:
-        return f"Flush, {rank_words(ranks)}"
-    if category is c.STRAIGHT:
-        return f"Straight, {RANK_NAMES[ranks[0]]} high"
-    if category is c.THREE_OF_A_KIND:
-        return f"Three of a kind, {RANK_PLURALS[ranks[0]]}{_kickers(ranks[1:])}"
-    if category is c.TWO_PAIR:
-        return f"Two pair, {RANK_PLURALS[ranks[0]]} and {RANK_PLURALS[ranks[1]]}{_kickers(ranks[2:])}"
-    if category is c.PAIR:
-        return f"Pair of {RANK_PLURALS[ranks[0]]}{_kickers(ranks[1:])}"
-    return f"High card, {rank_words(ranks)}"
+    words = _WORDS.get(category)
+    return words(ranks) if words is not None else f"High card, {rank_words(ranks)}"

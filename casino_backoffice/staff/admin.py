@@ -123,7 +123,7 @@ class _AccessForm:
             raise forms.ValidationError(error.message) from None
         return data
 
-    def _save_access(self, user: User, *, new: bool) -> None:
+    def save_access(self, user: User, *, new: bool) -> None:
         roles, rooms, all_rooms = self._access_wanted()
         staff_access_set(user=user, actor=self.acting, roles=roles, rooms=rooms, all_rooms=all_rooms, new=new)
 
@@ -238,7 +238,7 @@ class StaffAdmin(SimpleHistoryAdmin, UserAdmin):
 
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
         super().save_related(request, form, formsets, change)
-        form._save_access(form.instance, new=not change)
+        form.save_access(form.instance, new=not change)
 
     def history_view(self, request: HttpRequest, object_id: str, extra_context: Any = None) -> Any:
         # simple_history shows the history of a row its list does not hold (from the history itself).

@@ -168,7 +168,7 @@ def claim_evaluate(
     return Verdict(results[0][0], results[0][1], str(losing), str(winning), reasons)
 
 
-def claim_open(
+def claim_open(  # noqa: PLR0913 - the claim's fields, each a keyword the API and the tablet name
     *,
     jackpot: Jackpot,
     table: Table,

@@ -46,7 +46,7 @@ def current_high_hand(*, period: HighHandPeriod) -> HighHandEntry | None:
     )
 
 
-def entry_record(
+def entry_record(  # noqa: PLR0913 - the Tracking Slip's columns, each a keyword the API, the tablet and the demo name
     *,
     jackpot: Jackpot,
     table: Table,
