@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from datetime import datetime
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from django.urls import path
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import generics, serializers
 from rest_framework.exceptions import ValidationError
 
+from casino_backoffice.core.clock import local_iso
 from casino_backoffice.staff.permissions import Action
 
 from .models import PokerRoom, Table
@@ -47,7 +47,7 @@ def room_required(code: str | None, *, user: Any, field: str = "room") -> PokerR
 
 def local(at: datetime | None, room: PokerRoom) -> str | None:
     """An aware datetime in the room's time zone, ISO-8601 with its offset."""
-    return None if at is None else at.astimezone(ZoneInfo(room.timezone)).isoformat()
+    return local_iso(at, room)
 
 
 # --- The rooms and the tables ---------------------------------------------------------------------

@@ -8,7 +8,6 @@ official and the expected money is in the cage's boxes (``jackpots`` may not imp
 from __future__ import annotations
 
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -18,6 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from casino_backoffice.core.api_common import LIST_ERRORS, money
+from casino_backoffice.core.clock import local_iso
 from casino_backoffice.staff.permissions import Action, may
 from jackpots.bad_beat.selectors import FundPosition, fund_positions
 from jackpots.funds.models import Jackpot
@@ -107,9 +107,7 @@ class BoxList(generics.ListAPIView):
                     "jackpot": content.box.jackpot.code if content.box.jackpot else None,
                     "expected": None if blind else money(content.expected_cents),
                     "period": (
-                        content.period.starts_at.astimezone(ZoneInfo(content.box.room.timezone)).isoformat()
-                        if content.period is not None
-                        else None
+                        local_iso(content.period.starts_at, content.box.room) if content.period is not None else None
                     ),
                 }
                 for content in contents

@@ -9,10 +9,9 @@ reversed before the announcement, and the pool would be more than the fund holds
 
 from __future__ import annotations
 
-from zoneinfo import ZoneInfo
-
 from django.db.models import Q, QuerySet, Sum
 
+from casino_backoffice.core.clock import local
 from casino_backoffice.ledger.models import Transfer, TransferKind
 from jackpots.high_hand.models import HighHandPeriod
 
@@ -31,7 +30,7 @@ from ._common import verification_transfer_key
 
 def period_sheet_key(period: HighHandPeriod) -> str:
     """The key of a period's count sheets: its start by the room's wall clock (``schedule.sheets_due``)."""
-    return f"period:{period.starts_at.astimezone(ZoneInfo(period.room.timezone)).strftime('%Y-%m-%dT%H:%M')}"
+    return f"period:{local(period.starts_at, period.room).strftime('%Y-%m-%dT%H:%M')}"
 
 
 def _official_contributions(counts: QuerySet[Count]) -> int:

@@ -5,12 +5,11 @@ line shows the time left to collect it)."""
 
 from __future__ import annotations
 
-from zoneinfo import ZoneInfo
-
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
 
+from casino_backoffice.core.clock import local
 from casino_backoffice.core.today import ITEMS_SHOWN, TodayItem, TodaySection, today_section
 from casino_backoffice.money import display_cents
 from casino_backoffice.staff.permissions import Action, may
@@ -37,7 +36,7 @@ def awards_to_pay(request: HttpRequest) -> TodaySection | None:
             + (f", {award.entry.player_name}" if award.entry.player_name else ""),
             url=reverse("admin:jackpots_highhandaward_pay", args=[award.pk]),
             detail=f"{display_cents(award.amount_cents)} · collect by "
-            f"{award.collect_by.astimezone(ZoneInfo(award.period.jackpot.room.timezone)):%b %-d %-I:%M %p %Z}",
+            f"{local(award.collect_by, award.period.jackpot.room):%b %-d %-I:%M %p %Z}",
         )
         for award in waiting.order_by("collect_by", "pk")[:ITEMS_SHOWN]
     )

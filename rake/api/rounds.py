@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from django.db.models import Prefetch
 from drf_spectacular.types import OpenApiTypes
@@ -17,6 +16,7 @@ from rest_framework.response import Response
 
 from casino_backoffice.core.api import MoneyField
 from casino_backoffice.core.api_common import AwareDateTimeField
+from casino_backoffice.core.clock import local
 from casino_backoffice.money import format_cents
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action
@@ -82,7 +82,7 @@ class _InRoomZone(serializers.DateTimeField):
         super().__init__(source="round", **kwargs)
 
     def to_representation(self, value: Any) -> str:  # the round
-        return getattr(value, self.moment).astimezone(ZoneInfo(value.table.room.timezone)).isoformat()
+        return local(getattr(value, self.moment), value.table.room).isoformat()
 
 
 @dataclass(frozen=True)

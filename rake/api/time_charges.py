@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import generics, serializers
@@ -12,6 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino_backoffice.core.api_common import AwareDateTimeField, ErrorOutput
+from casino_backoffice.core.clock import local_iso
 from casino_backoffice.money import format_cents
 from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.models import User
@@ -57,7 +57,7 @@ def time_charge_data(charge: TimeCharge) -> dict[str, Any]:
     return {
         "id": charge.pk,
         "table": charge.table.number,
-        "interval_starts_at": charge.interval_starts_at.astimezone(ZoneInfo(charge.table.room.timezone)).isoformat(),
+        "interval_starts_at": local_iso(charge.interval_starts_at, charge.table.room),
         "interval_minutes": charge.interval_minutes,
         "basis": charge.basis,
         "players_seated": charge.players_seated,

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
 from datetime import date, datetime
-from zoneinfo import ZoneInfo
 
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from casino_backoffice.core.clock import local
 from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.core.idempotency import document_replay, document_replay_unscoped, request_fingerprint
 from casino_backoffice.ledger.models import TransferKind
@@ -324,7 +324,7 @@ def _round_post(
         table=table,
         ended_at=request.ended_at,
         gaming_day=gaming_day(room=room, at=request.ended_at),
-        shift=in_effect.rules.shift_at(request.ended_at.astimezone(ZoneInfo(room.timezone)).time()),
+        shift=in_effect.rules.shift_at(local(request.ended_at, room).time()),
         game=table.game,
         players_dealt_in=request.players_dealt_in,
         pot_cents=request.pot_cents,

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-from zoneinfo import ZoneInfo
+from datetime import UTC, datetime
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from casino_backoffice.core.clock import local
 from casino_backoffice.core.idempotency import document_replay, request_fingerprint
 from casino_backoffice.ledger.models import TransferKind
 from casino_backoffice.ledger.services import account_open_as, transfer_post_within
@@ -53,7 +53,7 @@ def time_charge_assess(
     fingerprint = request_fingerprint(
         {
             "table": table.pk,
-            "interval_starts_at": interval_starts_at.astimezone(ZoneInfo("UTC")).isoformat(),
+            "interval_starts_at": interval_starts_at.astimezone(UTC).isoformat(),
             "players_seated": players_seated,
         }
     )
@@ -100,7 +100,7 @@ def time_charge_assess(
                 rules_version_id=in_effect.version_id,
                 policy_code=policy.code,
                 gaming_day=day,
-                shift=in_effect.rules.shift_at(interval_starts_at.astimezone(ZoneInfo(room.timezone)).time()),
+                shift=in_effect.rules.shift_at(local(interval_starts_at, room).time()),
                 idempotency_key=idempotency_key,
                 request_sha256=fingerprint,
                 assessed_by=actor,
@@ -156,11 +156,11 @@ def _interval_checked(
     """The players an interval is charged for (None per table), with any error added to ``errors``:
     an interval starts on the policy's clock, and per player every seated player counts."""
     assert policy.interval_minutes is not None
-    local = interval_starts_at.astimezone(ZoneInfo(table.room.timezone))
-    if local.second or local.microsecond or local.minute % policy.interval_minutes:
+    local_start = local(interval_starts_at, table.room)
+    if local_start.second or local_start.microsecond or local_start.minute % policy.interval_minutes:
         errors.setdefault("interval_starts_at", []).append(
             f"Intervals of policy {policy.code} start every {policy.interval_minutes} minutes on the clock "
-            f"({local:%H:%M:%S} is not a start)."
+            f"({local_start:%H:%M:%S} is not a start)."
         )
     if policy.basis != TimeChargeBasis.PER_PLAYER:
         return None

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from zoneinfo import ZoneInfo
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -14,6 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from casino_backoffice.core.clock import local
 from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.permissions import Action, may
@@ -35,7 +35,7 @@ class LastChange:
 def last_changes(tables: list[Table]) -> dict[int, LastChange]:
     """The last opening or closing of each of ``tables``, in one query: the history rows that
     ``table_set_open`` writes with its reason ('opened by ...', 'closed by ...') and the person."""
-    zones = {table.pk: ZoneInfo(table.room.timezone) for table in tables}
+    zones = {table.pk: table.room for table in tables}
     changes: dict[int, LastChange] = {}
     rows = (
         Table.history.filter(id__in=zones, history_change_reason__regex=r"^(opened|closed) by ")
@@ -47,7 +47,7 @@ def last_changes(tables: list[Table]) -> dict[int, LastChange]:
             changes[row.id] = LastChange(
                 words="opened" if row.history_change_reason.startswith("opened") else "closed",
                 by=str(row.history_user) if row.history_user else row.history_change_reason.split(" by ", 1)[1],
-                at_local=row.history_date.astimezone(zones[row.id]),
+                at_local=local(row.history_date, zones[row.id]),
             )
     return changes
 
@@ -79,7 +79,7 @@ def table_open_close(request: HttpRequest, table_id: int) -> HttpResponse:
             "table": table,
             "is_open": is_open,
             "last": last_changes([table]).get(table.pk),
-            "now_local": timezone.now().astimezone(ZoneInfo(table.room.timezone)),
+            "now_local": local(timezone.now(), table.room),
             "person": user,
         }
         return render(request, "tables/floor/table_confirm.html", context)
