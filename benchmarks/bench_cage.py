@@ -1027,7 +1027,8 @@ def measure_export(rooms: dict[str, Any], days: int) -> None:
         )
         assert last is not None
         # Room bench: one verification per table and day; room large: 100,000 lines a day.
-        spans = [max(1, days // 10), days] if code == MAIN else [max(1, days // 20), max(1, days // 2)]
+        # Two spans of days, once each (a short history makes both spans one).
+        spans = sorted({max(1, days // 10), days} if code == MAIN else {max(1, days // 20), max(1, days // 2)})
         for span in spans:
             start = last - timedelta(days=span - 1)
 

@@ -71,6 +71,7 @@ import json
 import os
 import random
 import re
+import shutil
 import signal
 import socket
 import statistics
@@ -1301,9 +1302,14 @@ def main() -> None:
         print(summary)
     for name, held, detail in results[printed:]:
         print(f"[{'ok' if held else 'FAILED'}] {name}: {detail}")
-    print(f"end: {load_average()}; server and worker logs in {workdir}")
     if not all(held for _, held, _ in results):
+        print(f"end: {load_average()}; server and worker logs in {workdir}")
         sys.exit(1)
+    if args.quick:  # make test runs it at every merge: its logs are kept only when a check failed
+        shutil.rmtree(workdir, ignore_errors=True)
+        print(f"end: {load_average()}")
+    else:
+        print(f"end: {load_average()}; server and worker logs in {workdir}")
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ from jackpots.bad_beat.api.display import (
     FundTransferCreate,
 )
 from jackpots.bad_beat.api.payouts import DistributionCreate, SharePay
+from jackpots.board.api import DisplayCheck
 from jackpots.high_hand.api import AwardPay, EntryCreate, EntryVoid, PeriodList, UnclaimedApprove
 from jackpots.progressive.api import (
     ExceptionExplain,
@@ -57,6 +58,7 @@ urlpatterns = [
     path("high-hand/awards/<int:pk>/pay/", AwardPay.as_view(), name="api-high-hand-award-pay"),
     path("high-hand/unclaimed/<int:pk>/approve/", UnclaimedApprove.as_view(), name="api-high-hand-unclaimed-approve"),
     path("progressive/meters/", MeterList.as_view(), name="api-progressive-meters"),
+    path("display-check/", DisplayCheck.as_view(), name="api-display-check"),
     path("progressive/meters/<int:pk>/reset/", MeterReset.as_view(), name="api-progressive-meter-reset"),
     path("progressive/rounds/", RoundCreate.as_view(), name="api-progressive-rounds"),
     path("progressive/rounds/<int:pk>/", RoundDetail.as_view(), name="api-progressive-round"),

@@ -28,13 +28,14 @@ from django.urls import path
 from django.utils import timezone
 
 from casino_backoffice.core.admin import RoomScopedAdmin, export_links, room_object_or_404
-from casino_backoffice.core.clock import zone_of
+from casino_backoffice.core.clock import local, zone_of
 from casino_backoffice.core.exports import export_response, pdf_response
 from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.permissions import Action, may
 from jackpots.bad_beat.exports import claims_report, display_history_report, posted_rules_report, statement_report
 from jackpots.bad_beat.models import BadBeatReport
 from jackpots.bad_beat.reports import claims_between, fund_statement, posted_rules, table_notices
+from jackpots.board.check import display_check_lines, display_check_report
 from jackpots.board.hand_rounds import hands_without_round
 from jackpots.funds.admin import period_of, require, room_of, rooms
 from jackpots.funds.models import Jackpot, JackpotKind
@@ -73,6 +74,7 @@ class BadBeatReportAdmin(RoomScopedAdmin, admin.ModelAdmin):
             path("notices/", wrap(self.notices_view), name="jackpots_badbeatreport_notices"),
             path("statement/<int:jackpot_id>/", wrap(self.statement_view), name="jackpots_badbeatreport_statement"),
             path("claims/", wrap(self.claims_view), name="jackpots_badbeatreport_claims"),
+            path("display-check/", wrap(self.display_check_view), name="jackpots_display_check"),
             path(
                 "hands-without-round/",
                 wrap(self.hands_without_round_view),
@@ -108,6 +110,23 @@ class BadBeatReportAdmin(RoomScopedAdmin, admin.ModelAdmin):
             high_hand_rules_readable=may(request.user, Action.RULES_VERSIONS_READ),
         )
         return TemplateResponse(request, "admin/jackpots/reports.html", {**context, **(extra_context or {})})
+
+    def display_check_view(self, request: HttpRequest) -> HttpResponse:
+        """Every fund of the person's rooms: on the board, the official record, the difference and why
+        (``jackpots.board.check``); CSV and XLSX with ``?export=``."""
+        require(request, Action.BAD_BEAT_RECORDS_READ)
+        now = timezone.now()
+        lines = display_check_lines(rooms=rooms(request), at=now)
+        if (extension := request.GET.get("export")) in ("csv", "xlsx"):
+            return export_response(display_check_report(lines=lines, at=now), extension)
+        context = self._context(
+            request,
+            "Display check of every fund",
+            lines=lines,
+            checked_at=local(now, None),
+            export_links=export_links(request),
+        )
+        return TemplateResponse(request, "admin/jackpots/display_check_all.html", context)
 
     def hands_without_round_view(self, request: HttpRequest) -> HttpResponse:
         """Compliance's list of the jackpot hands still without their round (a Bad Beat claim or a

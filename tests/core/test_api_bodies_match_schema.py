@@ -55,6 +55,7 @@ WALKS: dict[str, set[str]] = {
         "variances_list",
         "high_hand_periods_list",
         "progressive_meters_list",
+        "display_check_list",
         "progressive_rounds_retrieve",
         "bad_beat_claims_list",
         "bad_beat_claims_retrieve",
@@ -182,6 +183,7 @@ def test_every_read_answers_as_the_schema_says(walk, checked) -> None:
     walk.get(finance, "/api/high-hand/periods/")
     meters = walk.get(finance, "/api/progressive/meters/")
     assert meters
+    assert walk.get(finance, "/api/display-check/")
     assert walk.get(Role.FLOORPERSON, f"/api/progressive/rounds/{_progressive_round()}/")["hands"]
     claims = walk.get(finance, "/api/bad-beat/claims/")
     walk.get(finance, f"/api/bad-beat/claims/{claims['results'][0]['id']}/")
