@@ -88,6 +88,7 @@ ROUTES: dict[tuple[str, str], Action | str] = {
     ("api-high-hand-award-pay", "POST"): Action.HIGH_HAND_PAY,
     ("api-high-hand-unclaimed-approve", "POST"): Action.HIGH_HAND_UNCLAIMED_APPROVE,
     ("api-progressive-meters", "GET"): Action.PROGRESSIVE_READ,
+    ("api-display-check", "GET"): Action.BAD_BEAT_RECORDS_READ,
     ("api-progressive-meter-reset", "POST"): Action.PROGRESSIVE_RESET,
     ("api-progressive-rounds", "POST"): Action.PROGRESSIVE_ROUND_RECORD,
     ("api-progressive-round", "GET"): Action.PROGRESSIVE_READ,
