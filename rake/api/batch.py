@@ -28,7 +28,7 @@ from tables.models import Table
 
 from ..services import RoundRecorded, RoundRequest, rounds_record_batch
 from .common import ERRORS, Recorded, write_input, write_outcome
-from .rounds import RoundInput, RoundOutput, late_entry_named, round_recorded
+from .rounds import RoundInput, RoundOutput, late_entry_named, round_recorded, round_request
 
 MAX_ROUNDS_PER_BATCH = 500
 
@@ -104,17 +104,11 @@ class RoundBatch(APIView):
             results.append(None)
             positions.append(index)
             requests.append(
-                RoundRequest(
+                round_request(
+                    values,
                     table=table,
-                    ended_at=values["ended_at"],
-                    players_dealt_in=values["players_dealt_in"],
-                    pot_cents=values["pot"],
-                    uncalled_bet_cents=values["uncalled_bet"],
-                    flop_dealt=values["flop_dealt"],
-                    voided=values["voided"],
                     idempotency_key=sender_key(sender_pk=sender.pk, key=values["idempotency_key"]),
                     late_entry_by=supervisor,
-                    late_entry_pin=values.get("pin", ""),
                 )
             )
         for index, request_, outcome in zip(
