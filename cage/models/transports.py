@@ -123,6 +123,7 @@ class MissingBox(SignableDocument):
     recorded_at = models.DateTimeField()
 
     class Meta:
+        verbose_name_plural = "missing boxes"
         constraints = [models.UniqueConstraint(fields=["transport", "box"], name="cage_missingbox_once_per_transport")]
 
     def signing_content(self) -> dict[str, Any]:
