@@ -1,15 +1,27 @@
 from casino_backoffice.core import idempotency
-from casino_backoffice.core.exceptions import Conflict, DomainError
+from casino_backoffice.core.exceptions import Conflict, DomainError, ErrorCode
+
+
+class RakeErrorCode(ErrorCode):
+    """The codes of the refusals of rounds, rake, time charges and rules files."""
+
+    RAKE = "rake"
+    RULES_INVALID = "rules_invalid"
+    NO_RULES_IN_EFFECT = "no_rules_in_effect"
+    INVALID_ROUND = "invalid_round"
+    TIME_CHARGE_ALREADY_ASSESSED = "time_charge_already_assessed"
+    TIME_CHARGE_ALREADY_VERIFIED = "time_charge_already_verified"
+    LATE_ENTRY_UNSIGNED = "late_entry_unsigned"
 
 
 class RakeError(DomainError):
-    code = "rake"
+    code = RakeErrorCode.RAKE
 
 
 class RulesFileInvalid(RakeError):
     """A rules file that breaks one rule or more; ``errors`` lists every one, and nothing changed."""
 
-    code = "rules_invalid"
+    code = RakeErrorCode.RULES_INVALID
 
     def __init__(self, errors: list[str]) -> None:
         count = len(errors)
@@ -20,13 +32,13 @@ class RulesFileInvalid(RakeError):
 
 
 class RulesNotInEffect(RakeError):
-    code = "no_rules_in_effect"
+    code = RakeErrorCode.NO_RULES_IN_EFFECT
 
 
 class InvalidRound(RakeError):
     """A round refused before anything was recorded; ``field_errors`` maps each field to its messages."""
 
-    code = "invalid_round"
+    code = RakeErrorCode.INVALID_ROUND
 
     def __init__(self, field_errors: dict[str, list[str]]) -> None:
         super().__init__(" ".join(message for messages in field_errors.values() for message in messages))
@@ -38,15 +50,15 @@ IdempotencyKeyReused = idempotency.IdempotencyKeyReused
 
 
 class TimeChargeAlreadyAssessed(Conflict):
-    code = "time_charge_already_assessed"
+    code = RakeErrorCode.TIME_CHARGE_ALREADY_ASSESSED
 
 
 class TimeChargeAlreadyVerified(Conflict):
-    code = "time_charge_already_verified"
+    code = RakeErrorCode.TIME_CHARGE_ALREADY_VERIFIED
 
 
 class LateEntryUnsigned(RakeError):
     """A round logged longer after it ended than the room's ``late_entry_minutes`` without a shift
     supervisor's signature (a house control; the revenue of the day, §637a.17)."""
 
-    code = "late_entry_unsigned"
+    code = RakeErrorCode.LATE_ENTRY_UNSIGNED

@@ -1,5 +1,6 @@
 """What every API shares: the one DRF exception handler, JSON answers for what Django answers
-itself under /api/, the one money field and whole numbers written as JSON numbers.
+itself under /api/, the one money field, amounts and moments as answers write them, and whole
+numbers written as JSON numbers.
 
 Domain errors become 400/403/409 with the rule's message: ``{detail, code}``; a role that may not
 act is a 403 with the code ``not_permitted`` (``staff.exceptions.ActionNotPermitted``).
@@ -7,6 +8,8 @@ act is a 403 with the code ``not_permitted`` (``staff.exceptions.ActionNotPermit
 
 from __future__ import annotations
 
+from datetime import datetime
+from functools import reduce
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -19,6 +22,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from casino_backoffice.money import AMOUNT_PATTERN, MAX_AMOUNT_CENTS, InvalidAmount, format_cents, parse_cents
 
+from .clock import local
 from .exceptions import DomainError
 
 API_PREFIX = "/api/"
@@ -108,6 +112,36 @@ class MoneyField(serializers.Field):
 
     def to_representation(self, value: int) -> str:
         return format_cents(value)
+
+
+@extend_schema_field({"type": "string", "pattern": r"^-?\d+\.\d{2}$", "example": "-12.34"})
+class CentsField(serializers.Field):
+    """An amount answered (an output serializer's field, never read) as dollars and cents with its sign: ``format_cents`` ("1,250.00"
+    is written "1250.00"; "-1.50" below zero). A null source answers null (``allow_null=True`` says so
+    in the schema)."""
+
+    def to_representation(self, value: int) -> str:
+        return format_cents(value)
+
+
+class RoomTimeField(serializers.DateTimeField):
+    """A moment answered as the clock of its room reads it: ISO 8601 with the room's offset
+    ("2026-11-30T21:15:00-05:00"; "...Z" in UTC), as DRF writes a moment, but in the room's zone, not
+    the site's. ``room`` is the dotted path from the serialized object to anything with a time zone
+    (the room; ``"table.room"``); a null moment answers null."""
+
+    def __init__(self, *, room: str = "room", **kwargs: Any) -> None:
+        self.room_path = room
+        super().__init__(**kwargs)
+
+    def get_attribute(self, instance: Any) -> datetime | None:
+        at = super().get_attribute(instance)
+        if at is None:
+            return None
+        return local(at, reduce(getattr, self.room_path.split("."), instance))
+
+    def enforce_timezone(self, value: datetime) -> datetime:
+        return value  # in the room's zone already
 
 
 class WholeNumberField(serializers.IntegerField):

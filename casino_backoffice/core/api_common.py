@@ -22,9 +22,10 @@ from rest_framework.response import Response
 
 from casino_backoffice.money import format_cents
 from casino_backoffice.staff.auth import acting_user
+from casino_backoffice.staff.exceptions import StaffErrorCode
 from casino_backoffice.staff.models import User
 
-from .exceptions import DomainError
+from .exceptions import CoreErrorCode, DomainError, ErrorCode
 from .idempotency import replays_noted, sender_key
 from .rooms import visible
 
@@ -72,6 +73,7 @@ class ErrorOutput(serializers.Serializer):
     code = serializers.CharField(help_text="The refused rule, for programs (listed with each status).")
 
 
+_STRICT_CODES = False  # True once every domain names its codes by enumeration (issue 26, item 4)
 _STATUS_MEANING = {
     400: "Nothing recorded. Field errors (`{field: [message]}`), or a refused rule (`{detail, code}`)",
     403: "Nothing recorded. `{detail, code}`",
@@ -80,12 +82,16 @@ _STATUS_MEANING = {
 }
 
 
-def errors(**codes: Iterable[str]) -> dict[int, OpenApiResponse]:
-    """The error responses of a write for its schema: ``errors(e400=["wrong_pin"], e409=[...])``,
-    each with the codes it may answer."""
+def errors(**codes: Iterable[ErrorCode]) -> dict[int, OpenApiResponse]:
+    """The error responses of a write for its schema: ``errors(e400=[StaffErrorCode.WRONG_PIN],
+    e409=[...])``, each with the codes it may answer, members of the domains' enumerations (a string
+    is a ``TypeError``: the schema names only codes a refusal can carry)."""
     responses: dict[int, OpenApiResponse] = {}
     for name, listed in codes.items():
         number = int(name.removeprefix("e"))
+        for code in listed:
+            if not isinstance(code, ErrorCode) and _STRICT_CODES:
+                raise TypeError(f"errors({name}=...): {code!r} is not a member of an ErrorCode enumeration.")
         words = ", ".join(f"`{code}`" for code in listed)
         description = f"{_STATUS_MEANING[number]}{f'; code one of {words}' if words else ''}."
         responses[number] = OpenApiResponse(
@@ -112,7 +118,7 @@ RESTRICTED_LIST_ERRORS = {
 class NotFound(DomainError):
     """No document of that id (a 404 with a code, like every other API error)."""
 
-    code = "not_found"
+    code = CoreErrorCode.NOT_FOUND
     status = 404
 
 
@@ -127,8 +133,8 @@ def document_or_404(queryset: models.QuerySet[D], pk: int, name: str, *, user: A
 
 # Codes any signed write may answer: a role that may not act (403 ``not_permitted``), a PIN that is
 # wrong, missing or locked (``staff.exceptions``).
-PIN_CODES = ("wrong_pin", "no_pin", "invalid_pin")
-ROLE_CODES = ("not_permitted", "signing_locked")
+PIN_CODES = (StaffErrorCode.WRONG_PIN, StaffErrorCode.NO_PIN, StaffErrorCode.INVALID_PIN)
+ROLE_CODES = (StaffErrorCode.NOT_PERMITTED, StaffErrorCode.SIGNING_LOCKED)
 
 
 # --- People and money -----------------------------------------------------------------------------

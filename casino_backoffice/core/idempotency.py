@@ -46,11 +46,11 @@ from typing import Any, Generic, TypeVar, cast
 
 from django.db import IntegrityError, models
 
-from .exceptions import Conflict, DomainError
+from .exceptions import Conflict, CoreErrorCode, DomainError
 
 
 class IdempotencyKeyReused(Conflict):
-    code = "idempotency_key_reused"
+    code = CoreErrorCode.IDEMPOTENCY_KEY_REUSED
 
 
 def request_fingerprint(values: dict[str, Any]) -> str:

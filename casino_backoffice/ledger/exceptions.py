@@ -1,26 +1,36 @@
-from casino_backoffice.core.exceptions import Conflict, DomainError
+from casino_backoffice.core.exceptions import Conflict, DomainError, ErrorCode
+
+
+class LedgerErrorCode(ErrorCode):
+    """The codes of the ledger's refusals."""
+
+    LEDGER = "ledger"
+    INVALID_TRANSFER = "invalid_transfer"
+    IDEMPOTENCY_CONFLICT = "idempotency_conflict"
+    ALREADY_REVERSED = "already_reversed"
+    BELOW_ZERO = "below_zero"
 
 
 class LedgerError(DomainError):
-    code = "ledger"
+    code = LedgerErrorCode.LEDGER
 
 
 class InvalidTransfer(LedgerError):
-    code = "invalid_transfer"
+    code = LedgerErrorCode.INVALID_TRANSFER
 
 
 class IdempotencyConflict(Conflict):
     """The same idempotency key was posted before with a different transfer."""
 
-    code = "idempotency_conflict"
+    code = LedgerErrorCode.IDEMPOTENCY_CONFLICT
 
 
 class AlreadyReversed(Conflict):
-    code = "already_reversed"
+    code = LedgerErrorCode.ALREADY_REVERSED
 
 
 class BelowZero(Conflict):
     """The transfer would take a box, container, fund, revenue or payout account below zero; the
     database refuses it (migration 0010), whatever the service checked before."""
 
-    code = "below_zero"
+    code = LedgerErrorCode.BELOW_ZERO

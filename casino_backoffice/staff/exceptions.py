@@ -1,25 +1,43 @@
-from casino_backoffice.core.exceptions import Conflict, DomainError
+from casino_backoffice.core.exceptions import Conflict, DomainError, ErrorCode
+
+
+class StaffErrorCode(ErrorCode):
+    """The codes of the refusals of people, roles, PINs and signatures."""
+
+    STAFF = "staff"
+    WRONG_PIN = "wrong_pin"
+    SIGNING_LOCKED = "signing_locked"
+    NO_PIN = "no_pin"
+    INVALID_PIN = "invalid_pin"
+    NOT_PERMITTED = "not_permitted"
+    NO_ROOM = "no_room"
+    SEGREGATION_OF_DUTIES = "segregation_of_duties"
+    ALREADY_SIGNED = "already_signed"
+    DOCUMENT_SIGNED = "document_signed"
+    DUPLICATE_CREDENTIAL_NUMBER = "duplicate_credential_number"
+    SIGNATURE_ORDER = "signature_order"
+    WRONG_CODE = "wrong_code"
 
 
 class StaffError(DomainError):
-    code = "staff"
+    code = StaffErrorCode.STAFF
 
 
 class WrongPin(StaffError):
-    code = "wrong_pin"
+    code = StaffErrorCode.WRONG_PIN
 
 
 class SigningLocked(StaffError):
-    code = "signing_locked"
+    code = StaffErrorCode.SIGNING_LOCKED
     status = 403
 
 
 class NoPin(StaffError):
-    code = "no_pin"
+    code = StaffErrorCode.NO_PIN
 
 
 class InvalidPin(StaffError):
-    code = "invalid_pin"
+    code = StaffErrorCode.INVALID_PIN
 
 
 class ActionNotPermitted(StaffError):
@@ -27,7 +45,7 @@ class ActionNotPermitted(StaffError):
 
     The message names the action and the roles that may take it; ``action`` is its code."""
 
-    code = "not_permitted"
+    code = StaffErrorCode.NOT_PERMITTED
     status = 403
 
     def __init__(self, message: str, *, action: str = "") -> None:
@@ -38,7 +56,7 @@ class ActionNotPermitted(StaffError):
 class NoRoomGiven(StaffError):
     """A person given no poker room and not the all-rooms grant works nowhere: HTTP 403."""
 
-    code = "no_room"
+    code = StaffErrorCode.NO_ROOM
     status = 403
 
 
@@ -56,16 +74,16 @@ class SignerRoleNotAllowed(ActionNotPermitted):
 class SignerNotIndependent(StaffError):
     """Segregation of duties: the same person may not hold two roles on one document."""
 
-    code = "segregation_of_duties"
+    code = StaffErrorCode.SEGREGATION_OF_DUTIES
 
 
 class AlreadySigned(Conflict):
-    code = "already_signed"
+    code = StaffErrorCode.ALREADY_SIGNED
 
 
 class DocumentIsSigned(Conflict):
-    code = "document_signed"
+    code = StaffErrorCode.DOCUMENT_SIGNED
 
 
 class DuplicateCredentialNumber(StaffError):
-    code = "duplicate_credential_number"
+    code = StaffErrorCode.DUPLICATE_CREDENTIAL_NUMBER

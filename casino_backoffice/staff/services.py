@@ -28,6 +28,7 @@ from .exceptions import (
     SignerRoleNotAllowed,
     SigningLocked,
     StaffError,
+    StaffErrorCode,
     WrongPin,
 )
 from .models import Signature, User
@@ -367,7 +368,9 @@ def signature_add(*, document: SignableDocument, rule: SigningRule, signer: Veri
         raise AlreadySigned(f"This document is already signed as {rule.purpose} by {existing[rule.purpose].signer}.")
     missing = [purpose for purpose in rule.requires if purpose not in existing]
     if missing:
-        raise StaffError(f"The {', '.join(missing)} must sign before the {rule.purpose}.", code="signature_order")
+        raise StaffError(
+            f"The {', '.join(missing)} must sign before the {rule.purpose}.", code=StaffErrorCode.SIGNATURE_ORDER
+        )
     role = _signed_role(user, rule)
     for purpose in rule.not_same_as:
         other = existing.get(purpose)

@@ -5,29 +5,20 @@ shows no amount."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino_backoffice.core.api_common import RESTRICTED_LIST_ERRORS, money
+from casino_backoffice.core.api import CentsField
+from casino_backoffice.core.api_common import RESTRICTED_LIST_ERRORS
 from casino_backoffice.staff.permissions import Action
 from jackpots.board.check import display_check_lines
 from tables.api import room_named
 from tables.selectors import rooms_of
-
-
-@extend_schema_field({"type": "string", "nullable": True, "pattern": r"^-?\d+\.\d{2}$", "example": "12.34"})
-class CentsField(serializers.Field):
-    """Cents as a decimal string with its sign ("-1.50"), null for none."""
-
-    def to_representation(self, value: Any) -> str | None:
-        return money(value)
 
 
 class DisplayCheckOutput(serializers.Serializer):
@@ -35,9 +26,11 @@ class DisplayCheckOutput(serializers.Serializer):
     product = serializers.CharField(help_text="Bad Beat, High Hand or Progressive meter.")
     name = serializers.CharField()
     code = serializers.CharField()
-    shown = CentsField(source="shown_cents", help_text="On the board; null when it shows no amount.")
+    shown = CentsField(source="shown_cents", allow_null=True, help_text="On the board; null when it shows no amount.")
     official = CentsField(source="official_cents", help_text="The finance department's record.")
-    difference = CentsField(source="difference_cents", help_text="Shown less official; null when nothing is shown.")
+    difference = CentsField(
+        source="difference_cents", allow_null=True, help_text="Shown less official; null when nothing is shown."
+    )
     state = serializers.ChoiceField(choices=["matches", "differs", "not shown"])
     why = serializers.ListField(child=serializers.CharField(), help_text="Why they differ, in words.")
 

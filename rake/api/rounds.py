@@ -14,9 +14,8 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from casino_backoffice.core.api import MoneyField
+from casino_backoffice.core.api import CentsField, MoneyField, RoomTimeField
 from casino_backoffice.core.api_common import AwareDateTimeField
-from casino_backoffice.core.clock import local
 from casino_backoffice.money import format_cents
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action
@@ -66,25 +65,6 @@ class RoundInput(serializers.Serializer):
         return attrs
 
 
-class _Cents(serializers.CharField):
-    """An amount in cents answered as "120.00" (``format_cents``)."""
-
-    def to_representation(self, value: Any) -> str:
-        return format_cents(value)
-
-
-class _InRoomZone(serializers.DateTimeField):
-    """A moment of the round (``moment``: ``ended_at``, ``created_at``) as the room's clock reads it,
-    ISO-8601 with the room's offset; the field's source is the round."""
-
-    def __init__(self, *, moment: str, **kwargs: Any) -> None:
-        self.moment = moment
-        super().__init__(source="round", **kwargs)
-
-    def to_representation(self, value: Any) -> str:  # the round
-        return local(getattr(value, self.moment), value.table.room).isoformat()
-
-
 @dataclass(frozen=True)
 class RoundShown:
     """A round as the API answers it: the round (its table and room read with it), its drops in the
@@ -121,19 +101,19 @@ class RoundOutput(serializers.Serializer):
     id = serializers.IntegerField(source="round.pk")
     table = serializers.CharField(source="round.table.number")
     room = serializers.CharField(source="round.table.room.code")
-    ended_at = _InRoomZone(moment="ended_at")
+    ended_at = RoomTimeField(source="round.ended_at", room="round.table.room")
     gaming_day = serializers.DateField(source="round.gaming_day")
     shift = serializers.CharField(source="round.shift")
     game = serializers.CharField(source="round.game")
     players_dealt_in = serializers.IntegerField(source="round.players_dealt_in")
-    pot = _Cents(source="round.pot_cents")
-    uncalled_bet = _Cents(source="round.uncalled_bet_cents")
+    pot = CentsField(source="round.pot_cents")
+    uncalled_bet = CentsField(source="round.uncalled_bet_cents")
     flop_dealt = serializers.BooleanField(source="round.flop_dealt")
     voided = serializers.BooleanField(source="round.voided")
     rules_version = serializers.IntegerField(
         source="version_number", help_text="Number of the room's rules version that rated the round."
     )
-    rake = _Cents(source="round.rake_cents")
+    rake = CentsField(source="round.rake_cents")
     rake_rule = serializers.CharField(source="round.rake_rule")
     drops = serializers.DictField(
         source="drop_amounts",
@@ -141,7 +121,7 @@ class RoundOutput(serializers.Serializer):
         help_text="Jackpot code to amount, in the order the table lists them.",
     )
     drop_rules = serializers.DictField(child=serializers.CharField())
-    created_at = _InRoomZone(moment="created_at")
+    created_at = RoomTimeField(source="round.created_at", room="round.table.room")
     late_entry_by = serializers.CharField(
         source="late_entry.signed_by.username",
         allow_null=True,

@@ -17,7 +17,7 @@ from django_otp.oath import TOTP
 from django_otp.plugins.otp_totp import models as totp_models
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
-from ..exceptions import ActionNotPermitted, StaffError
+from ..exceptions import ActionNotPermitted, StaffError, StaffErrorCode
 from ..models import SecondFactorEvent, SecondFactorEventKind, SignInReason, User
 from ..permissions import ACTION_ROLES, Action, action_require
 from ..roles import Role
@@ -29,7 +29,7 @@ CODE_DIGITS = 6
 
 
 class WrongCode(StaffError):
-    code = "wrong_code"
+    code = StaffErrorCode.WRONG_CODE
 
 
 class CodeCheck(enum.Enum):
