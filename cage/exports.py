@@ -11,7 +11,7 @@ from typing import Any
 from django.db.models import QuerySet
 
 from casino_backoffice.core.clock import zone_of
-from casino_backoffice.core.exports import Column, Kind, Report
+from casino_backoffice.core.exports import Column, Kind, Report, Total
 from tables.models import PokerRoom
 
 from .models import Variance, display_variance, variance_direction
@@ -57,14 +57,27 @@ def _span(start: date | None, end: date | None) -> str:
 def official_record_report(
     *, room: PokerRoom, rows: Iterable[OfficialRow], start: date | None, end: date | None
 ) -> Report:
-    """The finance department's record of contributions made official, per fund and gaming day."""
-    body = [[row.gaming_day, room.code, row.account.code, row.account.name, row.official_cents] for row in rows]
+    """The finance department's record of contributions made official, per fund and gaming day, with
+    the totals its page shows: each fund's over the span (in the order the rows first name them), then
+    the span's."""
+    listed = list(rows)
+    body = [[row.gaming_day, room.code, row.account.code, row.account.name, row.official_cents] for row in listed]
+    funds = {row.account.code: row.account.name for row in listed}
+    totals = [
+        *(
+            Total(f"Total of {name}", where={"room": room.code, "account": code, "fund": name})
+            for code, name in funds.items()
+        ),
+        Total("Total"),
+    ]
     return Report(
         columns=OFFICIAL_RECORD_COLUMNS,
         rows=body,
         title="Official record",
         filename=f"official-record-{room.code}-{_span(start, end)}",
         time_zone=zone_of(room),
+        totals=totals,
+        summed=["official"],
     )
 
 

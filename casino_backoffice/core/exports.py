@@ -17,6 +17,12 @@ frozen, and columns are as wide as what they hold.
 Text that a spreadsheet would run as a formula (starting with = + - @) is written with a leading
 apostrophe, in both formats.
 
+Totals: a report may end with total rows (``Total``), as its page does: the sum of the ``summed``
+money columns over every row, or over the rows holding given values (a fund's total). The label
+goes in the first column, so a program reading the CSV tells a total from a row by it; XLSX writes
+each total as a formula over the rows above (``SUM``, or ``SUMPRODUCT`` of exact matches, which
+knows no wildcards), so a cashier who edits a row sees the total follow, and in bold.
+
 PDF: WeasyPrint renders a Django template (its styles inside it) to PDF; it needs Pango and the
 DejaVu fonts from Debian (``libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core``, which ``make run``
 and ``make test`` install when they are missing: ``scripts/install_pdf_libraries.sh``).
@@ -83,14 +89,40 @@ def _default_zone() -> ZoneInfo:
 
 
 @dataclass(frozen=True)
+class Total:
+    """A total row: ``label`` in the first column; the report's ``summed`` columns added up over the
+    rows whose cells hold ``where``'s values (every row when ``where`` is empty), which the total row
+    repeats in their columns."""
+
+    label: str
+    where: Mapping[str, Any] = field(default_factory=dict)
+
+    def takes(self, columns: Sequence[Column], row: Sequence[Any]) -> bool:
+        cells = {column.key: value for column, value in zip(columns, row, strict=True)}
+        return all(cells[key] == value for key, value in self.where.items())
+
+
+@dataclass(frozen=True)
 class Report:
-    """A table to export. ``time_zone``: the room's, in which XLSX shows the date-times."""
+    """A table to export. ``time_zone``: the room's, in which XLSX shows the date-times; ``totals``
+    (with the keys of the ``summed`` money columns) the rows under it that add it up."""
 
     columns: Sequence[Column]
     rows: Sequence[Sequence[Any]]
     title: str = "Report"
     filename: str = "report"
     time_zone: ZoneInfo = field(default_factory=_default_zone)
+    totals: Sequence[Total] = ()
+    summed: Sequence[str] = ()
+
+    def __post_init__(self) -> None:
+        kinds = {column.key: column.kind for column in self.columns}
+        for key in self.summed:
+            if kinds.get(key) is not Kind.MONEY:
+                raise ValueError(f"{key!r} is not a money column of the report: it cannot be totalled.")
+        for total in self.totals:
+            if unknown := set(total.where) - set(kinds):
+                raise ValueError(f"The total {total.label!r} names no column {sorted(unknown)}.")
 
 
 def _blank(value: Any) -> bool:
@@ -135,12 +167,34 @@ def _csv_cell(column: Column, value: Any) -> str:
     return _safe(str(value))
 
 
+def _total_cents(report: Report, total: Total, index: int) -> int:
+    """The sum of column ``index`` over the rows ``total`` takes."""
+    taken = (row[index] for row in report.rows if total.takes(report.columns, row))
+    return sum(_cents(value) for value in taken if not _blank(value))
+
+
+def _total_csv_row(report: Report, total: Total) -> list[str]:
+    cells = []
+    for index, column in enumerate(report.columns):
+        if index == 0:
+            cells.append(_safe(total.label))
+        elif column.key in total.where:
+            cells.append(_csv_cell(column, total.where[column.key]))
+        elif column.key in report.summed:
+            cells.append(format_cents(_total_cents(report, total, index)))
+        else:
+            cells.append("")
+    return cells
+
+
 def csv_bytes(report: Report) -> bytes:
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow([column.key for column in report.columns])
     for row in report.rows:
         writer.writerow([_csv_cell(column, value) for column, value in zip(report.columns, row, strict=True)])
+    for total in report.totals:
+        writer.writerow(_total_csv_row(report, total))
     return out.getvalue().encode("utf-8")
 
 
@@ -211,6 +265,31 @@ def _xlsx_header(column: Column, zone: ZoneInfo) -> str:
     return f"{column.key} ({zone.key})" if column.kind is Kind.DATETIME else column.key
 
 
+def _total_xlsx_row(report: Report, total: Total) -> list[tuple[Any, str | None, str]]:
+    """The total as cells: each summed column a formula over the rows above (rows 2 to n+1), matching
+    ``where``'s values exactly against the total row's own cells."""
+    row_number, last = len(report.rows) + 2 + list(report.totals).index(total), len(report.rows) + 1
+    letters = {column.key: get_column_letter(index + 1) for index, column in enumerate(report.columns)}
+    cells: list[tuple[Any, str | None, str]] = []
+    for index, column in enumerate(report.columns):
+        if index == 0:
+            cells.append((_safe(total.label), None, total.label))
+        elif column.key in total.where:
+            cells.append(_xlsx_value(column, total.where[column.key], report.time_zone))
+        elif column.key in report.summed and not report.rows:
+            cells.append((Decimal(0).scaleb(-2), MONEY_FORMAT, display_cents(0)))
+        elif column.key in report.summed:
+            summed = f"{letters[column.key]}2:{letters[column.key]}{last}"
+            matches = "".join(
+                f"({letters[key]}2:{letters[key]}{last}={letters[key]}{row_number})*" for key in total.where
+            )
+            formula = f"=SUMPRODUCT({matches}{summed})" if matches else f"=SUM({summed})"
+            cells.append((formula, MONEY_FORMAT, display_cents(_total_cents(report, total, index))))
+        else:
+            cells.append((None, None, ""))
+    return cells
+
+
 def xlsx_bytes(report: Report) -> bytes:
     zone = report.time_zone
     header = [_xlsx_header(column, zone) for column in report.columns]
@@ -218,11 +297,12 @@ def xlsx_bytes(report: Report) -> bytes:
         [_xlsx_value(column, value, zone) for column, value in zip(report.columns, row, strict=True)]
         for row in report.rows
     ]
+    totals = [_total_xlsx_row(report, total) for total in report.totals]
     workbook = Workbook(write_only=True)
     sheet = workbook.create_sheet(title=report.title[:31])
     # A write-only sheet takes its widths and panes before its rows.
     for index, title in enumerate(header):
-        widest = max([len(title), *(len(row[index][2]) for row in body)])
+        widest = max([len(title), *(len(row[index][2]) for row in [*body, *totals])])
         sheet.column_dimensions[get_column_letter(index + 1)].width = min(widest + 2, _MAX_WIDTH)
     sheet.freeze_panes = "A2"
     bold = Font(bold=True)
@@ -236,6 +316,15 @@ def xlsx_bytes(report: Report) -> bytes:
         cells = []
         for value, number_format, _shown in row:
             cell = WriteOnlyCell(sheet, value=value)
+            if number_format:
+                cell.number_format = number_format
+            cells.append(cell)
+        sheet.append(cells)
+    for row in totals:
+        cells = []
+        for value, number_format, _shown in row:
+            cell = WriteOnlyCell(sheet, value=value)
+            cell.font = bold
             if number_format:
                 cell.number_format = number_format
             cells.append(cell)

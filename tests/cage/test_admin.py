@@ -207,10 +207,18 @@ def test_the_official_record_by_fund_and_day_with_totals_and_exports(container, 
     day = verification.gaming_day.isoformat()
     rows = list(csv.reader(io.StringIO(browser.get(url, {"export": "csv", "from": day, "to": day}).content.decode())))
     assert rows[0] == ["gaming_day", "room", "account", "fund", "official"]
-    assert {(row[2], row[4]) for row in rows[1:]} == {("room:main:revenue", "14.00"), ("jackpot:main:bb:fund", "3.00")}
+    assert {(row[2], row[4]) for row in rows[1:3]} == {("room:main:revenue", "14.00"), ("jackpot:main:bb:fund", "3.00")}
+    # The totals the page shows, under the rows: each fund's, then the period's, labelled in the first column.
+    assert sorted((row[0], row[2], row[4]) for row in rows[3:5]) == [
+        ("Total of Bad Beat fund", "jackpot:main:bb:fund", "3.00"),
+        ("Total of Main Poker Room: poker revenue (official)", "room:main:revenue", "14.00"),
+    ]
+    assert rows[5] == ["Total", "", "", "", "17.00"] and len(rows) == 6
     sheet = load_workbook(io.BytesIO(browser.get(url, {"export": "xlsx", "from": day, "to": day}).content)).active
     assert sorted(float(sheet.cell(row=r, column=5).value) for r in (2, 3)) == [3.0, 14.0]
     assert sheet.cell(row=2, column=5).number_format == "$#,##0.00"
+    assert sheet["E4"].value == "=SUMPRODUCT((B2:B3=B4)*(C2:C3=C4)*(D2:D3=D4)*E2:E3)"
+    assert sheet["A6"].value == "Total" and sheet["E6"].value == "=SUM(E2:E3)" and sheet["E6"].font.bold
 
 
 def test_the_custody_log_of_a_day_and_its_export(container, finance) -> None:

@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from openpyxl import load_workbook
 
-from casino_backoffice.core.exports import Column, Kind, Report, csv_bytes, export_response, xlsx_bytes
+from casino_backoffice.core.exports import Column, Kind, Report, Total, csv_bytes, export_response, xlsx_bytes
 
 COLUMNS = [
     Column("table"),
@@ -109,3 +109,56 @@ def test_a_download_is_named_after_the_report() -> None:
     assert export_response(_report(), "csv")["Content-Type"] == "text/csv; charset=utf-8"
     with pytest.raises(ValueError, match="pdf"):
         export_response(_report(), "pdf")
+
+
+# --- Totals ---------------------------------------------------------------------------------------
+
+FUND_COLUMNS = [Column("gaming_day", Kind.DATE), Column("fund"), Column("official", Kind.MONEY)]
+FUND_ROWS = [
+    [date(2026, 12, 1), "Bad Beat", 1_050],
+    [date(2026, 12, 1), "High Hand", "2.05"],
+    [date(2026, 12, 2), "Bad Beat", 301],
+]
+
+
+def _totalled(rows=FUND_ROWS) -> Report:
+    return Report(
+        columns=FUND_COLUMNS,
+        rows=rows,
+        totals=[Total("Total of Bad Beat", where={"fund": "Bad Beat"}), Total("Total")],
+        summed=["official"],
+    )
+
+
+def test_a_csv_ends_with_its_totals_labelled_in_the_first_column() -> None:
+    rows = list(csv.reader(io.StringIO(csv_bytes(_totalled()).decode())))
+
+    assert rows[4:] == [["Total of Bad Beat", "Bad Beat", "13.51"], ["Total", "", "15.56"]]
+
+
+def test_an_xlsx_total_is_a_formula_over_the_rows_above_matching_its_own_cells_exactly() -> None:
+    sheet = _sheet(_totalled())
+
+    # SUMPRODUCT of exact matches: SUMIF would read "*" or "?" in a fund's name as a wildcard.
+    assert [sheet["A5"].value, sheet["B5"].value, sheet["C5"].value] == [
+        "Total of Bad Beat",
+        "Bad Beat",
+        "=SUMPRODUCT((B2:B4=B5)*C2:C4)",
+    ]
+    assert [sheet["A6"].value, sheet["C6"].value] == ["Total", "=SUM(C2:C4)"]
+    assert sheet["C6"].number_format == "$#,##0.00" and sheet["A6"].font.bold and sheet["C6"].font.bold
+
+
+def test_a_report_with_no_rows_totals_zero_not_a_formula_over_nothing() -> None:
+    rows = list(csv.reader(io.StringIO(csv_bytes(_totalled(rows=[])).decode())))
+    sheet = _sheet(_totalled(rows=[]))
+
+    assert rows[1:] == [["Total of Bad Beat", "Bad Beat", "0.00"], ["Total", "", "0.00"]]
+    assert sheet["C3"].value == 0
+
+
+def test_only_a_money_column_is_totalled_and_a_total_names_real_columns() -> None:
+    with pytest.raises(ValueError, match="not a money column"):
+        Report(columns=FUND_COLUMNS, rows=[], totals=[Total("Total")], summed=["fund"])
+    with pytest.raises(ValueError, match="names no column"):
+        Report(columns=FUND_COLUMNS, rows=[], totals=[Total("Total", where={"table": "T1"})], summed=["official"])
