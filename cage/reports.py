@@ -10,9 +10,10 @@ from datetime import date
 from typing import Any
 
 from django.contrib.contenttypes.models import ContentType
-from django.db.models import CharField, F, OuterRef, Q, Subquery, Sum, Value
+from django.db.models import CharField, F, OuterRef, Q, Subquery, Sum, Value, prefetch_related_objects
 from django.db.models.functions import Cast, Coalesce, Concat
 
+from casino_backoffice.core.natural import natural_key
 from casino_backoffice.ledger.models import Transfer, TransferKind
 from casino_backoffice.staff.selectors import SignatureLine, signature_lines
 from tables.models import PokerRoom
@@ -156,7 +157,10 @@ def count_sheets_document(*, sheets: list[CountSheet], counts: Sequence[Count] =
     """The count sheets (and counts without a sheet) with each step of their count: the notice to
     compliance, the count, the witness, custody, the accounting at the cage, a missing-box exception,
     the cage's verification and the variances, each with its signatures (name, role, Board credential
-    number, time, hash of what was signed). A fixed number of queries, whatever the number of sheets."""
+    number, time, hash of what was signed). A fixed number of queries, whatever the number of sheets.
+    The documents come by gaming day, then box in natural order (T1, T2, ..., T10), as a cashier
+    files them."""
+    prefetch_related_objects(sheets, "period")
     related = (
         "box__table",
         "box__jackpot",
@@ -170,7 +174,53 @@ def count_sheets_document(*, sheets: list[CountSheet], counts: Sequence[Count] =
     _custody_attach(documents)
     _variances_attach(documents)
     _signatures_attach(documents)
-    return documents
+    return sorted(documents, key=filed_order)
+
+
+def filed_order(document: SheetDocument) -> tuple[Any, ...]:
+    """A count sheet's place in its PDF: gaming day, box in natural order, sheet, count."""
+    sheet, count = document.sheet, document.count
+    day = sheet.gaming_day if sheet is not None else count.gaming_day  # type: ignore[union-attr]
+    return (day, natural_key(document.box_code), sheet.key if sheet is not None else "", count.pk if count else 0)
+
+
+@dataclass
+class FundSummary:
+    """A count-sheet PDF's first page, one line per fund (or box kind): how many sheets, how many
+    counted, and the counted, expected and variance totals of the counts that stand (a count a recount
+    superseded is left out, as it is of the official record)."""
+
+    name: str
+    sheets: int = 0
+    counted: int = 0
+    recounted: int = 0
+    counted_cents: int = 0
+    expected_cents: int = 0
+    variance_cents: int = 0
+
+    @property
+    def not_counted(self) -> int:
+        return self.sheets - self.counted
+
+
+def count_sheets_summary(documents: Sequence[SheetDocument]) -> list[FundSummary]:
+    """The documents summed up by fund (a drop box by its kind), in the order they first appear, then
+    a line "All funds"."""
+    lines: dict[str, FundSummary] = {}
+    everything = FundSummary("All funds")
+    for document in documents:
+        line = lines.setdefault(
+            document.jackpot or document.box_kind, FundSummary(document.jackpot or document.box_kind)
+        )
+        for summary in (line, everything):
+            summary.sheets += 1
+            if document.count is not None:
+                summary.counted += 1
+                summary.recounted += bool(document.superseded)
+                summary.counted_cents += document.count.counted_cents
+                summary.expected_cents += document.count.expected_cents
+                summary.variance_cents += document.count.variance_cents
+    return [*lines.values(), everything]
 
 
 def _documents_of(

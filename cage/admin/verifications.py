@@ -32,7 +32,7 @@ from tables.selectors import gaming_day
 from ..accounts import revenue_spec
 from ..exports import custody_log_report, official_record_report
 from ..models import CageVerification, Count, CountSheet, display_variance
-from ..reports import count_sheets_document
+from ..reports import count_sheets_document, count_sheets_summary
 from ..selectors import custody_log, official_record
 
 # --- Verifications: the official record and the custody log --------------------------------------
@@ -222,6 +222,7 @@ def _count_sheets_pdf(
     context = {
         "title": title,
         "documents": documents,
+        "summary": count_sheets_summary(documents),
         "printed_at": timezone.now(),
         "printed_by": acting_user(request),
         "zone": zone,
