@@ -3,6 +3,7 @@
 import os
 
 from celery import Celery
+from celery.signals import task_postrun, task_prerun
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino_backoffice.settings")
 
@@ -18,3 +19,12 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 # documentation warns of (a task that always kills its process) is not in these thin tasks.
 app.conf.task_reject_on_worker_lost = True
 app.autodiscover_tasks()
+
+
+@task_prerun.connect
+@task_postrun.connect
+def _acting_cleared(**_: object) -> None:
+    """No task lends its acting person to the next one's audit history (``core.audit``)."""
+    from casino_backoffice.core.audit import acting_clear
+
+    acting_clear()

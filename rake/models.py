@@ -11,6 +11,7 @@ from django.db import models
 from django.db.models import Q
 from simple_history.models import HistoricalRecords
 
+from casino_backoffice.core.audit import history_user
 from casino_backoffice.staff.permissions import Action
 from casino_backoffice.staff.signing import SignableDocument, SigningRule
 from tables.models import Round
@@ -57,7 +58,7 @@ class TimeCharge(SignableDocument):
     assessed_at = models.DateTimeField()
     verified_at = models.DateTimeField(null=True, blank=True)
 
-    history = HistoricalRecords()
+    history = HistoricalRecords(get_user=history_user)
 
     class Meta:
         ordering = ["-interval_starts_at", "table"]

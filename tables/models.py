@@ -14,6 +14,7 @@ from django.db.models import Q
 from django.db.models.functions import Length
 from simple_history.models import HistoricalRecords
 
+from casino_backoffice.core.audit import history_user
 from casino_backoffice.money import MAX_AMOUNT_CENTS
 
 from .games import MAX_SEATS, MIN_SEATS, Game
@@ -39,7 +40,7 @@ class PokerRoom(models.Model):
         help_text="Who works in this room. A person given no room works in none, unless they hold the all-rooms grant.",
     )
 
-    history = HistoricalRecords(m2m_fields=["staff"])
+    history = HistoricalRecords(m2m_fields=["staff"], get_user=history_user)
 
     class Meta:
         ordering = ["code"]
@@ -62,7 +63,7 @@ class Table(models.Model):
     seats = models.PositiveSmallIntegerField()
     is_open = models.BooleanField(default=False)
 
-    history = HistoricalRecords()
+    history = HistoricalRecords(get_user=history_user)
 
     class Meta:
         # T1, T2 ... T9, T10: shorter numbers first, then by text.

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import time
 
 import pytest
 
+from casino_backoffice.core.audit import acting_clear
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.roles import Role
 from casino_backoffice.staff.services import staff_create
@@ -32,6 +33,14 @@ _serial = itertools.count(1)
 def _fast_password_hashing(settings) -> None:
     """Argon2 is deliberately slow; tests of rules, not of hashing, use a fast hasher."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _nobody_acting() -> Iterator[None]:
+    """Each test starts as a new task does: no acting person left by the one before (``core.audit``)."""
+    acting_clear()
+    yield
+    acting_clear()
 
 
 @pytest.fixture(autouse=True)

@@ -11,7 +11,8 @@ from django.db.models import F, Q
 from simple_history.models import HistoricalRecords
 
 from cage.models.boxes import Box, ComplianceNotice
-from casino_backoffice.money import format_cents
+from casino_backoffice.core.audit import history_user
+from casino_backoffice.money import display_cents
 from casino_backoffice.staff.permissions import Action
 from casino_backoffice.staff.signing import SignableDocument, SigningRule
 
@@ -47,7 +48,7 @@ class CountSheet(models.Model):
         help_text="The qualifying period whose box content a High Hand sheet's count covers (§637a.16(d)).",
     )
 
-    history = HistoricalRecords()
+    history = HistoricalRecords(get_user=history_user)
 
     class Meta:
         ordering = ["gaming_day", "box__code"]
@@ -165,7 +166,7 @@ class Count(SignableDocument):
     idempotency_key = models.CharField(max_length=200, unique=True)
     request_sha256 = models.CharField(max_length=64)
 
-    history = HistoricalRecords()
+    history = HistoricalRecords(get_user=history_user)
 
     class Meta:
         ordering = ["-counted_at", "-id"]
@@ -229,4 +230,4 @@ class Count(SignableDocument):
         }
 
     def __str__(self) -> str:
-        return f"Count {self.pk} of {self.box.code}: {format_cents(self.counted_cents)}"
+        return f"Count {self.pk} of {self.box.code}: {display_cents(self.counted_cents)}"

@@ -11,6 +11,7 @@ from simple_history.models import HistoricalRecords
 
 from cage.models.boxes import Box
 from cage.models.counts import Count, CountSheet
+from casino_backoffice.core.audit import history_user
 from casino_backoffice.staff.permissions import Action
 from casino_backoffice.staff.signing import SignableDocument, SigningRule
 
@@ -52,7 +53,7 @@ class Transport(SignableDocument):
     idempotency_key = models.CharField(max_length=200, unique=True)
     request_sha256 = models.CharField(max_length=64)
 
-    history = HistoricalRecords()
+    history = HistoricalRecords(get_user=history_user)
 
     class Meta:
         ordering = ["-carried_at", "-id"]

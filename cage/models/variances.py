@@ -12,6 +12,7 @@ from simple_history.models import HistoricalRecords
 from cage.models.boxes import Box
 from cage.models.counts import Count, CountStatus
 from cage.models.verifications import CageVerification
+from casino_backoffice.core.audit import history_user
 from casino_backoffice.ledger.models import ReferencingTransfers
 from casino_backoffice.money import display_cents
 from casino_backoffice.staff.permissions import Action
@@ -77,7 +78,7 @@ class Variance(SignableDocument):
     )
     explained_at = models.DateTimeField(null=True, blank=True)
 
-    history = HistoricalRecords()
+    history = HistoricalRecords(get_user=history_user)
 
     class Meta:
         ordering = ["-found_at", "-id"]
@@ -119,7 +120,8 @@ class Variance(SignableDocument):
         }
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()}: {display_variance(self.amount_cents)}"
+        where = f" of {self.box.code}" if self.box_id else ""
+        return f"Variance {self.pk}{where}: {display_variance(self.amount_cents)} ({self.get_kind_display().lower()})"
 
 
 class VarianceCorrection(SignableDocument):

@@ -9,8 +9,9 @@ from django.db import models
 from simple_history.models import HistoricalRecords
 
 from cage.models.transports import Transport
+from casino_backoffice.core.audit import history_user
 from casino_backoffice.ledger.models import ReferencingTransfers
-from casino_backoffice.money import format_cents
+from casino_backoffice.money import display_cents
 from casino_backoffice.staff.permissions import Action
 from casino_backoffice.staff.signing import SignableDocument, SigningRule
 
@@ -43,7 +44,7 @@ class CageVerification(SignableDocument):
     # The ledger transfers it posted (they reference it): the official record reads them joined to it.
     transfers = ReferencingTransfers(related_query_name="cage_verification")
 
-    history = HistoricalRecords()
+    history = HistoricalRecords(get_user=history_user)
 
     class Meta:
         ordering = ["-verified_at", "-id"]
@@ -62,4 +63,4 @@ class CageVerification(SignableDocument):
         }
 
     def __str__(self) -> str:
-        return f"Verification of {self.transport}: {format_cents(self.counted_cents)}"
+        return f"Verification of {self.transport}: {display_cents(self.counted_cents)}"

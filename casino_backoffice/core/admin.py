@@ -1,18 +1,21 @@
-"""Pieces every admin shares: money that reads as money, totals under a cashier's lists, read-only rows,
-and lists of the rooms a person works in."""
+"""Pieces every admin shares: money that reads as money, totals under a cashier's lists, read-only rows
+with their audit history, and lists of the rooms a person works in."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from typing import Any
 
 from django.contrib import admin
+from django.core.exceptions import PermissionDenied
 from django.db.models import Model, QuerySet, Sum
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
 from django.utils.html import format_html, format_html_join
 
-from casino_backoffice.core.clock import SECOND, local_text
+from casino_backoffice.core.clock import SECOND, ZONED, local_text
 from casino_backoffice.money import display_cents
 from casino_backoffice.staff.signing import SignableDocument
 
@@ -139,9 +142,93 @@ class TotalsAdmin(admin.ModelAdmin):
         return response
 
 
+_HISTORY_TYPES = {"+": "Created", "~": "Changed", "-": "Deleted"}
+
+
+def _room_of(obj: Model) -> Any:
+    """The room whose clock reads the document's history: its own, its table's or its box's; None
+    (the site's zone) for a document of no room."""
+    for path in ("room", "table", "box", "jackpot", "claim"):
+        related = getattr(obj, path, None)
+        if related is None:
+            continue
+        if hasattr(related, "timezone"):
+            return related
+        if getattr(related, "room", None) is not None:
+            return related.room
+    return None
+
+
+def _shown(field: Any, value: Any, room: Any) -> str:
+    """A value of the history as the pages show it: a choice's label, the person or document a key
+    names, money as money, a moment on the room's clock."""
+    if value is None or value == "":
+        return "(none)"
+    if field is None:
+        return str(value)
+    if field.choices:
+        return str(dict(field.flatchoices).get(value, value))
+    if field.is_relation and field.related_model is not None:
+        related = field.related_model._default_manager.filter(pk=value).first()
+        return str(related) if related is not None else f"#{value}"
+    if field.attname.endswith(MONEY_SUFFIX) and isinstance(value, int):
+        return display_cents(value)
+    if isinstance(value, datetime):
+        return local_text(value, room, ZONED)
+    return str(value)
+
+
+def audit_history_rows(obj: Model) -> list[dict[str, Any]]:
+    """The audit history of ``obj`` (django-simple-history), oldest first: when (on its room's clock,
+    with the zone), what (created, changed, deleted), who (name and Board credential number, or "the
+    system" for a scheduled task), why, and each field that changed, from what to what."""
+    history = obj.history  # type: ignore[attr-defined]
+    records = list(history.select_related("history_user").order_by("history_date", "history_id"))
+    fields = {field.name: field for field in obj._meta.concrete_fields}
+    room = _room_of(obj)
+    rows, previous = [], None
+    for record in records:
+        changes = []
+        if previous is not None:
+            for change in record.diff_against(previous).changes:
+                field = fields.get(change.field)
+                label = _money_label(str(field.verbose_name)) if field is not None else change.field
+                changes.append((label, _shown(field, change.old, room), _shown(field, change.new, room)))
+        rows.append(
+            {
+                "at": local_text(record.history_date, room, ZONED),
+                "what": _HISTORY_TYPES.get(record.history_type, record.history_type),
+                "who": str(record.history_user) if record.history_user else "the system (a scheduled task)",
+                "why": record.history_change_reason or "",
+                "changes": changes,
+            }
+        )
+        previous = record
+    return rows
+
+
 class ReadOnlyAdmin(RoomScopedAdmin, MoneyAdmin, TotalsAdmin):
     """Money rows and signatures: anyone allowed may read them (of the rooms they work in); nobody
-    adds, edits or deletes them here. Services are their only writers."""
+    adds, edits or deletes them here. Services are their only writers. Their *History* is the audit
+    history the database keeps of them (``audit_history_rows``), read-only: nothing is reverted here."""
+
+    def history_view(self, request: HttpRequest, object_id: str, extra_context: dict[str, Any] | None = None) -> Any:
+        if not hasattr(self.model._meta, "simple_history_manager_attribute"):
+            return super().history_view(request, object_id, extra_context)
+        obj = self.get_object(request, object_id)  # among the rooms the person works in
+        if obj is None:
+            raise Http404
+        if not self.has_view_or_change_permission(request, obj):
+            raise PermissionDenied
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Audit history: {obj}",
+            "opts": self.model._meta,
+            "object": obj,
+            "rows": audit_history_rows(obj),
+            **(extra_context or {}),
+        }
+        return TemplateResponse(request, "admin/audit_history.html", context)
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

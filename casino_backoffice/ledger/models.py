@@ -22,7 +22,8 @@ from django.db import DEFAULT_DB_ALIAS, models
 from django.db.models import F, ProtectedError, Q
 from simple_history.models import HistoricalRecords
 
-from casino_backoffice.money import format_cents
+from casino_backoffice.core.audit import history_user
+from casino_backoffice.money import display_cents, format_cents
 from casino_backoffice.staff.permissions import Action
 from casino_backoffice.staff.signing import SignableDocument, SigningRule
 
@@ -69,7 +70,7 @@ class Account(models.Model):
     opened_at = models.DateTimeField(auto_now_add=True)
     closed_at = models.DateTimeField(null=True, blank=True)
 
-    history = HistoricalRecords()
+    history = HistoricalRecords(get_user=history_user)
 
     class Meta:
         ordering = ["code"]
@@ -129,7 +130,7 @@ class Transfer(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} {format_cents(self.amount_cents)}: {self.credit} -> {self.debit}"
+        return f"{self.get_kind_display()} {display_cents(self.amount_cents)}: {self.credit} -> {self.debit}"
 
     @property
     def amount(self) -> str:
@@ -195,7 +196,7 @@ class Correction(SignableDocument):
         Transfer, on_delete=models.PROTECT, null=True, blank=True, related_name="correction_of"
     )
 
-    history = HistoricalRecords()
+    history = HistoricalRecords(get_user=history_user)
 
     def signing_content(self) -> dict[str, Any]:
         return {"transfer": self.transfer_id, **self.transfer.fingerprint(), "reason": self.reason}

@@ -18,6 +18,8 @@ from django.db import models
 from django.db.models import Q
 from simple_history.models import HistoricalRecords
 
+from casino_backoffice.core.audit import history_user
+
 from .roles import Role
 
 if TYPE_CHECKING:
@@ -57,7 +59,9 @@ class User(AbstractUser):
     REQUIRED_FIELDS = ["email", "credential_number"]
 
     # Role changes (group membership) are audited too.
-    history = HistoricalRecords(excluded_fields=["password", "pin_hash", "last_login"], m2m_fields=["groups"])
+    history = HistoricalRecords(
+        excluded_fields=["password", "pin_hash", "last_login"], m2m_fields=["groups"], get_user=history_user
+    )
 
     class Meta:
         constraints = [

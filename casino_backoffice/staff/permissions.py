@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.db import models
 
+from casino_backoffice.core.audit import acting_note
 from casino_backoffice.core.rooms import visible
 
 from .exceptions import ActionNotPermitted
@@ -325,6 +326,7 @@ def action_require(*, actor: User, action: Action, of: models.Model | None = Non
     it again, so no path reaches another room's documents."""
     if may(actor, action):
         if of is None or _in_their_rooms(actor, of):
+            acting_note(actor)  # the audit history's "Changed by" where no request names them (core.audit)
             return
         _refusal_record(actor=actor, action=Action(action), held=_held(actor))
         raise ActionNotPermitted(

@@ -13,6 +13,8 @@ from django.db import models
 from django.db.models import Q
 from simple_history.models import HistoricalRecords
 
+from casino_backoffice.core.audit import history_user
+
 
 class JackpotKind(models.TextChoices):
     BAD_BEAT = "bad_beat", "Bad Beat"
@@ -26,7 +28,7 @@ class Jackpot(models.Model):
     name = models.CharField(max_length=120)
     created_at = models.DateTimeField(auto_now_add=True)
 
-    history = HistoricalRecords()
+    history = HistoricalRecords(get_user=history_user)
 
     class Meta:
         ordering = ["room", "code"]

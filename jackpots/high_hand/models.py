@@ -20,6 +20,8 @@ from django.db import models
 from django.db.models import F, Q
 from simple_history.models import HistoricalRecords
 
+from casino_backoffice.core.audit import history_user
+from casino_backoffice.core.clock import ZONED, local_text
 from casino_backoffice.ledger.models import ReferencingTransfers
 from casino_backoffice.staff.permissions import Action
 from casino_backoffice.staff.signing import SignableDocument, SigningRule
@@ -69,7 +71,7 @@ class HighHandPeriod(models.Model):
     pool_cents = models.BigIntegerField(null=True, blank=True)
     announced_at = models.DateTimeField(null=True, blank=True)
 
-    history = HistoricalRecords()
+    history = HistoricalRecords(get_user=history_user)
 
     class Meta:
         ordering = ["jackpot", "starts_at"]
@@ -84,7 +86,7 @@ class HighHandPeriod(models.Model):
         indexes = [models.Index(fields=["jackpot", "status"]), models.Index(fields=["room", "ends_at"])]
 
     def __str__(self) -> str:
-        return f"{self.jackpot.code} {self.starts_at:%Y-%m-%d %H:%M}"
+        return f"{self.jackpot.name} ({self.jackpot.code}), period from {local_text(self.starts_at, self.room, ZONED)}"
 
 
 class HighHandEntry(SignableDocument):
@@ -287,7 +289,7 @@ class HighHandUnclaimed(SignableDocument):
     )
     transfers = ReferencingTransfers(related_query_name="high_hand_unclaimed")
 
-    history = HistoricalRecords()
+    history = HistoricalRecords(get_user=history_user)
 
     class Meta:
         ordering = ["-prepared_at"]

@@ -24,7 +24,9 @@ from django.db import models
 from django.db.models import F, Q
 from simple_history.models import HistoricalRecords
 
+from casino_backoffice.core.audit import history_user
 from casino_backoffice.ledger.models import ReferencingTransfers
+from casino_backoffice.money import display_cents
 from casino_backoffice.staff.permissions import Action
 from casino_backoffice.staff.signing import SignableDocument, SigningRule
 
@@ -38,7 +40,7 @@ class ProgressiveMeter(models.Model):
     game = models.CharField(max_length=20)
     created_at = models.DateTimeField(auto_now_add=True)
 
-    history = HistoricalRecords()
+    history = HistoricalRecords(get_user=history_user)
 
     class Meta:
         ordering = ["room", "code"]
@@ -120,7 +122,7 @@ class ProgressiveWager(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Seat {self.seat}: {self.amount_cents} cents"
+        return f"Seat {self.seat}: {display_cents(self.amount_cents)}"
 
 
 class WagerCountException(models.Model):

@@ -26,6 +26,7 @@ from django.db import models
 from django.db.models import F, Q
 from simple_history.models import HistoricalRecords
 
+from casino_backoffice.core.audit import history_user
 from casino_backoffice.ledger.models import ReferencingTransfers
 from casino_backoffice.poker import parse_cards
 from casino_backoffice.poker.cards import format_cards
@@ -144,7 +145,7 @@ class BadBeatClaim(SignableDocument):
 
     # The gaming day, the cards and the duplicate are derived from what the history records (the round,
     # the moment, the cards as typed) or set once by a migration: the audit log leaves them out.
-    history = HistoricalRecords(excluded_fields=["gaming_day", "cards", "duplicate_of"])
+    history = HistoricalRecords(excluded_fields=["gaming_day", "cards", "duplicate_of"], get_user=history_user)
 
     class Meta:
         verbose_name = "Bad Beat claim"

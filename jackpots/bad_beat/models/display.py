@@ -24,6 +24,7 @@ from django.db import models
 from django.db.models import F, Q
 from simple_history.models import HistoricalRecords
 
+from casino_backoffice.core.audit import history_user
 from casino_backoffice.ledger.models import ReferencingTransfers
 from casino_backoffice.staff.permissions import Action
 from casino_backoffice.staff.signing import SignableDocument, SigningRule
@@ -83,7 +84,7 @@ class DisplayAdjustment(SignableDocument):
     idempotency_key = models.CharField(max_length=200, unique=True)
     request_sha256 = models.CharField(max_length=64)
 
-    history = HistoricalRecords()
+    history = HistoricalRecords(get_user=history_user)
 
     class Meta:
         verbose_name = "Bad Beat display adjustment"
@@ -214,7 +215,7 @@ class FundTransfer(SignableDocument):
     request_sha256 = models.CharField(max_length=64)
     transfers = ReferencingTransfers(related_query_name="fund_transfer")
 
-    history = HistoricalRecords()
+    history = HistoricalRecords(get_user=history_user)
 
     class Meta:
         verbose_name = "Bad Beat fund transfer"
