@@ -75,7 +75,7 @@ class GamingDayCloseAdmin(CageAdmin):
             "opts": self.model._meta,
             "rows": day_rows(request.user, failed=failed),
             "error": error,
-            "rule": GamingDayClose.CLOSER.name,
+            "rule": GamingDayClose.CLOSER.words,
         }
         return TemplateResponse(request, "admin/cage/close_gaming_day.html", context, status=400 if error else 200)
 

@@ -270,7 +270,7 @@ class TransportAdmin(CageAdmin):
             "can_verify": can_verify,
             "ready": ready,
             "may_explain": may(request.user, Action.VARIANCE_EXPLAIN),
-            "rule": CageVerification.CASHIER.name,
+            "rule": CageVerification.CASHIER.words,
             "confirm": _confirmation(confirm),
         }
         return TemplateResponse(request, "admin/cage/transport_verify.html", context)

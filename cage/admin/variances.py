@@ -205,7 +205,7 @@ class VarianceAdmin(CageAdmin):
             **self.admin_site.each_context(request),
             "title": f"Explain variance {variance.pk}",
             "summary": summary,
-            "rule": Variance.EXPLAINER.name,
+            "rule": Variance.EXPLAINER.words,
             "form": form,
             "submit_label": "Sign the explanation",
             "error": error,

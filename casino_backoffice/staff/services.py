@@ -346,7 +346,7 @@ def _signed_role(signer: User, rule: SigningRule) -> Role:
             return role
     held_text = ", ".join(sorted(role.label.lower() for role in held)) or "no role"
     raise SignerRoleNotAllowed(
-        f"{signer} cannot sign as {rule.purpose}: the rule is '{rule.name}', and they are {held_text}.",
+        f"{signer} cannot sign as {rule.purpose}: the rule is '{rule.words}', and they are {held_text}.",
         action=rule.action,
     )
 
@@ -377,13 +377,13 @@ def signature_add(*, document: SignableDocument, rule: SigningRule, signer: Veri
         if other is not None and other.signer_id == user.pk:
             raise SignerNotIndependent(
                 f"{user} signed this document as {purpose} and cannot also sign as {rule.purpose} "
-                f"(rule: '{rule.name}')."
+                f"(rule: '{rule.words}')."
             )
     for field_name in rule.not_same_as_fields:
         if getattr(document, f"{field_name}_id", None) == user.pk:
             raise SignerNotIndependent(
                 f"{user} is the {field_name.replace('_', ' ')} of this document and cannot sign it as "
-                f"{rule.purpose} (rule: '{rule.name}')."
+                f"{rule.purpose} (rule: '{rule.words}')."
             )
     if not user.credential_number:
         raise StaffError(f"{user} has no Board credential number and cannot sign.")

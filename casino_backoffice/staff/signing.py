@@ -51,8 +51,21 @@ class SigningRule:
 
     @property
     def name(self) -> str:
+        """The rule as each signature records it (at most 120 characters): "explainer by poker shift
+        supervisor, finance (§...)"."""
         roles = ", ".join(Role(role).label.lower() for role in self.roles)
         text = f"{self.purpose} by {roles}"
+        if self.section:
+            text += f" ({self.section})"
+        return text
+
+    @property
+    def words(self) -> str:
+        """The rule as pages and refusals say it: "Signed as the explainer by a poker shift supervisor
+        or finance (§...)"."""
+        labels = [Role(role).label.lower() for role in self.roles]
+        roles = labels[0] if len(labels) == 1 else f"{', '.join(labels[:-1])} or {labels[-1]}"
+        text = f"Signed as the {self.purpose} by a {roles}"
         if self.section:
             text += f" ({self.section})"
         return text

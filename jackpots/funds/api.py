@@ -1,6 +1,6 @@
 """What the jackpot products' endpoints share: the funds, tables and rounds a body names, found in the
 room it names (or the only room), each unknown one a 400 naming its field; a moment with its offset;
-a patron's identification number masked."""
+a patron's identification number masked (``funds.reports.id_number_masked``, the one way)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from rest_framework.exceptions import ValidationError
 
 from casino_backoffice.core.api import WholeNumberField
 from jackpots.funds.models import Jackpot
+from jackpots.funds.reports import id_number_masked  # noqa: F401 (read by the products' APIs until they import it from reports)
 from tables.models import PokerRoom, Round, Table
 from tables.selectors import visible_to
 
@@ -55,11 +56,3 @@ def round_named(round_id: int | None, *, user: Any) -> Round | None:
     if found is None:
         raise ValidationError({"round": [f"There is no round {round_id}."]})
     return found
-
-
-def id_number_masked(number: str) -> str:
-    """A patron's ID number as the API shows it: its last four characters ('•••••1234'). Every role
-    that reads claims reads the API; the whole number is kept in the payment and printed in the back
-    office's claim file for the regulator."""
-    shown = number[-4:]
-    return "•" * (len(number) - len(shown)) + shown if len(number) > 4 else "•" * len(number)

@@ -34,7 +34,7 @@ from jackpots.bad_beat.services.claims import claim_deny, claim_verify
 from jackpots.bad_beat.services.display import display_adjust, display_witness
 from jackpots.funds.models import Jackpot, PaymentPlace
 from tests.conftest import PIN
-from tests.jackpots.back_office import browser, paid_in_part, unpaid_share
+from tests.jackpots.back_office import browser, paid_in_part, pdf_text, unpaid_share
 from tests.jackpots.bad_beat import QUALIFYING, another_hand, discontinue_bb_for_bb2, fund_official
 
 
@@ -220,9 +220,27 @@ def test_the_claim_page_is_its_whole_file(bad_beat_day, finance, supervisor, sec
     assert "Losing hand Full house, aces full of kings (both hole cards play) meets the minimum" in page
     for person in (floorperson, supervisor, finance, security):
         assert person.credential_number in page
-    assert "Driver's license PA-555" in page and "$200.03 paid" not in page
+    assert "Driver's license ••-555" in page and "PA-555" not in page and "$200.03 paid" not in page
     assert "Decision of the shift supervisor" in page and "Distribution prepared by finance" in page
     assert "Pay at the cage" in page  # finance pays at the cage too
+
+
+def test_a_patrons_id_number_is_masked_on_every_bad_beat_page_and_document(bad_beat_day, finance) -> None:
+    """It was printed whole on the Bad Beat's payments while every other product masked it (issue 27)."""
+    claim, payment = bad_beat_day["claim"], BadBeatPayment.objects.get()
+    person = browser(finance)
+    for url in (
+        reverse("admin:jackpots_badbeatpayment_changelist"),
+        reverse("admin:jackpots_badbeatpayment_change", args=[payment.pk]),
+        reverse("admin:jackpots_badbeatclaim_change", args=[claim.pk]),
+    ):
+        page = _text(person.get(url))
+        assert "••-555" in page and "PA-555" not in page, url
+    claim_file = pdf_text(person.get(reverse("admin:jackpots_badbeatclaim_file", args=[claim.pk])).content)
+    assert "••-555" in claim_file and "PA-555" not in claim_file
+    # A cashier still finds the payment by the whole number the patron shows.
+    found = _text(person.get(reverse("admin:jackpots_badbeatpayment_changelist"), {"q": "PA-555"}))
+    assert "1 result" in found or "1 Bad Beat payment" in found
 
 
 # --- Finance's distribution -----------------------------------------------------------------------

@@ -541,6 +541,8 @@ def test_security_pays_a_share_at_the_table_and_tax_reportable_shares_are_marked
     assert "$2,500.00 paid to Ann Loser (seat 3), delivered at the table" in page
     assert "It is tax-reportable" in page
     assert "still to pay <strong>$2,500.00</strong>" in page and "Paid</span> Delivered at the table by" in page
+    # The patron's ID number is shown by its last four characters, here as on every page and document.
+    assert "PA-123" not in page and "Driver's license ••-123" in page.replace("&#x27;", "'")
 
 
 def test_finance_chooses_where_and_the_cashier_pays_at_the_cage(verified, finance, cashier) -> None:

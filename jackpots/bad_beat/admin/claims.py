@@ -359,7 +359,7 @@ class BadBeatClaimAdmin(BadBeatAdmin, SimpleHistoryAdmin):
             request,
             title=f"Prepare the distribution of claim {claim.pk}",
             facts=facts,
-            rule=BadBeatDistribution.PREPARER.name,
+            rule=BadBeatDistribution.PREPARER.words,
             # Only a verified claim is distributed; the page of any other says where it stands.
             form=form if claim.status == ClaimStatus.VERIFIED else None,
             submit_label="Sign the distribution",

@@ -27,7 +27,7 @@ from jackpots.bad_beat.services.payouts import share_pay
 from jackpots.funds.admin import SignForm, require, sign_page
 from jackpots.funds.exports import credential
 from jackpots.funds.models import PaymentPlace
-from jackpots.funds.reports import game_words
+from jackpots.funds.reports import game_words, id_number_masked
 
 
 def link_to_claim(claim_id: int) -> str:
@@ -287,7 +287,7 @@ class BadBeatShareAdmin(BadBeatAdmin):
             request,
             title=f"Pay share {share.pk} at the cage",
             facts=facts,
-            rule=BadBeatPayment.PAYER.name,
+            rule=BadBeatPayment.PAYER.words,
             form=None if paid else form,
             submit_label="Sign the payment",
             back=("Back to the claim", reverse("admin:jackpots_badbeatclaim_change", args=[claim.pk])),
@@ -305,7 +305,7 @@ class BadBeatPaymentAdmin(BadBeatAdmin):
         "share_name",
         "patron_name",
         "id_type",
-        "id_number",
+        "id_shown",
         "amount",
         "place",
         "tax_reportable",
@@ -316,8 +316,13 @@ class BadBeatPaymentAdmin(BadBeatAdmin):
     list_select_related = ["share__distribution", "paid_by"]
     search_fields = ["patron_name", "id_number"]
     date_hierarchy = "paid_at"
-    exclude = ["request_sha256"]
-    readonly_fields = ["amount", "signed_by"]
+    exclude = ["request_sha256", "id_number"]
+    readonly_fields = ["id_shown", "amount", "signed_by"]
+
+    @admin.display(description="ID number")
+    def id_shown(self, payment: BadBeatPayment) -> str:
+        """Its last four characters, as every page shows it (the search still finds the whole number)."""
+        return id_number_masked(payment.id_number)
 
     @admin.display(description="Claim", ordering="share__distribution__claim")
     def claim_link(self, payment: BadBeatPayment) -> str:

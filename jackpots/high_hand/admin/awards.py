@@ -194,7 +194,7 @@ class HighHandAwardAdmin(HighHandAdmin):
             request,
             title=f"Pay award {award.pk} at the cage",
             facts=facts,
-            rule=HighHandAwardPayment.PAYER.name,
+            rule=HighHandAwardPayment.PAYER.words,
             # Only an award still to collect is paid; the page of any other says what became of it.
             form=form if state == "to collect" else None,
             submit_label="Sign the payment",

@@ -187,7 +187,7 @@ class HighHandUnclaimedAdmin(HighHandAdmin, SimpleHistoryAdmin):
             request,
             title=f"Approve where award {award.pk} goes",
             facts=facts,
-            rule=HighHandUnclaimed.APPROVER.name,
+            rule=HighHandUnclaimed.APPROVER.words,
             form=form if unclaimed.approved_by_id is None else None,
             submit_label="Approve, sign and move the money",
             back=back,

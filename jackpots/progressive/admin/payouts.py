@@ -307,7 +307,7 @@ class ProgressiveHandAdmin(ProgressiveAdmin):
             request,
             title=f"Pay the {hand.words} of {hand.round.table.number} seat {hand.seat} at the cage",
             facts=facts,
-            rule=ProgressivePayment.PAYER.name,
+            rule=ProgressivePayment.PAYER.words,
             # Only a validated payout still to pay at the cage is paid; the page of any other says why not.
             form=form if state == "to pay at the cage" else None,
             submit_label="Sign the payment",

@@ -23,6 +23,7 @@ from jackpots.bad_beat.models import BadBeatDistribution, BadBeatPayment, BadBea
 from jackpots.bad_beat.selectors import payouts_to_deliver
 from jackpots.bad_beat.services.payouts import payment_places, share_pay
 from jackpots.funds.floor import floor_rooms
+from jackpots.funds.reports import id_number_masked
 from tables.selectors import visible_to
 
 PAYOUTS_TEMPLATE = "jackpots/floor/payouts.html"
@@ -131,6 +132,6 @@ def share_pay_page(request: HttpRequest, share_id: int) -> HttpResponse:
     messages.success(
         request,
         f"{display_cents(share.amount_cents)} paid to {payment.patron_name} (seat {share.seat}), "
-        f"{payment.get_place_display().lower()}, {payment.id_type} {payment.id_number}.{reportable}",
+        f"{payment.get_place_display().lower()}, {payment.id_type} {id_number_masked(payment.id_number)}.{reportable}",
     )
     return redirect("floor:bad-beat-payouts")
