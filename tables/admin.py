@@ -9,7 +9,7 @@ from django.utils.html import format_html
 from simple_history.admin import SimpleHistoryAdmin
 
 from casino_backoffice.core.admin import ReadOnlyAdmin, RoomScopedAdmin
-from casino_backoffice.core.clock import zone_of
+from casino_backoffice.core.clock import ZONED, local_text, zone_of
 from casino_backoffice.core.exports import Column, Kind, Report, export_response
 from casino_backoffice.money import display_cents, format_cents
 from casino_backoffice.staff.auth import acting_user
@@ -137,14 +137,14 @@ def _pretty(content: dict) -> list[str]:
 class RulesVersionAdmin(ReadOnlyAdmin):
     """Every version of each room's rules, with what changed from the version before it."""
 
-    list_display = ["room", "number", "effective_from", "loaded_at", "loaded_by", "source_name", "short_sha"]
+    list_display = ["room", "number", "effective", "loaded", "loaded_by", "source_name", "short_sha"]
     list_filter = ["room"]
     list_select_related = ["room", "loaded_by"]
     readonly_fields = [
         "room",
         "number",
-        "effective_from",
-        "loaded_at",
+        "effective",
+        "loaded",
         "loaded_by",
         "source_name",
         "content_sha256",
@@ -154,14 +154,23 @@ class RulesVersionAdmin(ReadOnlyAdmin):
     ]
     exclude = ["content", "source_text"]
 
+    @admin.display(description="In effect from", ordering="effective_from")
+    def effective(self, version: RulesVersion) -> str:
+        return local_text(version.effective_from, version.room, ZONED)  # the room's clock, with its zone
+
+    @admin.display(description="Loaded at", ordering="loaded_at")
+    def loaded(self, version: RulesVersion) -> str:
+        return local_text(version.loaded_at, version.room, ZONED)
+
     @admin.display(description="Dated back")
     def dated_back(self, version: RulesVersion) -> str:
         # A version takes effect no earlier than its loading, but the first of a new room (rake's rules_load).
         if version.effective_from >= version.loaded_at:
             return "No: in effect from its loading or later."
         return (
-            f"Dated back: in effect from {version.effective_from:%Y-%m-%d %H:%M}, before it was loaded at "
-            f"{version.loaded_at:%Y-%m-%d %H:%M}, as only the first version of a new room may be."
+            f"Dated back: in effect from {local_text(version.effective_from, version.room, ZONED)}, before it was "
+            f"loaded at {local_text(version.loaded_at, version.room, ZONED)}, as only the first version of a new "
+            "room may be."
         )
 
     @admin.display(description="SHA-256")

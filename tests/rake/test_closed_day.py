@@ -13,6 +13,7 @@ import pytest
 from django.utils import timezone
 
 from cage.services import gaming_day_close
+from casino_backoffice.core.clock import ZONED, local_text
 from casino_backoffice.ledger.models import Transfer
 from casino_backoffice.staff.models import User
 from rake.exceptions import RulesFileInvalid
@@ -199,6 +200,9 @@ def test_the_page_of_a_first_version_dated_back_says_so(room, finance) -> None:
     browser.force_login(finance)
     page = browser.get(f"/admin/tables/rulesversion/{version.pk}/change/").content.decode()
     assert "Dated back: in effect from" in page and "the first version of a new room" in page
+    # On the room's clock with its zone, as the claim files and slips print the same moment (issue 27).
+    shown = local_text(version.effective_from, room, ZONED)
+    assert f"in effect from {shown}, before" in page and shown.endswith(("EST", "EDT"))
     later = rules_load(text=factories.rules_text(effective_from=None, name="Renamed"), actor=factories.rules_loader())
     assert (
         "Dated back: in effect from"
