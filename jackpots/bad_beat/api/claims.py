@@ -30,10 +30,13 @@ from casino_backoffice.core.api_common import (
     errors,
     valid,
 )
+from casino_backoffice.core.exceptions import CoreErrorCode
 from casino_backoffice.staff.auth import acting_user
+from casino_backoffice.staff.exceptions import StaffErrorCode
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action
 from jackpots.bad_beat.api.payouts import DistributionOutput
+from jackpots.bad_beat.exceptions import BadBeatErrorCode
 from jackpots.bad_beat.hand_rounds import hand_round_of_claim
 from jackpots.bad_beat.models import BadBeatClaim, BadBeatDecision, ClaimStatus, DecisionOutcome
 from jackpots.bad_beat.services.claims import SeatedHand, SeatedPlayer, claim_deny, claim_open, claim_verify
@@ -302,9 +305,14 @@ class ClaimListCreate(generics.ListAPIView):
         responses={
             201: ClaimOutput,
             **errors(
-                e400=["claim_invalid", "round_mismatch", "bad_beat_not_offered", *PIN_CODES],
+                e400=[
+                    BadBeatErrorCode.CLAIM_INVALID,
+                    BadBeatErrorCode.ROUND_MISMATCH,
+                    BadBeatErrorCode.BAD_BEAT_NOT_OFFERED,
+                    *PIN_CODES,
+                ],
                 e403=ROLE_CODES,
-                e409=["already_claimed", "idempotency_key_reused"],
+                e409=[BadBeatErrorCode.ALREADY_CLAIMED, CoreErrorCode.IDEMPOTENCY_KEY_REUSED],
             ),
         },
         parameters=[IDEMPOTENCY_HEADER],
@@ -319,7 +327,7 @@ class ClaimDetail(APIView):
 
     required_actions = {"GET": Action.BAD_BEAT_READ}
 
-    @extend_schema(responses={200: ClaimOutput, **errors(e403=["not_permitted"], e404=[])})
+    @extend_schema(responses={200: ClaimOutput, **errors(e403=[StaffErrorCode.NOT_PERMITTED], e404=[])})
     def get(self, request: Request, pk: int) -> Response:
         document_or_404(BadBeatClaim.objects.all(), pk, "Bad Beat claim", user=request.user)
         return Response(_claim(pk))
@@ -337,7 +345,7 @@ class DenyInput(serializers.Serializer):
     pin = pin_field("shift supervisor")
 
 
-_DECISION_409 = ["already_decided"]
+_DECISION_409 = [BadBeatErrorCode.ALREADY_DECIDED]
 
 
 class ClaimVerify(APIView):
@@ -355,10 +363,10 @@ class ClaimVerify(APIView):
         responses={
             200: ClaimOutput,
             **errors(
-                e400=["claim_does_not_qualify", "segregation_of_duties", *PIN_CODES],
+                e400=[BadBeatErrorCode.CLAIM_DOES_NOT_QUALIFY, StaffErrorCode.SEGREGATION_OF_DUTIES, *PIN_CODES],
                 e403=ROLE_CODES,
                 e404=[],
-                e409=[*_DECISION_409, "already_claimed"],
+                e409=[*_DECISION_409, BadBeatErrorCode.ALREADY_CLAIMED],
             ),
         },
     )
@@ -380,7 +388,7 @@ class ClaimDeny(APIView):
         responses={
             200: ClaimOutput,
             **errors(
-                e400=["reason_required", "segregation_of_duties", *PIN_CODES],
+                e400=[BadBeatErrorCode.REASON_REQUIRED, StaffErrorCode.SEGREGATION_OF_DUTIES, *PIN_CODES],
                 e403=ROLE_CODES,
                 e404=[],
                 e409=_DECISION_409,

@@ -28,9 +28,12 @@ from casino_backoffice.core.api_common import (
     errors,
     valid,
 )
+from casino_backoffice.core.exceptions import CoreErrorCode
 from casino_backoffice.staff.auth import acting_user
+from casino_backoffice.staff.exceptions import StaffErrorCode
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action
+from jackpots.bad_beat.exceptions import BadBeatErrorCode
 from jackpots.bad_beat.models import DisplayAdjustment, FundTransfer, FundTransferStatus
 from jackpots.bad_beat.services.display import (
     display_adjust,
@@ -122,7 +125,11 @@ class DisplayAdjustmentCreate(APIView):
         request=AdjustmentInput,
         responses={
             201: AdjustmentOutput,
-            **errors(e400=["display_refused", *PIN_CODES], e403=ROLE_CODES, e409=["idempotency_key_reused"]),
+            **errors(
+                e400=[BadBeatErrorCode.DISPLAY_REFUSED, *PIN_CODES],
+                e403=ROLE_CODES,
+                e409=[CoreErrorCode.IDEMPOTENCY_KEY_REUSED],
+            ),
         },
         parameters=[IDEMPOTENCY_HEADER],
     )
@@ -147,10 +154,10 @@ class DisplayAdjustmentWitness(APIView):
         responses={
             200: AdjustmentOutput,
             **errors(
-                e400=["segregation_of_duties", *PIN_CODES],
+                e400=[StaffErrorCode.SEGREGATION_OF_DUTIES, *PIN_CODES],
                 e403=ROLE_CODES,
                 e404=[],
-                e409=["already_witnessed", "display_superseded"],
+                e409=[BadBeatErrorCode.ALREADY_WITNESSED, BadBeatErrorCode.DISPLAY_SUPERSEDED],
             ),
         },
     )
@@ -228,9 +235,9 @@ class FundTransferCreate(APIView):
         responses={
             201: TransferOutput,
             **errors(
-                e400=["fund_transfer_refused", *PIN_CODES],
+                e400=[BadBeatErrorCode.FUND_TRANSFER_REFUSED, *PIN_CODES],
                 e403=ROLE_CODES,
-                e409=["above_official_balance", "idempotency_key_reused"],
+                e409=[BadBeatErrorCode.ABOVE_OFFICIAL_BALANCE, CoreErrorCode.IDEMPOTENCY_KEY_REUSED],
             ),
         },
         parameters=[IDEMPOTENCY_HEADER],
@@ -254,10 +261,10 @@ class FundTransferApprove(APIView):
         responses={
             200: TransferOutput,
             **errors(
-                e400=["fund_transfer_refused", "segregation_of_duties", *PIN_CODES],
+                e400=[BadBeatErrorCode.FUND_TRANSFER_REFUSED, StaffErrorCode.SEGREGATION_OF_DUTIES, *PIN_CODES],
                 e403=ROLE_CODES,
                 e404=[],
-                e409=["already_approved", "above_official_balance"],
+                e409=[BadBeatErrorCode.ALREADY_APPROVED, BadBeatErrorCode.ABOVE_OFFICIAL_BALANCE],
             ),
         },
     )

@@ -25,8 +25,11 @@ from casino_backoffice.core.api_common import (
     document_post,
     errors,
 )
+from casino_backoffice.core.exceptions import CoreErrorCode
+from casino_backoffice.staff.exceptions import StaffErrorCode
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action
+from jackpots.bad_beat.exceptions import BadBeatErrorCode
 from jackpots.bad_beat.models import (
     BadBeatClaim,
     BadBeatDistribution,
@@ -37,6 +40,7 @@ from jackpots.bad_beat.models import (
 )
 from jackpots.bad_beat.services.payouts import distribution_prepare, share_pay
 from jackpots.funds.api import id_number_masked, pin_field
+from jackpots.funds.exceptions import FundsErrorCode
 from jackpots.funds.models import PaymentPlace
 
 # --- What a distribution, a share and a payment read as -------------------------------------------
@@ -134,15 +138,15 @@ class DistributionCreate(APIView):
         responses={
             201: DistributionOutput,
             **errors(
-                e400=["jackpot", "segregation_of_duties", *PIN_CODES],
+                e400=[FundsErrorCode.JACKPOT, StaffErrorCode.SEGREGATION_OF_DUTIES, *PIN_CODES],
                 e403=ROLE_CODES,
                 e404=[],
                 e409=[
-                    "wrong_status",
-                    "already_distributed",
-                    "already_claimed",
-                    "above_official_balance",
-                    "idempotency_key_reused",
+                    BadBeatErrorCode.WRONG_STATUS,
+                    BadBeatErrorCode.ALREADY_DISTRIBUTED,
+                    BadBeatErrorCode.ALREADY_CLAIMED,
+                    BadBeatErrorCode.ABOVE_OFFICIAL_BALANCE,
+                    CoreErrorCode.IDEMPOTENCY_KEY_REUSED,
                 ],
             ),
         },
@@ -201,10 +205,20 @@ class SharePay(APIView):
         responses={
             200: PaidShareOutput,
             **errors(
-                e400=["id_required", "wrong_place", "segregation_of_duties", *PIN_CODES],
+                e400=[
+                    BadBeatErrorCode.ID_REQUIRED,
+                    BadBeatErrorCode.WRONG_PLACE,
+                    StaffErrorCode.SEGREGATION_OF_DUTIES,
+                    *PIN_CODES,
+                ],
                 e403=ROLE_CODES,
                 e404=[],
-                e409=["share_already_paid", "already_claimed", "above_official_balance", "idempotency_key_reused"],
+                e409=[
+                    BadBeatErrorCode.SHARE_ALREADY_PAID,
+                    BadBeatErrorCode.ALREADY_CLAIMED,
+                    BadBeatErrorCode.ABOVE_OFFICIAL_BALANCE,
+                    CoreErrorCode.IDEMPOTENCY_KEY_REUSED,
+                ],
             ),
         },
         parameters=[IDEMPOTENCY_HEADER],
