@@ -19,7 +19,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino_backoffice.core.api import MoneyField, WholeNumberField
+from casino_backoffice.core.api import CentsField, MoneyField, RoomTimeField, WholeNumberField
 from casino_backoffice.core.api_common import (
     IDEMPOTENCY_HEADER,
     PIN_CODES,
@@ -28,20 +28,21 @@ from casino_backoffice.core.api_common import (
     document_or_404,
     document_post,
     errors,
-    money,
-    person,
     valid,
 )
+from casino_backoffice.core.exceptions import CoreErrorCode
 from casino_backoffice.staff.auth import acting_user
+from casino_backoffice.staff.exceptions import StaffErrorCode
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action
-from jackpots.bad_beat.api.payouts import DistributionOutput, distribution_data
+from jackpots.bad_beat.api.payouts import DistributionOutput
+from jackpots.bad_beat.exceptions import BadBeatErrorCode
 from jackpots.bad_beat.hand_rounds import hand_round_of_claim
 from jackpots.bad_beat.models import BadBeatClaim, BadBeatDecision, ClaimStatus, DecisionOutcome
 from jackpots.bad_beat.services.claims import SeatedHand, SeatedPlayer, claim_deny, claim_open, claim_verify
 from jackpots.funds.api import id_field, jackpot_named, pin_field, room_field, round_named, table_named
 from jackpots.funds.models import Jackpot
-from tables.api import local, room_named, room_required
+from tables.api import room_named, room_required
 from tables.selectors import visible_to
 
 # Seats and counts of players are small numbers (the table's seats); anything larger is a 400 here.
@@ -55,28 +56,63 @@ class HandOutput(serializers.Serializer):
     name = serializers.CharField()
     hole = serializers.CharField(help_text='The hole cards, as "As Ks".')
 
+    def __init__(self, *, side: str, **kwargs: Any) -> None:
+        self.side = side  # "losing" or "winning": the claim's columns it reads
+        super().__init__(source="*", **kwargs)
+
+    def get_attribute(self, instance: BadBeatClaim) -> SeatedHand:
+        side = self.side
+        return SeatedHand(
+            seat=getattr(instance, f"{side}_seat"),
+            name=getattr(instance, f"{side}_name"),
+            hole=getattr(instance, f"{side}_hole"),
+        )
+
 
 class PlayerOutput(serializers.Serializer):
     seat = serializers.IntegerField()
     name = serializers.CharField()
 
 
+class VerifiedCentsField(CentsField):
+    """An amount of a decision, answered for a verification only: null for a denial."""
+
+    def get_attribute(self, instance: BadBeatDecision) -> int | None:
+        return super().get_attribute(instance) if instance.outcome == DecisionOutcome.VERIFIED else None
+
+
+class HandRoundField(serializers.IntegerField):
+    """The id of a claim's round (``hand_round_of_claim``): null when no round agrees with it yet."""
+
+    def get_attribute(self, instance: BadBeatClaim) -> int | None:
+        return hand_round_of_claim(instance)
+
+
 class DecisionOutput(serializers.Serializer):
     outcome = serializers.ChoiceField(choices=DecisionOutcome.choices)
     reason = serializers.CharField(help_text="Why the claim was denied (empty for a verification).")
-    official = serializers.CharField(
-        allow_null=True, help_text="Verified: the fund's official balance at the verification."
+    official = VerifiedCentsField(
+        source="official_cents",
+        allow_null=True,
+        help_text="Verified: the fund's official balance at the verification.",
     )
-    owed = serializers.CharField(allow_null=True, help_text="Verified: what earlier verified claims still owed.")
-    available = serializers.CharField(allow_null=True, help_text="Verified: official less owed.")
-    reserve = serializers.CharField(allow_null=True, help_text="Verified: kept back for the next jackpot.")
-    payout = serializers.CharField(
-        allow_null=True, help_text="Verified: the payout fixed now, the hand's part of the rest (null when denied)."
+    owed = VerifiedCentsField(
+        source="owed_cents", allow_null=True, help_text="Verified: what earlier verified claims still owed."
     )
-    decided_by = serializers.CharField()
-    decided_at = serializers.DateTimeField()
+    available = VerifiedCentsField(source="available_cents", allow_null=True, help_text="Verified: official less owed.")
+    reserve = VerifiedCentsField(
+        source="reserve_cents", allow_null=True, help_text="Verified: kept back for the next jackpot."
+    )
+    payout = VerifiedCentsField(
+        source="payout_cents",
+        allow_null=True,
+        help_text="Verified: the payout fixed now, the hand's part of the rest (null when denied).",
+    )
+    decided_by = serializers.CharField(source="decided_by.username")
+    decided_at = RoomTimeField(room="claim.room")
 
 
+# The answer for a claim, read from a claim of ``claims_queryset()`` (no docstring: it would enter the schema).
 class ClaimOutput(serializers.Serializer):
     id = serializers.IntegerField()
     status = serializers.ChoiceField(
@@ -87,30 +123,36 @@ class ClaimOutput(serializers.Serializer):
     reasons = serializers.ListField(child=serializers.CharField(), help_text="The verdict, in words.")
     losing_hand = serializers.CharField(help_text="The losing hand in words, such as 'Aces full of Kings'.")
     winning_hand = serializers.CharField(help_text="The winning hand in words.")
-    room = serializers.CharField()
-    jackpot = serializers.CharField(help_text="The fund's code.")
-    table = serializers.CharField()
-    round = serializers.IntegerField(
+    room = serializers.CharField(source="room.code")
+    jackpot = serializers.CharField(source="jackpot.code", help_text="The fund's code.")
+    table = serializers.CharField(source="table.number")
+    round = HandRoundField(
         allow_null=True,
         help_text="The logged round of the hand: named or found when the claim was opened, or linked when the round "
         "arrived after it; null: no round agrees with it yet.",
     )
-    pot = serializers.CharField(
-        allow_null=True, help_text='The pot as seen at the table, such as "120.00"; null: not given.'
+    pot = CentsField(
+        source="pot_cents",
+        allow_null=True,
+        help_text='The pot as seen at the table, such as "120.00"; null: not given.',
     )
-    rules_version = serializers.IntegerField(help_text="The number of the rules version the hand was checked under.")
-    hand = serializers.CharField(help_text="The code of the fund's Bad Beat hand the claim was checked against.")
+    rules_version = serializers.IntegerField(
+        source="rules_version.number", help_text="The number of the rules version the hand was checked under."
+    )
+    hand = serializers.CharField(
+        source="hand_code", help_text="The code of the fund's Bad Beat hand the claim was checked against."
+    )
     hand_name = serializers.CharField()
     game = serializers.CharField()
-    happened_at = serializers.DateTimeField(help_text="When the hand was played: the round's end, or the claim.")
+    happened_at = RoomTimeField(help_text="When the hand was played: the round's end, or the claim.")
     players_dealt_in = serializers.IntegerField()
     board = serializers.CharField()
-    losing = HandOutput()
-    winning = HandOutput()
+    losing = HandOutput(side="losing")
+    winning = HandOutput(side="winning")
     others = PlayerOutput(many=True, help_text="Every other player dealt in: they share the table share.")
     surveillance_reference = serializers.CharField()
-    opened_by = serializers.CharField()
-    opened_at = serializers.DateTimeField()
+    opened_by = serializers.CharField(source="opened_by.username")
+    opened_at = RoomTimeField()
     decision = DecisionOutput(allow_null=True, help_text="The shift supervisor's verification or denial.")
     distribution = DistributionOutput(allow_null=True, help_text="Finance's distribution, its shares and payments.")
 
@@ -128,65 +170,15 @@ _CLAIM_RELATED = (
 
 
 def claims_queryset():
+    """The claims as ``ClaimOutput`` reads them: each one's decision, distribution, shares and payments
+    with it (the decision and the distribution read their claim's room from it)."""
     return BadBeatClaim.objects.select_related(*_CLAIM_RELATED).prefetch_related(
         "distribution__shares__payment__paid_by"
     )
 
 
-def _decision_data(decision: BadBeatDecision, claim: BadBeatClaim) -> dict[str, Any]:
-    verified = decision.outcome == DecisionOutcome.VERIFIED
-
-    def amount(cents: int) -> str | None:
-        return money(cents) if verified else None
-
-    return {
-        "outcome": decision.outcome,
-        "reason": decision.reason,
-        "official": amount(decision.official_cents),
-        "owed": amount(decision.owed_cents),
-        "available": amount(decision.available_cents),
-        "reserve": amount(decision.reserve_cents),
-        "payout": amount(decision.payout_cents),
-        "decided_by": person(decision.decided_by),
-        "decided_at": local(decision.decided_at, claim.room),
-    }
-
-
-def claim_data(claim: BadBeatClaim) -> dict[str, Any]:
-    decision = getattr(claim, "decision", None)
-    distribution = getattr(claim, "distribution", None)
-    return {
-        "id": claim.pk,
-        "status": claim.status,
-        "qualifies": claim.qualifies,
-        "reasons": list(claim.reasons),
-        "losing_hand": claim.losing_hand,
-        "winning_hand": claim.winning_hand,
-        "room": claim.room.code,
-        "jackpot": claim.jackpot.code,
-        "table": claim.table.number,
-        "round": hand_round_of_claim(claim),
-        "pot": None if claim.pot_cents is None else money(claim.pot_cents),
-        "rules_version": claim.rules_version.number,
-        "hand": claim.hand_code,
-        "hand_name": claim.hand_name,
-        "game": claim.game,
-        "happened_at": local(claim.happened_at, claim.room),
-        "players_dealt_in": claim.players_dealt_in,
-        "board": claim.board,
-        "losing": {"seat": claim.losing_seat, "name": claim.losing_name, "hole": claim.losing_hole},
-        "winning": {"seat": claim.winning_seat, "name": claim.winning_name, "hole": claim.winning_hole},
-        "others": [{"seat": other["seat"], "name": other["name"]} for other in claim.others],
-        "surveillance_reference": claim.surveillance_reference,
-        "opened_by": person(claim.opened_by),
-        "opened_at": local(claim.opened_at, claim.room),
-        "decision": None if decision is None else _decision_data(decision, claim),
-        "distribution": None if distribution is None else distribution_data(distribution, claim=claim),
-    }
-
-
 def _claim(pk: int) -> dict[str, Any]:
-    return claim_data(claims_queryset().get(pk=pk))
+    return dict(ClaimOutput(claims_queryset().get(pk=pk)).data)
 
 
 # --- The claim at the table -----------------------------------------------------------------------
@@ -306,16 +298,21 @@ class ClaimListCreate(generics.ListAPIView):
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         page = self.paginate_queryset(self.get_queryset())
         assert page is not None  # every list is paginated (REST_FRAMEWORK settings)
-        return self.get_paginated_response([claim_data(claim) for claim in page])
+        return self.get_paginated_response(ClaimOutput(page, many=True).data)
 
     @extend_schema(
         request=ClaimInput,
         responses={
             201: ClaimOutput,
             **errors(
-                e400=["claim_invalid", "round_mismatch", "bad_beat_not_offered", *PIN_CODES],
+                e400=[
+                    BadBeatErrorCode.CLAIM_INVALID,
+                    BadBeatErrorCode.ROUND_MISMATCH,
+                    BadBeatErrorCode.BAD_BEAT_NOT_OFFERED,
+                    *PIN_CODES,
+                ],
                 e403=ROLE_CODES,
-                e409=["already_claimed", "idempotency_key_reused"],
+                e409=[BadBeatErrorCode.ALREADY_CLAIMED, CoreErrorCode.IDEMPOTENCY_KEY_REUSED],
             ),
         },
         parameters=[IDEMPOTENCY_HEADER],
@@ -330,7 +327,7 @@ class ClaimDetail(APIView):
 
     required_actions = {"GET": Action.BAD_BEAT_READ}
 
-    @extend_schema(responses={200: ClaimOutput, **errors(e403=["not_permitted"], e404=[])})
+    @extend_schema(responses={200: ClaimOutput, **errors(e403=[StaffErrorCode.NOT_PERMITTED], e404=[])})
     def get(self, request: Request, pk: int) -> Response:
         document_or_404(BadBeatClaim.objects.all(), pk, "Bad Beat claim", user=request.user)
         return Response(_claim(pk))
@@ -348,7 +345,7 @@ class DenyInput(serializers.Serializer):
     pin = pin_field("shift supervisor")
 
 
-_DECISION_409 = ["already_decided"]
+_DECISION_409 = [BadBeatErrorCode.ALREADY_DECIDED]
 
 
 class ClaimVerify(APIView):
@@ -366,10 +363,10 @@ class ClaimVerify(APIView):
         responses={
             200: ClaimOutput,
             **errors(
-                e400=["claim_does_not_qualify", "segregation_of_duties", *PIN_CODES],
+                e400=[BadBeatErrorCode.CLAIM_DOES_NOT_QUALIFY, StaffErrorCode.SEGREGATION_OF_DUTIES, *PIN_CODES],
                 e403=ROLE_CODES,
                 e404=[],
-                e409=[*_DECISION_409, "already_claimed"],
+                e409=[*_DECISION_409, BadBeatErrorCode.ALREADY_CLAIMED],
             ),
         },
     )
@@ -391,7 +388,7 @@ class ClaimDeny(APIView):
         responses={
             200: ClaimOutput,
             **errors(
-                e400=["reason_required", "segregation_of_duties", *PIN_CODES],
+                e400=[BadBeatErrorCode.REASON_REQUIRED, StaffErrorCode.SEGREGATION_OF_DUTIES, *PIN_CODES],
                 e403=ROLE_CODES,
                 e404=[],
                 e409=_DECISION_409,

@@ -18,7 +18,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino_backoffice.core.api import MoneyField
+from casino_backoffice.core.api import CentsField, MoneyField, RoomTimeField
 from casino_backoffice.core.api_common import (
     IDEMPOTENCY_HEADER,
     PIN_CODES,
@@ -26,13 +26,14 @@ from casino_backoffice.core.api_common import (
     document_or_404,
     document_post,
     errors,
-    money,
-    person,
     valid,
 )
+from casino_backoffice.core.exceptions import CoreErrorCode
 from casino_backoffice.staff.auth import acting_user
+from casino_backoffice.staff.exceptions import StaffErrorCode
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action
+from jackpots.bad_beat.exceptions import BadBeatErrorCode
 from jackpots.bad_beat.models import DisplayAdjustment, FundTransfer, FundTransferStatus
 from jackpots.bad_beat.services.display import (
     display_adjust,
@@ -41,7 +42,7 @@ from jackpots.bad_beat.services.display import (
     fund_transfer_prepare,
 )
 from jackpots.funds.api import jackpot_named, pin_field, room_field
-from tables.api import local, room_required
+from tables.api import room_required
 
 # --- Display adjustments --------------------------------------------------------------------------
 
@@ -52,27 +53,34 @@ class AdjustmentInput(serializers.Serializer):
     pin = pin_field("finance employee")
 
 
+# An adjustment read by ``adjustment_shown`` (no docstring: it would enter the schema).
 class AdjustmentOutput(serializers.Serializer):
     id = serializers.IntegerField()
-    room = serializers.CharField()
-    jackpot = serializers.CharField()
-    amount = serializers.CharField(
+    room = serializers.CharField(source="room.code")
+    jackpot = serializers.CharField(source="jackpot.code")
+    amount = CentsField(
+        source="amount_cents",
         help_text='What the display shows once the witness signs, as "12.34": the finance record, the official '
-        "balance less what verified claims owe."
+        "balance less what verified claims owe.",
     )
-    previous = serializers.CharField(allow_null=True, help_text="What it showed before; null: never adjusted.")
-    official = serializers.CharField(help_text="The fund's official balance at the adjustment.")
-    owed = serializers.CharField(help_text="What verified claims still owed from it.")
+    previous = CentsField(
+        source="previous_cents", allow_null=True, help_text="What it showed before; null: never adjusted."
+    )
+    official = CentsField(source="official_cents", help_text="The fund's official balance at the adjustment.")
+    owed = CentsField(source="owed_cents", help_text="What verified claims still owed from it.")
     gaming_day = serializers.DateField()
-    adjusted_by = serializers.CharField()
-    adjusted_at = serializers.DateTimeField()
+    adjusted_by = serializers.CharField(source="adjusted_by.username")
+    adjusted_at = RoomTimeField()
     witnessed_by = serializers.CharField(
-        allow_null=True, help_text="The floorperson or above in whose presence it was adjusted."
+        source="witnessed_by.username",
+        allow_null=True,
+        help_text="The floorperson or above in whose presence it was adjusted.",
     )
-    witnessed_at = serializers.DateTimeField(
+    witnessed_at = RoomTimeField(
         allow_null=True, help_text="When the witness signed: the display shows the amount from then on; null: not yet."
     )
     claim = serializers.IntegerField(
+        source="verification.claim_id",
         allow_null=True,
         help_text="The claim whose verification it answers, the earliest verified since the display's previous "
         "adjustment; null until witnessed, and for an adjustment of the day.",
@@ -82,27 +90,15 @@ class AdjustmentOutput(serializers.Serializer):
     )
 
 
-def adjustment_data(pk: int) -> dict[str, Any]:
-    adjustment = DisplayAdjustment.objects.select_related(
+def adjustment_shown(pk: int) -> DisplayAdjustment:
+    """An adjustment as ``AdjustmentOutput`` reads it."""
+    return DisplayAdjustment.objects.select_related(
         "room", "jackpot", "adjusted_by", "witnessed_by", "verification"
     ).get(pk=pk)
-    room = adjustment.room
-    return {
-        "id": adjustment.pk,
-        "room": room.code,
-        "jackpot": adjustment.jackpot.code,
-        "amount": money(adjustment.amount_cents),
-        "previous": money(adjustment.previous_cents),
-        "official": money(adjustment.official_cents),
-        "owed": money(adjustment.owed_cents),
-        "gaming_day": adjustment.gaming_day.isoformat(),
-        "adjusted_by": person(adjustment.adjusted_by),
-        "adjusted_at": local(adjustment.adjusted_at, room),
-        "witnessed_by": person(adjustment.witnessed_by),
-        "witnessed_at": local(adjustment.witnessed_at, room),
-        "claim": adjustment.verification.claim_id if adjustment.verification else None,
-        "seconds_from_verification": adjustment.seconds_from_verification,
-    }
+
+
+def _adjustment(pk: int) -> dict[str, Any]:
+    return dict(AdjustmentOutput(adjustment_shown(pk)).data)
 
 
 def _display_adjust(*, values: dict[str, Any], actor: User, idempotency_key: str) -> dict[str, Any]:
@@ -113,7 +109,7 @@ def _display_adjust(*, values: dict[str, Any], actor: User, idempotency_key: str
         pin=values["pin"],
         idempotency_key=idempotency_key,
     )
-    return adjustment_data(adjustment.pk)
+    return _adjustment(adjustment.pk)
 
 
 class DisplayAdjustmentCreate(APIView):
@@ -129,7 +125,11 @@ class DisplayAdjustmentCreate(APIView):
         request=AdjustmentInput,
         responses={
             201: AdjustmentOutput,
-            **errors(e400=["display_refused", *PIN_CODES], e403=ROLE_CODES, e409=["idempotency_key_reused"]),
+            **errors(
+                e400=[BadBeatErrorCode.DISPLAY_REFUSED, *PIN_CODES],
+                e403=ROLE_CODES,
+                e409=[CoreErrorCode.IDEMPOTENCY_KEY_REUSED],
+            ),
         },
         parameters=[IDEMPOTENCY_HEADER],
     )
@@ -154,10 +154,10 @@ class DisplayAdjustmentWitness(APIView):
         responses={
             200: AdjustmentOutput,
             **errors(
-                e400=["segregation_of_duties", *PIN_CODES],
+                e400=[StaffErrorCode.SEGREGATION_OF_DUTIES, *PIN_CODES],
                 e403=ROLE_CODES,
                 e404=[],
-                e409=["already_witnessed", "display_superseded"],
+                e409=[BadBeatErrorCode.ALREADY_WITNESSED, BadBeatErrorCode.DISPLAY_SUPERSEDED],
             ),
         },
     )
@@ -165,7 +165,7 @@ class DisplayAdjustmentWitness(APIView):
         adjustment = document_or_404(DisplayAdjustment.objects.all(), pk, "display adjustment", user=request.user)
         values = valid(AdjustmentWitnessInput, request.data)
         display_witness(adjustment=adjustment, actor=acting_user(request), pin=values["pin"])
-        return Response(adjustment_data(pk))
+        return Response(_adjustment(pk))
 
 
 # --- The transfer of a discontinued fund (§637a.15(i)) --------------------------------------------
@@ -183,40 +183,30 @@ class TransferInput(serializers.Serializer):
     pin = pin_field("finance employee")
 
 
+# A transfer read by ``transfer_shown`` (no docstring: it would enter the schema).
 class TransferOutput(serializers.Serializer):
     id = serializers.IntegerField()
-    room = serializers.CharField()
-    source = serializers.CharField()  # type: ignore[assignment]
-    destination = serializers.CharField()
-    amount = serializers.CharField()
+    room = serializers.CharField(source="source.room.code")
+    source = serializers.CharField(source="source.code")  # type: ignore[assignment]
+    destination = serializers.CharField(source="destination.code")
+    amount = CentsField(source="amount_cents")
     reason = serializers.CharField()
     status = serializers.ChoiceField(
         choices=FundTransferStatus.choices, help_text="prepared: nothing moved yet; approved: the money moved."
     )
-    prepared_by = serializers.CharField()
-    prepared_at = serializers.DateTimeField()
-    approved_by = serializers.CharField(allow_null=True)
-    approved_at = serializers.DateTimeField(allow_null=True)
+    prepared_by = serializers.CharField(source="prepared_by.username")
+    prepared_at = RoomTimeField(room="source.room")
+    approved_by = serializers.CharField(source="approved_by.username", allow_null=True)
+    approved_at = RoomTimeField(room="source.room", allow_null=True)
 
 
-def transfer_data(pk: int) -> dict[str, Any]:
-    transfer = FundTransfer.objects.select_related("source__room", "destination", "prepared_by", "approved_by").get(
-        pk=pk
-    )
-    room = transfer.source.room
-    return {
-        "id": transfer.pk,
-        "room": room.code,
-        "source": transfer.source.code,
-        "destination": transfer.destination.code,
-        "amount": money(transfer.amount_cents),
-        "reason": transfer.reason,
-        "status": transfer.status,
-        "prepared_by": person(transfer.prepared_by),
-        "prepared_at": local(transfer.prepared_at, room),
-        "approved_by": person(transfer.approved_by),
-        "approved_at": local(transfer.approved_at, room),
-    }
+def transfer_shown(pk: int) -> FundTransfer:
+    """A transfer as ``TransferOutput`` reads it."""
+    return FundTransfer.objects.select_related("source__room", "destination", "prepared_by", "approved_by").get(pk=pk)
+
+
+def _transfer(pk: int) -> dict[str, Any]:
+    return dict(TransferOutput(transfer_shown(pk)).data)
 
 
 def _transfer_prepare(*, values: dict[str, Any], actor: User, idempotency_key: str) -> dict[str, Any]:
@@ -230,7 +220,7 @@ def _transfer_prepare(*, values: dict[str, Any], actor: User, idempotency_key: s
         pin=values["pin"],
         idempotency_key=idempotency_key,
     )
-    return transfer_data(transfer.pk)
+    return _transfer(transfer.pk)
 
 
 class FundTransferCreate(APIView):
@@ -245,9 +235,9 @@ class FundTransferCreate(APIView):
         responses={
             201: TransferOutput,
             **errors(
-                e400=["fund_transfer_refused", *PIN_CODES],
+                e400=[BadBeatErrorCode.FUND_TRANSFER_REFUSED, *PIN_CODES],
                 e403=ROLE_CODES,
-                e409=["above_official_balance", "idempotency_key_reused"],
+                e409=[BadBeatErrorCode.ABOVE_OFFICIAL_BALANCE, CoreErrorCode.IDEMPOTENCY_KEY_REUSED],
             ),
         },
         parameters=[IDEMPOTENCY_HEADER],
@@ -271,10 +261,10 @@ class FundTransferApprove(APIView):
         responses={
             200: TransferOutput,
             **errors(
-                e400=["fund_transfer_refused", "segregation_of_duties", *PIN_CODES],
+                e400=[BadBeatErrorCode.FUND_TRANSFER_REFUSED, StaffErrorCode.SEGREGATION_OF_DUTIES, *PIN_CODES],
                 e403=ROLE_CODES,
                 e404=[],
-                e409=["already_approved", "above_official_balance"],
+                e409=[BadBeatErrorCode.ALREADY_APPROVED, BadBeatErrorCode.ABOVE_OFFICIAL_BALANCE],
             ),
         },
     )
@@ -282,4 +272,4 @@ class FundTransferApprove(APIView):
         transfer = document_or_404(FundTransfer.objects.all(), pk, "fund transfer", user=request.user)
         values = valid(ApproveInput, request.data)
         fund_transfer_approve(transfer=transfer, actor=acting_user(request), pin=values["pin"])
-        return Response(transfer_data(pk))
+        return Response(_transfer(pk))

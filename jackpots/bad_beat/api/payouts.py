@@ -16,6 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino_backoffice.core.api import CentsField, RoomTimeField
 from casino_backoffice.core.api_common import (
     IDEMPOTENCY_HEADER,
     PIN_CODES,
@@ -23,11 +24,12 @@ from casino_backoffice.core.api_common import (
     document_or_404,
     document_post,
     errors,
-    money,
-    person,
 )
+from casino_backoffice.core.exceptions import CoreErrorCode
+from casino_backoffice.staff.exceptions import StaffErrorCode
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action
+from jackpots.bad_beat.exceptions import BadBeatErrorCode
 from jackpots.bad_beat.models import (
     BadBeatClaim,
     BadBeatDistribution,
@@ -38,10 +40,17 @@ from jackpots.bad_beat.models import (
 )
 from jackpots.bad_beat.services.payouts import distribution_prepare, share_pay
 from jackpots.funds.api import id_number_masked, pin_field
+from jackpots.funds.exceptions import FundsErrorCode
 from jackpots.funds.models import PaymentPlace
-from tables.api import local
 
 # --- What a distribution, a share and a payment read as -------------------------------------------
+
+
+class MaskedIdField(serializers.CharField):
+    """A patron's identification number as the API shows it (``id_number_masked``)."""
+
+    def to_representation(self, value: str) -> str:
+        return id_number_masked(value)
 
 
 class PaymentOutput(serializers.Serializer):
@@ -51,13 +60,13 @@ class PaymentOutput(serializers.Serializer):
     )
     patron_name = serializers.CharField(help_text="The patron paid: the name the claim gave for the seat.")
     id_type = serializers.CharField(help_text="The patron's identification: its type.")
-    id_number = serializers.CharField(
+    id_number = MaskedIdField(
         help_text="The patron's identification number, masked but for its last four characters ('•••••1234'); "
         "the whole number is in the back office's claim file."
     )
     tax_reportable = serializers.BooleanField()
-    paid_by = serializers.CharField(help_text="Username of who paid and signed.")
-    paid_at = serializers.DateTimeField()
+    paid_by = serializers.CharField(source="paid_by.username", help_text="Username of who paid and signed.")
+    paid_at = RoomTimeField(room="share.distribution.claim.room")
 
 
 class ShareOutput(serializers.Serializer):
@@ -65,63 +74,40 @@ class ShareOutput(serializers.Serializer):
     share = serializers.ChoiceField(choices=ShareName.choices)
     seat = serializers.IntegerField()
     name = serializers.CharField()
-    amount = serializers.CharField(help_text='The share, as "12.34".')
+    amount = CentsField(source="amount_cents", help_text='The share, as "12.34".')
     tax_reportable = serializers.BooleanField(
         help_text="At or above the tax reporting threshold: documented when it is paid."
     )
     payment = PaymentOutput(allow_null=True, help_text="null until the share is paid.")
 
 
+# A distribution with its shares and their payments, read with them (``claims_queryset``,
+# ``distribution_shown``): each share and payment reads the claim's room through them.
 class DistributionOutput(serializers.Serializer):
     id = serializers.IntegerField()
-    claim = serializers.IntegerField()
-    total = serializers.CharField(help_text='The payout fixed at verification, as "12.34": the shares add up to it.')
+    claim = serializers.IntegerField(source="claim_id")
+    total = CentsField(
+        source="total_cents", help_text='The payout fixed at verification, as "12.34": the shares add up to it.'
+    )
     method = serializers.ChoiceField(choices=PayoutMethod.choices)
     leftover_rule = serializers.CharField(help_text="Where the odd cents went, in words.")
-    prepared_by = serializers.CharField()
-    prepared_at = serializers.DateTimeField()
+    prepared_by = serializers.CharField(source="prepared_by.username")
+    prepared_at = RoomTimeField(room="claim.room")
     shares = ShareOutput(many=True, help_text="Losing hand, winning hand, then the table share by seat.")
 
 
-def payment_data(payment: BadBeatPayment, *, claim: BadBeatClaim) -> dict[str, Any]:
-    return {
-        "id": payment.pk,
-        "place": payment.place,
-        "patron_name": payment.patron_name,
-        "id_type": payment.id_type,
-        "id_number": id_number_masked(payment.id_number),
-        "tax_reportable": payment.tax_reportable,
-        "paid_by": person(payment.paid_by),
-        "paid_at": local(payment.paid_at, claim.room),
-    }
+def distribution_shown(pk: int) -> BadBeatDistribution:
+    """A distribution as ``DistributionOutput`` reads it."""
+    return (
+        BadBeatDistribution.objects.select_related("claim__room", "prepared_by")
+        .prefetch_related("shares__payment__paid_by")
+        .get(pk=pk)
+    )
 
 
-def distribution_data(distribution: BadBeatDistribution, *, claim: BadBeatClaim) -> dict[str, Any]:
-    """The distribution with its shares and their payments (prefetched by the caller when it lists)."""
-    shares = []
-    for share in distribution.shares.all():
-        payment = getattr(share, "payment", None)
-        shares.append(
-            {
-                "id": share.pk,
-                "share": share.share,
-                "seat": share.seat,
-                "name": share.name,
-                "amount": money(share.amount_cents),
-                "tax_reportable": share.tax_reportable,
-                "payment": None if payment is None else payment_data(payment, claim=claim),
-            }
-        )
-    return {
-        "id": distribution.pk,
-        "claim": claim.pk,
-        "total": money(distribution.total_cents),
-        "method": distribution.method,
-        "leftover_rule": distribution.leftover_rule,
-        "prepared_by": person(distribution.prepared_by),
-        "prepared_at": local(distribution.prepared_at, claim.room),
-        "shares": shares,
-    }
+def payment_shown(pk: int) -> BadBeatPayment:
+    """A payment as ``PaidShareOutput`` reads it: its share, distribution, claim and room with it."""
+    return BadBeatPayment.objects.select_related("share__distribution__claim__room", "paid_by").get(pk=pk)
 
 
 # --- The distribution -----------------------------------------------------------------------------
@@ -152,15 +138,15 @@ class DistributionCreate(APIView):
         responses={
             201: DistributionOutput,
             **errors(
-                e400=["jackpot", "segregation_of_duties", *PIN_CODES],
+                e400=[FundsErrorCode.JACKPOT, StaffErrorCode.SEGREGATION_OF_DUTIES, *PIN_CODES],
                 e403=ROLE_CODES,
                 e404=[],
                 e409=[
-                    "wrong_status",
-                    "already_distributed",
-                    "already_claimed",
-                    "above_official_balance",
-                    "idempotency_key_reused",
+                    BadBeatErrorCode.WRONG_STATUS,
+                    BadBeatErrorCode.ALREADY_DISTRIBUTED,
+                    BadBeatErrorCode.ALREADY_CLAIMED,
+                    BadBeatErrorCode.ABOVE_OFFICIAL_BALANCE,
+                    CoreErrorCode.IDEMPOTENCY_KEY_REUSED,
                 ],
             ),
         },
@@ -173,12 +159,7 @@ class DistributionCreate(APIView):
             distribution = distribution_prepare(
                 claim=claim, actor=actor, pin=values["pin"], idempotency_key=idempotency_key, method=values["method"]
             )
-            return distribution_data(
-                BadBeatDistribution.objects.select_related("claim__room", "prepared_by")
-                .prefetch_related("shares__payment__paid_by")
-                .get(pk=distribution.pk),
-                claim=BadBeatClaim.objects.select_related("room").get(pk=claim.pk),
-            )
+            return dict(DistributionOutput(distribution_shown(distribution.pk)).data)
 
         return document_post(request, input_class=DistributionInput, create=create)
 
@@ -198,13 +179,16 @@ class PayInput(serializers.Serializer):
     pin = pin_field("payer")
 
 
+# A payment read by ``payment_shown``, with its share and the claim as it stands after it.
 class PaidShareOutput(PaymentOutput):
-    share = serializers.IntegerField()
-    claim = serializers.IntegerField()
-    claim_status = serializers.CharField(help_text='"paid" once every share of the claim is paid.')
-    share_name = serializers.ChoiceField(choices=ShareName.choices)
-    seat = serializers.IntegerField()
-    amount = serializers.CharField(help_text='What was paid, as "12.34".')
+    share = serializers.IntegerField(source="share_id")
+    claim = serializers.IntegerField(source="share.distribution.claim_id")
+    claim_status = serializers.CharField(
+        source="share.distribution.claim.status", help_text='"paid" once every share of the claim is paid.'
+    )
+    share_name = serializers.ChoiceField(source="share.share", choices=ShareName.choices)
+    seat = serializers.IntegerField(source="share.seat")
+    amount = CentsField(source="share.amount_cents", help_text='What was paid, as "12.34".')
 
 
 class SharePay(APIView):
@@ -221,10 +205,20 @@ class SharePay(APIView):
         responses={
             200: PaidShareOutput,
             **errors(
-                e400=["id_required", "wrong_place", "segregation_of_duties", *PIN_CODES],
+                e400=[
+                    BadBeatErrorCode.ID_REQUIRED,
+                    BadBeatErrorCode.WRONG_PLACE,
+                    StaffErrorCode.SEGREGATION_OF_DUTIES,
+                    *PIN_CODES,
+                ],
                 e403=ROLE_CODES,
                 e404=[],
-                e409=["share_already_paid", "already_claimed", "above_official_balance", "idempotency_key_reused"],
+                e409=[
+                    BadBeatErrorCode.SHARE_ALREADY_PAID,
+                    BadBeatErrorCode.ALREADY_CLAIMED,
+                    BadBeatErrorCode.ABOVE_OFFICIAL_BALANCE,
+                    CoreErrorCode.IDEMPOTENCY_KEY_REUSED,
+                ],
             ),
         },
         parameters=[IDEMPOTENCY_HEADER],
@@ -242,19 +236,7 @@ class SharePay(APIView):
                 idempotency_key=idempotency_key,
                 place=values.get("place"),
             )
-            paid = BadBeatPayment.objects.select_related("share__distribution__claim__room", "paid_by").get(
-                pk=payment.pk
-            )
-            claim = paid.share.distribution.claim
-            return {
-                **payment_data(paid, claim=claim),
-                "share": paid.share_id,
-                "claim": claim.pk,
-                "claim_status": claim.status,
-                "share_name": paid.share.share,
-                "seat": paid.share.seat,
-                "amount": money(paid.share.amount_cents),
-            }
+            return dict(PaidShareOutput(payment_shown(payment.pk)).data)
 
         return document_post(
             request,

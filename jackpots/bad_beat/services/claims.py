@@ -39,6 +39,7 @@ from casino_backoffice.staff.permissions import Action, action_require
 from casino_backoffice.staff.services import pin_check, signature_add
 from jackpots.bad_beat.exceptions import (
     AlreadyDecided,
+    BadBeatErrorCode,
     ClaimDoesNotQualify,
     ClaimInvalid,
     WrongClaimStatus,
@@ -271,7 +272,7 @@ def _claim_round(asked: _ClaimAsked, *, now: datetime) -> Round | None:
         window=claim_round_window(now),
     )
     if differs is not None:
-        raise ClaimInvalid(f"{differs} Nothing was recorded.", code="round_mismatch")
+        raise ClaimInvalid(f"{differs} Nothing was recorded.", code=BadBeatErrorCode.ROUND_MISMATCH)
     return found
 
 
@@ -460,7 +461,9 @@ def claim_deny(*, claim: BadBeatClaim, reason: str, actor: User, pin: str) -> Ba
     action_require(actor=actor, action=Action.BAD_BEAT_VERIFY, of=claim)
     reason = (reason or "").strip()
     if not reason:
-        raise JackpotError("Say why the claim is denied: the reason is kept with its evidence.", code="reason_required")
+        raise JackpotError(
+            "Say why the claim is denied: the reason is kept with its evidence.", code=BadBeatErrorCode.REASON_REQUIRED
+        )
     claim = BadBeatClaim.objects.get(pk=claim.pk)  # as it stands now
     _undecided(claim)
     _not_the_opener(claim, actor)

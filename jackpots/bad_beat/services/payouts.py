@@ -27,7 +27,12 @@ from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action, action_require, places_of
 from casino_backoffice.staff.segregation import independent_require
 from casino_backoffice.staff.services import pin_check, signature_add
-from jackpots.bad_beat.exceptions import AboveOfficialBalance, AlreadyDistributed, ShareAlreadyPaid
+from jackpots.bad_beat.exceptions import (
+    AboveOfficialBalance,
+    AlreadyDistributed,
+    BadBeatErrorCode,
+    ShareAlreadyPaid,
+)
 from jackpots.bad_beat.models import (
     BadBeatClaim,
     BadBeatDistribution,
@@ -212,7 +217,7 @@ def _place_for(actor: User, place: str | None) -> str:
         raise JackpotError(
             f"{actor} pays at the {' or the '.join(sorted(allowed))}, not at the {place} "
             "(security delivers to the table, a cage cashier pays at the cage).",
-            code="wrong_place",
+            code=BadBeatErrorCode.WRONG_PLACE,
         )
     return place
 
@@ -235,7 +240,9 @@ def share_pay(
     action_require(actor=actor, action=Action.BAD_BEAT_PAY, of=share)
     id_type, id_number = (id_type or "").strip(), (id_number or "").strip()
     if not id_type or not id_number:
-        raise JackpotError("Record the patron's identification: its type and its number.", code="id_required")
+        raise JackpotError(
+            "Record the patron's identification: its type and its number.", code=BadBeatErrorCode.ID_REQUIRED
+        )
     place = _place_for(actor, place)
     fingerprint = request_fingerprint(
         {"share": share.pk, "id_type": id_type, "id_number": id_number, "place": place, "by": actor.pk}
