@@ -124,7 +124,7 @@ def variances_report(*, variances: QuerySet[Variance], filename: str = "variance
         rows=body,
         title="Variances",
         filename=filename,
-        **({"time_zone": zone} if zone else {}),
+        time_zone=zone or zone_of(None),  # the site's zone when the rows span rooms of several
     )
 
 

@@ -120,7 +120,7 @@ class Variance(SignableDocument):
         }
 
     def __str__(self) -> str:
-        where = f" of {self.box.code}" if self.box_id else ""
+        where = f" of {self.box.code}" if self.box is not None else ""
         return f"Variance {self.pk}{where}: {display_variance(self.amount_cents)} ({self.get_kind_display().lower()})"
 
 

@@ -188,7 +188,7 @@ def audit_history_rows(obj: Model) -> list[dict[str, Any]]:
     room = _room_of(obj)
     rows, previous = [], None
     for record in records:
-        changes = []
+        changes: list[tuple[str, str, str]] = []
         if previous is not None:
             for change in record.diff_against(previous).changes:
                 field = fields.get(change.field)

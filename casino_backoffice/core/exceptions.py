@@ -60,5 +60,5 @@ class DomainError(Exception):
 class Conflict(DomainError):
     """The action collides with the current state (already signed, key reused): HTTP 409."""
 
-    code = CoreErrorCode.CONFLICT
+    code: ErrorCode = CoreErrorCode.CONFLICT
     status = 409

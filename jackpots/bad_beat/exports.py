@@ -206,7 +206,7 @@ def display_check_report(*, rows: Iterable[tuple[PokerRoom, DisplayCheckRow]], f
         rows=body,
         title="Bad Beat display check",
         filename=filename,
-        **({"time_zone": zone} if zone else {}),
+        time_zone=zone or zone_of(None),  # the site's zone when the rows span rooms of several
     )
 
 
@@ -331,5 +331,5 @@ def claims_report(*, claims: Iterable[BadBeatClaim], filename: str) -> Report:
         rows=rows,
         title="Bad Beat claims",
         filename=filename,
-        **({"time_zone": zone} if zone else {}),
+        time_zone=zone or zone_of(None),  # the site's zone when the rows span rooms of several
     )

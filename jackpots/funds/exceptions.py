@@ -13,7 +13,7 @@ class FundsErrorCode(ErrorCode):
 
 
 class JackpotError(DomainError):
-    code = FundsErrorCode.JACKPOT
+    code: ErrorCode = FundsErrorCode.JACKPOT
 
 
 class JackpotKindChanged(JackpotError):
