@@ -37,7 +37,12 @@ def test_the_admin_history_page_names_them_not_none(container, dealer, finance) 
 
     history = page[page.index('id="audit-history"') :]
     assert str(dealer) in history and "None" not in history
-    assert "Created" in history and "Changed" in history and "Status: Counted, awaiting the witness &rarr; Witnessed, awaiting transport" in history and "Witnessed by: (none) &rarr; Floorperson" in history
+    assert (
+        "Created" in history
+        and "Changed" in history
+        and "Status: Counted, awaiting the witness &rarr; Witnessed, awaiting transport" in history
+        and "Witnessed by: (none) &rarr; Floorperson" in history
+    )
     assert " EST<" in history or " EDT<" in history  # on the room's clock, with its zone
 
 
