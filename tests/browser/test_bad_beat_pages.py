@@ -36,10 +36,16 @@ def test_a_floorperson_picks_the_cards_of_a_bad_beat_by_touch(live_server, brows
     for row, (seat, name) in enumerate((("1", "Pat One"), ("9", "Kim Nine")), start=1):
         page.select_option(f"#id_other_seat_{row}", seat)
         page.fill(f"#id_other_name_{row}", name)
+    # One deck open at a time: the board's and the hands' cards and seats fit one 1280x800 screen (issue 27).
+    top = page.locator("form.claim-form fieldset").nth(1).bounding_box()["y"]
+    winning = page.locator("#id_winning_hole_picker").bounding_box()
+    height = page.evaluate("document.documentElement.scrollHeight")
+    print(f"claim form: board to the winning hand {winning['y'] + winning['height'] - top:.0f} px; page {height} px")
+    assert winning["y"] + winning["height"] - top <= 800 and height < 2742
     page.fill("#id_surveillance_reference", "CAM-12 21:14:05")
     page.fill("#id_pin", PIN)
     for target in page.query_selector_all(
-        "form.claim-form button, form.claim-form select, form.claim-form input:visible"
+        "form.claim-form button:visible, form.claim-form select:visible, form.claim-form input:visible"
     ):
         box = target.bounding_box()
         assert box["height"] >= 48, target.get_attribute("name") or target.inner_text()  # a finger, not a mouse

@@ -74,7 +74,10 @@ def test_the_card_picker_picks_cards_by_touch_and_shares_the_deck(live_server, t
     expect(winning.locator("[data-picked]")).to_have_text("As Td")
     expect(winning.locator("[data-card='Kh']")).to_be_disabled()  # two cards is a full hand
     expect(losing.locator("[data-card='As']")).to_be_disabled()  # the ace of spades is in the other hand
+    expect(winning.locator("[data-card='Kh']")).to_be_hidden()  # full: its deck folds, the other's opens
     losing.locator("[data-card='Ah']").tap()
+    winning.locator("[data-open]").tap()  # open its deck again
+    expect(losing.locator("[data-card='Kh']")).to_be_hidden()
     winning.locator("[data-card='As']").tap()  # put back
     assert tablet.input_value("input[name=winning]") == "Td"
     assert tablet.input_value("input[name=losing]") == "Ah"

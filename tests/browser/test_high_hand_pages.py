@@ -44,7 +44,7 @@ def test_a_hand_recorded_by_touch_shows_on_the_board_within_seconds(
     page.fill("#id_pot", "120.00")
     page.fill("#id_pin", PIN)
     for target in page.query_selector_all(
-        "form.claim-form button, form.claim-form select, form.claim-form input:visible"
+        "form.claim-form button:visible, form.claim-form select:visible, form.claim-form input:visible"
     ):
         box = target.bounding_box()
         assert box["height"] >= 44, target.get_attribute("name") or target.inner_text()  # a finger, not a mouse
