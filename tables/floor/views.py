@@ -83,10 +83,17 @@ def table_open_close(request: HttpRequest, table_id: int) -> HttpResponse:
             "person": user,
         }
         return render(request, "tables/floor/table_confirm.html", context)
+    was_open = table.is_open
     try:
         table_set_open(table=table, is_open=is_open, actor=user)
     except DomainError as error:
         messages.error(request, error.message)
     else:
-        messages.success(request, f"{table} is {'open' if is_open else 'closed'}.")
+        if was_open == is_open:
+            # A confirmation sent twice (a double tap, a second tablet): the first one did it.
+            last = last_changes([table]).get(table.pk)
+            since = f" ({last.words} by {last.by} at {last.at_local:%H:%M})" if last else ""
+            messages.info(request, f"{table} was {'open' if is_open else 'closed'} already{since}: nothing changed.")
+        else:
+            messages.success(request, f"{table} is {'open' if is_open else 'closed'}.")
     return redirect("floor:tables")

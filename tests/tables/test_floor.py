@@ -55,3 +55,21 @@ def test_a_dealer_cannot_open_a_table(client, dealer, room) -> None:
     table.refresh_from_db()
     assert not table.is_open
     assert "Only a floorperson or above" in response.content.decode()
+
+
+def test_a_confirmation_sent_twice_changes_the_table_once_and_says_so(client, floorperson, supervisor, room) -> None:
+    """A double tap, or two tablets confirming the same opening: one change on the record, and the second
+    person told who did it first."""
+    table = Table.objects.create(room=room, number="T9", game="holdem", seats=9)
+    url = reverse("floor:table-open-close", args=[table.pk])
+    client.force_login(floorperson)
+    client.post(url, {"is_open": "1", "confirmed": "1"})
+    changes = table.history.count()
+    client.force_login(supervisor)
+
+    page = client.post(url, {"is_open": "1", "confirmed": "1"}, follow=True).content.decode()
+
+    table.refresh_from_db()
+    assert table.is_open and table.history.count() == changes
+    assert f"was open already (opened by {floorperson} at" in page.replace("&#x27;", "'")
+    assert "nothing changed" in page
