@@ -1,54 +1,77 @@
 """Refusals of the counts and the cage, each with a message a floorperson or a cashier understands."""
 
-from casino_backoffice.core.exceptions import Conflict, DomainError
+from casino_backoffice.core.exceptions import Conflict, DomainError, ErrorCode
+
+
+class CageErrorCode(ErrorCode):
+    """The codes of the refusals of the counts, the custody and the cage."""
+
+    CAGE = "cage"
+    UNKNOWN_BOX = "unknown_box"
+    BOX_ALREADY_COUNTED = "box_already_counted"
+    COMPLIANCE_NOTICE_REQUIRED = "compliance_notice_required"
+    WRONG_STATUS = "wrong_status"
+    BOX_MISSING = "box_missing"
+    COUNT_MISMATCH = "count_mismatch"
+    UNRESOLVED_VARIANCE = "unresolved_variance"
+    COUNT_NOT_RECOUNTABLE = "count_not_recountable"
+    CONFIRM_VARIANCE = "confirm_variance"
+    CORRECTION_INVALID = "correction_invalid"
+    GAMING_DAY_NOT_READY = "gaming_day_not_ready"
+    # What still blocks the close of a gaming day (``cage.gaming_days.BlockerKind``: a refused close's code
+    # is the first kind found).
+    GAMING_DAY_NOT_OVER = "gaming_day_not_over"
+    COUNTS_DUE = "counts_due"
+    TRANSPORTS_NOT_VERIFIED = "transports_not_verified"
+    TIME_CHARGES_NOT_VERIFIED = "time_charges_not_verified"
 
 
 class CageError(DomainError):
-    code = "cage"
+    code = CageErrorCode.CAGE
 
 
 class UnknownBox(CageError):
-    code = "unknown_box"
+    code = CageErrorCode.UNKNOWN_BOX
 
 
 class BoxAlreadyCounted(Conflict):
     """A box is counted once for a count sheet (§637a.15(d))."""
 
-    code = "box_already_counted"
+    code = CageErrorCode.BOX_ALREADY_COUNTED
 
 
 class NoticeRequired(CageError):
     """A Bad Beat box is counted 'upon notice to a casino compliance representative' (§637a.15(d))."""
 
-    code = "compliance_notice_required"
+    code = CageErrorCode.COMPLIANCE_NOTICE_REQUIRED
 
 
 class WrongStatus(Conflict):
     """The document is not at the step the action needs (a count not yet witnessed, a transport not
     yet carried or already verified)."""
 
-    code = "wrong_status"
+    code = CageErrorCode.WRONG_STATUS
 
 
 class BoxMissing(CageError):
     """A box that was carried is not accounted for at the cage, and no supervisor signed an exception."""
 
-    code = "box_missing"
+    code = CageErrorCode.BOX_MISSING
 
 
 class CountMismatch(CageError):
-    code = "count_mismatch"
+    code = CageErrorCode.COUNT_MISMATCH
 
 
 class DayHasUnresolvedVariance(Conflict):
-    code = "unresolved_variance"
+    code = CageErrorCode.UNRESOLVED_VARIANCE
 
 
 class CountNotRecountable(Conflict):
     """A count is recounted only while it is at the table: counted or witnessed, not yet carried to the
     cage nor verified there, nor superseded already."""
 
-    code = "count_not_recountable"
+    code = CageErrorCode.COUNT_NOT_RECOUNTABLE
 
 
 class VarianceNotConfirmed(Conflict):
@@ -57,7 +80,7 @@ class VarianceNotConfirmed(Conflict):
     ``expected_cents`` is the declared aggregate of a container, or what the ledger expected in the
     boxes; ``boxes`` lists each box beyond the threshold as (code, counted, expected)."""
 
-    code = "confirm_variance"
+    code = CageErrorCode.CONFIRM_VARIANCE
 
     def __init__(
         self,
@@ -78,7 +101,7 @@ class CorrectionInvalid(CageError):
     """A correction of the official record that the variance does not bear: more than the variance,
     a box the variance is not about, a variance not yet made official."""
 
-    code = "correction_invalid"
+    code = CageErrorCode.CORRECTION_INVALID
 
 
 class GamingDayNotReady(Conflict):
@@ -86,4 +109,4 @@ class GamingDayNotReady(Conflict):
     a variance of the day is still open. ``code`` is the first of ``cage.gaming_days.BlockerKind``
     found (``unresolved_variance`` when only variances remain)."""
 
-    code = "gaming_day_not_ready"
+    code = CageErrorCode.GAMING_DAY_NOT_READY

@@ -17,6 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from cage.exceptions import CageErrorCode
 from casino_backoffice.core.api import MoneyField
 from casino_backoffice.core.api_common import (
     IDEMPOTENCY_HEADER,
@@ -31,7 +32,9 @@ from casino_backoffice.core.api_common import (
     person,
     valid,
 )
+from casino_backoffice.core.exceptions import CoreErrorCode
 from casino_backoffice.staff.auth import acting_user
+from casino_backoffice.staff.exceptions import StaffErrorCode
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action
 from tables.api import local, room_named, room_required
@@ -104,7 +107,9 @@ class NoticeCreate(APIView):
         request=NoticeInput,
         responses={
             201: NoticeOutput,
-            **errors(e400=["cage", *PIN_CODES], e403=ROLE_CODES, e409=["idempotency_key_reused"]),
+            **errors(
+                e400=[CageErrorCode.CAGE, *PIN_CODES], e403=ROLE_CODES, e409=[CoreErrorCode.IDEMPOTENCY_KEY_REUSED]
+            ),
         },
         parameters=[IDEMPOTENCY_HEADER],
     )
@@ -280,9 +285,9 @@ class CountListCreate(generics.ListAPIView):
         responses={
             201: CountOutput,
             **errors(
-                e400=["cage", "compliance_notice_required", *PIN_CODES],
+                e400=[CageErrorCode.CAGE, CageErrorCode.COMPLIANCE_NOTICE_REQUIRED, *PIN_CODES],
                 e403=ROLE_CODES,
-                e409=["box_already_counted", "idempotency_key_reused"],
+                e409=[CageErrorCode.BOX_ALREADY_COUNTED, CoreErrorCode.IDEMPOTENCY_KEY_REUSED],
             ),
         },
         parameters=[IDEMPOTENCY_HEADER],
@@ -310,7 +315,10 @@ class CountWitness(APIView):
         responses={
             200: CountOutput,
             **errors(
-                e400=["cage", "segregation_of_duties", *PIN_CODES], e403=ROLE_CODES, e404=[], e409=["wrong_status"]
+                e400=[CageErrorCode.CAGE, StaffErrorCode.SEGREGATION_OF_DUTIES, *PIN_CODES],
+                e403=ROLE_CODES,
+                e404=[],
+                e409=[CageErrorCode.WRONG_STATUS],
             ),
         },
     )
@@ -369,10 +377,10 @@ class CountRecount(APIView):
         responses={
             201: CountOutput,
             **errors(
-                e400=["cage", "segregation_of_duties", *PIN_CODES],
+                e400=[CageErrorCode.CAGE, StaffErrorCode.SEGREGATION_OF_DUTIES, *PIN_CODES],
                 e403=ROLE_CODES,
                 e404=[],
-                e409=["count_not_recountable", "idempotency_key_reused"],
+                e409=[CageErrorCode.COUNT_NOT_RECOUNTABLE, CoreErrorCode.IDEMPOTENCY_KEY_REUSED],
             ),
         },
         parameters=[IDEMPOTENCY_HEADER],

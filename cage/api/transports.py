@@ -16,6 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from cage.exceptions import CageErrorCode
 from casino_backoffice.core.api_common import (
     IDEMPOTENCY_HEADER,
     PIN_CODES,
@@ -27,7 +28,9 @@ from casino_backoffice.core.api_common import (
     person,
     valid,
 )
+from casino_backoffice.core.exceptions import CoreErrorCode
 from casino_backoffice.staff.auth import acting_user
+from casino_backoffice.staff.exceptions import StaffErrorCode
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action
 from tables.api import local, room_named
@@ -171,9 +174,9 @@ class TransportCreate(APIView):
         responses={
             201: TransportOutput,
             **errors(
-                e400=["cage", "unknown_box", "segregation_of_duties", *PIN_CODES],
+                e400=[CageErrorCode.CAGE, CageErrorCode.UNKNOWN_BOX, StaffErrorCode.SEGREGATION_OF_DUTIES, *PIN_CODES],
                 e403=ROLE_CODES,
-                e409=["wrong_status", "idempotency_key_reused"],
+                e409=[CageErrorCode.WRONG_STATUS, CoreErrorCode.IDEMPOTENCY_KEY_REUSED],
             ),
         },
         parameters=[IDEMPOTENCY_HEADER],
@@ -203,10 +206,15 @@ class TransportAccount(APIView):
         responses={
             200: TransportOutput,
             **errors(
-                e400=["box_missing", "unknown_box", "segregation_of_duties", *PIN_CODES],
+                e400=[
+                    CageErrorCode.BOX_MISSING,
+                    CageErrorCode.UNKNOWN_BOX,
+                    StaffErrorCode.SEGREGATION_OF_DUTIES,
+                    *PIN_CODES,
+                ],
                 e403=ROLE_CODES,
                 e404=[],
-                e409=["wrong_status"],
+                e409=[CageErrorCode.WRONG_STATUS],
             ),
         },
     )
@@ -259,10 +267,10 @@ class MissingBoxCreate(APIView):
         responses={
             201: MissingBoxOutput,
             **errors(
-                e400=["cage", "unknown_box", "segregation_of_duties", *PIN_CODES],
+                e400=[CageErrorCode.CAGE, CageErrorCode.UNKNOWN_BOX, StaffErrorCode.SEGREGATION_OF_DUTIES, *PIN_CODES],
                 e403=ROLE_CODES,
                 e404=[],
-                e409=["wrong_status"],
+                e409=[CageErrorCode.WRONG_STATUS],
             ),
         },
         parameters=[IDEMPOTENCY_HEADER],

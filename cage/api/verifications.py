@@ -18,6 +18,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from cage.exceptions import CageErrorCode
 from casino_backoffice.core.api import MoneyField
 from casino_backoffice.core.api_common import (
     IDEMPOTENCY_HEADER,
@@ -31,7 +32,10 @@ from casino_backoffice.core.api_common import (
     person,
     valid,
 )
+from casino_backoffice.core.exceptions import CoreErrorCode
+from casino_backoffice.ledger.exceptions import LedgerErrorCode
 from casino_backoffice.staff.auth import acting_user
+from casino_backoffice.staff.exceptions import StaffErrorCode
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action
 from tables.api import local, room_named, room_required
@@ -217,9 +221,14 @@ class CageVerificationCreate(APIView):
         responses={
             201: VerificationOutput,
             **errors(
-                e400=["cage", "count_mismatch", "segregation_of_duties", *PIN_CODES],
+                e400=[
+                    CageErrorCode.CAGE,
+                    CageErrorCode.COUNT_MISMATCH,
+                    StaffErrorCode.SEGREGATION_OF_DUTIES,
+                    *PIN_CODES,
+                ],
                 e403=ROLE_CODES,
-                e409=["wrong_status", "idempotency_key_reused", "confirm_variance"],
+                e409=[CageErrorCode.WRONG_STATUS, CoreErrorCode.IDEMPOTENCY_KEY_REUSED, CageErrorCode.CONFIRM_VARIANCE],
             ),
             409: OpenApiResponse(
                 response=ConfirmVarianceOutput,
@@ -256,7 +265,10 @@ class VarianceExplainInput(ExplainInput):
 
 
 _EXPLAIN_ERRORS = errors(
-    e400=["cage", "segregation_of_duties", *PIN_CODES], e403=ROLE_CODES, e404=[], e409=["wrong_status"]
+    e400=[CageErrorCode.CAGE, StaffErrorCode.SEGREGATION_OF_DUTIES, *PIN_CODES],
+    e403=ROLE_CODES,
+    e404=[],
+    e409=[CageErrorCode.WRONG_STATUS],
 )
 
 
@@ -411,10 +423,16 @@ class VarianceExplain(APIView):
         responses={
             200: VarianceOutput,
             **errors(
-                e400=["cage", "correction_invalid", "segregation_of_duties", "below_zero", *PIN_CODES],
+                e400=[
+                    CageErrorCode.CAGE,
+                    CageErrorCode.CORRECTION_INVALID,
+                    StaffErrorCode.SEGREGATION_OF_DUTIES,
+                    LedgerErrorCode.BELOW_ZERO,
+                    *PIN_CODES,
+                ],
                 e403=ROLE_CODES,
                 e404=[],
-                e409=["wrong_status"],
+                e409=[CageErrorCode.WRONG_STATUS],
             ),
         },
     )
@@ -469,7 +487,7 @@ class GamingDayCloseCreate(APIView):
         request=CloseInput,
         responses={
             201: CloseOutput,
-            **errors(e400=[*PIN_CODES], e403=ROLE_CODES, e409=[kind.value for kind in BlockerKind]),
+            **errors(e400=[*PIN_CODES], e403=ROLE_CODES, e409=[CageErrorCode(kind.value) for kind in BlockerKind]),
         },
         parameters=[IDEMPOTENCY_HEADER],
     )
