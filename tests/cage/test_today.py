@@ -104,3 +104,21 @@ def test_compliance_reads_today_without_a_link_to_act(witnessed_counts, security
     transports = _section(_today(compliance), "Transports arriving and to verify")
     assert 'aria-label="1 waiting"' in transports
     assert ">Open</a>" in transports and ">Verify</a>" not in transports
+
+
+def test_a_person_of_two_roles_sees_each_section_once_with_the_work_of_both(
+    witnessed_counts, security, make_staff, key
+) -> None:
+    """A cashier who is also finance (issue 27's auditor: one person, two roles): the cage's and
+    finance's work on one page, each section and each transport once, not once per role."""
+    room = witnessed_counts[0].box.room
+    transport_create(
+        room=room, seal="S-88", counts=witnessed_counts[:1], actor=security, pin=PIN, idempotency_key=key()
+    )
+    both = make_staff(Role.CAGE_CASHIER, extra_roles=[Role.FINANCE], rooms=[room])
+
+    page = _today(both)
+
+    for title in ("Transports arriving and to verify", "Variances to explain"):
+        assert page.count(f'data-section="{title}"') == 1, title
+    assert page.count("Seal S-88") == 1 and ">Verify</a>" in _section(page, "Transports arriving and to verify")
