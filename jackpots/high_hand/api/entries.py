@@ -3,6 +3,7 @@ serializers check shape, ``jackpots.high_hand.services.slip.entry_record`` every
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from drf_spectacular.utils import extend_schema
@@ -12,7 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino_backoffice.core.api import MoneyField, WholeNumberField
+from casino_backoffice.core.api import MoneyField, RoomTimeField, WholeNumberField
 from casino_backoffice.core.api_common import (
     IDEMPOTENCY_HEADER,
     PIN_CODES,
@@ -21,7 +22,6 @@ from casino_backoffice.core.api_common import (
     document_or_404,
     document_post,
     errors,
-    person,
     valid,
 )
 from casino_backoffice.staff.auth import acting_user
@@ -43,7 +43,7 @@ from jackpots.high_hand.models import (
 )
 from jackpots.high_hand.selectors import slip_leader
 from jackpots.high_hand.services.slip import entry_record, entry_void
-from tables.api import local, room_required
+from tables.api import room_required
 from tables.models import PokerRoom
 from tables.selectors import staff_of
 
@@ -73,30 +73,56 @@ ENTRY_CODES = (
 # --- An entry of the Tracking Slip ----------------------------------------------------------------
 
 
+# A void, read from a ``HighHandVoid`` (its entry, period and room read with it).
 class VoidOutput(serializers.Serializer):
     reason = serializers.CharField()
-    voided_by = serializers.CharField()
-    voided_at = serializers.DateTimeField()
+    voided_by = serializers.CharField(source="voided_by.username")
+    voided_at = RoomTimeField(room="entry.period.room")
 
 
+@dataclass(frozen=True)
+class EntryShown:
+    """An entry of the Tracking Slip as the API answers it: the entry (its period, room, table, signers,
+    void and round link read with it, ``_entries``) and, after a void, the period's high hand left."""
+
+    entry: HighHandEntry
+    high_hand: HighHandEntry | None = None
+
+    @property
+    def round_id(self) -> int | None:
+        return hand_round_of_entry(self.entry)
+
+
+# The answer for an entry, read from an ``EntryShown`` (no docstring: it would enter the schema).
 class EntryOutput(serializers.Serializer):
-    id = serializers.IntegerField()
-    period = serializers.IntegerField(help_text="The qualifying period whose slip the entry is on.")
-    words = serializers.CharField(help_text="The hand in words, such as 'Full house, aces full of kings'.")
-    cards = serializers.CharField(help_text="The five cards of the hand, best first.")
-    tie = serializers.BooleanField(help_text="The hand equals the period's high hand as it stood when recorded.")
-    table = serializers.CharField()
-    seat = serializers.IntegerField()
-    player_name = serializers.CharField()
-    made_at = serializers.DateTimeField()
+    id = serializers.IntegerField(source="entry.pk")
+    period = serializers.IntegerField(
+        source="entry.period_id", help_text="The qualifying period whose slip the entry is on."
+    )
+    words = serializers.CharField(
+        source="entry.words", help_text="The hand in words, such as 'Full house, aces full of kings'."
+    )
+    cards = serializers.CharField(source="entry.cards", help_text="The five cards of the hand, best first.")
+    tie = serializers.BooleanField(
+        source="entry.tie", help_text="The hand equals the period's high hand as it stood when recorded."
+    )
+    table = serializers.CharField(source="entry.table.number")
+    seat = serializers.IntegerField(source="entry.seat")
+    player_name = serializers.CharField(source="entry.player_name")
+    made_at = RoomTimeField(source="entry.made_at", room="entry.period.room")
     round = serializers.IntegerField(
+        source="round_id",
         allow_null=True,
         help_text="The logged round of the hand: named or found when it was recorded, or linked when the round "
         "arrived after it; null: no round agrees with it yet.",
     )
-    recorded_by = serializers.CharField(help_text="The floorperson or above who verified the hand and signed.")
-    recorded_at = serializers.DateTimeField()
-    void = VoidOutput(allow_null=True, help_text="The shift supervisor's void, with the reason; null: it stands.")
+    recorded_by = serializers.CharField(
+        source="entry.recorded_by.username", help_text="The floorperson or above who verified the hand and signed."
+    )
+    recorded_at = RoomTimeField(source="entry.recorded_at", room="entry.period.room")
+    void = VoidOutput(
+        source="entry.void", allow_null=True, help_text="The shift supervisor's void, with the reason; null: it stands."
+    )
 
 
 class VoidedEntryOutput(EntryOutput):
@@ -107,28 +133,6 @@ class VoidedEntryOutput(EntryOutput):
 
 def _entries():
     return HighHandEntry.objects.select_related("period__room", "table", "recorded_by", "void__voided_by", "round_link")
-
-
-def entry_data(entry: HighHandEntry) -> dict[str, Any]:
-    room = entry.period.room
-    void = getattr(entry, "void", None)
-    return {
-        "id": entry.pk,
-        "period": entry.period_id,
-        "words": entry.words,
-        "cards": entry.cards,
-        "tie": entry.tie,
-        "table": entry.table.number,
-        "seat": entry.seat,
-        "player_name": entry.player_name,
-        "made_at": local(entry.made_at, room),
-        "round": hand_round_of_entry(entry),
-        "recorded_by": person(entry.recorded_by),
-        "recorded_at": local(entry.recorded_at, room),
-        "void": None
-        if void is None
-        else {"reason": void.reason, "voided_by": person(void.voided_by), "voided_at": local(void.voided_at, room)},
-    }
 
 
 class EntryInput(serializers.Serializer):
@@ -216,7 +220,7 @@ def _entry_record(*, values: dict[str, Any], actor: User, idempotency_key: str) 
         pin=values["pin"],
         idempotency_key=idempotency_key,
     )
-    return entry_data(_entries().get(pk=entry.pk))
+    return dict(EntryOutput(EntryShown(_entries().get(pk=entry.pk))).data)
 
 
 class EntryCreate(APIView):
@@ -272,11 +276,4 @@ class EntryVoid(APIView):
         entry_void(entry=entry, reason=values["reason"], actor=acting_user(request), pin=values["pin"])
         voided = _entries().get(pk=pk)
         leader = slip_leader(_entries().filter(period_id=voided.period_id))
-        return Response(
-            {
-                **entry_data(voided),
-                "high_hand": None
-                if leader is None
-                else {"cards": leader.cards, "words": leader.words, "table": leader.table.number, "seat": leader.seat},
-            }
-        )
+        return Response(VoidedEntryOutput(EntryShown(voided, high_hand=leader)).data)
