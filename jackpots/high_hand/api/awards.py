@@ -21,13 +21,16 @@ from casino_backoffice.core.api_common import (
     errors,
     valid,
 )
+from casino_backoffice.core.exceptions import CoreErrorCode
 from casino_backoffice.staff.auth import acting_user
+from casino_backoffice.staff.exceptions import StaffErrorCode
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action
 from jackpots.funds.api import (
     id_number_masked,
     pin_field,
 )
+from jackpots.high_hand.exceptions import HighHandErrorCode
 from jackpots.high_hand.models import (
     HighHandAward,
     HighHandAwardPayment,
@@ -85,10 +88,14 @@ class AwardPay(APIView):
         responses={
             200: AwardPaymentOutput,
             **errors(
-                e400=["id_mismatch", "segregation_of_duties", *PIN_CODES],
+                e400=[HighHandErrorCode.ID_MISMATCH, StaffErrorCode.SEGREGATION_OF_DUTIES, *PIN_CODES],
                 e403=ROLE_CODES,
                 e404=[],
-                e409=["award_already_paid", "award_expired", "idempotency_key_reused"],
+                e409=[
+                    HighHandErrorCode.AWARD_ALREADY_PAID,
+                    HighHandErrorCode.AWARD_EXPIRED,
+                    CoreErrorCode.IDEMPOTENCY_KEY_REUSED,
+                ],
             ),
         },
         parameters=[IDEMPOTENCY_HEADER],
@@ -148,7 +155,12 @@ class UnclaimedApprove(APIView):
         request=UnclaimedApproveInput,
         responses={
             200: UnclaimedOutput,
-            **errors(e400=PIN_CODES, e403=ROLE_CODES, e404=[], e409=["already_approved", "no_period"]),
+            **errors(
+                e400=PIN_CODES,
+                e403=ROLE_CODES,
+                e404=[],
+                e409=[HighHandErrorCode.ALREADY_APPROVED, HighHandErrorCode.NO_PERIOD],
+            ),
         },
     )
     def post(self, request: Request, pk: int) -> Response:

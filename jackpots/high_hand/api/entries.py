@@ -24,7 +24,9 @@ from casino_backoffice.core.api_common import (
     errors,
     valid,
 )
+from casino_backoffice.core.exceptions import CoreErrorCode
 from casino_backoffice.staff.auth import acting_user
+from casino_backoffice.staff.exceptions import StaffErrorCode
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action
 from jackpots.funds.api import (
@@ -37,6 +39,7 @@ from jackpots.funds.api import (
 )
 from jackpots.high_hand.api.periods import HighHandOutput
 from jackpots.high_hand.cards import high_hand_cards
+from jackpots.high_hand.exceptions import HighHandErrorCode
 from jackpots.high_hand.hand_rounds import hand_round_of_entry
 from jackpots.high_hand.models import (
     HighHandEntry,
@@ -52,21 +55,21 @@ _MAX_SEAT = 32767
 
 # The rules an entry may be refused by (``jackpots.high_hand.services.slip.entry_record``), all 400.
 ENTRY_CODES = (
-    "below_minimum",
-    "not_higher",
-    "period_closed",
-    "too_few_players",
-    "player_required",
-    "id_required",
-    "dealer_required",
-    "credential_required",
-    "dealer_is_verifier",
-    "cards_invalid",
-    "made_in_future",
-    "not_offered",
-    "seat_invalid",
-    "round_mismatch",
-    "round_voided",
+    HighHandErrorCode.BELOW_MINIMUM,
+    HighHandErrorCode.NOT_HIGHER,
+    HighHandErrorCode.PERIOD_CLOSED,
+    HighHandErrorCode.TOO_FEW_PLAYERS,
+    HighHandErrorCode.PLAYER_REQUIRED,
+    HighHandErrorCode.ID_REQUIRED,
+    HighHandErrorCode.DEALER_REQUIRED,
+    HighHandErrorCode.CREDENTIAL_REQUIRED,
+    HighHandErrorCode.DEALER_IS_VERIFIER,
+    HighHandErrorCode.CARDS_INVALID,
+    HighHandErrorCode.MADE_IN_FUTURE,
+    HighHandErrorCode.NOT_OFFERED,
+    HighHandErrorCode.SEAT_INVALID,
+    HighHandErrorCode.ROUND_MISMATCH,
+    HighHandErrorCode.ROUND_VOIDED,
 )
 
 
@@ -236,7 +239,9 @@ class EntryCreate(APIView):
         responses={
             201: EntryOutput,
             **errors(
-                e400=[*ENTRY_CODES, *PIN_CODES], e403=ROLE_CODES, e409=["already_recorded", "idempotency_key_reused"]
+                e400=[*ENTRY_CODES, *PIN_CODES],
+                e403=ROLE_CODES,
+                e409=[HighHandErrorCode.ALREADY_RECORDED, CoreErrorCode.IDEMPOTENCY_KEY_REUSED],
             ),
         },
         parameters=[IDEMPOTENCY_HEADER],
@@ -263,10 +268,10 @@ class EntryVoid(APIView):
         responses={
             200: VoidedEntryOutput,
             **errors(
-                e400=["reason_required", "segregation_of_duties", *PIN_CODES],
+                e400=[HighHandErrorCode.REASON_REQUIRED, StaffErrorCode.SEGREGATION_OF_DUTIES, *PIN_CODES],
                 e403=ROLE_CODES,
                 e404=[],
-                e409=["already_void", "period_announced"],
+                e409=[HighHandErrorCode.ALREADY_VOID, HighHandErrorCode.PERIOD_ANNOUNCED],
             ),
         },
     )
