@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from casino_backoffice.poker import InvalidCards, best_high, omaha_high, parse_cards
 from casino_backoffice.poker.cards import format_cards
-from jackpots.high_hand.exceptions import HighHandRefused
+from jackpots.high_hand.exceptions import HighHandErrorCode, HighHandRefused
 from tables.games import Game
 
 # (hole cards, board cards) of a player's hand at each game; a game not listed: the five cards.
@@ -74,5 +74,5 @@ def high_hand_cards(*, game: str, hole: str, board: str = "") -> str:
             raise InvalidCards(f"card {names} is both in the hole and on the board")
         hand = omaha_high(hole_cards, board_cards) if game in _OMAHA else best_high(hole_cards + board_cards)
     except InvalidCards as error:
-        raise HighHandRefused(f"The hand: {error}.", code="cards_invalid") from None
+        raise HighHandRefused(f"The hand: {error}.", code=HighHandErrorCode.CARDS_INVALID) from None
     return format_cards(hand.cards)

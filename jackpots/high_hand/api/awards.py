@@ -11,6 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino_backoffice.core.api import CentsField, RoomTimeField
 from casino_backoffice.core.api_common import (
     IDEMPOTENCY_HEADER,
     PIN_CODES,
@@ -18,24 +19,24 @@ from casino_backoffice.core.api_common import (
     document_or_404,
     document_post,
     errors,
-    money,
-    person,
     valid,
 )
+from casino_backoffice.core.exceptions import CoreErrorCode
 from casino_backoffice.staff.auth import acting_user
+from casino_backoffice.staff.exceptions import StaffErrorCode
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action
 from jackpots.funds.api import (
     id_number_masked,
     pin_field,
 )
+from jackpots.high_hand.exceptions import HighHandErrorCode
 from jackpots.high_hand.models import (
     HighHandAward,
     HighHandAwardPayment,
     HighHandUnclaimed,
 )
 from jackpots.high_hand.services.awards import award_pay, unclaimed_approve
-from tables.api import local
 
 # --- The award paid at the cage -------------------------------------------------------------------
 
@@ -48,32 +49,28 @@ class AwardPayInput(serializers.Serializer):
     pin = pin_field("cage cashier")
 
 
+class _MaskedIdNumberField(serializers.CharField):
+    """A patron's ID number as the API shows it (``id_number_masked``): its last four characters."""
+
+    def to_representation(self, value: str) -> str:
+        return id_number_masked(value)
+
+
+# The answer for a payment, read from a ``HighHandAwardPayment`` (its award, entry, period and room read with it).
 class AwardPaymentOutput(serializers.Serializer):
     id = serializers.IntegerField()
-    award = serializers.IntegerField()
-    period = serializers.IntegerField()
-    amount = serializers.CharField(help_text='What was paid, as "12.34".')
-    player_name = serializers.CharField()
+    award = serializers.IntegerField(source="award_id")
+    period = serializers.IntegerField(source="award.period_id")
+    amount = CentsField(source="award.amount_cents", help_text='What was paid, as "12.34".')
+    player_name = serializers.CharField(source="award.entry.player_name")
     id_type = serializers.CharField()
-    id_number = serializers.CharField(help_text="Masked but for its last four characters ('•••••1234').")
-    paid_by = serializers.CharField()
-    paid_at = serializers.DateTimeField()
+    id_number = _MaskedIdNumberField(help_text="Masked but for its last four characters ('•••••1234').")
+    paid_by = serializers.CharField(source="paid_by.username")
+    paid_at = RoomTimeField(room="award.period.room")
 
 
-def _payment_data(pk: int) -> dict[str, Any]:
-    payment = HighHandAwardPayment.objects.select_related("award__entry", "award__period__room", "paid_by").get(pk=pk)
-    award = payment.award
-    return {
-        "id": payment.pk,
-        "award": award.pk,
-        "period": award.period_id,
-        "amount": money(award.amount_cents),
-        "player_name": award.entry.player_name,
-        "id_type": payment.id_type,
-        "id_number": id_number_masked(payment.id_number),
-        "paid_by": person(payment.paid_by),
-        "paid_at": local(payment.paid_at, award.period.room),
-    }
+def _payments():
+    return HighHandAwardPayment.objects.select_related("award__entry", "award__period__room", "paid_by")
 
 
 class AwardPay(APIView):
@@ -91,10 +88,14 @@ class AwardPay(APIView):
         responses={
             200: AwardPaymentOutput,
             **errors(
-                e400=["id_mismatch", "segregation_of_duties", *PIN_CODES],
+                e400=[HighHandErrorCode.ID_MISMATCH, StaffErrorCode.SEGREGATION_OF_DUTIES, *PIN_CODES],
                 e403=ROLE_CODES,
                 e404=[],
-                e409=["award_already_paid", "award_expired", "idempotency_key_reused"],
+                e409=[
+                    HighHandErrorCode.AWARD_ALREADY_PAID,
+                    HighHandErrorCode.AWARD_EXPIRED,
+                    CoreErrorCode.IDEMPOTENCY_KEY_REUSED,
+                ],
             ),
         },
         parameters=[IDEMPOTENCY_HEADER],
@@ -111,7 +112,7 @@ class AwardPay(APIView):
                 pin=values["pin"],
                 idempotency_key=idempotency_key,
             )
-            return _payment_data(payment.pk)
+            return dict(AwardPaymentOutput(_payments().get(pk=payment.pk)).data)
 
         return document_post(
             request,
@@ -128,15 +129,19 @@ class UnclaimedApproveInput(serializers.Serializer):
     pin = pin_field("finance employee")
 
 
+# The answer for an uncollected award, read from a ``HighHandUnclaimed`` (its award, period, room and signer
+# read with it).
 class UnclaimedOutput(serializers.Serializer):
     id = serializers.IntegerField()
-    award = serializers.IntegerField()
-    amount = serializers.CharField()
+    award = serializers.IntegerField(source="award_id")
+    amount = CentsField(source="award.amount_cents")
     destination = serializers.CharField(help_text="Where the posted rules send it: next_period or fund.")
-    prepared_at = serializers.DateTimeField()
-    approved_by = serializers.CharField(allow_null=True)
-    approved_at = serializers.DateTimeField(allow_null=True)
-    into_period = serializers.IntegerField(allow_null=True, help_text="The period whose pool it joined.")
+    prepared_at = RoomTimeField(room="award.period.room")
+    approved_by = serializers.CharField(source="approved_by.username", allow_null=True)
+    approved_at = RoomTimeField(room="award.period.room", allow_null=True)
+    into_period = serializers.IntegerField(
+        source="into_period_id", allow_null=True, help_text="The period whose pool it joined."
+    )
 
 
 class UnclaimedApprove(APIView):
@@ -150,7 +155,12 @@ class UnclaimedApprove(APIView):
         request=UnclaimedApproveInput,
         responses={
             200: UnclaimedOutput,
-            **errors(e400=PIN_CODES, e403=ROLE_CODES, e404=[], e409=["already_approved", "no_period"]),
+            **errors(
+                e400=PIN_CODES,
+                e403=ROLE_CODES,
+                e404=[],
+                e409=[HighHandErrorCode.ALREADY_APPROVED, HighHandErrorCode.NO_PERIOD],
+            ),
         },
     )
     def post(self, request: Request, pk: int) -> Response:
@@ -160,16 +170,4 @@ class UnclaimedApprove(APIView):
         values = valid(UnclaimedApproveInput, request.data)
         unclaimed_approve(unclaimed=unclaimed, actor=acting_user(request), pin=values["pin"])
         done = HighHandUnclaimed.objects.select_related("award__period__room", "approved_by").get(pk=pk)
-        room = done.award.period.room
-        return Response(
-            {
-                "id": done.pk,
-                "award": done.award_id,
-                "amount": money(done.award.amount_cents),
-                "destination": done.destination,
-                "prepared_at": local(done.prepared_at, room),
-                "approved_by": person(done.approved_by),
-                "approved_at": local(done.approved_at, room),
-                "into_period": done.into_period_id,
-            }
-        )
+        return Response(UnclaimedOutput(done).data)

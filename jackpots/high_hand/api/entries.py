@@ -3,6 +3,7 @@ serializers check shape, ``jackpots.high_hand.services.slip.entry_record`` every
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from drf_spectacular.utils import extend_schema
@@ -12,7 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino_backoffice.core.api import MoneyField, WholeNumberField
+from casino_backoffice.core.api import MoneyField, RoomTimeField, WholeNumberField
 from casino_backoffice.core.api_common import (
     IDEMPOTENCY_HEADER,
     PIN_CODES,
@@ -21,10 +22,11 @@ from casino_backoffice.core.api_common import (
     document_or_404,
     document_post,
     errors,
-    person,
     valid,
 )
+from casino_backoffice.core.exceptions import CoreErrorCode
 from casino_backoffice.staff.auth import acting_user
+from casino_backoffice.staff.exceptions import StaffErrorCode
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action
 from jackpots.funds.api import (
@@ -37,13 +39,14 @@ from jackpots.funds.api import (
 )
 from jackpots.high_hand.api.periods import HighHandOutput
 from jackpots.high_hand.cards import high_hand_cards
+from jackpots.high_hand.exceptions import HighHandErrorCode
 from jackpots.high_hand.hand_rounds import hand_round_of_entry
 from jackpots.high_hand.models import (
     HighHandEntry,
 )
 from jackpots.high_hand.selectors import slip_leader
 from jackpots.high_hand.services.slip import entry_record, entry_void
-from tables.api import local, room_required
+from tables.api import room_required
 from tables.models import PokerRoom
 from tables.selectors import staff_of
 
@@ -52,51 +55,77 @@ _MAX_SEAT = 32767
 
 # The rules an entry may be refused by (``jackpots.high_hand.services.slip.entry_record``), all 400.
 ENTRY_CODES = (
-    "below_minimum",
-    "not_higher",
-    "period_closed",
-    "too_few_players",
-    "player_required",
-    "id_required",
-    "dealer_required",
-    "credential_required",
-    "dealer_is_verifier",
-    "cards_invalid",
-    "made_in_future",
-    "not_offered",
-    "seat_invalid",
-    "round_mismatch",
-    "round_voided",
+    HighHandErrorCode.BELOW_MINIMUM,
+    HighHandErrorCode.NOT_HIGHER,
+    HighHandErrorCode.PERIOD_CLOSED,
+    HighHandErrorCode.TOO_FEW_PLAYERS,
+    HighHandErrorCode.PLAYER_REQUIRED,
+    HighHandErrorCode.ID_REQUIRED,
+    HighHandErrorCode.DEALER_REQUIRED,
+    HighHandErrorCode.CREDENTIAL_REQUIRED,
+    HighHandErrorCode.DEALER_IS_VERIFIER,
+    HighHandErrorCode.CARDS_INVALID,
+    HighHandErrorCode.MADE_IN_FUTURE,
+    HighHandErrorCode.NOT_OFFERED,
+    HighHandErrorCode.SEAT_INVALID,
+    HighHandErrorCode.ROUND_MISMATCH,
+    HighHandErrorCode.ROUND_VOIDED,
 )
 
 
 # --- An entry of the Tracking Slip ----------------------------------------------------------------
 
 
+# A void, read from a ``HighHandVoid`` (its entry, period and room read with it).
 class VoidOutput(serializers.Serializer):
     reason = serializers.CharField()
-    voided_by = serializers.CharField()
-    voided_at = serializers.DateTimeField()
+    voided_by = serializers.CharField(source="voided_by.username")
+    voided_at = RoomTimeField(room="entry.period.room")
 
 
+@dataclass(frozen=True)
+class EntryShown:
+    """An entry of the Tracking Slip as the API answers it: the entry (its period, room, table, signers,
+    void and round link read with it, ``_entries``) and, after a void, the period's high hand left."""
+
+    entry: HighHandEntry
+    high_hand: HighHandEntry | None = None
+
+    @property
+    def round_id(self) -> int | None:
+        return hand_round_of_entry(self.entry)
+
+
+# The answer for an entry, read from an ``EntryShown`` (no docstring: it would enter the schema).
 class EntryOutput(serializers.Serializer):
-    id = serializers.IntegerField()
-    period = serializers.IntegerField(help_text="The qualifying period whose slip the entry is on.")
-    words = serializers.CharField(help_text="The hand in words, such as 'Full house, aces full of kings'.")
-    cards = serializers.CharField(help_text="The five cards of the hand, best first.")
-    tie = serializers.BooleanField(help_text="The hand equals the period's high hand as it stood when recorded.")
-    table = serializers.CharField()
-    seat = serializers.IntegerField()
-    player_name = serializers.CharField()
-    made_at = serializers.DateTimeField()
+    id = serializers.IntegerField(source="entry.pk")
+    period = serializers.IntegerField(
+        source="entry.period_id", help_text="The qualifying period whose slip the entry is on."
+    )
+    words = serializers.CharField(
+        source="entry.words", help_text="The hand in words, such as 'Full house, aces full of kings'."
+    )
+    cards = serializers.CharField(source="entry.cards", help_text="The five cards of the hand, best first.")
+    tie = serializers.BooleanField(
+        source="entry.tie", help_text="The hand equals the period's high hand as it stood when recorded."
+    )
+    table = serializers.CharField(source="entry.table.number")
+    seat = serializers.IntegerField(source="entry.seat")
+    player_name = serializers.CharField(source="entry.player_name")
+    made_at = RoomTimeField(source="entry.made_at", room="entry.period.room")
     round = serializers.IntegerField(
+        source="round_id",
         allow_null=True,
         help_text="The logged round of the hand: named or found when it was recorded, or linked when the round "
         "arrived after it; null: no round agrees with it yet.",
     )
-    recorded_by = serializers.CharField(help_text="The floorperson or above who verified the hand and signed.")
-    recorded_at = serializers.DateTimeField()
-    void = VoidOutput(allow_null=True, help_text="The shift supervisor's void, with the reason; null: it stands.")
+    recorded_by = serializers.CharField(
+        source="entry.recorded_by.username", help_text="The floorperson or above who verified the hand and signed."
+    )
+    recorded_at = RoomTimeField(source="entry.recorded_at", room="entry.period.room")
+    void = VoidOutput(
+        source="entry.void", allow_null=True, help_text="The shift supervisor's void, with the reason; null: it stands."
+    )
 
 
 class VoidedEntryOutput(EntryOutput):
@@ -107,28 +136,6 @@ class VoidedEntryOutput(EntryOutput):
 
 def _entries():
     return HighHandEntry.objects.select_related("period__room", "table", "recorded_by", "void__voided_by", "round_link")
-
-
-def entry_data(entry: HighHandEntry) -> dict[str, Any]:
-    room = entry.period.room
-    void = getattr(entry, "void", None)
-    return {
-        "id": entry.pk,
-        "period": entry.period_id,
-        "words": entry.words,
-        "cards": entry.cards,
-        "tie": entry.tie,
-        "table": entry.table.number,
-        "seat": entry.seat,
-        "player_name": entry.player_name,
-        "made_at": local(entry.made_at, room),
-        "round": hand_round_of_entry(entry),
-        "recorded_by": person(entry.recorded_by),
-        "recorded_at": local(entry.recorded_at, room),
-        "void": None
-        if void is None
-        else {"reason": void.reason, "voided_by": person(void.voided_by), "voided_at": local(void.voided_at, room)},
-    }
 
 
 class EntryInput(serializers.Serializer):
@@ -216,7 +223,7 @@ def _entry_record(*, values: dict[str, Any], actor: User, idempotency_key: str) 
         pin=values["pin"],
         idempotency_key=idempotency_key,
     )
-    return entry_data(_entries().get(pk=entry.pk))
+    return dict(EntryOutput(EntryShown(_entries().get(pk=entry.pk))).data)
 
 
 class EntryCreate(APIView):
@@ -232,7 +239,9 @@ class EntryCreate(APIView):
         responses={
             201: EntryOutput,
             **errors(
-                e400=[*ENTRY_CODES, *PIN_CODES], e403=ROLE_CODES, e409=["already_recorded", "idempotency_key_reused"]
+                e400=[*ENTRY_CODES, *PIN_CODES],
+                e403=ROLE_CODES,
+                e409=[HighHandErrorCode.ALREADY_RECORDED, CoreErrorCode.IDEMPOTENCY_KEY_REUSED],
             ),
         },
         parameters=[IDEMPOTENCY_HEADER],
@@ -259,10 +268,10 @@ class EntryVoid(APIView):
         responses={
             200: VoidedEntryOutput,
             **errors(
-                e400=["reason_required", "segregation_of_duties", *PIN_CODES],
+                e400=[HighHandErrorCode.REASON_REQUIRED, StaffErrorCode.SEGREGATION_OF_DUTIES, *PIN_CODES],
                 e403=ROLE_CODES,
                 e404=[],
-                e409=["already_void", "period_announced"],
+                e409=[HighHandErrorCode.ALREADY_VOID, HighHandErrorCode.PERIOD_ANNOUNCED],
             ),
         },
     )
@@ -272,11 +281,4 @@ class EntryVoid(APIView):
         entry_void(entry=entry, reason=values["reason"], actor=acting_user(request), pin=values["pin"])
         voided = _entries().get(pk=pk)
         leader = slip_leader(_entries().filter(period_id=voided.period_id))
-        return Response(
-            {
-                **entry_data(voided),
-                "high_hand": None
-                if leader is None
-                else {"cards": leader.cards, "words": leader.words, "table": leader.table.number, "seat": leader.seat},
-            }
-        )
+        return Response(VoidedEntryOutput(EntryShown(voided, high_hand=leader)).data)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from jackpots.high_hand.exceptions import HighHandRefused
+from jackpots.high_hand.exceptions import HighHandErrorCode, HighHandRefused
 
 
-def _refuse(message: str, code: str) -> HighHandRefused:
+def _refuse(message: str, code: HighHandErrorCode) -> HighHandRefused:
     return HighHandRefused(message, code=code)

@@ -16,7 +16,7 @@ from casino_backoffice.staff.segregation import independent_require
 from casino_backoffice.staff.services import pin_check, signature_add
 from jackpots.funds.accounts import jackpot_awards_account, jackpot_fund_account, jackpot_paid_account
 from jackpots.funds.selectors import jackpot_rule_of_version, local_time
-from jackpots.high_hand.exceptions import HighHandRefused
+from jackpots.high_hand.exceptions import HighHandErrorCode, HighHandRefused
 from jackpots.high_hand.models import (
     HighHandAward,
     HighHandAwardPayment,
@@ -43,7 +43,7 @@ def award_pay(
     return once.record(
         lambda: _award_payment_write(once, award=award, id_type=id_type, id_number=id_number, actor=actor, pin=pin),
         race_refusal=lambda: _refuse(
-            f"Award {award.pk} is paid already; nothing was paid twice.", "award_already_paid"
+            f"Award {award.pk} is paid already; nothing was paid twice.", HighHandErrorCode.AWARD_ALREADY_PAID
         ),
     )
 
@@ -66,7 +66,7 @@ def _award_payment_write(
         raise _refuse(
             "The identification presented is not the one recorded with the hand on the Tracking Slip "
             "(§637a.16(b)(7)); nothing was paid.",
-            "id_mismatch",
+            HighHandErrorCode.ID_MISMATCH,
         )
     _payable(award)
     independent_require(person=actor, step="payment of the award", earlier=[award.entry], section="§637a.16(h)")
@@ -105,12 +105,14 @@ def _award_payment_write(
 
 def _payable(award: HighHandAward) -> None:
     if HighHandAwardPayment.objects.filter(award_id=award.pk).exists():
-        raise HighHandRefused(f"Award {award.pk} is paid already; nothing was paid twice.", code="award_already_paid")
+        raise HighHandRefused(
+            f"Award {award.pk} is paid already; nothing was paid twice.", code=HighHandErrorCode.AWARD_ALREADY_PAID
+        )
     if HighHandUnclaimed.objects.filter(award_id=award.pk).exists():
         raise HighHandRefused(
             f"Award {award.pk} was not collected by {local_time(award.collect_by, award.period.jackpot.room.timezone)} "
             "and went where the posted rules send it (§637a.16(i)).",
-            code="award_expired",
+            code=HighHandErrorCode.AWARD_EXPIRED,
         )
 
 
@@ -144,7 +146,9 @@ def unclaimed_approve(*, unclaimed: HighHandUnclaimed, actor: User, pin: str) ->
       at its close (``periods_run`` attaches it; until then the award's ``into_period`` is empty)."""
     action_require(actor=actor, action=Action.HIGH_HAND_UNCLAIMED_APPROVE, of=unclaimed)
     if unclaimed.approved_by_id is not None:
-        raise _refuse(f"The transfer of award {unclaimed.award_id} was approved already.", "already_approved")
+        raise _refuse(
+            f"The transfer of award {unclaimed.award_id} was approved already.", HighHandErrorCode.ALREADY_APPROVED
+        )
     signer = pin_check(user=actor, pin=pin)
     with transaction.atomic(durable=True):
         unclaimed = (
@@ -153,7 +157,9 @@ def unclaimed_approve(*, unclaimed: HighHandUnclaimed, actor: User, pin: str) ->
             .get(pk=unclaimed.pk)
         )
         if unclaimed.approved_by_id is not None:
-            raise _refuse(f"The transfer of award {unclaimed.award_id} was approved already.", "already_approved")
+            raise _refuse(
+                f"The transfer of award {unclaimed.award_id} was approved already.", HighHandErrorCode.ALREADY_APPROVED
+            )
         award = unclaimed.award
         into = None
         if unclaimed.destination == "next_period":
@@ -162,7 +168,7 @@ def unclaimed_approve(*, unclaimed: HighHandUnclaimed, actor: User, pin: str) ->
                 raise _refuse(
                     "No qualifying period open at or after the award's time limit is there to take it; try again "
                     "when one opens (§637a.16(i)).",
-                    "no_period",
+                    HighHandErrorCode.NO_PERIOD,
                 )
             into = HighHandPeriod.objects.select_for_update(of=("self",)).get(pk=found.pk)
         awards = account_locked(jackpot_awards_account(jackpot=award.period.jackpot))

@@ -18,6 +18,7 @@ from jackpots.funds.accounts import jackpot_awards_account, jackpot_fund_account
 from jackpots.funds.models import Jackpot, JackpotKind
 from jackpots.funds.selectors import jackpot_rule_of_version, local_time, tables_listing
 from jackpots.high_hand.accounts import high_hand_box_content_account
+from jackpots.high_hand.exceptions import HighHandErrorCode
 from jackpots.high_hand.models import (
     HighHandAward,
     HighHandEntry,
@@ -151,7 +152,7 @@ def period_box_content(
             f"{local_time(period.starts_at, table.room.timezone)} was counted at "
             f"{local_time(closed_at, table.room.timezone)}: a round that ended in that period cannot add to it "
             "(§637a.16(d)); record the chips as a variance of that count.",
-            "period_box_counted",
+            HighHandErrorCode.PERIOD_BOX_COUNTED,
         )
     return account.pk
 

@@ -22,6 +22,7 @@ from casino_backoffice.staff.services import pin_check, signature_add
 from jackpots.funds.hand_rounds import hand_round_lock, round_disagreement
 from jackpots.funds.models import Jackpot, JackpotKind
 from jackpots.funds.selectors import jackpot_rule_of_version, local_time, tables_listing
+from jackpots.high_hand.exceptions import HighHandErrorCode
 from jackpots.high_hand.hand_rounds import entry_round_find, entry_round_window
 from jackpots.high_hand.models import (
     HighHandEntry,
@@ -156,7 +157,7 @@ def _entry_write(once: DocumentOnce[HighHandEntry], asked: _EntryAsked, *, actor
             )
         period = HighHandPeriod.objects.select_for_update().get(pk=period.pk)
         if period.status != PeriodStatus.OPEN:
-            raise _refuse("The qualifying period closed meanwhile.", "period_closed")
+            raise _refuse("The qualifying period closed meanwhile.", HighHandErrorCode.PERIOD_CLOSED)
         current = _high_hand_met(asked, period=period, hand=hand)
         entry = HighHandEntry.objects.create(
             period=period,
@@ -188,39 +189,48 @@ def _player_check(asked: _EntryAsked, *, actor: User) -> None:
     credential number who is not the verifier (§637a.16(f)(4)), and a seat of the table."""
     values, dealer, table, seat = asked.values, asked.dealer, asked.table, asked.seat
     if not values["player_name"] or not values["player_phone"]:
-        raise _refuse("Record the player's name and phone number (§637a.16(f)(1)).", "player_required")
+        raise _refuse("Record the player's name and phone number (§637a.16(f)(1)).", HighHandErrorCode.PLAYER_REQUIRED)
     if not values["id_type"] or not values["id_number"]:
         raise _refuse(
             "Record the player's identification: valid identification is presented for a hand to qualify "
             "(§637a.16(b)(7)).",
-            "id_required",
+            HighHandErrorCode.ID_REQUIRED,
         )
     if Role.DEALER not in dealer.roles:
-        raise _refuse(f"{dealer} is not a dealer: name the dealer of the hand (§637a.16(f)(4)).", "dealer_required")
+        raise _refuse(
+            f"{dealer} is not a dealer: name the dealer of the hand (§637a.16(f)(4)).",
+            HighHandErrorCode.DEALER_REQUIRED,
+        )
     if not dealer.credential_number:
-        raise _refuse(f"Dealer {dealer} has no Board credential number (§637a.16(f)(4)).", "credential_required")
+        raise _refuse(
+            f"Dealer {dealer} has no Board credential number (§637a.16(f)(4)).", HighHandErrorCode.CREDENTIAL_REQUIRED
+        )
     if dealer.pk == actor.pk:
         raise _refuse(
-            "The dealer calls a floorperson or above, who verifies the hand (§637a.16(f)).", "dealer_is_verifier"
+            "The dealer calls a floorperson or above, who verifies the hand (§637a.16(f)).",
+            HighHandErrorCode.DEALER_IS_VERIFIER,
         )
     if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= table.seats:
-        raise _refuse(f"Table {table.number} has seats 1 to {table.seats}, not {seat!r}.", "seat_invalid")
+        raise _refuse(
+            f"Table {table.number} has seats 1 to {table.seats}, not {seat!r}.", HighHandErrorCode.SEAT_INVALID
+        )
 
 
 def _slip_hand_of(asked: _EntryAsked) -> HandValue:
     """The five cards' hand, made in the past, a full house or better (§637a.16(f))."""
     if asked.made_at > timezone.now():
-        raise _refuse("A hand cannot be made in the future.", "made_in_future")
+        raise _refuse("A hand cannot be made in the future.", HighHandErrorCode.MADE_IN_FUTURE)
     try:
         hand_cards = parse_cards(asked.cards)
         if len(hand_cards) != 5:
             raise InvalidCards(f"a hand on the slip is five cards, not {len(hand_cards)}")
         hand = best_high(hand_cards)
     except InvalidCards as error:
-        raise _refuse(f"The hand: {error}.", "cards_invalid") from None
+        raise _refuse(f"The hand: {error}.", HighHandErrorCode.CARDS_INVALID) from None
     if hand < LOWEST_FULL_HOUSE:
         raise _refuse(
-            f"{hand} is below a full house: the slip records a full house or better (§637a.16(f)).", "below_minimum"
+            f"{hand} is below a full house: the slip records a full house or better (§637a.16(f)).",
+            HighHandErrorCode.BELOW_MINIMUM,
         )
     return hand
 
@@ -230,7 +240,9 @@ def _period_open_for(asked: _EntryAsked) -> HighHandPeriod:
     it, with the posted minimum of players dealt in (§637a.16(b)(4))."""
     jackpot, table = asked.jackpot, asked.table
     if jackpot.kind != JackpotKind.HIGH_HAND or table.room_id != jackpot.room_id:
-        raise _refuse(f"Table {table.number} does not offer a High Hand as {jackpot.name}.", "not_offered")
+        raise _refuse(
+            f"Table {table.number} does not offer a High Hand as {jackpot.name}.", HighHandErrorCode.NOT_OFFERED
+        )
     period = (
         HighHandPeriod.objects.filter(jackpot=jackpot, starts_at__lte=asked.made_at, ends_at__gt=asked.made_at)
         .select_related("rules_version")
@@ -240,17 +252,17 @@ def _period_open_for(asked: _EntryAsked) -> HighHandPeriod:
         raise _refuse(
             f"No qualifying period of {jackpot.name} is open for a hand made at "
             f"{local_time(asked.made_at, jackpot.room.timezone)}.",
-            "period_closed",
+            HighHandErrorCode.PERIOD_CLOSED,
         )
     rule = jackpot_rule_of_version(version=period.rules_version, code=jackpot.code)
     assert isinstance(rule, HighHandRule)
     if table.number not in tables_listing(version=period.rules_version, code=jackpot.code):
-        raise _refuse(f"Table {table.number} does not offer the {jackpot.name}.", "not_offered")
+        raise _refuse(f"Table {table.number} does not offer the {jackpot.name}.", HighHandErrorCode.NOT_OFFERED)
     if asked.players_dealt_in < rule.minimum.min_players_dealt:
         raise _refuse(
             f"Only {asked.players_dealt_in} players were dealt in; at least {rule.minimum.min_players_dealt} are "
             "required (§637a.16(b)(4)).",
-            "too_few_players",
+            HighHandErrorCode.TOO_FEW_PLAYERS,
         )
     return period
 
@@ -261,7 +273,9 @@ def _round_agrees(asked: _EntryAsked) -> None:
     if round is None:
         return
     if round.voided:
-        raise _refuse(f"Round {round.pk} was voided (§637a.18(i)): it has no winning hand.", "round_voided")
+        raise _refuse(
+            f"Round {round.pk} was voided (§637a.18(i)): it has no winning hand.", HighHandErrorCode.ROUND_VOIDED
+        )
     differs = round_disagreement(
         round=round,
         table=asked.table,
@@ -270,7 +284,7 @@ def _round_agrees(asked: _EntryAsked) -> None:
         window=entry_round_window(asked.made_at),
     )
     if differs is not None:
-        raise _refuse(f"{differs} Nothing was recorded.", "round_mismatch")
+        raise _refuse(f"{differs} Nothing was recorded.", HighHandErrorCode.ROUND_MISMATCH)
 
 
 def _high_hand_met(asked: _EntryAsked, *, period: HighHandPeriod, hand: HandValue) -> HighHandEntry | None:
@@ -282,7 +296,7 @@ def _high_hand_met(asked: _EntryAsked, *, period: HighHandPeriod, hand: HandValu
         raise _refuse(
             f"{hand} is lower than the period's high hand, {current.words} (table {current.table.number}, "
             f"seat {current.seat}): only a higher or equal hand is recorded (§637a.16(f)).",
-            "not_higher",
+            HighHandErrorCode.NOT_HIGHER,
         )
     if (
         current is not None
@@ -300,7 +314,7 @@ def _high_hand_met(asked: _EntryAsked, *, period: HighHandPeriod, hand: HandValu
         raise _refuse(
             f"The player at table {table.number}, seat {seat} (the same ID) is on the slip already with "
             f"{current.words}: an equal hand of theirs ties nobody new.",
-            "already_recorded",
+            HighHandErrorCode.ALREADY_RECORDED,
         )
     return current
 
@@ -312,16 +326,16 @@ def entry_void(*, entry: HighHandEntry, reason: str, actor: User, pin: str) -> H
     action_require(actor=actor, action=Action.HIGH_HAND_VOID, of=entry)
     reason = (reason or "").strip()
     if not reason:
-        raise _refuse("Say why the entry is void: the reason stays on the slip.", "reason_required")
+        raise _refuse("Say why the entry is void: the reason stays on the slip.", HighHandErrorCode.REASON_REQUIRED)
     if HighHandVoid.objects.filter(entry_id=entry.pk).exists():
-        raise _refuse(f"Entry {entry.pk} is void already.", "already_void")
+        raise _refuse(f"Entry {entry.pk} is void already.", HighHandErrorCode.ALREADY_VOID)
     signer = pin_check(user=actor, pin=pin)
     with transaction.atomic(durable=True):
         period = HighHandPeriod.objects.select_for_update().get(pk=entry.period_id)
         if period.status in (PeriodStatus.AWARDED, PeriodStatus.ROLLED_OVER):
-            raise _refuse(f"The pool of {period} was announced: its slip is final.", "period_announced")
+            raise _refuse(f"The pool of {period} was announced: its slip is final.", HighHandErrorCode.PERIOD_ANNOUNCED)
         if HighHandVoid.objects.filter(entry_id=entry.pk).exists():
-            raise _refuse(f"Entry {entry.pk} is void already.", "already_void")
+            raise _refuse(f"Entry {entry.pk} is void already.", HighHandErrorCode.ALREADY_VOID)
         void = HighHandVoid.objects.create(
             entry_id=entry.pk,
             entry_recorded_by_id=entry.recorded_by_id,
