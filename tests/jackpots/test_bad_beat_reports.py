@@ -193,7 +193,7 @@ def test_the_claim_file_pdf_has_the_hands_in_words_and_every_credential_number(
         "under rules version 1",
         'The losing hand is at least "Full house, aces full of tens"',
         "CAM-12 21:14:05",
-        "Driver's license PA-555",
+        "Driver's license ••-555",  # masked, as on every page
         "$400.03",
         "$200.03",
         "still to pay $200.00",
