@@ -7,6 +7,7 @@ page shows in the same words, having changed nothing."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
@@ -23,6 +24,7 @@ from django.views.decorators.http import require_POST
 from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.core.floor.pages import pin_typo, refused_page
 from casino_backoffice.core.idempotency import IdempotencyKeyReused
+from casino_backoffice.core.natural import natural_key
 from casino_backoffice.money import display_cents
 from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.permissions import Action, may
@@ -31,7 +33,7 @@ from tables.models import PokerRoom
 from tables.selectors import gaming_day, rooms_of, visible_to
 
 from ..models import RECOUNTABLE, Box, ComplianceNotice, Count, CountPlace, CountStatus
-from ..services import count_record, count_recount, count_witness, notice_record
+from ..services import count_record, count_recount, count_witness, counts_witness, notice_record
 from .forms import CountForm, NoticeForm, RecountForm, WitnessForm
 
 
@@ -227,14 +229,38 @@ def _witness_rows(user: Any, bound: tuple[int, WitnessForm] | None = None) -> li
     return rows
 
 
+@dataclass
+class _TableCounts:
+    """A table's counts awaiting a witness, and the form that witnesses them all in one signing."""
+
+    table: Any
+    rows: list[tuple[Count, WitnessForm]]
+    form: WitnessForm
+
+
+def _witness_tables(
+    user: Any, bound: tuple[int, WitnessForm] | None = None, bound_table: tuple[int, WitnessForm] | None = None
+) -> list[_TableCounts]:
+    """The counts awaiting a witness by table, tables in natural order (T1, T2, ..., T10)."""
+    tables: dict[int, _TableCounts] = {}
+    for count, form in _witness_rows(user, bound):
+        table = count.box.table
+        if table.pk not in tables:
+            table_form = bound_table[1] if bound_table and bound_table[0] == table.pk else None
+            tables[table.pk] = _TableCounts(table, [], table_form or WitnessForm(auto_id=f"id_table{table.pk}_%s"))
+        tables[table.pk].rows.append((count, form))
+    return sorted(tables.values(), key=lambda group: (group.table.room_id, natural_key(group.table.number)))
+
+
 @login_required
 def witness_page(request: HttpRequest) -> HttpResponse:
-    """The counts awaiting their witness: a floorperson or above who is not the counter signs each,
-    with the surveillance department's recording reference (§637a.15(d)(1))."""
+    """The counts awaiting their witness, by table: a floorperson or above who is not the counter signs
+    each, or a table's counts all in one signing (each count keeps its own signature), with the
+    surveillance department's recording reference (§637a.15(d)(1))."""
     template = "cage/floor/witness.html"
     if (refusal := refused_page(request, template, Action.COUNT_WITNESS)) is not None:
         return refusal
-    return render(request, template, {"rows": _witness_rows(request.user)})
+    return render(request, template, {"tables": _witness_tables(request.user)})
 
 
 @login_required
@@ -250,7 +276,7 @@ def witness_sign(request: HttpRequest, count_id: int) -> HttpResponse:
     form = WitnessForm(request.POST, auto_id=f"id_count{count.pk}_%s")
     if not form.is_valid():
         messages.error(request, f"Count {count.pk} was not witnessed: correct what is marked below.{pin_typo(form)}")
-        return render(request, template, {"rows": _witness_rows(request.user, (count.pk, form))})
+        return render(request, template, {"tables": _witness_tables(request.user, (count.pk, form))})
     try:
         count = count_witness(
             count=count,
@@ -260,11 +286,51 @@ def witness_sign(request: HttpRequest, count_id: int) -> HttpResponse:
         )
     except DomainError as refused:
         messages.error(request, f"Count {count.pk} was not witnessed. {refused.message}")
-        return render(request, template, {"rows": _witness_rows(request.user, (count.pk, form))})
+        return render(request, template, {"tables": _witness_tables(request.user, (count.pk, form))})
     messages.success(
         request,
         f"Count {count.pk} of box {count.box.code} ({display_cents(count.counted_cents)}) witnessed, "
         f"recording {count.surveillance_reference}. Its contents go into a locked container for security.",
+    )
+    return redirect("floor:cage-witness")
+
+
+@login_required
+@require_POST
+def witness_table_sign(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The counts of one table witnessed in one signing (``counts_witness``): the ones the page listed,
+    sent back as ``count``; all or none."""
+    template = "cage/floor/witness.html"
+    if (refusal := refused_page(request, template, Action.COUNT_WITNESS)) is not None:
+        return refusal
+    asked = [int(pk) for pk in request.POST.getlist("count") if pk.isdigit()]
+    counts = list(
+        visible_to(request.user, Count.objects.select_related("box__table")).filter(
+            pk__in=asked, box__table_id=table_id
+        )
+    )
+    form = WitnessForm(request.POST, auto_id=f"id_table{table_id}_%s")
+    if not counts or len(counts) != len(set(asked)):
+        messages.error(request, "Those counts are not all awaiting a witness at that table: nothing was witnessed.")
+        return redirect("floor:cage-witness")
+    if not form.is_valid():
+        messages.error(request, f"Nothing was witnessed: correct what is marked below.{pin_typo(form)}")
+        return render(request, template, {"tables": _witness_tables(request.user, bound_table=(table_id, form))})
+    try:
+        witnessed = counts_witness(
+            counts=counts,
+            actor=acting_user(request),
+            pin=form.cleaned_data["pin"],
+            surveillance_reference=form.cleaned_data["surveillance_reference"],
+        )
+    except DomainError as refused:
+        messages.error(request, f"Nothing was witnessed. {refused.message}")
+        return render(request, template, {"tables": _witness_tables(request.user, bound_table=(table_id, form))})
+    boxes = ", ".join(f"{count.box.code} ({display_cents(count.counted_cents)})" for count in witnessed)
+    messages.success(
+        request,
+        f"{len(witnessed)} counts of table {witnessed[0].box.table.number} witnessed in one signing, recording "
+        f"{form.cleaned_data['surveillance_reference'].strip()}: {boxes}. Each keeps its own signature.",
     )
     return redirect("floor:cage-witness")
 

@@ -9,6 +9,7 @@ urlpatterns = [
     path("counts/notice/", counts.notice_page, name="cage-notice"),
     path("counts/witness/", counts.witness_page, name="cage-witness"),
     path("counts/<int:count_id>/witness/", counts.witness_sign, name="cage-witness-sign"),
+    path("tables/<int:table_id>/witness/", counts.witness_table_sign, name="cage-witness-table"),
     path("counts/recount/", counts.recount_page, name="cage-recount"),
     path("counts/<int:count_id>/recount/", counts.recount_sign, name="cage-recount-sign"),
     path("counts/surveillance/", custody.surveillance_page, name="cage-surveillance"),

@@ -4,7 +4,7 @@ of a gaming day and the schedule. One function per action, each its own transact
 from __future__ import annotations
 
 from .boxes import boxes_sync
-from .counts import count_record, count_witness, notice_record
+from .counts import count_record, count_witness, counts_witness, notice_record
 from .explanations import variance_explain, verification_explain
 from .gaming_days import gaming_day_close
 from .recounts import count_recount
@@ -18,6 +18,7 @@ __all__ = [
     "count_record",
     "count_recount",
     "count_witness",
+    "counts_witness",
     "gaming_day_close",
     "missing_box_record",
     "notice_record",

@@ -8,6 +8,7 @@ count.' A Bad Beat box is counted 'upon notice to a casino compliance representa
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date, datetime
 
 from django.db import transaction
@@ -20,7 +21,7 @@ from casino_backoffice.money import format_cents
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action, action_require
 from casino_backoffice.staff.segregation import independent_require
-from casino_backoffice.staff.services import pin_check, signature_add
+from casino_backoffice.staff.services import VerifiedSigner, pin_check, signature_add
 from jackpots.funds.models import JackpotKind
 from tables.models import PokerRoom
 from tables.selectors import gaming_day
@@ -256,40 +257,75 @@ def _variance_record(
     )
 
 
-def count_witness(*, count: Count, actor: User, pin: str, surveillance_reference: str) -> Count:
-    """A floorperson or above who is not the counter witnesses the count and signs, with the
-    surveillance department's recording reference (§637a.15(d)(1)). The witness of a recount is not
-    the counter of a count it superseded either, whatever roles they hold."""
-    action_require(actor=actor, action=Action.COUNT_WITNESS, of=count)
+def _reference_given(surveillance_reference: str) -> str:
     reference = surveillance_reference.strip()
     if not reference:
         raise CageError(
             "Give the surveillance recording reference of the count (§637a.15(d)(1): recorded by surveillance)."
         )
+    return reference
+
+
+def _witness_locked(count: Count, *, actor: User, signer: VerifiedSigner, reference: str) -> Count:
+    """The witness's signature on one locked count: the rule of ``count_witness`` and ``counts_witness``."""
+    if count.status != CountStatus.COUNTED:
+        if (
+            count.status == CountStatus.WITNESSED
+            and count.witnessed_by_id == actor.pk
+            and count.surveillance_reference == reference
+        ):
+            return count  # the same witness signing again: the first answer
+        raise WrongStatus(
+            f"Count {count.pk} is {count.get_status_display().lower()}; it is witnessed once, right after it is counted."
+        )
+    # The dealer whose count a recount corrects does not attest the recount; the floorperson who
+    # witnessed the count superseded may watch its recount too.
+    independent_require(
+        person=actor,
+        step="witness of the recount",
+        earlier=counts_superseded(count),
+        section="§637a.15(d)(1)",
+        purposes={"counter"},
+    )
+    signature_add(document=count, rule=Count.WITNESS, signer=signer)
+    count.witnessed_by, count.witnessed_at = actor, signer.verified_at
+    count.surveillance_reference, count.status = reference, CountStatus.WITNESSED
+    count.save(update_fields=["witnessed_by", "witnessed_at", "surveillance_reference", "status"])
+    return count
+
+
+def count_witness(*, count: Count, actor: User, pin: str, surveillance_reference: str) -> Count:
+    """A floorperson or above who is not the counter witnesses the count and signs, with the
+    surveillance department's recording reference (§637a.15(d)(1)). The witness of a recount is not
+    the counter of a count it superseded either, whatever roles they hold."""
+    action_require(actor=actor, action=Action.COUNT_WITNESS, of=count)
+    reference = _reference_given(surveillance_reference)
     signer = pin_check(user=actor, pin=pin)
     with transaction.atomic(durable=True):
         count = Count.objects.select_for_update(of=("self",)).select_related("box").get(pk=count.pk)
-        if count.status != CountStatus.COUNTED:
-            if (
-                count.status == CountStatus.WITNESSED
-                and count.witnessed_by_id == actor.pk
-                and count.surveillance_reference == reference
-            ):
-                return count  # the same witness signing again: the first answer
-            raise WrongStatus(
-                f"Count {count.pk} is {count.get_status_display().lower()}; it is witnessed once, right after it is counted."
-            )
-        # The dealer whose count a recount corrects does not attest the recount; the floorperson who
-        # witnessed the count superseded may watch its recount too.
-        independent_require(
-            person=actor,
-            step="witness of the recount",
-            earlier=counts_superseded(count),
-            section="§637a.15(d)(1)",
-            purposes={"counter"},
+        return _witness_locked(count, actor=actor, signer=signer, reference=reference)
+
+
+def counts_witness(*, counts: Sequence[Count], actor: User, pin: str, surveillance_reference: str) -> list[Count]:
+    """The counts of one table witnessed in one signing: one PIN, one recording reference, and each
+    count its own witness signature, as ``count_witness`` signs it (§637a.15(d)(1): each count
+    "witnessed ... by a floorperson or above"). All or none: a count the witness may not sign (their
+    own count, one witnessed already by another) refuses them all, naming it, and nothing is recorded.
+    The counts must be of one table, the witness watching that table's count."""
+    if not counts:
+        raise CageError("Pick the counts to witness.")
+    tables = {count.box.table_id for count in counts}
+    if len(tables) != 1:
+        raise CageError("Witness in one signing the counts of one table; sign each table's counts apart.")
+    for count in counts:
+        action_require(actor=actor, action=Action.COUNT_WITNESS, of=count)
+    reference = _reference_given(surveillance_reference)
+    signer = pin_check(user=actor, pin=pin)
+    with transaction.atomic(durable=True):
+        locked = (
+            Count.objects.select_for_update(of=("self",))
+            .select_related("box")
+            .filter(pk__in=[count.pk for count in counts])
+            .order_by("pk")
         )
-        signature_add(document=count, rule=Count.WITNESS, signer=signer)
-        count.witnessed_by, count.witnessed_at = actor, signer.verified_at
-        count.surveillance_reference, count.status = reference, CountStatus.WITNESSED
-        count.save(update_fields=["witnessed_by", "witnessed_at", "surveillance_reference", "status"])
-    return count
+        return [_witness_locked(count, actor=actor, signer=signer, reference=reference) for count in locked]
