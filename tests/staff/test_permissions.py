@@ -117,6 +117,7 @@ ROUTES: dict[tuple[str, str], Action | str] = {
     ("floor:cage-notice", "POST"): Action.NOTICE_RECORD,
     ("floor:cage-witness", "GET"): Action.COUNT_WITNESS,
     ("floor:cage-witness-sign", "POST"): Action.COUNT_WITNESS,
+    ("floor:cage-witness-table", "POST"): Action.COUNT_WITNESS,
     ("floor:cage-recount", "GET"): Action.COUNT_RECOUNT,
     ("floor:cage-recount-sign", "POST"): Action.COUNT_RECOUNT,
     ("floor:cage-close-days", "GET"): Action.GAMING_DAY_CLOSE,
@@ -315,6 +316,7 @@ def _url(name: str, state: dict[str, int]) -> str:
         },
         # No count or transport in this state: a page that may act says there is none.
         "floor:cage-witness-sign": {"count_id": 1},
+        "floor:cage-witness-table": {"table_id": 0},
         "floor:cage-recount-sign": {"count_id": 1},
         "floor:cage-account": {"transport_id": 1},
         "floor:cage-missing-box": {"transport_id": 1},
@@ -347,6 +349,7 @@ _FLOOR_POSTS: dict[str, dict[str, str]] = {
     "floor:cage-count": {"counted": "not money", "pin": PIN},
     "floor:cage-notice": {"notified": "", "pin": PIN},
     "floor:cage-witness-sign": {"surveillance_reference": "CAM-1", "pin": PIN},
+    "floor:cage-witness-table": {"count": "1", "surveillance_reference": "CAM-1", "pin": PIN},
     "floor:cage-recount-sign": {"counted": "7.90", "reason": "typed 79.00", "pin": PIN},
     "floor:cage-custody": {"carry": "boxes", "boxes-seal": "S-1", "boxes-pin": PIN},
     "floor:cage-account": {"pin": PIN},
