@@ -487,7 +487,7 @@ class GamingDayCloseCreate(APIView):
         request=CloseInput,
         responses={
             201: CloseOutput,
-            **errors(e400=[*PIN_CODES], e403=ROLE_CODES, e409=[CageErrorCode(kind.value) for kind in BlockerKind]),
+            **errors(e400=[*PIN_CODES], e403=ROLE_CODES, e409=[kind.code for kind in BlockerKind]),
         },
         parameters=[IDEMPOTENCY_HEADER],
     )
