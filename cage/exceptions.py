@@ -18,8 +18,8 @@ class CageErrorCode(ErrorCode):
     CONFIRM_VARIANCE = "confirm_variance"
     CORRECTION_INVALID = "correction_invalid"
     GAMING_DAY_NOT_READY = "gaming_day_not_ready"
-    # What still blocks the close of a gaming day (``cage.gaming_days.BlockerKind``: a refused close's code
-    # is the first kind found).
+    # What still blocks the close of a gaming day: ``cage.gaming_days.BlockerKind`` takes its values from
+    # these and ``UNRESOLVED_VARIANCE`` (a refused close's code is the first kind found, ``kind.code``).
     GAMING_DAY_NOT_OVER = "gaming_day_not_over"
     COUNTS_DUE = "counts_due"
     TRANSPORTS_NOT_VERIFIED = "transports_not_verified"

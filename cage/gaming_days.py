@@ -27,6 +27,7 @@ from rake.models import LateRoundEntry, TimeCharge
 from tables.models import PokerRoom, Round
 from tables.selectors import gaming_day, gaming_day_bounds
 
+from .exceptions import CageErrorCode
 from .models import Count, CountSheet, CountStatus, GamingDayClose, Transport, TransportStatus, Variance
 from .selectors import unresolved_filter
 
@@ -42,13 +43,18 @@ def gaming_day_closed(*, room: PokerRoom, day: date) -> tuple[str, datetime] | N
 
 class BlockerKind(models.TextChoices):
     """What still blocks the close of a gaming day, in the order a close is refused by (the refusal's
-    code is the first kind found)."""
+    code is the first kind found): each kind's value is its ``CageErrorCode``'s, written once there."""
 
-    NOT_OVER = "gaming_day_not_over", "The gaming day is not over"
-    COUNT_DUE = "counts_due", "Counts due"
-    TRANSPORT = "transports_not_verified", "Transports not verified"
-    TIME_CHARGE = "time_charges_not_verified", "Time charges not verified"
-    VARIANCE = "unresolved_variance", "Variances unexplained"
+    NOT_OVER = CageErrorCode.GAMING_DAY_NOT_OVER.value, "The gaming day is not over"
+    COUNT_DUE = CageErrorCode.COUNTS_DUE.value, "Counts due"
+    TRANSPORT = CageErrorCode.TRANSPORTS_NOT_VERIFIED.value, "Transports not verified"
+    TIME_CHARGE = CageErrorCode.TIME_CHARGES_NOT_VERIFIED.value, "Time charges not verified"
+    VARIANCE = CageErrorCode.UNRESOLVED_VARIANCE.value, "Variances unexplained"
+
+    @property
+    def code(self) -> CageErrorCode:
+        """The code a close refused for this kind answers."""
+        return CageErrorCode(self.value)
 
 
 @dataclass(frozen=True)

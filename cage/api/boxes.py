@@ -7,6 +7,7 @@ official and the expected money is in the cage's boxes (``jackpots`` may not imp
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
@@ -16,8 +17,8 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from casino_backoffice.core.api_common import LIST_ERRORS, money
-from casino_backoffice.core.clock import local_iso
+from casino_backoffice.core.api import CentsField, RoomTimeField
+from casino_backoffice.core.api_common import LIST_ERRORS
 from casino_backoffice.staff.permissions import Action, may
 from jackpots.bad_beat.selectors import FundPosition, fund_positions
 from jackpots.funds.models import Jackpot
@@ -25,18 +26,32 @@ from tables.api import room_named
 from tables.selectors import visible_to
 
 from ..models import Box, BoxKind
-from ..selectors import boxes_with_expected, jackpot_expected_in_boxes
+from ..selectors import BoxContent, boxes_with_expected, jackpot_expected_in_boxes
 
 
+class ExpectedField(CentsField):
+    """Money the ledger expects in boxes; null when the serializer's context says ``blind``: whoever
+    counts or carries boxes (``Action.BOX_EXPECTED_READ``) counts blind."""
+
+    def get_attribute(self, instance: Any) -> Any:
+        return None if self.context.get("blind") else super().get_attribute(instance)
+
+
+# A ``BoxContent``; ``blind`` in the context for whoever may not see what a box is expected to hold.
 class BoxOutput(serializers.Serializer):
-    code = serializers.CharField(help_text="T1-bb is table T1's box of jackpot bb; T1-drop its rake drop box.")
-    room = serializers.CharField(help_text="Room code.")
-    table = serializers.CharField(help_text="Table number.")
-    kind = serializers.ChoiceField(
-        choices=BoxKind.choices, help_text="jackpot: a jackpot's box; rake: the rake drop box."
+    code = serializers.CharField(
+        source="box.code", help_text="T1-bb is table T1's box of jackpot bb; T1-drop its rake drop box."
     )
-    jackpot = serializers.CharField(allow_null=True, help_text="The jackpot's code; null for a rake drop box.")
-    expected = serializers.CharField(
+    room = serializers.CharField(source="box.room.code", help_text="Room code.")
+    table = serializers.CharField(source="box.table.number", help_text="Table number.")
+    kind = serializers.ChoiceField(
+        source="box.kind", choices=BoxKind.choices, help_text="jackpot: a jackpot's box; rake: the rake drop box."
+    )
+    jackpot = serializers.CharField(
+        source="box.jackpot.code", allow_null=True, help_text="The jackpot's code; null for a rake drop box."
+    )
+    expected = ExpectedField(
+        source="expected_cents",
         allow_null=True,
         help_text='What the box\'s next count covers by the ledger, as "12.34": what logged rounds and verified time '
         "charges put in since its last count or transport. For a High Hand box, what it holds of `period` only: the "
@@ -44,7 +59,9 @@ class BoxOutput(serializers.Serializer):
         "counts or carries boxes (a dealer, security): they count blind, and see what the box was expected to hold "
         "in the answer to their count. Given to the cage, finance, compliance and surveillance.",
     )
-    period = serializers.DateTimeField(
+    period = RoomTimeField(
+        source="period.starts_at",
+        room="box.room",
         allow_null=True,
         help_text="A High Hand box: the start (ISO 8601 with offset, the room's time zone) of the qualifying period its "
         "next count is for, the oldest whose box content was not counted nor carried yet. Null for a Bad Beat or "
@@ -93,59 +110,60 @@ class BoxList(generics.ListAPIView):
         page = self.paginate_queryset(self.get_queryset())
         assert page is not None  # every list is paginated (REST_FRAMEWORK settings)
         order = {box.pk: position for position, box in enumerate(page)}
-        blind = not may(request.user, Action.BOX_EXPECTED_READ)
-        contents = sorted(
+        contents: list[BoxContent] = sorted(
             boxes_with_expected(boxes=Box.objects.filter(pk__in=order)), key=lambda content: order[content.box.pk]
         )
-        return self.get_paginated_response(
-            [
-                {
-                    "code": content.box.code,
-                    "room": content.box.room.code,
-                    "table": content.box.table.number,
-                    "kind": content.box.kind,
-                    "jackpot": content.box.jackpot.code if content.box.jackpot else None,
-                    "expected": None if blind else money(content.expected_cents),
-                    "period": (
-                        local_iso(content.period.starts_at, content.box.room) if content.period is not None else None
-                    ),
-                }
-                for content in contents
-            ]
-        )
+        blind = not may(request.user, Action.BOX_EXPECTED_READ)
+        return self.get_paginated_response(BoxOutput(contents, many=True, context={"blind": blind}).data)
 
 
+@dataclass(frozen=True)
+class FundShown:
+    """A fund's position as ``JackpotOutput`` reads it, with the expected money still in its boxes."""
+
+    position: FundPosition
+    expected_in_boxes_cents: int
+
+
+# A ``FundShown``; ``blind`` in the context as for ``BoxOutput``.
 class JackpotOutput(serializers.Serializer):
-    code = serializers.CharField()
-    room = serializers.CharField(help_text="Room code.")
-    kind = serializers.CharField(help_text="bad_beat or high_hand.")
-    name = serializers.CharField()
-    official = serializers.CharField(
+    code = serializers.CharField(source="position.jackpot.code")
+    room = serializers.CharField(source="position.jackpot.room.code", help_text="Room code.")
+    kind = serializers.CharField(source="position.jackpot.kind", help_text="bad_beat or high_hand.")
+    name = serializers.CharField(source="position.jackpot.name")
+    official = CentsField(
+        source="position.official_cents",
         help_text='The fund\'s official balance, as "12.34": what cage verifications made official, less what was paid '
-        "and transferred (§637a.15(e), §637a.16(e))."
+        "and transferred (§637a.15(e), §637a.16(e)).",
     )
-    owed = serializers.CharField(
-        help_text="What verified Bad Beat claims still owe from the fund: verified, not yet paid (§637a.15(f))."
+    owed = CentsField(
+        source="position.owed_cents",
+        help_text="What verified Bad Beat claims still owe from the fund: verified, not yet paid (§637a.15(f)).",
     )
-    available = serializers.CharField(
+    available = CentsField(
+        source="position.available_cents",
         help_text="Official less owed: the finance record, the current payout amount a Bad Beat display must show "
-        "(§637a.15(h)(1))."
+        "(§637a.15(h)(1)).",
     )
-    displayed = serializers.CharField(
+    displayed = CentsField(
+        source="position.displayed_cents",
         allow_null=True,
         help_text='What the display shows, as set by the latest display adjustment, as "12.34"; null when never '
         "adjusted. Adjustments (POST /api/display-adjustments/) are for Bad Beat funds: a High Hand's display shows "
         "its official balance and is not adjusted, so its `displayed` stays null.",
     )
     pending = serializers.BooleanField(
+        source="position.pending",
         help_text="A claim was verified since the latest adjustment: the display shows 'pending adjustment' "
-        "(§637a.15(f)(1)) until finance adjusts it. Always false for a High Hand."
+        "(§637a.15(f)(1)) until finance adjusts it. Always false for a High Hand.",
     )
     display_matches = serializers.BooleanField(
+        source="position.display_matches",
         help_text="`displayed` equals `available`: the amount finance keeps corresponds to the amount displayed "
-        "(§637a.15(h)(2)). False for a fund never adjusted (a High Hand)."
+        "(§637a.15(h)(2)). False for a fund never adjusted (a High Hand).",
     )
-    expected_in_boxes = serializers.CharField(
+    expected_in_boxes = ExpectedField(
+        source="expected_in_boxes_cents",
         allow_null=True,
         help_text="Money logged rounds put in the fund's boxes, not yet counted and verified. Null for whoever counts "
         "or carries boxes blind (a dealer, security), as a box's `expected` is.",
@@ -172,24 +190,6 @@ class JackpotList(generics.ListAPIView):
         assert page is not None  # every list is paginated (REST_FRAMEWORK settings)
         positions = fund_positions(jackpots=page)
         expected = jackpot_expected_in_boxes(jackpots=page)
+        funds = [FundShown(positions[jackpot.pk], expected[jackpot.pk]) for jackpot in page]
         blind = not may(request.user, Action.BOX_EXPECTED_READ)
-        return self.get_paginated_response(
-            [_jackpot_data(positions[jackpot.pk], None if blind else expected[jackpot.pk]) for jackpot in page]
-        )
-
-
-def _jackpot_data(position: FundPosition, expected_cents: int | None) -> dict[str, Any]:
-    jackpot = position.jackpot
-    return {
-        "code": jackpot.code,
-        "room": jackpot.room.code,
-        "kind": jackpot.kind,
-        "name": jackpot.name,
-        "official": money(position.official_cents),
-        "owed": money(position.owed_cents),
-        "available": money(position.available_cents),
-        "displayed": money(position.displayed_cents),
-        "pending": position.pending,
-        "display_matches": position.display_matches,
-        "expected_in_boxes": money(expected_cents),
-    }
+        return self.get_paginated_response(JackpotOutput(funds, many=True, context={"blind": blind}).data)

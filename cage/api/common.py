@@ -1,5 +1,6 @@
 """What the cage's endpoints share besides the kernel's document routine (``core.api_common``):
-what was counted, gaming days in a query, and the boxes and transports named in a body."""
+what was counted, the fields its answers share, gaming days in a query, and the boxes and transports
+named in a body."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from casino_backoffice.money import AMOUNT_PATTERN, MAX_AMOUNT_CENTS, format_cen
 from tables.models import PokerRoom
 from tables.selectors import rooms_of, visible_to
 
-from ..models import Box, Transport
+from ..models import Box, Transport, VarianceDirection, variance_direction
 from ..services import boxes_sync
 
 # --- Money ----------------------------------------------------------------------------------------
@@ -62,6 +63,31 @@ class CountedField(serializers.Field):
         if isinstance(value, dict):
             return {code: format_cents(cents) for code, cents in value.items()}
         return format_cents(value)
+
+
+# --- What answers share -------------------------------------------------------------------------
+
+
+class DirectionField(serializers.ChoiceField):
+    """Which way a variance in cents goes (``variance_direction``): over, short or none."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(choices=VarianceDirection.choices, **kwargs)
+
+    def to_representation(self, value: Any) -> str:  # the variance in cents
+        return variance_direction(value).value
+
+
+class SortedColumnField(serializers.ListField):
+    """One column of a related set (``variances``, ``missing_boxes``), sorted: one query, as the list
+    is read from the database, never from the related objects one by one."""
+
+    def __init__(self, *, column: str, **kwargs: Any) -> None:
+        self.column = column
+        super().__init__(**kwargs)
+
+    def to_representation(self, data: Any) -> list[Any]:
+        return sorted(data.values_list(self.column, flat=True))
 
 
 # --- Gaming days in a query -----------------------------------------------------------------------

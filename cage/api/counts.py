@@ -18,7 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cage.exceptions import CageErrorCode
-from casino_backoffice.core.api import MoneyField
+from casino_backoffice.core.api import CentsField, MoneyField, RoomTimeField
 from casino_backoffice.core.api_common import (
     IDEMPOTENCY_HEADER,
     LIST_ERRORS,
@@ -28,21 +28,20 @@ from casino_backoffice.core.api_common import (
     document_or_404,
     document_post,
     errors,
-    money,
-    person,
     valid,
 )
 from casino_backoffice.core.exceptions import CoreErrorCode
+from casino_backoffice.money import format_cents
 from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.exceptions import StaffErrorCode
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action
-from tables.api import local, room_named, room_required
+from tables.api import room_named, room_required
 from tables.selectors import visible_to
 
-from ..models import ComplianceNotice, Count, CountStatus, VarianceDirection, variance_direction
+from ..models import ComplianceNotice, Count, CountStatus
 from ..services import count_record, count_recount, count_witness, notice_record
-from .common import boxes_named, day_param
+from .common import DirectionField, boxes_named, day_param
 
 # --- The notice to compliance ---------------------------------------------------------------------
 
@@ -61,26 +60,16 @@ class NoticeInput(serializers.Serializer):
 
 class NoticeOutput(serializers.Serializer):
     id = serializers.IntegerField()
-    room = serializers.CharField()
+    room = serializers.CharField(source="room.code")
     gaming_day = serializers.DateField(
         help_text="The gaming day the notice is for: Bad Beat counts of that day refer to it."
     )
     notified = serializers.CharField()
     method = serializers.CharField()
-    notified_at = serializers.DateTimeField()
-    recorded_by = serializers.CharField(help_text="Username of the floorperson or above who recorded and signed it.")
-
-
-def notice_data(notice: ComplianceNotice) -> dict[str, Any]:
-    return {
-        "id": notice.pk,
-        "room": notice.room.code,
-        "gaming_day": notice.gaming_day.isoformat(),
-        "notified": notice.notified,
-        "method": notice.method,
-        "notified_at": local(notice.notified_at, notice.room),
-        "recorded_by": person(notice.recorded_by),
-    }
+    notified_at = RoomTimeField()
+    recorded_by = serializers.CharField(
+        source="recorded_by.username", help_text="Username of the floorperson or above who recorded and signed it."
+    )
 
 
 def _notice_record(*, values: dict[str, Any], actor: User, idempotency_key: str) -> dict[str, Any]:
@@ -93,7 +82,7 @@ def _notice_record(*, values: dict[str, Any], actor: User, idempotency_key: str)
         pin=values["pin"],
         idempotency_key=idempotency_key,
     )
-    return notice_data(notice)
+    return dict(NoticeOutput(notice).data)
 
 
 class NoticeCreate(APIView):
@@ -137,6 +126,9 @@ class DenominationsField(serializers.DictField):
             pieces[str(cents)] = pieces.get(str(cents), 0) + number
         return pieces
 
+    def to_representation(self, value: dict[str, int]) -> dict[str, int]:
+        return {format_cents(int(cents)): pieces for cents, pieces in value.items()}
+
 
 class CountInput(serializers.Serializer):
     box = serializers.CharField(max_length=60, help_text="Box code, such as T1-bb.")
@@ -153,72 +145,50 @@ class CountInput(serializers.Serializer):
     pin = serializers.CharField(help_text="The signed-in dealer's PIN: their signature.")
 
 
+_COUNT_RELATED = ("box__room", "box__table", "sheet", "counted_by", "witnessed_by", "superseded_by")
+
+
+# A count read with ``_COUNT_RELATED``.
 class CountOutput(serializers.Serializer):
     id = serializers.IntegerField()
-    box = serializers.CharField()
-    room = serializers.CharField()
-    table = serializers.CharField()
+    box = serializers.CharField(source="box.code")
+    room = serializers.CharField(source="box.room.code")
+    table = serializers.CharField(source="box.table.number")
     place = serializers.CharField(
         help_text="table: counted at a closed table; cage: counted by the cashier at the cage."
     )
     gaming_day = serializers.DateField()
     sheet = serializers.CharField(
-        allow_null=True, help_text="The count sheet the count filled, such as day:2026-11-30."
+        source="sheet.key", allow_null=True, help_text="The count sheet the count filled, such as day:2026-11-30."
     )
-    counted = serializers.CharField(help_text='What was counted, as "12.34".')
-    expected = serializers.CharField(help_text="What the box held by the ledger when it was counted.")
-    variance = serializers.CharField(help_text='Counted less expected: "-1.00" is a dollar short.')
-    direction = serializers.ChoiceField(
-        choices=VarianceDirection.choices, help_text="Which way the variance goes: over, short or none."
+    counted = CentsField(source="counted_cents", help_text='What was counted, as "12.34".')
+    expected = CentsField(source="expected_cents", help_text="What the box held by the ledger when it was counted.")
+    variance = CentsField(source="variance_cents", help_text='Counted less expected: "-1.00" is a dollar short.')
+    direction = DirectionField(source="variance_cents", help_text="Which way the variance goes: over, short or none.")
+    denominations = DenominationsField(help_text="Pieces per denomination, when given.")
+    notice = serializers.IntegerField(
+        source="notice_id", allow_null=True, help_text="The compliance notice of a Bad Beat count."
     )
-    denominations = serializers.DictField(
-        child=serializers.IntegerField(), help_text="Pieces per denomination, when given."
-    )
-    notice = serializers.IntegerField(allow_null=True, help_text="The compliance notice of a Bad Beat count.")
     status = serializers.ChoiceField(choices=CountStatus.choices)
-    counted_by = serializers.CharField()
-    counted_at = serializers.DateTimeField()
-    witnessed_by = serializers.CharField(allow_null=True)
-    witnessed_at = serializers.DateTimeField(allow_null=True)
+    counted_by = serializers.CharField(source="counted_by.username")
+    counted_at = RoomTimeField(room="box.room")
+    witnessed_by = serializers.CharField(source="witnessed_by.username", allow_null=True)
+    witnessed_at = RoomTimeField(room="box.room", allow_null=True)
     surveillance_reference = serializers.CharField(help_text="The surveillance recording reference the witness gave.")
     supersedes = serializers.IntegerField(
-        allow_null=True, help_text="A recount: the count it supersedes (kept on the record, struck through)."
+        source="supersedes_id",
+        allow_null=True,
+        help_text="A recount: the count it supersedes (kept on the record, struck through).",
     )
     recount_reason = serializers.CharField(help_text="A recount: why the count it supersedes was wrong.")
     superseded_by = serializers.IntegerField(
-        allow_null=True, help_text="A superseded count: the recount that took its place."
+        source="superseded_by.pk", allow_null=True, help_text="A superseded count: the recount that took its place."
     )
 
 
-def count_data(count: Count) -> dict[str, Any]:
-    box = count.box
-    return {
-        "id": count.pk,
-        "box": box.code,
-        "room": box.room.code,
-        "table": box.table.number,
-        "place": count.place,
-        "gaming_day": count.gaming_day.isoformat(),
-        "sheet": count.sheet.key if count.sheet else None,
-        "counted": money(count.counted_cents),
-        "expected": money(count.expected_cents),
-        "variance": money(count.variance_cents),
-        "direction": variance_direction(count.variance_cents).value,
-        "denominations": {money(int(cents)): pieces for cents, pieces in count.denominations.items()},
-        "notice": count.notice_id,
-        "status": count.status,
-        "counted_by": person(count.counted_by),
-        "counted_at": local(count.counted_at, box.room),
-        "witnessed_by": person(count.witnessed_by),
-        "witnessed_at": local(count.witnessed_at, box.room),
-        "surveillance_reference": count.surveillance_reference,
-        "supersedes": count.supersedes_id,
-        "recount_reason": count.recount_reason,
-        "superseded_by": recount.pk if (recount := getattr(count, "superseded_by", None)) else None,
-    }
-
-
-_COUNT_RELATED = ("box__room", "box__table", "sheet", "counted_by", "witnessed_by", "superseded_by")
+def count_shown(pk: int) -> Count:
+    """A count as ``CountOutput`` reads it."""
+    return Count.objects.select_related(*_COUNT_RELATED).get(pk=pk)
 
 
 def _count_record(*, values: dict[str, Any], actor: User, idempotency_key: str) -> dict[str, Any]:
@@ -237,7 +207,7 @@ def _count_record(*, values: dict[str, Any], actor: User, idempotency_key: str) 
         pin=values["pin"],
         idempotency_key=idempotency_key,
     )
-    return count_data(Count.objects.select_related(*_COUNT_RELATED).get(pk=count.pk))
+    return dict(CountOutput(count_shown(count.pk)).data)
 
 
 class CountListCreate(generics.ListAPIView):
@@ -278,7 +248,7 @@ class CountListCreate(generics.ListAPIView):
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         page = self.paginate_queryset(self.get_queryset())
         assert page is not None  # every list is paginated (REST_FRAMEWORK settings)
-        return self.get_paginated_response([count_data(count) for count in page])
+        return self.get_paginated_response(CountOutput(page, many=True).data)
 
     @extend_schema(
         request=CountInput,
@@ -331,7 +301,7 @@ class CountWitness(APIView):
             pin=values["pin"],
             surveillance_reference=values["surveillance_reference"],
         )
-        return Response(count_data(Count.objects.select_related(*_COUNT_RELATED).get(pk=pk)))
+        return Response(CountOutput(count_shown(pk)).data)
 
 
 class RecountInput(serializers.Serializer):
@@ -357,7 +327,7 @@ def _count_recount(count: Count) -> Any:
             pin=values["pin"],
             idempotency_key=idempotency_key,
         )
-        return count_data(Count.objects.select_related(*_COUNT_RELATED).get(pk=recount.pk))
+        return dict(CountOutput(count_shown(recount.pk)).data)
 
     return create
 

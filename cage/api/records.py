@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.http import StreamingHttpResponse
@@ -16,14 +17,15 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino_backoffice.core import exports
-from casino_backoffice.core.api_common import RESTRICTED_LIST_ERRORS, money
+from casino_backoffice.core.api import CentsField
+from casino_backoffice.core.api_common import RESTRICTED_LIST_ERRORS
 from casino_backoffice.core.exports import XLSX_TYPE, Column, Kind, csv_streaming_response
 from casino_backoffice.staff.permissions import Action
 from jackpots.funds.accounts import jackpot_fund_account
 from jackpots.funds.models import Jackpot
 from tables.api import room_required
 
-from ..selectors import OFFICIAL_RECORD_COLUMNS, official_record, official_record_rows_iter
+from ..selectors import OFFICIAL_RECORD_COLUMNS, OfficialRow, official_record, official_record_rows_iter
 from .common import day_param
 
 REVENUE_FUND = "revenue"
@@ -47,13 +49,26 @@ class XLSXRenderer(exports.XLSXRenderer):
     columns = staticmethod(official_columns)
 
 
+@dataclass(frozen=True)
+class OfficialRowShown:
+    """A row of the official record with the fund its account is."""
+
+    fund: str
+    row: OfficialRow
+
+
+# An ``OfficialRowShown``.
 class OfficialRowOutput(serializers.Serializer):
     fund = serializers.CharField(
         help_text=f'The jackpot\'s code, or "{REVENUE_FUND}" for poker revenue (rake drop boxes).'
     )
-    account = serializers.CharField(help_text="The ledger account the verifications posted to.")
-    gaming_day = serializers.DateField()
-    official = serializers.CharField(help_text='What cage verifications made official that gaming day, as "12.34".')
+    account = serializers.CharField(
+        source="row.account.code", help_text="The ledger account the verifications posted to."
+    )
+    gaming_day = serializers.DateField(source="row.gaming_day")
+    official = CentsField(
+        source="row.official_cents", help_text='What cage verifications made official that gaming day, as "12.34".'
+    )
 
 
 class OfficialRecord(generics.ListAPIView):
@@ -89,15 +104,9 @@ class OfficialRecord(generics.ListAPIView):
         funds = {
             jackpot_fund_account(jackpot=jackpot).code: jackpot.code for jackpot in Jackpot.objects.filter(room=room)
         }
-        data = [
-            {
-                "fund": funds.get(row.account.code, REVENUE_FUND),
-                "account": row.account.code,
-                "gaming_day": row.gaming_day.isoformat(),
-                "official": money(row.official_cents),
-            }
-            for row in rows
-        ]
+        data = OfficialRowOutput(
+            [OfficialRowShown(funds.get(row.account.code, REVENUE_FUND), row) for row in rows], many=True
+        ).data
         if request.accepted_renderer.format in ("csv", "xlsx"):
             return Response(
                 {

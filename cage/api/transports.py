@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Prefetch
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
@@ -17,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cage.exceptions import CageErrorCode
+from casino_backoffice.core.api import CentsField, RoomTimeField
 from casino_backoffice.core.api_common import (
     IDEMPOTENCY_HEADER,
     PIN_CODES,
@@ -24,8 +26,6 @@ from casino_backoffice.core.api_common import (
     document_or_404,
     document_post,
     errors,
-    money,
-    person,
     valid,
 )
 from casino_backoffice.core.exceptions import CoreErrorCode
@@ -33,12 +33,12 @@ from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.exceptions import StaffErrorCode
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action
-from tables.api import local, room_named
+from tables.api import room_named
 from tables.selectors import visible_to
 
-from ..models import Count, MissingBox, Transport, TransportKind, TransportStatus
+from ..models import Count, MissingBox, Transport, TransportItem, TransportKind, TransportStatus
 from ..services import missing_box_record, transport_account, transport_create
-from .common import boxes_named
+from .common import SortedColumnField, boxes_named
 
 
 class TransportInput(serializers.Serializer):
@@ -79,55 +79,43 @@ class TransportInput(serializers.Serializer):
 
 
 class TransportItemOutput(serializers.Serializer):
-    box = serializers.CharField()
+    box = serializers.CharField(source="box.code")
     count = serializers.IntegerField(
-        allow_null=True, help_text="The table count inside, for a container of table counts."
+        source="count_id", allow_null=True, help_text="The table count inside, for a container of table counts."
     )
 
 
+# A transport read by ``transport_shown``.
 class TransportOutput(serializers.Serializer):
     id = serializers.IntegerField()
-    room = serializers.CharField()
+    room = serializers.CharField(source="room.code")
     seal = serializers.CharField()
     kind = serializers.ChoiceField(choices=TransportKind.choices)
     destination = serializers.CharField()
     gaming_day = serializers.DateField()
     status = serializers.ChoiceField(choices=TransportStatus.choices)
-    declared = serializers.CharField(
-        allow_null=True, help_text='The sum of the table counts inside, as "12.34"; null for uncounted boxes.'
+    declared = CentsField(
+        source="declared_cents",
+        allow_null=True,
+        help_text='The sum of the table counts inside, as "12.34"; null for uncounted boxes.',
     )
     items = TransportItemOutput(many=True)
-    missing_boxes = serializers.ListField(
-        child=serializers.CharField(), help_text="Boxes excused as missing by a supervisor."
+    missing_boxes = SortedColumnField(
+        column="box__code", child=serializers.CharField(), help_text="Boxes excused as missing by a supervisor."
     )
-    carried_by = serializers.CharField()
-    carried_at = serializers.DateTimeField()
-    accounted_by = serializers.CharField(allow_null=True)
-    accounted_at = serializers.DateTimeField(allow_null=True)
+    carried_by = serializers.CharField(source="carried_by.username")
+    carried_at = RoomTimeField()
+    accounted_by = serializers.CharField(source="accounted_by.username", allow_null=True)
+    accounted_at = RoomTimeField(allow_null=True)
 
 
-def transport_data(transport_id: int) -> dict[str, Any]:
-    transport = Transport.objects.select_related("room", "carried_by", "accounted_by").get(pk=transport_id)
-    room = transport.room
-    return {
-        "id": transport.pk,
-        "room": room.code,
-        "seal": transport.seal,
-        "kind": transport.kind,
-        "destination": transport.destination,
-        "gaming_day": transport.gaming_day.isoformat(),
-        "status": transport.status,
-        "declared": money(transport.declared_cents),
-        "items": [
-            {"box": item.box.code, "count": item.count_id}
-            for item in transport.items.select_related("box").order_by("box__code")
-        ],
-        "missing_boxes": sorted(transport.missing_boxes.values_list("box__code", flat=True)),
-        "carried_by": person(transport.carried_by),
-        "carried_at": local(transport.carried_at, room),
-        "accounted_by": person(transport.accounted_by),
-        "accounted_at": local(transport.accounted_at, room),
-    }
+def transport_shown(pk: int) -> Transport:
+    """A transport as ``TransportOutput`` reads it: its items by box code, with their boxes."""
+    return (
+        Transport.objects.select_related("room", "carried_by", "accounted_by")
+        .prefetch_related(Prefetch("items", TransportItem.objects.select_related("box").order_by("box__code")))
+        .get(pk=pk)
+    )
 
 
 def _transport_create(*, values: dict[str, Any], actor: User, idempotency_key: str) -> dict[str, Any]:
@@ -159,7 +147,7 @@ def _transport_create(*, values: dict[str, Any], actor: User, idempotency_key: s
         pin=values["pin"],
         idempotency_key=idempotency_key,
     )
-    return transport_data(transport.pk)
+    return dict(TransportOutput(transport_shown(transport.pk)).data)
 
 
 class TransportCreate(APIView):
@@ -222,7 +210,7 @@ class TransportAccount(APIView):
         transport = document_or_404(Transport.objects.all(), pk, "transport", user=request.user)
         values = valid(AccountInput, request.data)
         transport_account(transport=transport, box_codes=values["boxes"], actor=acting_user(request), pin=values["pin"])
-        return Response(transport_data(pk))
+        return Response(TransportOutput(transport_shown(pk)).data)
 
 
 class MissingBoxInput(serializers.Serializer):
@@ -233,26 +221,15 @@ class MissingBoxInput(serializers.Serializer):
     pin = serializers.CharField(help_text="The signed-in supervisor's PIN: their signature.")
 
 
+# A missing box read with its transport and room, its box and who recorded it.
 class MissingBoxOutput(serializers.Serializer):
     id = serializers.IntegerField()
-    transport = serializers.IntegerField()
-    seal = serializers.CharField()
-    box = serializers.CharField()
+    transport = serializers.IntegerField(source="transport_id")
+    seal = serializers.CharField(source="transport.seal")
+    box = serializers.CharField(source="box.code")
     reason = serializers.CharField()
-    recorded_by = serializers.CharField()
-    recorded_at = serializers.DateTimeField()
-
-
-def missing_data(missing: MissingBox) -> dict[str, Any]:
-    return {
-        "id": missing.pk,
-        "transport": missing.transport_id,
-        "seal": missing.transport.seal,
-        "box": missing.box.code,
-        "reason": missing.reason,
-        "recorded_by": person(missing.recorded_by),
-        "recorded_at": local(missing.recorded_at, missing.transport.room),
-    }
+    recorded_by = serializers.CharField(source="recorded_by.username")
+    recorded_at = RoomTimeField(room="transport.room")
 
 
 class MissingBoxCreate(APIView):
@@ -283,8 +260,10 @@ class MissingBoxCreate(APIView):
             missing = missing_box_record(
                 transport=transport, box=box, reason=values["reason"], actor=actor, pin=values["pin"]
             )
-            return missing_data(
-                MissingBox.objects.select_related("transport__room", "box", "recorded_by").get(pk=missing.pk)
+            return dict(
+                MissingBoxOutput(
+                    MissingBox.objects.select_related("transport__room", "box", "recorded_by").get(pk=missing.pk)
+                ).data
             )
 
         return document_post(request, input_class=MissingBoxInput, create=create)

@@ -7,6 +7,7 @@ an explanation signed by a shift supervisor or finance, and blocks closing its g
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Prefetch
@@ -19,7 +20,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cage.exceptions import CageErrorCode
-from casino_backoffice.core.api import MoneyField
+from casino_backoffice.core.api import CentsField, MoneyField, RoomTimeField
 from casino_backoffice.core.api_common import (
     IDEMPOTENCY_HEADER,
     PIN_CODES,
@@ -28,8 +29,6 @@ from casino_backoffice.core.api_common import (
     document_or_404,
     document_post,
     errors,
-    money,
-    person,
     valid,
 )
 from casino_backoffice.core.exceptions import CoreErrorCode
@@ -38,7 +37,7 @@ from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.exceptions import StaffErrorCode
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action
-from tables.api import local, room_named, room_required
+from tables.api import room_named, room_required
 from tables.selectors import visible_to
 
 from ..exceptions import VarianceNotConfirmed
@@ -51,11 +50,10 @@ from ..models import (
     VarianceDirection,
     VarianceKind,
     VerificationStatus,
-    variance_direction,
 )
 from ..selectors import unresolved_filter
 from ..services import cage_verify, gaming_day_close, variance_explain, verification_explain
-from .common import CountedField, boxes_named, day_param, transport_named
+from .common import CountedField, DirectionField, SortedColumnField, boxes_named, day_param, transport_named
 
 # --- Cage verifications ---------------------------------------------------------------------------
 
@@ -82,50 +80,36 @@ class VerificationInput(serializers.Serializer):
         return attrs
 
 
+# A verification read by ``verification_shown``.
 class VerificationOutput(serializers.Serializer):
     id = serializers.IntegerField()
-    transport = serializers.IntegerField()
-    seal = serializers.CharField()
-    room = serializers.CharField()
+    transport = serializers.IntegerField(source="transport_id")
+    seal = serializers.CharField(source="transport.seal")
+    room = serializers.CharField(source="room.code")
     gaming_day = serializers.DateField()
-    counted = serializers.CharField(help_text='What the cashier counted in all, as "12.34".')
-    box_counts = serializers.DictField(
-        child=serializers.CharField(), help_text="What was counted per box, for uncounted boxes."
-    )
-    official = serializers.CharField(
+    counted = CentsField(source="counted_cents", help_text='What the cashier counted in all, as "12.34".')
+    box_counts = serializers.DictField(child=CentsField(), help_text="What was counted per box, for uncounted boxes.")
+    official = CentsField(
+        source="official_cents",
         help_text="What became official in funds and poker revenue: the table counts of a container (players' contributions "
-        "are not reduced by a loss between the table and the cage), or what was counted in each box."
+        "are not reduced by a loss between the table and the cage), or what was counted in each box.",
     )
-    variance = serializers.CharField(
-        help_text="Counted at the cage less the table counts (a container) or less expected (boxes)."
+    variance = CentsField(
+        source="variance_cents",
+        help_text="Counted at the cage less the table counts (a container) or less expected (boxes).",
     )
-    direction = serializers.ChoiceField(
-        choices=VarianceDirection.choices, help_text="Which way the variance goes: over, short or none."
-    )
+    direction = DirectionField(source="variance_cents", help_text="Which way the variance goes: over, short or none.")
     status = serializers.ChoiceField(choices=VerificationStatus.choices)
-    variances = serializers.ListField(child=serializers.IntegerField(), help_text="Ids of the variances it found.")
-    cashier = serializers.CharField()
-    verified_at = serializers.DateTimeField()
+    variances = SortedColumnField(
+        column="pk", child=serializers.IntegerField(), help_text="Ids of the variances it found."
+    )
+    cashier = serializers.CharField(source="cashier.username")
+    verified_at = RoomTimeField()
 
 
-def verification_data(verification_id: int) -> dict[str, Any]:
-    verification = CageVerification.objects.select_related("room", "transport", "cashier").get(pk=verification_id)
-    return {
-        "id": verification.pk,
-        "transport": verification.transport_id,
-        "seal": verification.transport.seal,
-        "room": verification.room.code,
-        "gaming_day": verification.gaming_day.isoformat(),
-        "counted": money(verification.counted_cents),
-        "box_counts": {code: money(cents) for code, cents in verification.box_counts.items()},
-        "official": money(verification.official_cents),
-        "variance": money(verification.variance_cents),
-        "direction": variance_direction(verification.variance_cents).value,
-        "status": verification.status,
-        "variances": sorted(verification.variances.values_list("pk", flat=True)),
-        "cashier": person(verification.cashier),
-        "verified_at": local(verification.verified_at, verification.room),
-    }
+def verification_shown(pk: int) -> CageVerification:
+    """A verification as ``VerificationOutput`` reads it: its room, transport and cashier with it."""
+    return CageVerification.objects.select_related("room", "transport", "cashier").get(pk=pk)
 
 
 def _cage_verify(*, values: dict[str, Any], actor: User, idempotency_key: str) -> dict[str, Any]:
@@ -143,15 +127,56 @@ def _cage_verify(*, values: dict[str, Any], actor: User, idempotency_key: str) -
         pin=values["pin"],
         idempotency_key=idempotency_key,
     )
-    return verification_data(verification.pk)
+    return dict(VerificationOutput(verification_shown(verification.pk)).data)
+
+
+@dataclass(frozen=True)
+class BoxToConfirm:
+    """A box beyond the threshold in a refused verification: what was counted and expected in it."""
+
+    box: str
+    counted_cents: int
+    expected_cents: int
+
+    @property
+    def variance_cents(self) -> int:
+        return self.counted_cents - self.expected_cents
+
+
+@dataclass(frozen=True)
+class VarianceToConfirm:
+    """A ``VarianceNotConfirmed`` as its 409 answers it: what the container declared (a container) or
+    what the ledger expected (boxes), the other one None."""
+
+    detail: str
+    code: str
+    counted_cents: int
+    declared_cents: int | None
+    expected_cents: int | None
+    variance_cents: int
+    threshold_cents: int
+    boxes: tuple[BoxToConfirm, ...]
+
+    @classmethod
+    def of(cls, refused: VarianceNotConfirmed) -> VarianceToConfirm:
+        return cls(
+            detail=refused.message,
+            code=refused.code,
+            counted_cents=refused.counted_cents,
+            declared_cents=refused.expected_cents if refused.declared else None,
+            expected_cents=None if refused.declared else refused.expected_cents,
+            variance_cents=refused.counted_cents - refused.expected_cents,
+            threshold_cents=refused.threshold_cents,
+            boxes=tuple(BoxToConfirm(code, cents, expected) for code, cents, expected in refused.boxes),
+        )
 
 
 class ConfirmBoxOutput(serializers.Serializer):
     box = serializers.CharField()
-    counted = serializers.CharField()
-    expected = serializers.CharField()
-    variance = serializers.CharField()
-    direction = serializers.ChoiceField(choices=VarianceDirection.choices)
+    counted = CentsField(source="counted_cents")
+    expected = CentsField(source="expected_cents")
+    variance = CentsField(source="variance_cents")
+    direction = DirectionField(source="variance_cents")
 
 
 class ConfirmVarianceOutput(serializers.Serializer):
@@ -161,45 +186,25 @@ class ConfirmVarianceOutput(serializers.Serializer):
 
     detail = serializers.CharField()
     code = serializers.CharField(help_text="confirm_variance, wrong_status or idempotency_key_reused")
-    counted = serializers.CharField(required=False, help_text="What the cashier counted, in all.")
-    declared = serializers.CharField(
-        required=False, allow_null=True, help_text="A container: the sum of its table counts (null for boxes)."
+    counted = CentsField(source="counted_cents", required=False, help_text="What the cashier counted, in all.")
+    declared = CentsField(
+        source="declared_cents",
+        required=False,
+        allow_null=True,
+        help_text="A container: the sum of its table counts (null for boxes).",
     )
-    expected = serializers.CharField(
+    expected = CentsField(
+        source="expected_cents",
         required=False,
         allow_null=True,
         help_text="Boxes: what the ledger expected in them, in all (null for a container).",
     )
-    variance = serializers.CharField(
-        required=False, help_text='Counted less declared (or expected): "-71.10" is short.'
+    variance = CentsField(
+        source="variance_cents", required=False, help_text='Counted less declared (or expected): "-71.10" is short.'
     )
-    direction = serializers.ChoiceField(required=False, choices=VarianceDirection.choices)
-    threshold = serializers.CharField(required=False, help_text="The room's variance threshold.")
+    direction = DirectionField(source="variance_cents", required=False)
+    threshold = CentsField(source="threshold_cents", required=False, help_text="The room's variance threshold.")
     boxes = ConfirmBoxOutput(many=True, required=False, help_text="Boxes: each one beyond the threshold.")
-
-
-def confirm_variance_data(refused: VarianceNotConfirmed) -> dict[str, Any]:
-    difference = refused.counted_cents - refused.expected_cents
-    return {
-        "detail": refused.message,
-        "code": refused.code,
-        "counted": money(refused.counted_cents),
-        "declared": money(refused.expected_cents) if refused.declared else None,
-        "expected": None if refused.declared else money(refused.expected_cents),
-        "variance": money(difference),
-        "direction": variance_direction(difference).value,
-        "threshold": money(refused.threshold_cents),
-        "boxes": [
-            {
-                "box": code,
-                "counted": money(cents),
-                "expected": money(expected),
-                "variance": money(cents - expected),
-                "direction": variance_direction(cents - expected).value,
-            }
-            for code, cents, expected in refused.boxes
-        ],
-    }
 
 
 class CageVerificationCreate(APIView):
@@ -242,7 +247,7 @@ class CageVerificationCreate(APIView):
         try:
             return document_post(request, input_class=VerificationInput, create=_cage_verify)
         except VarianceNotConfirmed as refused:
-            return Response(ConfirmVarianceOutput(confirm_variance_data(refused)).data, status=status.HTTP_409_CONFLICT)
+            return Response(ConfirmVarianceOutput(VarianceToConfirm.of(refused)).data, status=status.HTTP_409_CONFLICT)
 
 
 class ExplainInput(serializers.Serializer):
@@ -286,43 +291,47 @@ class VerificationExplain(APIView):
         verification_explain(
             verification=verification, reason=values["reason"], actor=acting_user(request), pin=values["pin"]
         )
-        return Response(verification_data(pk))
+        return Response(VerificationOutput(verification_shown(pk)).data)
 
 
 # --- Variances ------------------------------------------------------------------------------------
 
 
+# A correction read with its variance and the variance's room (``_VARIANCE_CORRECTIONS``).
 class CorrectionOutput(serializers.Serializer):
     id = serializers.IntegerField()
-    box = serializers.CharField()
-    official_change = serializers.CharField(
-        help_text='What the box\'s fund (or poker revenue) gained: "-71.10" is money it gave back.'
+    box = serializers.CharField(source="box.code")
+    official_change = CentsField(
+        source="official_change_cents",
+        help_text='What the box\'s fund (or poker revenue) gained: "-71.10" is money it gave back.',
     )
     reason = serializers.CharField()
-    corrected_by = serializers.CharField()
-    corrected_at = serializers.DateTimeField()
+    corrected_by = serializers.CharField(source="corrected_by.username")
+    corrected_at = RoomTimeField(room="variance.room")
 
 
+# A variance read with ``_VARIANCE_RELATED`` and ``_VARIANCE_CORRECTIONS``.
 class VarianceOutput(serializers.Serializer):
     id = serializers.IntegerField()
-    room = serializers.CharField()
+    room = serializers.CharField(source="room.code")
     gaming_day = serializers.DateField()
     kind = serializers.ChoiceField(choices=VarianceKind.choices)
-    box = serializers.CharField(allow_null=True)
-    count = serializers.IntegerField(allow_null=True)
-    verification = serializers.IntegerField(allow_null=True)
-    amount = serializers.CharField(
-        help_text='Counted less expected (or the cage less the table counts): "-1.00" is a dollar short.'
+    box = serializers.CharField(source="box.code", allow_null=True)
+    count = serializers.IntegerField(source="count_id", allow_null=True)
+    verification = serializers.IntegerField(source="verification_id", allow_null=True)
+    amount = CentsField(
+        source="amount_cents",
+        help_text='Counted less expected (or the cage less the table counts): "-1.00" is a dollar short.',
     )
-    threshold = serializers.CharField(help_text="The room's variance threshold when it was found.")
+    threshold = CentsField(source="threshold_cents", help_text="The room's variance threshold when it was found.")
     needs_explanation = serializers.BooleanField(help_text="Over the threshold: a signed explanation is needed.")
     unresolved = serializers.BooleanField(
         help_text="Needs an explanation and has none yet: it blocks closing its gaming day."
     )
-    found_at = serializers.DateTimeField()
+    found_at = RoomTimeField()
     explanation = serializers.CharField()
-    explained_by = serializers.CharField(allow_null=True)
-    explained_at = serializers.DateTimeField(allow_null=True)
+    explained_by = serializers.CharField(source="explained_by.username", allow_null=True)
+    explained_at = RoomTimeField(allow_null=True)
     direction = serializers.ChoiceField(
         choices=VarianceDirection.choices, help_text="Which way the variance goes: over or short."
     )
@@ -336,37 +345,9 @@ _VARIANCE_RELATED = ("room", "box", "explained_by", "count")
 _VARIANCE_CORRECTIONS = Prefetch("corrections", VarianceCorrection.objects.select_related("box", "corrected_by"))
 
 
-def variance_data(variance: Variance) -> dict[str, Any]:
-    return {
-        "id": variance.pk,
-        "room": variance.room.code,
-        "gaming_day": variance.gaming_day.isoformat(),
-        "kind": variance.kind,
-        "box": variance.box.code if variance.box else None,
-        "count": variance.count_id,
-        "verification": variance.verification_id,
-        "amount": money(variance.amount_cents),
-        "threshold": money(variance.threshold_cents),
-        "needs_explanation": variance.needs_explanation,
-        "unresolved": variance.unresolved,
-        "found_at": local(variance.found_at, variance.room),
-        "explanation": variance.explanation,
-        "explained_by": person(variance.explained_by),
-        "explained_at": local(variance.explained_at, variance.room),
-        "direction": variance.direction.value,
-        "superseded": variance.superseded,
-        "corrections": [
-            {
-                "id": correction.pk,
-                "box": correction.box.code,
-                "official_change": money(correction.official_change_cents),
-                "reason": correction.reason,
-                "corrected_by": person(correction.corrected_by),
-                "corrected_at": local(correction.corrected_at, variance.room),
-            }
-            for correction in variance.corrections.all()
-        ],
-    }
+def variance_shown(pk: int) -> Variance:
+    """A variance as ``VarianceOutput`` reads it."""
+    return Variance.objects.select_related(*_VARIANCE_RELATED).prefetch_related(_VARIANCE_CORRECTIONS).get(pk=pk)
 
 
 class VarianceList(generics.ListAPIView):
@@ -405,7 +386,7 @@ class VarianceList(generics.ListAPIView):
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         page = self.paginate_queryset(self.get_queryset())
         assert page is not None  # every list is paginated (REST_FRAMEWORK settings)
-        return self.get_paginated_response([variance_data(variance) for variance in page])
+        return self.get_paginated_response(VarianceOutput(page, many=True).data)
 
 
 class VarianceExplain(APIView):
@@ -450,11 +431,7 @@ class VarianceExplain(APIView):
             actor=acting_user(request),
             pin=values["pin"],
         )
-        return Response(
-            variance_data(
-                Variance.objects.select_related(*_VARIANCE_RELATED).prefetch_related(_VARIANCE_CORRECTIONS).get(pk=pk)
-            )
-        )
+        return Response(VarianceOutput(variance_shown(pk)).data)
 
 
 # --- The close of a gaming day --------------------------------------------------------------------
@@ -468,10 +445,10 @@ class CloseInput(serializers.Serializer):
 
 class CloseOutput(serializers.Serializer):
     id = serializers.IntegerField()
-    room = serializers.CharField()
+    room = serializers.CharField(source="room.code")
     gaming_day = serializers.DateField()
-    closed_by = serializers.CharField()
-    closed_at = serializers.DateTimeField()
+    closed_by = serializers.CharField(source="closed_by.username")
+    closed_at = RoomTimeField()
 
 
 class GamingDayCloseCreate(APIView):
@@ -487,7 +464,7 @@ class GamingDayCloseCreate(APIView):
         request=CloseInput,
         responses={
             201: CloseOutput,
-            **errors(e400=[*PIN_CODES], e403=ROLE_CODES, e409=[CageErrorCode(kind.value) for kind in BlockerKind]),
+            **errors(e400=[*PIN_CODES], e403=ROLE_CODES, e409=[kind.code for kind in BlockerKind]),
         },
         parameters=[IDEMPOTENCY_HEADER],
     )
@@ -495,12 +472,6 @@ class GamingDayCloseCreate(APIView):
         def create(*, values: dict[str, Any], actor: User, idempotency_key: str) -> dict[str, Any]:
             room = room_required(values.get("room"), user=actor)
             close = gaming_day_close(room=room, day=values["gaming_day"], actor=actor, pin=values["pin"])
-            return {
-                "id": close.pk,
-                "room": room.code,
-                "gaming_day": close.gaming_day.isoformat(),
-                "closed_by": person(GamingDayClose.objects.select_related("closed_by").get(pk=close.pk).closed_by),
-                "closed_at": local(close.closed_at, room),
-            }
+            return dict(CloseOutput(GamingDayClose.objects.select_related("room", "closed_by").get(pk=close.pk)).data)
 
         return document_post(request, input_class=CloseInput, create=create)

@@ -23,7 +23,7 @@ from tables.locks import gaming_day_hold_open, gaming_days_lock
 from tables.models import PokerRoom
 from tables.selectors import gaming_day
 
-from ..exceptions import CageErrorCode, DayHasUnresolvedVariance, GamingDayNotReady
+from ..exceptions import DayHasUnresolvedVariance, GamingDayNotReady
 from ..gaming_days import gaming_day_blockers
 from ..models import Box, Count, CountSheet, GamingDayClose, Variance, display_variance
 from ..selectors import unresolved_filter
@@ -42,7 +42,7 @@ def gaming_day_close_ready(*, room: PokerRoom, day: date) -> None:
         raise GamingDayNotReady(
             f"Gaming day {day.isoformat()} of room {room.code} cannot close yet; nothing was closed. "
             f"{len(blockers)} thing{'s' if len(blockers) != 1 else ''} to finish first:\n{lines}",
-            code=CageErrorCode(blockers[0].kind.value),
+            code=blockers[0].kind.code,
         )
 
 
