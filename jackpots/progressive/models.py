@@ -232,6 +232,14 @@ class ProgressiveHand(models.Model):
         """A payout of 100% of the meter: the meter is pending until it is reset."""
         return self.meter_bp == 10_000 and self.amount_cents > 0
 
+    @property
+    def is_paid(self) -> bool:
+        """Paid to the patron: at the table with its validation, or through the cage with its payment
+        (read the validation and the payment with the hand: ``select_related``)."""
+        if hasattr(self, "payment"):
+            return True
+        return self.place == PayoutPlace.TABLE and hasattr(self, "validation")
+
 
 class EnvyBonus(models.Model):
     """An Envy Bonus a player with a Progressive Payout Wager receives for another player's Envy Bonus

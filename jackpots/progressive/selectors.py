@@ -126,6 +126,11 @@ class MeterStanding:
     def amount(self) -> str:
         return display_cents(self.amount_cents)
 
+    @property
+    def wagers_cents(self) -> tuple[int, ...]:
+        """The wager sizes the posted rules accept; none when no rules in effect post the meter."""
+        return self.rule.wagers_cents if self.rule is not None else ()
+
 
 def meters_standing(*, room: PokerRoom, at: datetime | None = None) -> list[MeterStanding]:
     """Every meter of a room with its amount (the ledger's balance of the meter), whether it is pending

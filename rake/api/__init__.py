@@ -27,10 +27,9 @@ from .reports import (
     RevenueReport,
     RulesVersionList,
     RulesVersionOutput,
-    breakdown_data,
 )
 from .rounds import RoundInput, RoundListCreate, RoundOutput, round_data
-from .time_charges import TimeChargeInput, TimeChargeListCreate, TimeChargeOutput, TimeChargeVerify, time_charge_data
+from .time_charges import TimeChargeInput, TimeChargeListCreate, TimeChargeOutput, TimeChargeVerify
 
 __all__ = [
     "ERRORS",
@@ -52,10 +51,8 @@ __all__ = [
     "TimeChargeVerify",
     "_idempotency_key",
     "_resolve_table",
-    "breakdown_data",
     "idempotent_post",
     "round_data",
-    "time_charge_data",
     "urlpatterns",
     "write_input",
     "write_outcome",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
@@ -15,8 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino_backoffice.core.api import MoneyField
-from casino_backoffice.money import format_cents
+from casino_backoffice.core.api import CentsField, MoneyField
 from casino_backoffice.staff.permissions import Action
 from tables.models import PokerRoom, RulesVersion
 from tables.selectors import rooms_of, visible_to
@@ -38,30 +38,44 @@ class CalculatorInput(serializers.Serializer):
     players_dealt_in = serializers.IntegerField(required=False, default=2, min_value=2)
 
 
+@dataclass(frozen=True)
+class DropShown:
+    """A drop of the pot as the calculator answers it: its jackpot's code and name, amount and rule."""
+
+    jackpot: str
+    name: str
+    amount_cents: int
+    rule: str
+
+
+@dataclass(frozen=True)
+class BreakdownShown:
+    """What the rules take from a pot as the calculator answers it."""
+
+    breakdown: PotBreakdown
+
+    @property
+    def drops(self) -> list[DropShown]:
+        names = self.breakdown.names
+        return [DropShown(d.code, names[d.code], d.amount_cents, d.rule) for d in self.breakdown.outcome.drops]
+
+
+# The answers of the calculator, read from a ``BreakdownShown`` (no docstrings: they would enter the schema).
+class CalculatorDropOutput(serializers.Serializer):
+    jackpot = serializers.CharField(help_text="The jackpot's code.")
+    name = serializers.CharField()
+    amount = CentsField(source="amount_cents")
+    rule = serializers.CharField(help_text="The rule that set the drop.")
+
+
 class CalculatorOutput(serializers.Serializer):
-    table = serializers.CharField()
-    rules_version = serializers.IntegerField()
-    rakeable = serializers.CharField(help_text="The pot without the uncalled bet.")
-    rake = serializers.CharField()
-    rake_rule = serializers.CharField()
-    drops = serializers.ListField(child=serializers.DictField())
-    to_winner = serializers.CharField()
-
-
-def breakdown_data(breakdown: PotBreakdown) -> dict[str, Any]:
-    outcome = breakdown.outcome
-    return {
-        "table": breakdown.table.number,
-        "rules_version": breakdown.version_number,
-        "rakeable": format_cents(outcome.rakeable_cents),
-        "rake": format_cents(outcome.rake_cents),
-        "rake_rule": outcome.rake_rule,
-        "drops": [
-            {"jackpot": d.code, "name": breakdown.names[d.code], "amount": format_cents(d.amount_cents), "rule": d.rule}
-            for d in outcome.drops
-        ],
-        "to_winner": format_cents(outcome.to_winner_cents),
-    }
+    table = serializers.CharField(source="breakdown.table.number")
+    rules_version = serializers.IntegerField(source="breakdown.version_number")
+    rakeable = CentsField(source="breakdown.outcome.rakeable_cents", help_text="The pot without the uncalled bet.")
+    rake = CentsField(source="breakdown.outcome.rake_cents")
+    rake_rule = serializers.CharField(source="breakdown.outcome.rake_rule")
+    drops = CalculatorDropOutput(many=True)
+    to_winner = CentsField(source="breakdown.outcome.to_winner_cents")
 
 
 class RakeCalculator(APIView):
@@ -86,7 +100,7 @@ class RakeCalculator(APIView):
             players=values["players_dealt_in"],
             at=timezone.now(),
         )
-        return Response(breakdown_data(breakdown))
+        return Response(CalculatorOutput(BreakdownShown(breakdown)).data)
 
 
 # --- Rules versions -------------------------------------------------------------------------------

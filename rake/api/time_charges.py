@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
@@ -10,9 +11,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino_backoffice.core.api import CentsField, RoomTimeField
 from casino_backoffice.core.api_common import AwareDateTimeField, ErrorOutput
-from casino_backoffice.core.clock import local_iso
-from casino_backoffice.money import format_cents
 from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action
@@ -38,36 +38,27 @@ class TimeChargeInput(serializers.Serializer):
     )
 
 
+class AsRecordedTimeField(serializers.DateTimeField):
+    """A moment answered on the clock it was read with (the database's UTC: "...+00:00"), not converted."""
+
+    def to_representation(self, value: datetime) -> str:
+        return value.isoformat()
+
+
+# The answer for a time charge, read from the charge (no docstring: it would enter the schema).
 class TimeChargeOutput(serializers.Serializer):
     id = serializers.IntegerField()
-    table = serializers.CharField()
-    interval_starts_at = serializers.DateTimeField()
+    table = serializers.CharField(source="table.number")
+    interval_starts_at = RoomTimeField(room="table.room")
     interval_minutes = serializers.IntegerField()
     basis = serializers.CharField()
     players_seated = serializers.IntegerField(allow_null=True)
-    fee_per_interval = serializers.CharField()
-    amount = serializers.CharField()
-    policy = serializers.CharField()
+    fee_per_interval = CentsField(source="fee_per_interval_cents")
+    amount = CentsField(source="amount_cents")
+    policy = serializers.CharField(source="policy_code")
     gaming_day = serializers.DateField()
     shift = serializers.CharField()
-    verified_at = serializers.DateTimeField(allow_null=True)
-
-
-def time_charge_data(charge: TimeCharge) -> dict[str, Any]:
-    return {
-        "id": charge.pk,
-        "table": charge.table.number,
-        "interval_starts_at": local_iso(charge.interval_starts_at, charge.table.room),
-        "interval_minutes": charge.interval_minutes,
-        "basis": charge.basis,
-        "players_seated": charge.players_seated,
-        "fee_per_interval": format_cents(charge.fee_per_interval_cents),
-        "amount": format_cents(charge.amount_cents),
-        "policy": charge.policy_code,
-        "gaming_day": str(charge.gaming_day),
-        "shift": charge.shift,
-        "verified_at": charge.verified_at.isoformat() if charge.verified_at else None,
-    }
+    verified_at = AsRecordedTimeField(allow_null=True)
 
 
 def _time_charge_assess(*, table: Table, values: dict[str, Any], actor: User, idempotency_key: str) -> Recorded:
@@ -78,7 +69,7 @@ def _time_charge_assess(*, table: Table, values: dict[str, Any], actor: User, id
         actor=actor,
         idempotency_key=idempotency_key,
     )
-    return Recorded(data=time_charge_data(charge), replayed=replayed)
+    return Recorded(data=dict(TimeChargeOutput(charge).data), replayed=replayed)
 
 
 class TimeChargeListCreate(generics.ListAPIView):
@@ -96,7 +87,7 @@ class TimeChargeListCreate(generics.ListAPIView):
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         page = self.paginate_queryset(self.get_queryset())
         assert page is not None  # every list is paginated (REST_FRAMEWORK settings)
-        return self.get_paginated_response([time_charge_data(c) for c in page])
+        return self.get_paginated_response(TimeChargeOutput(page, many=True).data)
 
     @extend_schema(
         request=TimeChargeInput, responses={201: TimeChargeOutput, **ERRORS}, parameters=[IDEMPOTENCY_HEADER]
@@ -126,4 +117,4 @@ class TimeChargeVerify(APIView):
         charge = time_charge_verify(
             time_charge=charge, actor=acting_user(request), pin=str(request.data.get("pin", ""))
         )
-        return Response(time_charge_data(charge))
+        return Response(TimeChargeOutput(charge).data)

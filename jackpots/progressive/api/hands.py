@@ -13,7 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino_backoffice.core.api import WholeNumberField
+from casino_backoffice.core.api import CentsField, RoomTimeField, WholeNumberField
 from casino_backoffice.core.api_common import (
     IDEMPOTENCY_HEADER,
     PIN_CODES,
@@ -21,21 +21,21 @@ from casino_backoffice.core.api_common import (
     document_or_404,
     document_post,
     errors,
-    money,
-    person,
     valid,
 )
+from casino_backoffice.core.exceptions import CoreErrorCode
 from casino_backoffice.staff.auth import acting_user
+from casino_backoffice.staff.exceptions import StaffErrorCode
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action
 from jackpots.funds.api import id_field, id_number_masked, pin_field
 from jackpots.progressive.api.rounds import (
     ProgressiveHandOutput,
     ProgressiveRoundOutput,
-    hand_data,
     hands_read,
-    round_data,
+    round_shown,
 )
+from jackpots.progressive.exceptions import ProgressiveErrorCode
 from jackpots.progressive.models import (
     ProgressiveHand,
     ProgressivePayment,
@@ -44,12 +44,17 @@ from jackpots.progressive.models import (
 )
 from jackpots.progressive.services.hands import progressive_hand_record, progressive_pay, progressive_validate
 from jackpots.progressive.services.rounds import wager_count_explain
-from tables.api import local
 from tables.selectors import visible_to
 
 _MAX_SEAT = 32767
 
-HAND_CODES = ("no_payout", "light_not_confirmed", "out_of_order", "cards_invalid", "invalid")
+HAND_CODES = (
+    ProgressiveErrorCode.NO_PAYOUT,
+    ProgressiveErrorCode.LIGHT_NOT_CONFIRMED,
+    ProgressiveErrorCode.OUT_OF_ORDER,
+    ProgressiveErrorCode.CARDS_INVALID,
+    ProgressiveErrorCode.INVALID,
+)
 
 # --- Hands ----------------------------------------------------------------------------------------
 
@@ -86,7 +91,7 @@ def _hand_record(*, values: dict[str, Any], actor: User, idempotency_key: str) -
         actor=actor,
         idempotency_key=idempotency_key,
     )
-    return hand_data(hands_read().get(pk=hand.pk))
+    return dict(ProgressiveHandOutput(hands_read().get(pk=hand.pk)).data)
 
 
 class HandCreate(APIView):
@@ -103,9 +108,13 @@ class HandCreate(APIView):
         responses={
             201: ProgressiveHandOutput,
             **errors(
-                e400=list(HAND_CODES),
+                e400=HAND_CODES,
                 e403=ROLE_CODES,
-                e409=["already_recorded", "meter_pending", "idempotency_key_reused"],
+                e409=[
+                    ProgressiveErrorCode.ALREADY_RECORDED,
+                    ProgressiveErrorCode.METER_PENDING,
+                    CoreErrorCode.IDEMPOTENCY_KEY_REUSED,
+                ],
             ),
         },
         parameters=[IDEMPOTENCY_HEADER],
@@ -129,14 +138,19 @@ class HandValidate(APIView):
         request=ProgressiveValidateInput,
         responses={
             200: ProgressiveHandOutput,
-            **errors(e400=["same_person", *PIN_CODES], e403=ROLE_CODES, e404=[], e409=["already_validated"]),
+            **errors(
+                e400=[ProgressiveErrorCode.SAME_PERSON, *PIN_CODES],
+                e403=ROLE_CODES,
+                e404=[],
+                e409=[ProgressiveErrorCode.ALREADY_VALIDATED],
+            ),
         },
     )
     def post(self, request: Request, pk: int) -> Response:
         hand = document_or_404(ProgressiveHand.objects.all(), pk, "progressive hand", user=request.user)
         values = valid(ProgressiveValidateInput, request.data)
         progressive_validate(hand=hand, actor=acting_user(request), pin=values["pin"])
-        return Response(hand_data(hands_read().get(pk=pk)))
+        return Response(ProgressiveHandOutput(hands_read().get(pk=pk)).data)
 
 
 class ProgressivePayInput(serializers.Serializer):
@@ -146,15 +160,23 @@ class ProgressivePayInput(serializers.Serializer):
     pin = pin_field("cage cashier")
 
 
+class IdNumberMaskedField(serializers.CharField):
+    """A patron's ID number answered masked but for its last four characters."""
+
+    def to_representation(self, value: str) -> str:
+        return id_number_masked(value)
+
+
+# The answer for a payment at the cage, read from the payment (no docstring: it would enter the schema).
 class ProgressivePaymentOutput(serializers.Serializer):
     id = serializers.IntegerField()
-    hand = serializers.IntegerField()
-    amount = serializers.CharField()
+    hand = serializers.IntegerField(source="hand_id")
+    amount = CentsField(source="hand.amount_cents")
     patron_name = serializers.CharField()
     id_type = serializers.CharField()
-    id_number = serializers.CharField(help_text="Masked but for its last four characters.")
-    paid_by = serializers.CharField()
-    paid_at = serializers.DateTimeField()
+    id_number = IdNumberMaskedField(help_text="Masked but for its last four characters.")
+    paid_by = serializers.CharField(source="paid_by.username")
+    paid_at = RoomTimeField(room="hand.round.table.room")
 
 
 class HandPay(APIView):
@@ -169,10 +191,16 @@ class HandPay(APIView):
         responses={
             200: ProgressivePaymentOutput,
             **errors(
-                e400=["not_at_cage", "not_validated", "id_required", "segregation_of_duties", *PIN_CODES],
+                e400=[
+                    ProgressiveErrorCode.NOT_AT_CAGE,
+                    ProgressiveErrorCode.NOT_VALIDATED,
+                    ProgressiveErrorCode.ID_REQUIRED,
+                    StaffErrorCode.SEGREGATION_OF_DUTIES,
+                    *PIN_CODES,
+                ],
                 e403=ROLE_CODES,
                 e404=[],
-                e409=["already_paid", "idempotency_key_reused"],
+                e409=[ProgressiveErrorCode.ALREADY_PAID, CoreErrorCode.IDEMPOTENCY_KEY_REUSED],
             ),
         },
         parameters=[IDEMPOTENCY_HEADER],
@@ -193,16 +221,7 @@ class HandPay(APIView):
             payment = ProgressivePayment.objects.select_related("hand__round__table__room", "paid_by").get(
                 pk=payment.pk
             )
-            return {
-                "id": payment.pk,
-                "hand": payment.hand_id,
-                "amount": money(payment.hand.amount_cents),
-                "patron_name": payment.patron_name,
-                "id_type": payment.id_type,
-                "id_number": id_number_masked(payment.id_number),
-                "paid_by": person(payment.paid_by),
-                "paid_at": local(payment.paid_at, payment.hand.round.table.room),
-            }
+            return dict(ProgressivePaymentOutput(payment).data)
 
         return document_post(
             request,
@@ -226,7 +245,12 @@ class ExceptionExplain(APIView):
         request=ProgressiveExplainInput,
         responses={
             200: ProgressiveRoundOutput,
-            **errors(e400=["reason_required", *PIN_CODES], e403=ROLE_CODES, e404=[], e409=["already_explained"]),
+            **errors(
+                e400=[ProgressiveErrorCode.REASON_REQUIRED, *PIN_CODES],
+                e403=ROLE_CODES,
+                e404=[],
+                e409=[ProgressiveErrorCode.ALREADY_EXPLAINED],
+            ),
         },
     )
     def post(self, request: Request, pk: int) -> Response:
@@ -235,4 +259,4 @@ class ExceptionExplain(APIView):
         wager_count_explain(
             exception=exception, explanation=values["explanation"], actor=acting_user(request), pin=values["pin"]
         )
-        return Response(round_data(exception.round_id))
+        return Response(ProgressiveRoundOutput(round_shown(exception.round_id)).data)

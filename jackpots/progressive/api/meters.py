@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
@@ -11,62 +12,58 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino_backoffice.core.api import CentsField, RoomTimeField
 from casino_backoffice.core.api_common import (
     PIN_CODES,
     RESTRICTED_LIST_ERRORS,
     ROLE_CODES,
     document_or_404,
     errors,
-    money,
-    person,
     valid,
 )
 from casino_backoffice.money import format_percent
 from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.permissions import Action
 from jackpots.funds.api import pin_field
-from jackpots.progressive.models import (
-    ProgressiveMeter,
-)
-from jackpots.progressive.selectors import MeterStanding, meters_standing
+from jackpots.progressive.exceptions import ProgressiveErrorCode
+from jackpots.progressive.models import MeterFunding, ProgressiveMeter
+from jackpots.progressive.selectors import meters_standing
 from jackpots.progressive.services.meters import meter_reset
-from tables.api import local, room_named
+from tables.api import room_named
 from tables.selectors import rooms_of
 
 # --- Meters ---------------------------------------------------------------------------------------
 
 
+class PercentField(serializers.CharField):
+    """A rate in basis points answered as a plain number of percent, as the rules file posts it ("2.5")."""
+
+    def to_representation(self, value: Any) -> str:
+        return format_percent(int(value))
+
+
+# The answer for a meter, read from a ``MeterStanding`` (no docstring: it would enter the schema).
 class ProgressiveMeterOutput(serializers.Serializer):
-    id = serializers.IntegerField()
-    room = serializers.CharField()
-    code = serializers.CharField()
-    name = serializers.CharField()
-    game = serializers.CharField()
-    amount = serializers.CharField(help_text='The meter, as "12345.67": the ledger balance of the meter.')
-    pending = serializers.BooleanField(help_text="A 100% payout was won and the meter is not reset yet.")
-    pending_hand = serializers.IntegerField(allow_null=True, help_text="The 100% payout the reset waits on.")
+    id = serializers.IntegerField(source="meter.pk")
+    room = serializers.CharField(source="meter.room.code")
+    code = serializers.CharField(source="meter.code")
+    name = serializers.CharField(source="meter.name")
+    game = serializers.CharField(source="meter.game")
+    amount = CentsField(source="amount_cents", help_text='The meter, as "12345.67": the ledger balance of the meter.')
+    pending = serializers.BooleanField(
+        source="is_pending", help_text="A 100% payout was won and the meter is not reset yet."
+    )
+    pending_hand = serializers.IntegerField(
+        source="pending.pk", allow_null=True, help_text="The 100% payout the reset waits on."
+    )
     tables = serializers.ListField(child=serializers.CharField(), help_text="The tables linked to the meter.")
-    rate_percent = serializers.CharField(allow_null=True, help_text="The rate of progression, percent of a wager.")
-    reset = serializers.CharField(allow_null=True, help_text="The reset amount posted.")
-    wagers = serializers.ListField(child=serializers.CharField(), help_text="The wager sizes the meter accepts.")
-
-
-def meter_data(standing: MeterStanding) -> dict[str, Any]:
-    rule = standing.rule
-    return {
-        "id": standing.meter.pk,
-        "room": standing.meter.room.code,
-        "code": standing.meter.code,
-        "name": standing.meter.name,
-        "game": standing.meter.game,
-        "amount": money(standing.amount_cents),
-        "pending": standing.is_pending,
-        "pending_hand": standing.pending.pk if standing.pending else None,
-        "tables": standing.tables,
-        "rate_percent": format_percent(rule.rate_bp) if rule else None,
-        "reset": money(rule.reset_cents) if rule else None,
-        "wagers": [money(cents) for cents in rule.wagers_cents] if rule else [],
-    }
+    rate_percent = PercentField(
+        source="rule.rate_bp", allow_null=True, help_text="The rate of progression, percent of a wager."
+    )
+    reset = CentsField(source="rule.reset_cents", allow_null=True, help_text="The reset amount posted.")
+    wagers = serializers.ListField(
+        source="wagers_cents", child=CentsField(), help_text="The wager sizes the meter accepts."
+    )
 
 
 class MeterList(APIView):
@@ -82,22 +79,34 @@ class MeterList(APIView):
     def get(self, request: Request) -> Response:
         room = room_named(request.query_params.get("room"), user=request.user)
         rooms = [room] if room is not None else list(rooms_of(request.user))
-        return Response([meter_data(standing) for r in rooms for standing in meters_standing(room=r)])
+        standings = [standing for r in rooms for standing in meters_standing(room=r)]
+        return Response(ProgressiveMeterOutput(standings, many=True).data)
 
 
 class ProgressivePinInput(serializers.Serializer):
     pin = pin_field("supervisor")
 
 
+@dataclass(frozen=True)
+class FundingShown:
+    """A reset as the API answers it: the house's funding, its meter (its room read with it) and the
+    meter's amount after the reset."""
+
+    funding: MeterFunding
+    meter: ProgressiveMeter
+    meter_amount_cents: int
+
+
+# The answer for a reset, read from a ``FundingShown`` (no docstring: it would enter the schema).
 class ProgressiveFundingOutput(serializers.Serializer):
-    id = serializers.IntegerField()
-    meter = serializers.CharField()
-    reason = serializers.CharField()
-    after_hand = serializers.IntegerField(allow_null=True)
-    amount = serializers.CharField()
-    funded_by = serializers.CharField()
-    funded_at = serializers.DateTimeField()
-    meter_amount = serializers.CharField(help_text="The meter after the reset.")
+    id = serializers.IntegerField(source="funding.pk")
+    meter = serializers.CharField(source="meter.code")
+    reason = serializers.CharField(source="funding.reason")
+    after_hand = serializers.IntegerField(source="funding.after_hand_id", allow_null=True)
+    amount = CentsField(source="funding.amount_cents")
+    funded_by = serializers.CharField(source="funding.funded_by.username")
+    funded_at = RoomTimeField(source="funding.funded_at", room="meter.room")
+    meter_amount = CentsField(source="meter_amount_cents", help_text="The meter after the reset.")
 
 
 class MeterReset(APIView):
@@ -111,7 +120,12 @@ class MeterReset(APIView):
         request=ProgressivePinInput,
         responses={
             200: ProgressiveFundingOutput,
-            **errors(e400=["not_validated", *PIN_CODES], e403=ROLE_CODES, e404=[], e409=["not_pending"]),
+            **errors(
+                e400=[ProgressiveErrorCode.NOT_VALIDATED, ProgressiveErrorCode.NOT_PROGRESSIVE, *PIN_CODES],
+                e403=ROLE_CODES,
+                e404=[],
+                e409=[ProgressiveErrorCode.NOT_PENDING],
+            ),
         },
     )
     def post(self, request: Request, pk: int) -> Response:
@@ -121,15 +135,5 @@ class MeterReset(APIView):
         values = valid(ProgressivePinInput, request.data)
         funding = meter_reset(meter=meter, actor=acting_user(request), pin=values["pin"])
         standing = next(s for s in meters_standing(room=meter.room) if s.meter.pk == meter.pk)
-        return Response(
-            {
-                "id": funding.pk,
-                "meter": meter.code,
-                "reason": funding.reason,
-                "after_hand": funding.after_hand_id,
-                "amount": money(funding.amount_cents),
-                "funded_by": person(funding.funded_by),
-                "funded_at": local(funding.funded_at, meter.room),
-                "meter_amount": money(standing.amount_cents),
-            }
-        )
+        shown = FundingShown(funding=funding, meter=meter, meter_amount_cents=standing.amount_cents)
+        return Response(ProgressiveFundingOutput(shown).data)

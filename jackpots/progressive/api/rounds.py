@@ -3,15 +3,17 @@ check shape, ``jackpots.progressive.services`` every rule."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import QuerySet
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino_backoffice.core.api import MoneyField, WholeNumberField
+from casino_backoffice.core.api import CentsField, MoneyField, RoomTimeField, WholeNumberField
 from casino_backoffice.core.api_common import (
     IDEMPOTENCY_HEADER,
     ROLE_CODES,
@@ -19,23 +21,30 @@ from casino_backoffice.core.api_common import (
     document_or_404,
     document_post,
     errors,
-    money,
-    person,
 )
+from casino_backoffice.core.exceptions import CoreErrorCode
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action
 from jackpots.funds.api import room_field, table_named
 from jackpots.funds.models import PaymentPlace
+from jackpots.progressive.exceptions import ProgressiveErrorCode
 from jackpots.progressive.models import (
     ProgressiveHand,
     ProgressiveRound,
 )
 from jackpots.progressive.services.rounds import SeatWager, progressive_round_record
-from tables.api import local, room_required
+from tables.api import room_required
+from tables.exceptions import TableErrorCode
 
 _MAX_SEAT = 32767
 
-ROUND_CODES = ("table_closed", "not_progressive", "wager_size", "cards_invalid", "invalid")
+ROUND_CODES = (
+    ProgressiveErrorCode.TABLE_CLOSED,
+    ProgressiveErrorCode.NOT_PROGRESSIVE,
+    ProgressiveErrorCode.WAGER_SIZE,
+    ProgressiveErrorCode.CARDS_INVALID,
+    ProgressiveErrorCode.INVALID,
+)
 
 # --- Rounds ---------------------------------------------------------------------------------------
 
@@ -60,126 +69,100 @@ class ProgressiveRoundInput(serializers.Serializer):
     )
 
 
+# The answers for a round and its hands, read from the models (no docstrings: they would enter the schema).
 class ProgressiveWagerOutput(serializers.Serializer):
     seat = serializers.IntegerField()
-    amount = serializers.CharField()
+    amount = CentsField(source="amount_cents")
 
 
 class ProgressiveEnvyOutput(serializers.Serializer):
     seat = serializers.IntegerField(help_text="The receiver's seat.")
-    wager = serializers.CharField(help_text="The receiver's wager: its size picks the schedule.")
+    wager = CentsField(source="wager_cents", help_text="The receiver's wager: its size picks the schedule.")
     line = serializers.CharField()
-    amount = serializers.CharField()
+    amount = CentsField(source="amount_cents")
 
 
 class ProgressiveHandOutput(serializers.Serializer):
     id = serializers.IntegerField()
-    round = serializers.IntegerField()
-    table = serializers.CharField()
+    round = serializers.IntegerField(source="round_id")
+    table = serializers.CharField(source="round.table.number")
     seat = serializers.IntegerField()
     cards = serializers.CharField(help_text="The player's cards (| the community cards at Mississippi Stud).")
     hand_cards = serializers.CharField(help_text="The cards that make the hand, best first.")
     words = serializers.CharField(help_text="The hand in words.")
     folded = serializers.BooleanField()
-    wager = serializers.CharField()
+    wager = CentsField(source="wager_cents")
     line = serializers.CharField(help_text="The progressive paytable line won; blank when none.")
     payout = serializers.CharField(help_text='The line as posted: "100% of meter", "300 for 1".')
-    meter_before = serializers.CharField(help_text="The meter at this player's turn (§655a.12(c)(4)).")
-    amount = serializers.CharField(help_text="The payout; 0.00 for a hand that only gives Envy Bonuses.")
+    meter_before = CentsField(
+        source="meter_before_cents", help_text="The meter at this player's turn (§655a.12(c)(4))."
+    )
+    amount = CentsField(source="amount_cents", help_text="The payout; 0.00 for a hand that only gives Envy Bonuses.")
     place = serializers.ChoiceField(choices=PaymentPlace.choices, help_text="Paid at the table or through the cage.")
     light_confirmed = serializers.BooleanField()
     envy_qualifying = serializers.BooleanField()
     envy_bonuses = ProgressiveEnvyOutput(many=True)
-    validated_by = serializers.CharField(allow_null=True)
-    validated_at = serializers.DateTimeField(allow_null=True)
-    paid = serializers.BooleanField(help_text="Paid to the patron (at the table with the validation, or at the cage).")
-    recorded_by = serializers.CharField()
-    recorded_at = serializers.DateTimeField()
+    validated_by = serializers.CharField(source="validation.validated_by.username", allow_null=True)
+    validated_at = RoomTimeField(source="validation.validated_at", room="round.table.room", allow_null=True)
+    paid = serializers.BooleanField(
+        source="is_paid", help_text="Paid to the patron (at the table with the validation, or at the cage)."
+    )
+    recorded_by = serializers.CharField(source="recorded_by.username")
+    recorded_at = RoomTimeField(room="round.table.room")
+
+
+@dataclass(frozen=True)
+class RoundShown:
+    """A round as the API answers it: the round (its table, room, meter, recorder and wager count
+    exception read with it, its wagers prefetched) and its hands in the dealer's order."""
+
+    round: ProgressiveRound
+    hands: tuple[ProgressiveHand, ...]
+
+    @property
+    def explained(self) -> bool:
+        exception = getattr(self.round, "count_exception", None)
+        return exception is not None and hasattr(exception, "explanation")
 
 
 class ProgressiveRoundOutput(serializers.Serializer):
-    id = serializers.IntegerField()
-    table = serializers.CharField()
-    meter = serializers.CharField()
-    ended_at = serializers.DateTimeField()
-    gaming_day = serializers.DateField()
-    wagers = ProgressiveWagerOutput(many=True)
-    wagers_accepted = serializers.IntegerField()
-    chips_collected = serializers.IntegerField()
-    exception = serializers.IntegerField(allow_null=True, help_text="The wager count exception, when counts differ.")
+    id = serializers.IntegerField(source="round.pk")
+    table = serializers.CharField(source="round.table.number")
+    meter = serializers.CharField(source="round.meter.code")
+    ended_at = RoomTimeField(source="round.ended_at", room="round.table.room")
+    gaming_day = serializers.DateField(source="round.gaming_day")
+    wagers = ProgressiveWagerOutput(source="round.wagers", many=True)
+    wagers_accepted = serializers.IntegerField(source="round.wagers_accepted")
+    chips_collected = serializers.IntegerField(source="round.chips_collected")
+    exception = serializers.IntegerField(
+        source="round.count_exception.pk",
+        allow_null=True,
+        help_text="The wager count exception, when counts differ.",
+    )
     explained = serializers.BooleanField(help_text="Whether a supervisor explained the exception.")
-    total_wagered = serializers.CharField()
-    increment = serializers.CharField(help_text="Added to the meter at the rate of progression.")
-    house_share = serializers.CharField(help_text="The rest of the wagers: the house's.")
-    community_cards = serializers.CharField()
+    total_wagered = CentsField(source="round.wagers_cents")
+    increment = CentsField(source="round.increment_cents", help_text="Added to the meter at the rate of progression.")
+    house_share = CentsField(source="round.house_cents", help_text="The rest of the wagers: the house's.")
+    community_cards = serializers.CharField(source="round.community_cards")
     hands = ProgressiveHandOutput(many=True)
-    recorded_by = serializers.CharField()
+    recorded_by = serializers.CharField(source="round.recorded_by.username")
 
 
-def hands_read():
+def hands_read() -> QuerySet[ProgressiveHand]:
+    """Hands with what ``ProgressiveHandOutput`` reads of them, in a fixed number of queries."""
     return ProgressiveHand.objects.select_related(
         "round__table__room", "recorded_by", "validation__validated_by", "payment"
     ).prefetch_related("envy_bonuses")
 
 
-def hand_data(hand: ProgressiveHand) -> dict[str, Any]:
-    room = hand.round.table.room
-    validation = getattr(hand, "validation", None)
-    paid = hasattr(hand, "payment") or (validation is not None and hand.place == "table")
-    return {
-        "id": hand.pk,
-        "round": hand.round_id,
-        "table": hand.round.table.number,
-        "seat": hand.seat,
-        "cards": hand.cards,
-        "hand_cards": hand.hand_cards,
-        "words": hand.words,
-        "folded": hand.folded,
-        "wager": money(hand.wager_cents),
-        "line": hand.line,
-        "payout": hand.payout,
-        "meter_before": money(hand.meter_before_cents),
-        "amount": money(hand.amount_cents),
-        "place": hand.place,
-        "light_confirmed": hand.light_confirmed,
-        "envy_qualifying": hand.envy_qualifying,
-        "envy_bonuses": [
-            {"seat": b.seat, "wager": money(b.wager_cents), "line": b.line, "amount": money(b.amount_cents)}
-            for b in hand.envy_bonuses.all()
-        ],
-        "validated_by": person(validation.validated_by) if validation else None,
-        "validated_at": local(validation.validated_at, room) if validation else None,
-        "paid": paid,
-        "recorded_by": person(hand.recorded_by),
-        "recorded_at": local(hand.recorded_at, room),
-    }
-
-
-def round_data(pk: int) -> dict[str, Any]:
+def round_shown(pk: int) -> RoundShown:
+    """The round ``pk`` with what ``ProgressiveRoundOutput`` reads of it, in a fixed number of queries."""
     round_ = (
         ProgressiveRound.objects.select_related("table__room", "meter", "recorded_by", "count_exception__explanation")
         .prefetch_related("wagers")
         .get(pk=pk)
     )
-    exception = getattr(round_, "count_exception", None)
-    return {
-        "id": round_.pk,
-        "table": round_.table.number,
-        "meter": round_.meter.code,
-        "ended_at": local(round_.ended_at, round_.table.room),
-        "gaming_day": round_.gaming_day,
-        "wagers": [{"seat": w.seat, "amount": money(w.amount_cents)} for w in round_.wagers.all()],
-        "wagers_accepted": round_.wagers_accepted,
-        "chips_collected": round_.chips_collected,
-        "exception": exception.pk if exception else None,
-        "explained": bool(exception and hasattr(exception, "explanation")),
-        "total_wagered": money(round_.wagers_cents),
-        "increment": money(round_.increment_cents),
-        "house_share": money(round_.house_cents),
-        "community_cards": round_.community_cards,
-        "hands": [hand_data(hand) for hand in hands_read().filter(round=round_)],
-        "recorded_by": person(round_.recorded_by),
-    }
+    return RoundShown(round=round_, hands=tuple(hands_read().filter(round=round_)))
 
 
 def _round_record(*, values: dict[str, Any], actor: User, idempotency_key: str) -> dict[str, Any]:
@@ -194,7 +177,7 @@ def _round_record(*, values: dict[str, Any], actor: User, idempotency_key: str) 
         actor=actor,
         idempotency_key=idempotency_key,
     )
-    return round_data(round_.pk)
+    return dict(ProgressiveRoundOutput(round_shown(round_.pk)).data)
 
 
 class RoundCreate(APIView):
@@ -212,7 +195,13 @@ class RoundCreate(APIView):
         responses={
             201: ProgressiveRoundOutput,
             **errors(
-                e400=list(ROUND_CODES), e403=ROLE_CODES, e409=["payout_documentation_open", "idempotency_key_reused"]
+                e400=ROUND_CODES,
+                e403=ROLE_CODES,
+                e409=[
+                    ProgressiveErrorCode.PAYOUT_DOCUMENTATION_OPEN,
+                    TableErrorCode.GAMING_DAY_CLOSED,
+                    CoreErrorCode.IDEMPOTENCY_KEY_REUSED,
+                ],
             ),
         },
         parameters=[IDEMPOTENCY_HEADER],
@@ -229,4 +218,4 @@ class RoundDetail(generics.GenericAPIView):
     @extend_schema(responses={200: ProgressiveRoundOutput, **errors(e403=ROLE_CODES, e404=[])})
     def get(self, request: Request, pk: int) -> Response:
         document_or_404(ProgressiveRound.objects.all(), pk, "progressive round", user=request.user)
-        return Response(round_data(pk))
+        return Response(ProgressiveRoundOutput(round_shown(pk)).data)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from jackpots.progressive.exceptions import ProgressiveRefused
+from jackpots.progressive.exceptions import ProgressiveErrorCode, ProgressiveRefused
 
 
-def _refuse(message: str, code: str) -> ProgressiveRefused:
+def _refuse(message: str, code: ProgressiveErrorCode) -> ProgressiveRefused:
     return ProgressiveRefused(message, code=code)

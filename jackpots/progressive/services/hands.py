@@ -28,6 +28,7 @@ from jackpots.progressive.accounts import (
     meter_paid_account,
     meter_won_account,
 )
+from jackpots.progressive.exceptions import ProgressiveErrorCode
 from jackpots.progressive.models import (
     EnvyBonus,
     PayoutPlace,
@@ -96,7 +97,9 @@ def progressive_hand_record(
             ),
             actor=actor,
         ),
-        race_refusal=lambda: _refuse(f"Seat {seat} of round {round.pk} is recorded already.", "already_recorded"),
+        race_refusal=lambda: _refuse(
+            f"Seat {seat} of round {round.pk} is recorded already.", ProgressiveErrorCode.ALREADY_RECORDED
+        ),
     )
 
 
@@ -209,11 +212,11 @@ def progressive_validate(*, hand: ProgressiveHand, actor: User, pin: str) -> Pro
     validation; a payout through the cage waits for the cashier (``progressive_pay``)."""
     action_require(actor=actor, action=Action.PROGRESSIVE_VALIDATE, of=hand)
     if ProgressiveValidation.objects.filter(hand_id=hand.pk).exists():
-        raise _refuse(f"The payout of {hand} is validated already.", "already_validated")
+        raise _refuse(f"The payout of {hand} is validated already.", ProgressiveErrorCode.ALREADY_VALIDATED)
     if hand.recorded_by_id == actor.pk:
         raise _refuse(
             "The person who recorded the hand does not validate its payout: another floorperson or above does.",
-            "same_person",
+            ProgressiveErrorCode.SAME_PERSON,
         )
     signer = pin_check(user=actor, pin=pin)
     try:
@@ -255,7 +258,7 @@ def progressive_validate(*, hand: ProgressiveHand, actor: User, pin: str) -> Pro
             transfers_post_within(postings=postings, actor=actor, reference=validation)
             signature_add(document=validation, rule=ProgressiveValidation.VALIDATOR, signer=signer)
     except IntegrityError:
-        raise _refuse(f"The payout of {hand} is validated already.", "already_validated") from None
+        raise _refuse(f"The payout of {hand} is validated already.", ProgressiveErrorCode.ALREADY_VALIDATED) from None
     return validation
 
 
@@ -281,7 +284,9 @@ def progressive_pay(
         lambda: _payment_write(
             once, hand=hand, patron_name=patron_name, id_type=id_type, id_number=id_number, actor=actor, pin=pin
         ),
-        race_refusal=lambda: _refuse(f"The payout of {hand} is paid already; nothing was paid twice.", "already_paid"),
+        race_refusal=lambda: _refuse(
+            f"The payout of {hand} is paid already; nothing was paid twice.", ProgressiveErrorCode.ALREADY_PAID
+        ),
     )
 
 
@@ -298,7 +303,8 @@ def _payment_write(
     """The payment's rule, once its key is new (``progressive_pay``): validated, not paid, under the hand's lock."""
     if not patron_name or not id_type or not id_number:
         raise _refuse(
-            "The patron's name, ID type and ID number are recorded with a payment at the cage.", "id_required"
+            "The patron's name, ID type and ID number are recorded with a payment at the cage.",
+            ProgressiveErrorCode.ID_REQUIRED,
         )
     _payable_at_cage(hand)
     independent_require(
@@ -345,12 +351,16 @@ def _payment_write(
 
 def _payable_at_cage(hand: ProgressiveHand) -> None:
     if hand.place != PayoutPlace.CAGE or not hand.amount_cents:
-        raise _refuse(f"The payout of {hand} is paid at the table, with its validation.", "not_at_cage")
+        raise _refuse(
+            f"The payout of {hand} is paid at the table, with its validation.", ProgressiveErrorCode.NOT_AT_CAGE
+        )
     if not ProgressiveValidation.objects.filter(hand_id=hand.pk).exists():
         raise _refuse(
             f"The payout of {hand} is not validated yet: a floorperson or above validates it first "
             "(§655a.11(i)(4)(i)(C), §657a.11(e)(3)).",
-            "not_validated",
+            ProgressiveErrorCode.NOT_VALIDATED,
         )
     if ProgressivePayment.objects.filter(hand_id=hand.pk).exists():
-        raise _refuse(f"The payout of {hand} is paid already; nothing was paid twice.", "already_paid")
+        raise _refuse(
+            f"The payout of {hand} is paid already; nothing was paid twice.", ProgressiveErrorCode.ALREADY_PAID
+        )

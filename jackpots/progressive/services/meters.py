@@ -26,6 +26,7 @@ from jackpots.progressive.accounts import (
     meter_wagers_account,
     meter_won_account,
 )
+from jackpots.progressive.exceptions import ProgressiveErrorCode
 from jackpots.progressive.models import (
     FundingReason,
     MeterFunding,
@@ -63,7 +64,7 @@ def progressive_register(
         raise _refuse(
             f"Meter {rule.code} is a {Game(meter.game).label} meter and cannot become a {Game(rule.game).label} one; "
             "give the new meter its own code.",
-            "meter_game_changed",
+            ProgressiveErrorCode.METER_GAME_CHANGED,
         )
     if not created and meter.name != rule.name:
         meter.name = rule.name
@@ -136,17 +137,22 @@ def meter_reset(*, meter: ProgressiveMeter, actor: User, pin: str) -> MeterFundi
             meter = meter_lock(meter)
             waiting = pending_hand(meter=meter)
             if waiting is None:
-                raise _refuse(f"{meter.name} is not pending a reset: no 100% payout waits for one.", "not_pending")
+                raise _refuse(
+                    f"{meter.name} is not pending a reset: no 100% payout waits for one.",
+                    ProgressiveErrorCode.NOT_PENDING,
+                )
             if not ProgressiveValidation.objects.filter(hand_id=waiting.pk).exists():
                 raise _refuse(
                     f"The {waiting.words} at table {waiting.round.table.number} is not validated yet: its documentation "
                     "is completed before the meter is reset.",
-                    "not_validated",
+                    ProgressiveErrorCode.NOT_VALIDATED,
                 )
             version = rules_version_in_effect(room=meter.room, at=signer.verified_at)
             rule = progressive_rule_of_version(version=version, code=meter.code) if version else None
             if version is None or rule is None:
-                raise _refuse(f"The rules in effect post no reset amount for {meter.name}.", "not_progressive")
+                raise _refuse(
+                    f"The rules in effect post no reset amount for {meter.name}.", ProgressiveErrorCode.NOT_PROGRESSIVE
+                )
             funding = _meter_fund(
                 meter=meter,
                 reason=FundingReason.RESET,
@@ -160,5 +166,5 @@ def meter_reset(*, meter: ProgressiveMeter, actor: User, pin: str) -> MeterFundi
             )
             signature_add(document=funding, rule=MeterFunding.RESETTER, signer=signer)
     except IntegrityError:
-        raise _refuse(f"{meter.name} was reset meanwhile.", "not_pending") from None
+        raise _refuse(f"{meter.name} was reset meanwhile.", ProgressiveErrorCode.NOT_PENDING) from None
     return funding

@@ -28,6 +28,7 @@ from jackpots.progressive.accounts import (
     meter_house_account,
     meter_wagers_account,
 )
+from jackpots.progressive.exceptions import ProgressiveErrorCode
 from jackpots.progressive.models import (
     ProgressiveRound,
     ProgressiveWager,
@@ -56,13 +57,17 @@ def community_read(value: str, game: str) -> str:
     if not value:
         return ""
     if game != Game.MISSISSIPPI_STUD.value:
-        raise _refuse("Community cards are dealt at Mississippi Stud only (§655a.8(d)(2)).", "cards_invalid")
+        raise _refuse(
+            "Community cards are dealt at Mississippi Stud only (§655a.8(d)(2)).", ProgressiveErrorCode.CARDS_INVALID
+        )
     try:
         cards = parse_cards(value)
     except InvalidCards as error:
-        raise _refuse(f"Community cards {value!r}: {error}", "cards_invalid") from None
+        raise _refuse(f"Community cards {value!r}: {error}", ProgressiveErrorCode.CARDS_INVALID) from None
     if len(cards) != 3:
-        raise _refuse(f"Three community cards are dealt (§655a.8(d)(2)), not {len(cards)}.", "cards_invalid")
+        raise _refuse(
+            f"Three community cards are dealt (§655a.8(d)(2)), not {len(cards)}.", ProgressiveErrorCode.CARDS_INVALID
+        )
     return format_cards(cards)
 
 
@@ -186,18 +191,19 @@ def _round_check(
     """The meter the table plays into when the round ended and the community cards as recorded, once
     the table is open and the wagers and chips are what a round of it records; refused naming the rule."""
     if timezone.is_naive(ended_at):
-        raise _refuse("ended_at needs its time zone.", "invalid")
+        raise _refuse("ended_at needs its time zone.", ProgressiveErrorCode.INVALID)
     if ended_at > timezone.now() + timedelta(minutes=5):
-        raise _refuse("A round is recorded after it ended: ended_at is in the future.", "invalid")
+        raise _refuse("A round is recorded after it ended: ended_at is in the future.", ProgressiveErrorCode.INVALID)
     at = meter_at_table(table=table, at=ended_at)
     if at is None:
         raise _refuse(
             f"Table {table.number} plays into no progressive meter by the rules in effect at {ended_at.isoformat()}.",
-            "not_progressive",
+            ProgressiveErrorCode.NOT_PROGRESSIVE,
         )
     if not table.is_open:
         raise _refuse(
-            f"Table {table.number} is closed; a floorperson opens it before rounds are recorded.", "table_closed"
+            f"Table {table.number} is closed; a floorperson opens it before rounds are recorded.",
+            ProgressiveErrorCode.TABLE_CLOSED,
         )
     community = community_read(community_cards, table.game)
     _wagers_check(table=table, at=at, wagers=wagers, chips_collected=chips_collected)
@@ -209,21 +215,33 @@ def _wagers_check(*, table: Table, at: MeterAtTable, wagers: list[SeatWager], ch
     (§655a.12(c)(5), §657a.12(d)(5)), and the value chips collected (§655a.8(b), §657a.8(b))."""
     seats = [w.seat for w in wagers]
     if len(set(seats)) != len(seats):
-        raise _refuse("A seat places one Progressive Payout Wager a round (§655a.7(d), §657a.7(d)(3)).", "invalid")
+        raise _refuse(
+            "A seat places one Progressive Payout Wager a round (§655a.7(d), §657a.7(d)(3)).",
+            ProgressiveErrorCode.INVALID,
+        )
     for wager in wagers:
         if not 1 <= wager.seat <= table.seats:
-            raise _refuse(f"Seat {wager.seat} is not a seat of table {table.number} (1-{table.seats}).", "invalid")
+            raise _refuse(
+                f"Seat {wager.seat} is not a seat of table {table.number} (1-{table.seats}).",
+                ProgressiveErrorCode.INVALID,
+            )
         if wager.amount_cents not in at.rule.wagers_cents:
             sizes = " or ".join(display_cents(c) for c in at.rule.wagers_cents)
             raise _refuse(
                 f"A Progressive Payout Wager of {display_cents(wager.amount_cents)} is not accepted by {at.meter.name}: "
                 f"it accepts {sizes} ({at.rule.envy_section}).",
-                "wager_size",
+                ProgressiveErrorCode.WAGER_SIZE,
             )
     if not isinstance(chips_collected, int) or chips_collected < 0:
-        raise _refuse("chips_collected is the number of value chips the dealer collected: 0 or more.", "invalid")
+        raise _refuse(
+            "chips_collected is the number of value chips the dealer collected: 0 or more.",
+            ProgressiveErrorCode.INVALID,
+        )
     if not wagers and chips_collected == 0:
-        raise _refuse("The round has no Progressive Payout Wager and no chip collected: nothing to record.", "invalid")
+        raise _refuse(
+            "The round has no Progressive Payout Wager and no chip collected: nothing to record.",
+            ProgressiveErrorCode.INVALID,
+        )
 
 
 def _table_not_held(table: Table) -> None:
@@ -239,7 +257,7 @@ def _table_not_held(table: Table) -> None:
             f"{held.round_id}) is paid through the cage and its validation is not signed. The cards stay on the "
             "table until the documentation is completed (§655a.11(i)(4)(i)(D), §657a.11(e)(4)); a floorperson "
             "or above validates the payout before the next round.",
-            "payout_documentation_open",
+            ProgressiveErrorCode.PAYOUT_DOCUMENTATION_OPEN,
         )
 
 
@@ -251,9 +269,9 @@ def wager_count_explain(
     action_require(actor=actor, action=Action.PROGRESSIVE_EXPLAIN, of=exception)
     explanation = (explanation or "").strip()
     if not explanation:
-        raise _refuse("Say what happened: the explanation stays with the round.", "reason_required")
+        raise _refuse("Say what happened: the explanation stays with the round.", ProgressiveErrorCode.REASON_REQUIRED)
     if WagerCountExplanation.objects.filter(exception_id=exception.pk).exists():
-        raise _refuse("This exception is explained already.", "already_explained")
+        raise _refuse("This exception is explained already.", ProgressiveErrorCode.ALREADY_EXPLAINED)
     signer = pin_check(user=actor, pin=pin)
     try:
         with transaction.atomic(durable=True):
@@ -263,5 +281,5 @@ def wager_count_explain(
             )
             signature_add(document=document, rule=WagerCountExplanation.EXPLAINER, signer=signer)
     except IntegrityError:
-        raise _refuse("This exception is explained already.", "already_explained") from None
+        raise _refuse("This exception is explained already.", ProgressiveErrorCode.ALREADY_EXPLAINED) from None
     return document

@@ -11,6 +11,7 @@ from casino_backoffice.poker import InvalidCards, best_high, crazy4_best, parse_
 from casino_backoffice.poker.cards import format_cards
 from casino_backoffice.poker.hands import HandValue
 from casino_backoffice.poker.paytables import PayoutKind, PaytableLine
+from jackpots.progressive.exceptions import ProgressiveErrorCode
 from jackpots.progressive.models import PayoutPlace, ProgressiveMeter, ProgressiveRound, ProgressiveWager
 from jackpots.progressive.rules import ProgressiveRule
 from jackpots.progressive.selectors import pending_hand, progressive_rule_of_version
@@ -39,7 +40,7 @@ def _hand_of(*, game: str, cards: str, community: str) -> tuple[HandValue, str]:
             raise InvalidCards(f"a Crazy 4 Poker player holds five cards (§657a.8(d)), not {len(player)}")
         return crazy4_best(player), format_cards(player)
     except InvalidCards as error:
-        raise _refuse(f"The cards cannot be read: {error}", "cards_invalid") from None
+        raise _refuse(f"The cards cannot be read: {error}", ProgressiveErrorCode.CARDS_INVALID) from None
 
 
 def _used_cards(round_: ProgressiveRound) -> set[int]:
@@ -79,7 +80,9 @@ def winning_read(
     rule = progressive_rule_of_version(version=round_.rules_version, code=round_.meter.code)
     assert rule is not None  # the round was recorded by it
     if not 1 <= seat <= table.seats:
-        raise _refuse(f"Seat {seat} is not a seat of table {table.number} (1-{table.seats}).", "invalid")
+        raise _refuse(
+            f"Seat {seat} is not a seat of table {table.number} (1-{table.seats}).", ProgressiveErrorCode.INVALID
+        )
     community = community_cards or round_.community_cards
     if (
         round_.community_cards
@@ -88,7 +91,7 @@ def winning_read(
     ):
         raise _refuse(
             f"The community cards of round {round_.pk} are {round_.community_cards}, not {community_cards}.",
-            "cards_invalid",
+            ProgressiveErrorCode.CARDS_INVALID,
         )
     hand, recorded_cards = _hand_of(game=table.game, cards=cards, community=community)
     wager = ProgressiveWager.objects.filter(round=round_, seat=seat).first()
@@ -103,12 +106,15 @@ def winning_read(
             if folded
             else f"it is not a Progressive Payout Hand of {rule.paytable.section}"
         )
-        raise _refuse(f"{hand} wins no progressive payout ({why}) and is no Envy Bonus Qualifying Hand.", "no_payout")
+        raise _refuse(
+            f"{hand} wins no progressive payout ({why}) and is no Envy Bonus Qualifying Hand.",
+            ProgressiveErrorCode.NO_PAYOUT,
+        )
     if line is not None and not light_confirmed:
         raise _refuse(
             "Confirm that the progressive table game system's light is illuminated for this seat before the payout "
             "is recorded (§655a.11(i)(4)(i)(B), §657a.11(e)(2)).",
-            "light_not_confirmed",
+            ProgressiveErrorCode.LIGHT_NOT_CONFIRMED,
         )
     return Winning(
         round=round_,
@@ -133,25 +139,28 @@ def winning_in_turn(winning: Winning) -> None:
     round_, seat, community = winning.round, winning.seat, winning.community
     recorded = list(round_.hands.all())
     if any(h.seat == seat for h in recorded):
-        raise _refuse(f"Seat {seat} of round {round_.pk} is recorded already.", "already_recorded")
+        raise _refuse(f"Seat {seat} of round {round_.pk} is recorded already.", ProgressiveErrorCode.ALREADY_RECORDED)
     later = [h.seat for h in recorded if h.seat > seat]
     if len(later) != len(recorded):
         raise _refuse(
             f"Seat {seat} is paid after seat {min(h.seat for h in recorded if h.seat < seat)}: the dealer pays "
             "from the player farthest to the dealer's right, counterclockwise (§655a.11(i), §657a.11(c)); "
             "record the hands of the higher seats first.",
-            "out_of_order",
+            ProgressiveErrorCode.OUT_OF_ORDER,
         )
     if recorded and round_.table.game == Game.MISSISSIPPI_STUD.value:
         first_community = recorded[0].cards.split("|")[1].strip()
         if first_community != format_cards(parse_cards(community)):
             raise _refuse(
                 f"The community cards of round {round_.pk} were recorded as {first_community}, not {community}.",
-                "cards_invalid",
+                ProgressiveErrorCode.CARDS_INVALID,
             )
     clash = _used_cards(round_) & set(parse_cards(winning.cards))
     if clash:
-        raise _refuse(f"{format_cards(sorted(clash))} is in another hand of this round already.", "cards_invalid")
+        raise _refuse(
+            f"{format_cards(sorted(clash))} is in another hand of this round already.",
+            ProgressiveErrorCode.CARDS_INVALID,
+        )
 
 
 def winning_payout(winning: Winning, *, meter: ProgressiveMeter, meter_cents: int) -> tuple[int, int, str]:
@@ -169,7 +178,7 @@ def winning_payout(winning: Winning, *, meter: ProgressiveMeter, meter_cents: in
         raise _refuse(
             f"{meter.name} is pending its reset after the {waiting.words} at table "
             f"{waiting.round.table.number}: a supervisor resets it before it pays again.",
-            "meter_pending",
+            ProgressiveErrorCode.METER_PENDING,
         )
     meter_bp = line.payout.meter_bp
     amount = percent_floor(meter_cents, meter_bp)
