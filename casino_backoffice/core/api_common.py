@@ -73,7 +73,6 @@ class ErrorOutput(serializers.Serializer):
     code = serializers.CharField(help_text="The refused rule, for programs (listed with each status).")
 
 
-_STRICT_CODES = False  # True once every domain names its codes by enumeration (issue 26, item 4)
 _STATUS_MEANING = {
     400: "Nothing recorded. Field errors (`{field: [message]}`), or a refused rule (`{detail, code}`)",
     403: "Nothing recorded. `{detail, code}`",
@@ -90,7 +89,7 @@ def errors(**codes: Iterable[ErrorCode]) -> dict[int, OpenApiResponse]:
     for name, listed in codes.items():
         number = int(name.removeprefix("e"))
         for code in listed:
-            if not isinstance(code, ErrorCode) and _STRICT_CODES:
+            if not isinstance(code, ErrorCode):
                 raise TypeError(f"errors({name}=...): {code!r} is not a member of an ErrorCode enumeration.")
         words = ", ".join(f"`{code}`" for code in listed)
         description = f"{_STATUS_MEANING[number]}{f'; code one of {words}' if words else ''}."

@@ -30,11 +30,8 @@ class CoreErrorCode(ErrorCode):
     IDEMPOTENCY_KEY_REUSED = "idempotency_key_reused"
 
 
-_STRICT = False  # True once every domain names its codes by enumeration (issue 26, item 4)
-
-
 def _checked(code: Any, where: str) -> ErrorCode:
-    if not isinstance(code, ErrorCode) and _STRICT:
+    if not isinstance(code, ErrorCode):
         raise TypeError(f"{where}: the code {code!r} is not a member of an ErrorCode enumeration.")
     return code
 

@@ -11,7 +11,6 @@ from rest_framework.exceptions import ValidationError
 
 from casino_backoffice.core.api import WholeNumberField
 from jackpots.funds.models import Jackpot
-from jackpots.funds.reports import id_number_masked  # noqa: F401 (read by the products' APIs until they import it from reports)
 from tables.models import PokerRoom, Round, Table
 from tables.selectors import visible_to
 

@@ -39,9 +39,10 @@ from jackpots.bad_beat.models import (
     ShareName,
 )
 from jackpots.bad_beat.services.payouts import distribution_prepare, share_pay
-from jackpots.funds.api import id_number_masked, pin_field
+from jackpots.funds.api import pin_field
 from jackpots.funds.exceptions import FundsErrorCode
 from jackpots.funds.models import PaymentPlace
+from jackpots.funds.reports import id_number_masked
 
 # --- What a distribution, a share and a payment read as -------------------------------------------
 

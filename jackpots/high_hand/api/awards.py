@@ -26,10 +26,8 @@ from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.exceptions import StaffErrorCode
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action
-from jackpots.funds.api import (
-    id_number_masked,
-    pin_field,
-)
+from jackpots.funds.api import pin_field
+from jackpots.funds.reports import id_number_masked
 from jackpots.high_hand.exceptions import HighHandErrorCode
 from jackpots.high_hand.models import (
     HighHandAward,

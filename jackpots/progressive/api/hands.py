@@ -28,7 +28,8 @@ from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.exceptions import StaffErrorCode
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action
-from jackpots.funds.api import id_field, id_number_masked, pin_field
+from jackpots.funds.api import id_field, pin_field
+from jackpots.funds.reports import id_number_masked
 from jackpots.progressive.api.rounds import (
     ProgressiveHandOutput,
     ProgressiveRoundOutput,
