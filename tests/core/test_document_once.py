@@ -17,19 +17,26 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from cage.models import ComplianceNotice
-from casino_backoffice.core.exceptions import Conflict, DomainError
+from casino_backoffice.core.exceptions import Conflict, DomainError, ErrorCode
 from casino_backoffice.core.idempotency import DocumentOnce, IdempotencyKeyReused, replays_noted
 from tests.lock_race import second_waits_for_first
 
 KEY = "7:notice-1"
 
 
+class _TestErrorCode(ErrorCode):
+    """This test's own rules, as a domain names its codes."""
+
+    REFUSED_BY_THE_RULE = "refused_by_the_rule"
+    ALREADY_NOTICED = "already_noticed"
+
+
 class _Refused(DomainError):
-    code = "refused_by_the_rule"
+    code = _TestErrorCode.REFUSED_BY_THE_RULE
 
 
 class _AlreadyNoticed(Conflict):
-    code = "already_noticed"
+    code = _TestErrorCode.ALREADY_NOTICED
 
 
 def _inserted(notice: ComplianceNotice) -> None:

@@ -655,6 +655,6 @@ def test_twenty_concurrent_payments_of_one_share_over_the_api_pay_it_once(
 )
 def test_the_api_shows_a_patrons_id_number_by_its_last_four_characters(number, shown) -> None:
     """Every role that reads claims reads the API; the whole number is in the back office's claim file."""
-    from jackpots.funds.api import id_number_masked
+    from jackpots.funds.reports import id_number_masked
 
     assert id_number_masked(number) == shown
