@@ -38,6 +38,8 @@ class Takes:
     rakeable: str
     lines: list[tuple[str, str, str]]  # (who takes, amount, rule)
     to_winner: str
+    # A voided round has no winner: its pot goes back to the players who put it in (§637a.18(i)).
+    voided: bool = False
 
 
 def _takes_of_breakdown(breakdown: PotBreakdown) -> Takes:
@@ -70,7 +72,11 @@ def _takes_of_round(round_: Round) -> Takes:
             )
             for d in drops
         ],
-        to_winner=display_cents(rakeable - round_.rake_cents - sum(d.amount_cents for d in drops)),
+        # A voided round returns the whole pot, the uncalled bet with it.
+        to_winner=display_cents(
+            round_.pot_cents if round_.voided else rakeable - round_.rake_cents - sum(d.amount_cents for d in drops)
+        ),
+        voided=round_.voided,
     )
 
 

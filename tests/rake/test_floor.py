@@ -127,6 +127,22 @@ def test_a_dealer_logs_a_round_and_sees_what_it_took_and_why(rated_table, dealer
     assert _form_key(html) != key  # the next round gets a form of its own
 
 
+def test_a_voided_round_shows_its_pot_returned_to_the_players_not_a_winner(rated_table, dealer):
+    tablet = browser_for(dealer)
+    key = _form_key(tablet.get("/floor/rounds/log/").content.decode())
+
+    response = tablet.post(
+        "/floor/rounds/log/", {**ROUND, "table": rated_table.pk, "idempotency_key": key, "voided": "yes"}
+    )
+
+    round_ = Round.objects.get()
+    assert round_.voided and round_.rake_cents == 0
+    html = tablet.get(response["Location"]).content.decode()
+    assert "To the winner" not in html
+    assert '<td class="big">Returned to the players</td><td class="big">$120.00</td>' in html  # with the uncalled bet
+    assert "(§637a.18(i))" in html and '<span class="state voided">voided</span>' in html
+
+
 def test_the_same_form_sent_twice_records_one_round(rated_table, dealer):
     tablet = browser_for(dealer)
     key = _form_key(tablet.get("/floor/rounds/log/").content.decode())
