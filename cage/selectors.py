@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from django.db.models import BigIntegerField, Case, F, Q, QuerySet, Sum, When
+from django.db.models import BigIntegerField, Case, F, OuterRef, Q, QuerySet, Subquery, Sum, When
 from django.db.models.functions import Coalesce
 
 from casino_backoffice.core.exports import Column, Kind
@@ -403,3 +403,51 @@ def unresolved_filter() -> Q:
     """Variances awaiting an explanation: over the threshold, unexplained, and not of a count a
     recount superseded (the recount stands instead)."""
     return Q(needs_explanation=True, explained_at__isnull=True) & ~Q(count__status=CountStatus.SUPERSEDED)
+
+
+@dataclass(frozen=True)
+class BoxState:
+    """Where a box stands for the person about to count it: ``key`` one of due, counted, witnessed,
+    carried, verified, empty; ``words`` what the box list says. The amount is never said: the dealer
+    counts blind (§637a.15(d)(1)); "empty" says only that no round dropped into it since its last count."""
+
+    key: str
+    words: str
+
+
+_COUNT_STATE = {
+    CountStatus.COUNTED: ("counted", "Counted, awaiting the witness"),
+    CountStatus.WITNESSED: ("witnessed", "Witnessed, awaiting transport"),
+    CountStatus.IN_TRANSIT: ("carried", "Carried to the cage"),
+    CountStatus.VERIFIED: ("verified", "Verified at the cage"),
+}
+
+
+def box_states(*, boxes: QuerySet[Box], today: dict[int, date]) -> dict[int, BoxState]:
+    """Each box's state (``BoxState``), in three queries: what it holds since its last count
+    (``boxes_with_expected``: a High Hand box, its next period's content) and its last standing count.
+    A box holding money is due, whatever an earlier count of the day said; an empty one shows where its
+    last count stands, dated when that was another gaming day than ``today[room_id]`` (a verified count
+    of another day says no more than empty)."""
+    contents = {content.box.pk: content for content in boxes_with_expected(boxes=boxes)}
+    standing = Count.objects.exclude(status=CountStatus.SUPERSEDED)
+    last_ids = Box.objects.filter(pk__in=list(contents)).annotate(
+        last_count=Subquery(standing.filter(box=OuterRef("pk")).order_by("-counted_at", "-pk").values("pk")[:1])
+    )
+    last_counts = {
+        count.box_id: count
+        for count in Count.objects.filter(pk__in=last_ids.values("last_count")).only("box_id", "status", "gaming_day")
+    }
+    states = {}
+    for box_id, content in contents.items():
+        last = last_counts.get(box_id)
+        on = "" if last is None or last.gaming_day == today.get(content.box.room_id) else f" ({last.gaming_day})"
+        if content.expected_cents > 0:
+            again = " again: dropped into since it was counted today" if last is not None and not on else ""
+            states[box_id] = BoxState("due", f"Due to be counted{again}")
+        elif last is not None and last.status in _COUNT_STATE and (on == "" or last.status != CountStatus.VERIFIED):
+            key, words = _COUNT_STATE[CountStatus(last.status)]
+            states[box_id] = BoxState(key, f"{words}{on}")
+        else:
+            states[box_id] = BoxState("empty", "Empty: nothing dropped since its last count")
+    return states

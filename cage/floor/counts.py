@@ -33,6 +33,7 @@ from tables.models import PokerRoom
 from tables.selectors import gaming_day, rooms_of, visible_to
 
 from ..models import RECOUNTABLE, Box, ComplianceNotice, Count, CountPlace, CountStatus
+from ..selectors import box_states
 from ..services import count_record, count_recount, count_witness, counts_witness, notice_record
 from .forms import CountForm, NoticeForm, RecountForm, WitnessForm
 
@@ -150,24 +151,19 @@ def _tables_of_boxes(user: Any) -> list[dict[str, Any]]:
     boxes = list(boxes_at_closed_tables(user))
     rooms = list({box.room_id: box.room for box in boxes}.values())
     notices = _notice_today(rooms)
-    waiting_for = {CountStatus.COUNTED: "Awaiting the witness", CountStatus.WITNESSED: "Awaiting transport"}
-    awaiting = {
-        box_id: waiting_for[CountStatus(status)]
-        for box_id, status in Count.objects.filter(box__in=boxes, status__in=list(waiting_for)).values_list(
-            "box_id", "status"
-        )
-    }
+    states = box_states(
+        boxes=Box.objects.filter(pk__in=[box.pk for box in boxes]), today={room.pk: today_in(room) for room in rooms}
+    )
     tables: dict[int, dict[str, Any]] = {}
     for box in boxes:
         table = tables.setdefault(box.table_id, {"table": box.table, "room": box.room, "boxes": []})
         bad_beat = box.jackpot is not None and box.jackpot.kind == JackpotKind.BAD_BEAT
-        state = awaiting.get(box.pk)
         table["boxes"].append(
             {
                 "box": box,
                 "name": box.jackpot.name if box.jackpot else "Rake drop box",
                 "needs_notice": bad_beat and box.room_id not in notices,
-                "state": state or "",
+                "state": states[box.pk],
             }
         )
     return list(tables.values())

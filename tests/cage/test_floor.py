@@ -51,6 +51,53 @@ def _snapshot() -> tuple:
 # --- The dealer's count ---------------------------------------------------------------------------
 
 
+def _box_list_states(browser: Client, table: str = "T1") -> dict[str, str]:
+    page = browser.get(reverse("floor:cage-count")).content.decode()
+    states = re.findall(r'<strong>([^<]+)</strong>.*?data-state="([a-z]+)"', page, re.DOTALL)
+    return {code: state for code, state in states if code.startswith(f"{table}-")}
+
+
+def test_the_box_list_says_where_each_box_stands_never_what_it_holds(
+    closed_table, dealer, floorperson, log_rounds, key
+) -> None:
+    """Due (money dropped since its last count), counted, witnessed, empty, and due again when the
+    table reopened and dropped more; the amount is never shown: the dealer counts blind."""
+    from tables.services import table_set_open
+
+    drop, high_hand = _box(closed_table, "T1-drop"), _box(closed_table, "T1-hh")
+    browser = _browser(dealer)
+    assert _box_list_states(browser) == {"T1-bb": "due", "T1-hh": "due", "T1-drop": "due"}
+
+    count_record(box=drop, counted_cents=1500, actor=dealer, pin=PIN, idempotency_key=key())
+    witnessed = count_record(box=high_hand, counted_cents=600, actor=dealer, pin=PIN, idempotency_key=key())
+    count_witness(count=witnessed, actor=floorperson, pin=PIN, surveillance_reference="CAM-1")
+
+    page = browser.get(reverse("floor:cage-count")).content.decode()
+    assert _box_list_states(browser) == {"T1-bb": "due", "T1-hh": "witnessed", "T1-drop": "counted"}
+    assert "Counted, awaiting the witness" in page and "Witnessed, awaiting transport" in page
+    assert "$15.00" not in page and "$6.00" not in page and "$3.00" not in page
+
+    reopened = table_set_open(table=closed_table, is_open=True, actor=floorperson)
+    log_rounds(reopened, 1)
+    table_set_open(table=reopened, is_open=False, actor=floorperson)
+
+    page = browser.get(reverse("floor:cage-count")).content.decode()
+    assert _box_list_states(browser) == {"T1-bb": "due", "T1-hh": "due", "T1-drop": "due"}
+    assert "Due to be counted again: dropped into since it was counted today" in page
+
+
+def test_a_box_nothing_dropped_into_is_empty(closed_table, dealer) -> None:
+    """T2 of the rules is closed and dealt no round: each of its boxes is empty; T1's are due."""
+    boxes_sync(room=closed_table.room)
+    browser = _browser(dealer)
+
+    quiet = _box_list_states(browser, "T2")
+
+    assert quiet and set(quiet.values()) == {"empty"}
+    assert set(quiet) == set(Box.objects.filter(table__number="T2").values_list("code", flat=True))
+    assert set(_box_list_states(browser).values()) == {"due"}
+
+
 def test_a_dealer_counts_a_box_blind_and_sees_expected_and_variance_after(closed_table, dealer) -> None:
     drop = _box(closed_table, "T1-drop")
     browser = _browser(dealer)
