@@ -78,3 +78,14 @@ ID_TYPES = (
     ("Passport", "Passport"),
     ("Military ID", "Military ID"),
 )
+
+
+def id_type_field(*, label: str, recorded: str = "", help_text: str = "") -> forms.ChoiceField:
+    """The kind of identification presented, picked from ``ID_TYPES`` on the tablet and in the admin
+    alike, never typed: a typo ("Drivers licence") would be a patron's record that matches no other.
+    ``recorded``: the type recorded with the hand when it is not of the list (a table system may send
+    any words), offered too, so a cashier can still match it (§637a.16(b)(7))."""
+    choices = [("", "Choose the document presented"), *ID_TYPES]
+    if recorded and recorded.casefold() not in {value.casefold() for value, _ in ID_TYPES}:
+        choices.append((recorded, recorded))
+    return forms.ChoiceField(label=label, choices=choices, help_text=help_text)

@@ -329,6 +329,23 @@ def test_a_cashier_or_finance_pays_a_share_at_the_cage(payer, bad_beat_day, requ
     assert f"paid at the cage to {share.name}: $100.00" in _text(response)
 
 
+def test_the_cage_picks_the_patrons_identification_from_the_tablets_list(bad_beat_day, cashier) -> None:
+    """The admin offers the tablet's list of documents; typed words of another spelling are refused."""
+    share = unpaid_share(bad_beat_day["claim"])
+    person, url = browser(cashier), reverse("admin:jackpots_badbeatshare_pay", args=[share.pk])
+    page = person.get(url).content.decode()
+    assert '<select name="id_type"' in page
+    assert all(f'<option value="{kind}">' in page for kind in ("Driver&#x27;s license", "State ID card", "Passport"))
+    before = _counts()
+
+    refused = _text(
+        person.post(url, {"id_type": "Drivers licence", "id_number": "X1", "pin": PIN, "idempotency_key": _key(page)})
+    )
+
+    assert "Select a valid choice" in refused
+    assert _counts() == before
+
+
 def test_a_share_paid_twice_or_with_a_wrong_pin_pays_nothing(bad_beat_day, cashier, compliance) -> None:
     paid = BadBeatPayment.objects.get().share
     share = unpaid_share(bad_beat_day["claim"])

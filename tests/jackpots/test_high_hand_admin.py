@@ -268,12 +268,12 @@ def test_a_cashier_pays_an_award_against_the_identification_recorded(to_collect,
 
     response = person.post(
         url,
-        {"id_type": "passport", "id_number": "x9876543", "pin": PIN, "idempotency_key": _key(page.content.decode())},
+        {"id_type": "Passport", "id_number": "x9876543", "pin": PIN, "idempotency_key": _key(page.content.decode())},
         follow=True,
     )
 
     payment = HighHandAwardPayment.objects.get(award=award)
-    assert (payment.paid_by, payment.id_type) == (cashier, "passport")
+    assert (payment.paid_by, payment.id_type) == (cashier, "Passport")
     assert f"Award {award.pk} paid at the cage to Tia Tie: $61.72." in _text(response)
     again = person.get(url).content.decode()
     assert 'name="pin"' not in again and "State paid" in _text(person.get(url))

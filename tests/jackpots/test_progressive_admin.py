@@ -344,7 +344,9 @@ def test_a_payout_not_yet_validated_waits(stud, crazy4, dealer, cashier) -> None
     assert "State to validate, then the cage" in page and "Sign the payment" not in page
     before = snapshot()
     refused = _text(
-        person.post(url, {"patron_name": "A", "id_type": "B", "id_number": "C", "pin": PIN, "idempotency_key": "v-1"})
+        person.post(
+            url, {"patron_name": "A", "id_type": "Passport", "id_number": "C", "pin": PIN, "idempotency_key": "v-1"}
+        )
     )
     assert "is not validated yet: a floorperson or above validates it first" in refused
     assert snapshot() == before

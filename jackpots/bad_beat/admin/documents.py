@@ -26,6 +26,7 @@ from jackpots.bad_beat.models import BadBeatDecision, BadBeatDistribution, BadBe
 from jackpots.bad_beat.services.payouts import share_pay
 from jackpots.funds.admin import SignForm, require, sign_page
 from jackpots.funds.exports import credential
+from jackpots.funds.floor import id_type_field
 from jackpots.funds.models import PaymentPlace
 from jackpots.funds.reports import game_words, id_number_masked
 
@@ -191,12 +192,7 @@ class PaidFilter(admin.SimpleListFilter):
 
 
 class PayForm(SignForm):
-    id_type = forms.CharField(
-        label="Patron's identification",
-        max_length=60,
-        help_text="The kind of document, such as Driver's license or Passport.",
-        widget=forms.TextInput(attrs={"size": 30, "autocomplete": "off"}),
-    )
+    id_type = id_type_field(label="Patron's identification")
     id_number = forms.CharField(
         label="Its number", max_length=60, widget=forms.TextInput(attrs={"size": 30, "autocomplete": "off"})
     )

@@ -20,6 +20,7 @@ from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.permissions import Action, may
 from jackpots.funds.admin import SignForm, require, sign_page
 from jackpots.funds.exports import credential, person
+from jackpots.funds.floor import id_type_field
 from jackpots.funds.reports import id_number_masked
 from jackpots.high_hand.admin.common import HighHandAdmin, period_link, period_named
 from jackpots.high_hand.models import HighHandAward, HighHandAwardPayment
@@ -42,12 +43,20 @@ class AwardStateFilter(admin.SimpleListFilter):
 
 
 class PayAwardForm(SignForm):
-    id_type = forms.CharField(
-        label="Identification presented",
-        max_length=60,
-        help_text="The kind of document, as recorded with the hand, such as Driver's license or Passport.",
-        widget=forms.TextInput(attrs={"size": 30, "autocomplete": "off"}),
-    )
+    def __init__(self, *args: Any, recorded_id_type: str = "", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Where the page reads it: which document, then its number.
+        fields = dict(self.fields)
+        self.fields = {}
+        for name, field in fields.items():
+            if name == "id_number":
+                self.fields["id_type"] = id_type_field(
+                    label="Identification presented",
+                    recorded=recorded_id_type,
+                    help_text="The kind of document, as recorded with the hand.",
+                )
+            self.fields[name] = field
+
     id_number = forms.CharField(
         label="Its number",
         max_length=60,
@@ -155,7 +164,7 @@ class HighHandAwardAdmin(HighHandAdmin):
             pk=award_id,
         )
         period, entry, zone = award.period, award.entry, award.period.room.timezone
-        form = PayAwardForm(request.POST or None)
+        form = PayAwardForm(request.POST or None, recorded_id_type=entry.id_type)
         error = ""
         if request.method == "POST" and form.is_valid():
             try:

@@ -23,6 +23,7 @@ from casino_backoffice.money import display_cents, display_percent
 from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.permissions import Action, may
 from jackpots.funds.admin import SignForm, require, sign_page
+from jackpots.funds.floor import id_type_field
 from jackpots.funds.reports import id_number_masked
 from jackpots.progressive.admin.meters import (
     ProgressiveAdmin,
@@ -84,12 +85,7 @@ class PayForm(SignForm):
         max_length=120,
         widget=forms.TextInput(attrs={"size": 30, "autocomplete": "off"}),
     )
-    id_type = forms.CharField(
-        label="Identification presented",
-        max_length=60,
-        help_text="The kind of document, such as Driver's license or Passport.",
-        widget=forms.TextInput(attrs={"size": 30, "autocomplete": "off"}),
-    )
+    id_type = id_type_field(label="Identification presented")
     id_number = forms.CharField(
         label="Its number",
         max_length=60,
