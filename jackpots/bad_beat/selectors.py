@@ -12,6 +12,7 @@ from django.db.models import Exists, OuterRef, Q, Subquery, Sum
 
 from casino_backoffice.ledger.models import Account
 from casino_backoffice.ledger.selectors import account_balances
+from casino_backoffice.money import percent_floor
 from jackpots.bad_beat.exceptions import BadBeatNotOffered
 from jackpots.bad_beat.models import (
     BadBeatClaim,
@@ -21,7 +22,7 @@ from jackpots.bad_beat.models import (
     DecisionOutcome,
     DisplayAdjustment,
 )
-from jackpots.bad_beat.rules import BadBeatRule
+from jackpots.bad_beat.rules import BadBeatHand, BadBeatRule
 from jackpots.funds.accounts import jackpot_fund_account
 from jackpots.funds.models import Jackpot, JackpotKind
 from jackpots.funds.selectors import jackpot_rule_of_version, tables_listing
@@ -156,6 +157,51 @@ def fund_positions(*, jackpots: Iterable[Jackpot]) -> dict[int, FundPosition]:
 
 def fund_position(*, jackpot: Jackpot) -> FundPosition:
     return fund_positions(jackpots=[jackpot])[jackpot.pk]
+
+
+# --- A claim's payout ------------------------------------------------------------------------------
+
+
+def bad_beat_hand_of(claim: BadBeatClaim) -> tuple[BadBeatRule, BadBeatHand]:
+    """The fund's posted rules and the hand the claim was checked against, from the claim's version."""
+    rule = jackpot_rule_of_version(version=claim.rules_version, code=claim.jackpot.code)
+    assert isinstance(rule, BadBeatRule)
+    return rule, next(hand for hand in rule.hands if hand.code == claim.hand_code)
+
+
+@dataclass(frozen=True)
+class PayoutFigures:
+    """What verifying a claim pays, and from what: the fund's official balance, less what earlier
+    verified claims still owe (``available_cents``, never below zero), less the reserve the posted rules
+    keep back for the next jackpot, times the hand's posted payout percentage."""
+
+    official_cents: int
+    owed_cents: int
+    available_cents: int
+    reserve_bp: int
+    reserve_cents: int
+    payout_bp: int
+    payout_cents: int
+
+
+def claim_payout_figures(*, claim: BadBeatClaim) -> PayoutFigures:
+    """The payout a claim's verification makes on the fund as it stands (§637a.15(f)): the reserve is
+    rounded down to the cent of what stays in play, so the reserve keeps the odd cent; the payout is
+    rounded down, what is left stays in the fund. The supervisor's page shows it before signing;
+    ``claim_verify`` computes it again under the fund's lock, and that is the payout."""
+    position = fund_position(jackpot=claim.jackpot)
+    rule, hand = bad_beat_hand_of(claim)
+    available = max(position.available_cents, 0)
+    reserve = available - percent_floor(available, 10_000 - rule.reserve_bp)
+    return PayoutFigures(
+        official_cents=position.official_cents,
+        owed_cents=position.owed_cents,
+        available_cents=available,
+        reserve_bp=rule.reserve_bp,
+        reserve_cents=reserve,
+        payout_bp=hand.payout_bp,
+        payout_cents=percent_floor(available - reserve, hand.payout_bp),
+    )
 
 
 # --- The Bad Beat queues --------------------------------------------------------------------------

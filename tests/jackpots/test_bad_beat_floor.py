@@ -429,8 +429,10 @@ def test_the_supervisor_verifies_through_the_page_and_the_board_shows_pending(
     adjustment = display_adjust(jackpot=bad_beat, actor=finance, pin=PIN, idempotency_key="display-before")
     display_witness(adjustment=adjustment, actor=floorperson, pin=PIN)  # it takes effect (§637a.15(h)(1))
     claim = make_claim()
+    tablet = _browser(supervisor)
+    before_signing = tablet.get(reverse("floor:bad-beat-decide")).content.decode()
 
-    response = _browser(supervisor).post(reverse("floor:bad-beat-verify", args=[claim.pk]), {"pin": PIN}, follow=True)
+    response = tablet.post(reverse("floor:bad-beat-verify", args=[claim.pk]), {"pin": PIN}, follow=True)
 
     decision = BadBeatDecision.objects.get()
     assert (decision.claim, decision.outcome, decision.payout_cents, decision.decided_by) == (
@@ -439,6 +441,9 @@ def test_the_supervisor_verifies_through_the_page_and_the_board_shows_pending(
         100_000,
         supervisor,
     )
+    preview = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", before_signing))
+    assert "Official fund $1,000.00" in preview and "Payout (100% of the rest) $1,000.00" in preview  # seen before
+    assert "Reserve kept for the next jackpot (0%) -$0.00" in preview
     page = response.content.decode()
     assert f"Claim {claim.pk} at table T1 verified: the payout is $1,000.00" in page
     assert "No claim awaits a decision." in page

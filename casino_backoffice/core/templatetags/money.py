@@ -6,7 +6,7 @@ from typing import Any
 
 from django import template
 
-from casino_backoffice.money import display_cents
+from casino_backoffice.money import display_cents, display_percent
 
 register = template.Library()
 
@@ -23,3 +23,9 @@ def money(cents: Any) -> str:
 def chip(cents: Any) -> str:
     """A chip's denomination in cents as people name it: 2500 -> $25."""
     return display_cents(int(cents)).removesuffix(".00")
+
+
+@register.filter
+def percent(rate_bp: Any) -> str:
+    """Basis points as people read a rate: 1000 -> 10%."""
+    return display_percent(int(rate_bp))

@@ -34,7 +34,7 @@ from jackpots.bad_beat.admin.documents import DecisionInline, DistributionInline
 from jackpots.bad_beat.exports import claims_report
 from jackpots.bad_beat.models import BadBeatClaim, BadBeatDecision, BadBeatDistribution, ClaimStatus, PayoutMethod
 from jackpots.bad_beat.reports import claim_file, claims_with_amounts
-from jackpots.bad_beat.services.claims import bad_beat_hand_of
+from jackpots.bad_beat.selectors import bad_beat_hand_of
 from jackpots.bad_beat.services.payouts import LEFTOVER_RULE, distribution_prepare, distribution_split
 from jackpots.funds.admin import SignForm, require, sign_page
 from jackpots.funds.reports import card_words, game_words

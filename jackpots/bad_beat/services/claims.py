@@ -29,7 +29,6 @@ from django.utils import timezone
 from casino_backoffice.core.idempotency import DocumentOnce, request_fingerprint
 from casino_backoffice.ledger.models import Account
 from casino_backoffice.ledger.services import account_locked
-from casino_backoffice.money import percent_floor
 from casino_backoffice.poker import InvalidCards, best_high, omaha_high, parse_cards
 from casino_backoffice.poker.cards import format_cards
 from casino_backoffice.poker.qualifiers import QualifierResult
@@ -54,7 +53,7 @@ from jackpots.bad_beat.models import (
     hand_cards,
 )
 from jackpots.bad_beat.rules import BadBeatHand, BadBeatRule
-from jackpots.bad_beat.selectors import bad_beat_at_table, fund_position
+from jackpots.bad_beat.selectors import bad_beat_at_table, claim_payout_figures
 from jackpots.bad_beat.services.claimed_once import (
     ClaimedHand,
     already_claimed,
@@ -66,7 +65,7 @@ from jackpots.funds.accounts import jackpot_fund_account
 from jackpots.funds.exceptions import JackpotError
 from jackpots.funds.hand_rounds import hand_round_lock, round_disagreement
 from jackpots.funds.models import Jackpot
-from jackpots.funds.selectors import jackpot_rule_of_version, local_time
+from jackpots.funds.selectors import local_time
 from tables.models import Round, Table
 from tables.selectors import gaming_day
 
@@ -392,13 +391,6 @@ def fund_locked(jackpot: Jackpot) -> Account:
     return account_locked(jackpot_fund_account(jackpot=jackpot))
 
 
-def bad_beat_hand_of(claim: BadBeatClaim) -> tuple[BadBeatRule, BadBeatHand]:
-    """The fund's posted rules and the hand the claim was checked against, from the claim's version."""
-    rule = jackpot_rule_of_version(version=claim.rules_version, code=claim.jackpot.code)
-    assert isinstance(rule, BadBeatRule)
-    return rule, next(hand for hand in rule.hands if hand.code == claim.hand_code)
-
-
 def _not_the_opener(claim: BadBeatClaim, actor: User) -> None:
     if claim.opened_by_id == actor.pk:
         raise SignerNotIndependent(
@@ -411,10 +403,8 @@ def claim_verify(*, claim: BadBeatClaim, actor: User, pin: str) -> BadBeatDecisi
     """The poker shift supervisor verifies a qualifying claim and signs (§637a.15(f)); refused for a
     claim whose hands do not qualify, and for the person who opened it.
 
-    The payout is fixed now, under the fund's lock: the fund's official balance less what earlier
-    verified claims still owe, less the reserve the posted rules keep back for the next jackpot
-    (rounded down to the cent, so the reserve keeps the odd cent), times the hand's posted payout
-    percentage (rounded down: what is left stays in the fund).
+    The payout is fixed now, under the fund's lock (``claim_payout_figures``: the figures the supervisor
+    saw before signing, computed again on the fund as it stands when the signature lands).
     """
     action_require(actor=actor, action=Action.BAD_BEAT_VERIFY, of=claim)
     claim = BadBeatClaim.objects.get(pk=claim.pk)  # as it stands now
@@ -432,19 +422,16 @@ def claim_verify(*, claim: BadBeatClaim, actor: User, pin: str) -> BadBeatDecisi
         _undecided(claim)
         claim_require_first(claim)
         fund_locked(claim.jackpot)
-        position = fund_position(jackpot=claim.jackpot)
-        rule, hand = bad_beat_hand_of(claim)
-        available = max(position.available_cents, 0)
-        reserve = available - percent_floor(available, 10_000 - rule.reserve_bp)
+        figures = claim_payout_figures(claim=claim)
         decision = BadBeatDecision.objects.create(
             claim=claim,
             claim_opened_by_id=claim.opened_by_id,
             outcome=DecisionOutcome.VERIFIED,
-            official_cents=position.official_cents,
-            owed_cents=position.owed_cents,
-            available_cents=available,
-            reserve_cents=reserve,
-            payout_cents=percent_floor(available - reserve, hand.payout_bp),
+            official_cents=figures.official_cents,
+            owed_cents=figures.owed_cents,
+            available_cents=figures.available_cents,
+            reserve_cents=figures.reserve_cents,
+            payout_cents=figures.payout_cents,
             decided_by=actor,
             decided_at=signer.verified_at,
         )

@@ -42,8 +42,8 @@ from jackpots.bad_beat.models import (
     PayoutMethod,
     ShareName,
 )
-from jackpots.bad_beat.selectors import fund_position
-from jackpots.bad_beat.services.claims import bad_beat_hand_of, claim_require_first, claim_require_status, fund_locked
+from jackpots.bad_beat.selectors import bad_beat_hand_of, fund_position
+from jackpots.bad_beat.services.claims import claim_require_first, claim_require_status, fund_locked
 from jackpots.funds.accounts import jackpot_paid_account
 from jackpots.funds.exceptions import JackpotError
 from jackpots.funds.models import PaymentPlace

@@ -19,7 +19,7 @@ from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action
 from jackpots.bad_beat.floor.forms import DenyForm, VerifyForm
 from jackpots.bad_beat.floor.views.common import ClaimView, claim_or_back, claim_view, rounds_of_claims
-from jackpots.bad_beat.selectors import claims_to_decide
+from jackpots.bad_beat.selectors import PayoutFigures, claim_payout_figures, claims_to_decide
 from jackpots.bad_beat.services.claims import claim_deny, claim_verify
 from jackpots.funds.floor import floor_rooms
 
@@ -35,6 +35,8 @@ class ToDecide:
     verify: VerifyForm | None
     deny: DenyForm
     opened_by_me: bool
+    # What verifying it now would pay, shown before the supervisor signs (None: it cannot be verified).
+    payout: PayoutFigures | None = None
 
 
 def _decide_rows(user: User, bound: dict[int, forms.Form] | None = None) -> list[ToDecide]:
@@ -49,12 +51,14 @@ def _decide_rows(user: User, bound: dict[int, forms.Form] | None = None) -> list
             verify = posted
         elif isinstance(posted, DenyForm):
             deny = posted
+        opened_by_me = claim.opened_by_id == user.pk
         rows.append(
             ToDecide(
                 view=claim_view(claim, rounds),
                 verify=verify if claim.qualifies else None,  # a claim that does not qualify can only be denied
                 deny=deny,
-                opened_by_me=claim.opened_by_id == user.pk,
+                opened_by_me=opened_by_me,
+                payout=claim_payout_figures(claim=claim) if claim.qualifies and not opened_by_me else None,
             )
         )
     return rows
