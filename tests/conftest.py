@@ -36,6 +36,15 @@ def _fast_password_hashing(settings) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _rules_parsed_afresh() -> None:
+    """Each test parses the rules versions it loads: ids start again when a test empties the database
+    with its sequences, and a version parsed by an earlier test must not stand for a new one."""
+    from tables.selectors import rules_versions_forget
+
+    rules_versions_forget()
+
+
+@pytest.fixture(autouse=True)
 def _nobody_acting() -> Iterator[None]:
     """Each test starts as a new task does: no acting person left by the one before (``core.audit``)."""
     acting_clear()
