@@ -12,6 +12,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.db.models import Count, Q, QuerySet, Sum
 from django.utils.module_loading import import_string
 
+from casino_backoffice.core.caches import id_cache
 from casino_backoffice.ledger.models import AccountKind, Transfer, TransferKind
 from casino_backoffice.money import format_cents
 from jackpots.funds.models import RoundDrop
@@ -25,7 +26,7 @@ from .exceptions import RulesNotInEffect
 from .models import LateRoundEntry, TimeCharge
 from .rules import RakePolicy, Rules, TableRule
 
-_numbers: dict[int, int] = {}
+_numbers: dict[int, int] = id_cache()
 
 
 def rules_of_version(*, version_id: int, content: dict[str, Any] | None = None) -> Rules:

@@ -19,6 +19,7 @@ from django.db.models.functions import Cast
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
+from casino_backoffice.core.caches import id_cache
 from casino_backoffice.core.clock import local, local_text, zone_of
 from casino_backoffice.ledger.models import Account, account_code_of_rooms
 from casino_backoffice.staff.models import Signature
@@ -76,7 +77,7 @@ def rules_version_in_effect(*, room: PokerRoom, at: datetime) -> RulesVersion | 
 
 # --- The posted rules of a version ----------------------------------------------------------------
 
-_posted: dict[int, Any] = {}
+_posted: dict[int, Any] = id_cache()
 _posted_lock = threading.Lock()
 
 
@@ -102,14 +103,6 @@ def rules_version_parsed(*, version_id: int, content: dict[str, Any] | None = No
         with _posted_lock:
             rules = _posted.setdefault(version_id, rules)
     return rules
-
-
-def rules_versions_forget() -> None:
-    """Forget every parsed version (``rules_version_parsed``). A database never gives an id twice, but
-    a test database emptied with its sequences restarted does: the test suite calls this before each
-    test, so a version 1 of one test is never read as the version 1 of another."""
-    with _posted_lock:
-        _posted.clear()
 
 
 # --- Who works in which room ----------------------------------------------------------------------

@@ -36,12 +36,12 @@ def _fast_password_hashing(settings) -> None:
 
 
 @pytest.fixture(autouse=True)
-def _rules_parsed_afresh() -> None:
-    """Each test parses the rules versions it loads: ids start again when a test empties the database
-    with its sequences, and a version parsed by an earlier test must not stand for a new one."""
-    from tables.selectors import rules_versions_forget
+def _rows_read_afresh() -> None:
+    """Each test reads the rules versions and accounts it makes (``core.caches``): an id seen by an
+    earlier test may name another row now, and a version parsed then must not stand for a new one."""
+    from casino_backoffice.core.caches import id_caches_forget
 
-    rules_versions_forget()
+    id_caches_forget()
 
 
 @pytest.fixture(autouse=True)

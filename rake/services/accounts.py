@@ -4,6 +4,7 @@ jackpots a round's drops point at."""
 
 from __future__ import annotations
 
+from casino_backoffice.core.caches import id_cache
 from casino_backoffice.ledger.models import AccountKind, account_code
 from casino_backoffice.ledger.services import AccountSpec, account_open_as
 from jackpots.funds.accounts import jackpot_box_account
@@ -33,7 +34,7 @@ def drop_box_account(*, table: Table) -> AccountSpec:
 
 # Account ids cached in-process: accounts are never deleted and their codes never change. The key
 # carries the rules version that opened them, so a database rolled back (tests) is never trusted.
-_account_ids: dict[tuple[int, str], int] = {}
+_account_ids: dict[tuple[int, str], int] = id_cache()
 
 
 def _account_id(spec: AccountSpec, *, version_id: int) -> int:
@@ -46,7 +47,7 @@ def _account_id(spec: AccountSpec, *, version_id: int) -> int:
 
 # Jackpot ids by code, cached the same way: ``rules_load`` registered every jackpot of a version
 # before the version existed, and funds are never deleted nor change their code.
-_jackpot_ids: dict[int, dict[str, int]] = {}
+_jackpot_ids: dict[int, dict[str, int]] = id_cache()
 
 
 def _jackpot_ids_of(*, room: PokerRoom, version_id: int) -> dict[str, int]:
