@@ -8,14 +8,14 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib import admin
-from django.core.exceptions import PermissionDenied
-from django.db.models import Model, QuerySet, Sum
+from django.core.exceptions import FieldDoesNotExist, PermissionDenied
+from django.db.models import DateTimeField, F, Model, QuerySet, Sum
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.utils.html import format_html, format_html_join
 
-from casino_backoffice.core.clock import SECOND, ZONED, local_text
+from casino_backoffice.core.clock import ZONED, ZONED_SECOND, local_text
 from casino_backoffice.money import display_cents
 from casino_backoffice.staff.signing import SignableDocument
 
@@ -36,6 +36,38 @@ def _money_display(attname: str, label: str) -> Callable[[Model], str | None]:
     def show(obj: Model) -> str | None:
         value = getattr(obj, attname)
         return None if value is None else display_cents(value)
+
+    show.short_description = label  # type: ignore[attr-defined]
+    show.admin_order_field = attname  # type: ignore[attr-defined]
+    return show
+
+
+# The relations a document reaches its room by, in the order ``_room_of`` tries them.
+_ROOM_PATHS = ("room", "table", "box", "jackpot", "claim")
+ROOM_ZONE = "room_clock_zone"  # the annotation ``RoomClockAdmin`` adds: the IANA zone of the row's room
+
+
+def room_zone_path(model: type[Model]) -> str | None:
+    """The lookup from ``model`` to its room's time zone (``room__timezone``, ``box__room__timezone``);
+    None for a model of no room, whose moments the site's clock reads."""
+    for name in _ROOM_PATHS:
+        try:
+            field = model._meta.get_field(name)
+        except FieldDoesNotExist:
+            continue
+        if not field.many_to_one or field.related_model is None:
+            continue
+        related = field.related_model._meta
+        if any(f.name == "timezone" for f in related.concrete_fields):
+            return f"{name}__timezone"
+        if any(f.name == "room" for f in related.concrete_fields):
+            return f"{name}__room__timezone"
+    return None
+
+
+def _moment_display(attname: str, label: str) -> Callable[[Model], str]:
+    def show(obj: Model) -> str:
+        return local_text(getattr(obj, attname), getattr(obj, ROOM_ZONE, None) or None, ZONED)
 
     show.short_description = label  # type: ignore[attr-defined]
     show.admin_order_field = attname  # type: ignore[attr-defined]
@@ -112,6 +144,49 @@ class MoneyAdmin(admin.ModelAdmin):
             if name not in shown:
                 shown.append(name)
         return shown
+
+
+class RoomClockAdmin(admin.ModelAdmin):
+    """Moments read on the room's clock with its zone ("2026-12-03 21:14 EST"), never the site's: every
+    date-and-time field of the model is shown, in lists and on read-only detail pages, by a display of
+    the same name with ``_local`` (``counted_at`` -> "Counted at"). The room's zone comes with the rows,
+    joined by the queryset (``room_zone_path``), so a list of a busy day costs no query more."""
+
+    def __init__(self, model: type[Model], admin_site: Any) -> None:
+        super().__init__(model, admin_site)
+        self.zone_path = room_zone_path(model)
+        self.moment_fields: dict[str, str] = {}
+        for field in model._meta.concrete_fields:
+            if not isinstance(field, DateTimeField):
+                continue
+            name = f"{field.name}_local"
+            if not hasattr(self, name):
+                label = str(field.verbose_name)
+                setattr(self, name, _moment_display(field.attname, label[:1].upper() + label[1:]))
+            self.moment_fields[field.name] = name
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        rows = super().get_queryset(request)
+        return rows.annotate(**{ROOM_ZONE: F(self.zone_path)}) if self.zone_path else rows
+
+    def _shown_on_clock(self, names: Sequence[Any]) -> list[Any]:
+        return [self.moment_fields.get(name, name) if isinstance(name, str) else name for name in names]
+
+    def get_list_display(self, request: HttpRequest) -> Any:
+        return self._shown_on_clock(super().get_list_display(request))
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        readonly = list(super().get_readonly_fields(request, obj))
+        return readonly + [self.moment_fields[name] for name in readonly if name in self.moment_fields]
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        fields = list(super().get_fields(request, obj))
+        readonly = set(self.get_readonly_fields(request, obj))
+        editable = self.has_change_permission(request, obj) if obj is not None else self.has_add_permission(request)
+        return [
+            self.moment_fields[name] if name in self.moment_fields and (not editable or name in readonly) else name
+            for name in fields
+        ]
 
 
 class TotalsAdmin(admin.ModelAdmin):
@@ -207,7 +282,7 @@ def audit_history_rows(obj: Model) -> list[dict[str, Any]]:
     return rows
 
 
-class ReadOnlyAdmin(RoomScopedAdmin, MoneyAdmin, TotalsAdmin):
+class ReadOnlyAdmin(RoomScopedAdmin, MoneyAdmin, RoomClockAdmin, TotalsAdmin):
     """Money rows and signatures: anyone allowed may read them (of the rooms they work in); nobody
     adds, edits or deletes them here. Services are their only writers. Their *History* is the audit
     history the database keeps of them (``audit_history_rows``), read-only: nothing is reverted here."""
@@ -241,14 +316,16 @@ class ReadOnlyAdmin(RoomScopedAdmin, MoneyAdmin, TotalsAdmin):
 
 
 def signatures_html(document: SignableDocument) -> str:
-    """Each signature of a document as a list: purpose, name, role, Board credential number, time."""
+    """Each signature of a document as a list: purpose, name, role, Board credential number, and the
+    time on the clock of the document's room, with its zone."""
+    room = _room_of(document)
     rows = [
         (
             signature.purpose,
             signature.signer.get_full_name() or signature.signer.username,
             signature.get_role_display(),
             signature.credential_number,
-            local_text(signature.signed_at, None, SECOND),
+            local_text(signature.signed_at, room, ZONED_SECOND),
         )
         for signature in document.signatures()
     ]

@@ -20,6 +20,7 @@ from django.conf import settings
 MINUTE = "%Y-%m-%d %H:%M"  # '2026-11-30 21:14'
 SECOND = "%Y-%m-%d %H:%M:%S"  # '2026-11-30 21:14:05'
 ZONED = "%Y-%m-%d %H:%M %Z"  # '2026-11-30 21:14 EST'
+ZONED_SECOND = "%Y-%m-%d %H:%M:%S %Z"  # '2026-11-30 21:14:05 EST'
 HOUR_MINUTE = "%H:%M"  # '21:14'
 
 
