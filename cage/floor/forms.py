@@ -130,7 +130,7 @@ class RecountForm(_Keyed):
 
 def _count_label(count: Count) -> str:
     witnessed = (
-        f", witnessed {local_text(count.witnessed_at, None, HOUR_MINUTE)} by {count.witnessed_by}"
+        f", witnessed {local_text(count.witnessed_at, count.box.room, HOUR_MINUTE)} by {count.witnessed_by}"
         if count.witnessed_at
         else ""
     )

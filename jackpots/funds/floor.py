@@ -64,9 +64,13 @@ def seat_choices(seats: int) -> list[tuple[str, str]]:
 
 
 class RoundChoice(forms.ModelChoiceField):
+    """A recent round of the table, by the time it ended on the clock of ``room`` (set by the form)."""
+
+    room: PokerRoom | None = None
+
     def label_from_instance(self, obj: Round) -> str:
         return (
-            f"{local_text(obj.ended_at, None, HOUR_MINUTE)} · pot {display_cents(obj.pot_cents)} · "
+            f"{local_text(obj.ended_at, self.room, HOUR_MINUTE)} · pot {display_cents(obj.pot_cents)} · "
             f"{obj.players_dealt_in} dealt in"
         )
 

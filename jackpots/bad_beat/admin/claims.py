@@ -23,7 +23,7 @@ from django.utils.safestring import mark_safe
 from simple_history.admin import SimpleHistoryAdmin
 
 from casino_backoffice.core.admin import room_object_or_404
-from casino_backoffice.core.clock import SECOND, local_text
+from casino_backoffice.core.clock import ZONED_SECOND, local_text
 from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.core.exports import export_response, pdf_response
 from casino_backoffice.money import display_cents
@@ -297,7 +297,7 @@ class BadBeatClaimAdmin(BadBeatAdmin, SimpleHistoryAdmin):
         shares before the PIN is asked."""
         require(request, Action.BAD_BEAT_DISTRIBUTE)
         claim = room_object_or_404(
-            request, BadBeatClaim.objects.select_related("jackpot", "table", "rules_version"), pk=claim_id
+            request, BadBeatClaim.objects.select_related("jackpot", "table", "rules_version", "room"), pk=claim_id
         )
         decision = BadBeatDecision.objects.filter(claim=claim).first()
         form = DistributeForm(request.POST or None)
@@ -329,7 +329,10 @@ class BadBeatClaimAdmin(BadBeatAdmin, SimpleHistoryAdmin):
         table = None
         if decision is not None and decision.outcome == "verified":
             facts += [
-                ("Verified by", f"{decision.decided_by} at {local_text(decision.decided_at, None, SECOND)}"),
+                (
+                    "Verified by",
+                    f"{decision.decided_by} at {local_text(decision.decided_at, claim.room, ZONED_SECOND)}",
+                ),
                 ("Payout fixed at verification", display_cents(decision.payout_cents)),
             ]
             if claim.status == ClaimStatus.VERIFIED and decision.payout_cents > 0:

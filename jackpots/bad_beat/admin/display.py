@@ -27,7 +27,7 @@ from django.utils.html import format_html
 from simple_history.admin import SimpleHistoryAdmin
 
 from casino_backoffice.core.admin import RoomScopedAdmin, export_links, room_object_or_404, signatures_html
-from casino_backoffice.core.clock import SECOND, local_text, zone_of
+from casino_backoffice.core.clock import ZONED_SECOND, local_text, zone_of
 from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.core.exports import export_response
 from casino_backoffice.core.floor.forms import MoneyField
@@ -385,7 +385,7 @@ class FundTransferAdmin(BadBeatAdmin, SimpleHistoryAdmin):
             ("Reason", transfer.reason),
             (
                 "Prepared by",
-                f"{transfer.prepared_by} ({credential(transfer.prepared_by)}) at {local_text(transfer.prepared_at, None, SECOND)}",
+                f"{transfer.prepared_by} ({credential(transfer.prepared_by)}) at {local_text(transfer.prepared_at, transfer.source.room, ZONED_SECOND)}",
             ),
             ("Source now", f"official {display_cents(source.official_cents)}, owed {display_cents(source.owed_cents)}"),
             ("Status", transfer.get_status_display()),

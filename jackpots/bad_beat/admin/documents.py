@@ -16,7 +16,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 
 from casino_backoffice.core.admin import ReadOnlyInline, room_object_or_404, signatures_html
-from casino_backoffice.core.clock import SECOND, local_text
+from casino_backoffice.core.clock import ZONED_SECOND, local_text
 from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.money import display_cents
 from casino_backoffice.staff.auth import acting_user
@@ -138,7 +138,7 @@ class ShareInline(ReadOnlyInline):
     fields = readonly_fields = ("position", "share", "seat", "name", "amount", "tax_reportable", "paid")
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[BadBeatShare]:
-        return super().get_queryset(request).select_related("payment__paid_by")
+        return super().get_queryset(request).select_related("payment__paid_by", "distribution__claim__room")
 
     @admin.display(description="Amount")
     def amount(self, share: BadBeatShare) -> str:
@@ -153,7 +153,7 @@ def _paid(share: BadBeatShare) -> str:
     payment = getattr(share, "payment", None)
     if payment is None:
         return "not yet"
-    return f"{payment.get_place_display()} by {payment.paid_by} at {local_text(payment.paid_at, None, SECOND)}"
+    return f"{payment.get_place_display()} by {payment.paid_by} at {local_text(payment.paid_at, share.distribution.claim.room, ZONED_SECOND)}"
 
 
 @admin.register(BadBeatDistribution)
@@ -205,7 +205,7 @@ class BadBeatShareAdmin(BadBeatAdmin):
 
     list_display = ["claim_link", "position", "share", "seat", "name", "amount_cents", "tax_reportable", "paid"]
     list_filter = [PaidFilter, "share", "tax_reportable", "distribution__claim__room"]
-    list_select_related = ["distribution", "payment__paid_by"]
+    list_select_related = ["distribution__claim__room", "payment__paid_by"]
     search_fields = ["name"]
     totals = ["amount_cents"]
 

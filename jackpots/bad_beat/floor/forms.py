@@ -53,8 +53,9 @@ class ClaimForm(KeyedForm):
         assert isinstance(dealt, forms.TypedChoiceField)
         dealt.choices = [("", "How many?"), *((str(n), str(n)) for n in range(2, table.seats + 1))]
         round_field = self.fields["round"]
-        assert isinstance(round_field, forms.ModelChoiceField)
+        assert isinstance(round_field, RoundChoice)
         round_field.queryset = rounds
+        round_field.room = table.room
         # Every other player dealt in: one row per seat that may be left.
         self.other_rows = table.seats - 2
         for row in range(1, self.other_rows + 1):
