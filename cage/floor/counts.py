@@ -64,7 +64,7 @@ def boxes_at_closed_tables(user: Any) -> QuerySet[Box]:
 def _notice_today(rooms: list[PokerRoom]) -> dict[int, ComplianceNotice]:
     notices = (
         ComplianceNotice.objects.filter(on_their_gaming_day(rooms, room_field="room"))
-        .select_related("recorded_by")
+        .select_related("recorded_by", "room")
         .order_by("notified_at")
     )
     return {notice.room_id: notice for notice in notices}
@@ -116,7 +116,9 @@ def count_page(request: HttpRequest) -> HttpResponse:
         return render(request, template, {"form": form, "box": box, "notice": _notice_for_box(box)})
     if (recorded_id := request.GET.get("recorded", "")).isdigit():
         recorded = (
-            visible_to(request.user, Count.objects.select_related("box__table", "box__jackpot", "counted_by"))
+            visible_to(
+                request.user, Count.objects.select_related("box__table", "box__room", "box__jackpot", "counted_by")
+            )
             .filter(pk=int(recorded_id))
             .first()
         )
@@ -213,7 +215,7 @@ def notice_page(request: HttpRequest) -> HttpResponse:
 def _witness_rows(user: Any, bound: tuple[int, WitnessForm] | None = None) -> list[tuple[Count, WitnessForm]]:
     counts = (
         visible_to(user, Count.objects.filter(status=CountStatus.COUNTED, place=CountPlace.TABLE))
-        .select_related("box__table", "box__jackpot", "counted_by")
+        .select_related("box__table", "box__room", "box__jackpot", "counted_by")
         .order_by("counted_at", "pk")
     )
     rows = []
@@ -337,7 +339,7 @@ def witness_table_sign(request: HttpRequest, table_id: int) -> HttpResponse:
 def _recount_rows(user: Any, bound: tuple[int, RecountForm] | None = None) -> list[tuple[Count, RecountForm]]:
     counts = (
         visible_to(user, Count.objects.filter(status__in=RECOUNTABLE, place=CountPlace.TABLE))
-        .select_related("box__table", "box__jackpot", "counted_by", "witnessed_by", "supersedes")
+        .select_related("box__table", "box__room", "box__jackpot", "counted_by", "witnessed_by", "supersedes")
         .order_by("counted_at", "pk")
     )
     return [

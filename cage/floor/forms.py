@@ -219,3 +219,15 @@ class MissingBoxForm(forms.Form):
         field = self.fields["box"]
         assert isinstance(field, forms.ChoiceField)
         field.choices = [("", "Which box?"), *((code, code) for code in codes)]
+
+
+class ExplainForm(forms.Form):
+    """A shift supervisor's or finance's explanation of a count variance over the room's threshold,
+    signed with the PIN (§637a.15(e), §637a.16(e); the room's threshold is its rules file's)."""
+
+    reason = forms.CharField(
+        label="Why the count differs",
+        widget=forms.Textarea(attrs={"rows": 2, "placeholder": "A $5 chip was found under the box lid"}),
+        max_length=2000,
+    )
+    pin = PinSignatureField()

@@ -47,6 +47,12 @@ TILES = (
         action=Action.TRANSPORT_ACCOUNT,
     ),
     Tile(
+        "Explain variances",
+        "Each count variance over the room's threshold, explained in words and signed before the day closes.",
+        "floor:cage-variances",
+        action=Action.VARIANCE_EXPLAIN,
+    ),
+    Tile(
         "Close a gaming day",
         "Each open gaming day of your rooms, what still blocks its close, and the close with your PIN (§637a.17).",
         "floor:cage-close-days",

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import arrivals, counts, custody, day_close
+from . import arrivals, counts, custody, day_close, variances
 
 urlpatterns = [
     path("counts/", counts.count_page, name="cage-count"),
@@ -18,6 +18,8 @@ urlpatterns = [
     path("cage/arrivals/", arrivals.arrivals_page, name="cage-arrivals"),
     path("cage/transports/<int:transport_id>/account/", arrivals.account_sign, name="cage-account"),
     path("cage/transports/<int:transport_id>/missing/", arrivals.missing_box_sign, name="cage-missing-box"),
+    path("cage/variances/", variances.variances_page, name="cage-variances"),
+    path("cage/variances/<int:variance_id>/explain/", variances.variance_explain_sign, name="cage-variance-explain"),
     path("cage/gaming-days/", day_close.close_days_page, name="cage-close-days"),
     path("cage/gaming-days/close/", day_close.close_day_sign, name="cage-close-day-sign"),
 ]

@@ -119,6 +119,11 @@ class Variance(SignableDocument):
             "explained_by": self.explained_by_id,
         }
 
+    @property
+    def words(self) -> str:
+        """'short -$1.00', 'over +$71.10'."""
+        return display_variance(self.amount_cents)
+
     def __str__(self) -> str:
         where = f" of {self.box.code}" if self.box is not None else ""
         return f"Variance {self.pk}{where}: {display_variance(self.amount_cents)} ({self.get_kind_display().lower()})"
