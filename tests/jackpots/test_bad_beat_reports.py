@@ -400,7 +400,10 @@ def test_each_table_offering_a_bad_beat_gets_a_one_page_notice(bad_beat, rated_t
     response = person.get(url, {"format": "pdf"})
     from pypdf import PdfReader
 
-    assert len(PdfReader(io.BytesIO(response.content)).pages) == 1
+    pages = PdfReader(io.BytesIO(response.content)).pages
+    assert len(pages) == 2  # the summary, then one page a table
+    summary = " ".join(pages[0].extract_text().split())
+    assert "1 notice, one page a table" in summary and "2 T1 Texas Hold'em Bad Beat" in summary
     text = pdf_text(response.content)
     assert "Bad Beat jackpot" in text and "At least 4 players dealt in" in text and "§637a.15(b)" in text
 

@@ -281,8 +281,11 @@ def test_each_table_offering_the_high_hand_gets_a_one_page_notice(high_hand, com
     assert "Table T1 · Texas Hold'em" in page and "Table T2 · Texas Hold'em" in page and "print-link" in page
     response = person.get(url, {"format": "pdf"})
     reader = PdfReader(io.BytesIO(response.content))
-    assert len(reader.pages) == 2  # one page a table
-    for number, pdf_page in zip(("T1", "T2"), reader.pages, strict=True):
+    assert len(reader.pages) == 3  # the summary, then one page a table
+    summary = " ".join(reader.pages[0].extract_text().split())
+    assert "2 notices, one page a table" in summary and "2 T1 Texas Hold'em High Hand" in summary
+    assert "3 T2 Texas Hold'em High Hand" in summary
+    for number, pdf_page in zip(("T1", "T2"), reader.pages[1:], strict=True):
         text = " ".join(pdf_page.extract_text().split())
         assert f"Table {number}" in text and "High Hand jackpot" in text and "§637a.16(b)" in text
         for name in (
