@@ -291,6 +291,8 @@ def _finance_reads_the_record(day: Day, browser, live_server, finance, gaming_da
     page = _admin(browser, live_server, finance)
     to_close = page.locator(".today-section[data-section='Gaming days to close']")
     expect(to_close.locator(".count")).to_have_text("0")  # the day is not over
+    shares = page.locator(".today-section[data-section='Bad Beat shares to pay']")
+    expect(shares).to_contain_text("No share to pay yet: 1 verified claim awaits its distribution")
     day.shot(page, "finance-today")
     page.goto(f"{live_server.url}/admin/cage/cageverification/official-record/?room=main")
     shown_day = date_format(gaming_day)
@@ -329,6 +331,7 @@ def _finance_closes_the_day(day: Day, browser, live_server, finance, gaming_day)
     page = _admin(browser, live_server, finance)  # a day later: finance signs in again
     to_close = page.locator(".today-section[data-section='Gaming days to close']")
     expect(to_close.locator(".count")).to_have_text("1")
+    expect(to_close).to_contain_text("ready to close")
     day.shot(page, "finance-today-day-over")
     to_close.locator("a:has-text('Close')").click()
     block = page.locator(f"#day-main-{gaming_day.isoformat()}")
