@@ -90,7 +90,8 @@ def _open_the_table(day: Day, browser, live_server, floorperson):
     expect(page.locator("h1")).to_have_text("Open table T1?")
     day.shot(page, "open-t1-confirm")
     page.click("button:has-text('Yes, open T1')")
-    expect(page.locator(".message.success")).to_contain_text("T1")
+    expect(page.locator(".message.success")).to_have_text("Table T1 (Texas Hold'em) is open.")
+    expect(row).to_contain_text(f"Opened by {floorperson}")  # who and when, from the table's history
     day.shot(page, "t1-open")
     return page
 
@@ -194,7 +195,8 @@ def _close_the_table(day: Day, floor) -> None:
     row = floor.locator("tr", has=floor.locator("td.big", has_text="T1"))
     row.locator("button:has-text('Close')").click()
     floor.click("button:has-text('Yes, close T1')")
-    expect(floor.locator(".message.success")).to_contain_text("closed")
+    expect(floor.locator(".message.success")).to_have_text("Table T1 (Texas Hold'em) is closed.")
+    expect(row).to_contain_text("Closed by Floorperson")
     day.shot(floor, "t1-closed")
     floor.click("a.brand")  # home
     floor.click(".tile:has-text('Notice to compliance')")
