@@ -2,17 +2,17 @@
 under /floor/ and the admin under /admin/, never the API.
 
 A floorperson opens T1; the dealer logs three rounds on the number pad; a floorperson files a Bad Beat
-claim with the card picker and another shift supervisor verifies it; a High Hand goes on the Tracking
-Slip; the table closes; the dealer counts its three boxes, a floorperson witnesses them in one signing,
-security carries them to the cage, the cage cashier verifies the container in the admin; finance reads
-*Today* and the official record and, once the day is over, closes it in the admin. The display board is
-then checked at the four screens of ``test_board_fits``. Each step leaves a screenshot under
-var/screenshots/whole_day/.
+claim with the card picker and a shift supervisor verifies it; a High Hand goes on the Tracking Slip;
+T1 closes; the dealer counts its three boxes, a floorperson witnesses them in one signing, security
+carries them to the cage, the cashier verifies the container in the admin; finance reads *Today*, the
+official record and the display check and, once the day is over, closes it in the admin. The display
+board is checked at ``test_board_fits``'s four screens during the day and after the close. Each step
+leaves a screenshot under var/screenshots/whole_day/.
 
-Set-up comes from fixtures: the people, the room and its rules (T1: nl10, Bad Beat bb and High Hand hh),
-the boxes and the High Hand's open period (both the schedule's work), and the Bad Beat fund's money
-from earlier days. The clock stands at 10:15 of a coming day, on the room's clock, so that the High
-Hand's hourly period (from 10:00) lasts the whole test whenever it runs.
+Set-up comes from fixtures: the people, the room and its rules (T1: nl10, Bad Beat bb, High Hand hh),
+the boxes and the High Hand's open period (the schedule's work), and the Bad Beat fund's money from
+earlier days. The clock stands at 10:15 of a coming day on the room's clock, so that the High Hand's
+hourly period (from 10:00) lasts the whole test whenever it runs.
 """
 
 from __future__ import annotations
@@ -35,10 +35,10 @@ from jackpots.funds.models import Jackpot
 from jackpots.high_hand.models import HighHandEntry
 from tables.models import PokerRoom, Round, Table
 from tables.selectors import gaming_day
-from tests.browser.conftest import SCREENSHOTS, screenshot, tablet
+from tests.browser.conftest import SCREENSHOTS, admin, rows, screenshot, tablet
 from tests.browser.test_board_fits import OVERFLOWS, SCREENS, _board_at
 from tests.clock import clock_move, gaming_day_over
-from tests.conftest import PASSWORD, PIN
+from tests.conftest import PIN
 from tests.jackpots.bad_beat import fund_official
 from tests.jackpots.high_hand_helpers import open_period
 
@@ -68,19 +68,6 @@ def _done(page) -> None:
     page.context.close()
 
 
-def _admin(browser, live_server, person):
-    """The admin on a 1280x800 screen, signed in as ``person``, collecting console errors."""
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    page = context.new_page()
-    page.console_errors = []
-    page.on("console", lambda message: message.type == "error" and page.console_errors.append(message.text))
-    page.goto(f"{live_server.url}/admin/login/")
-    page.fill("#id_username", person.username)
-    page.fill("#id_password", PASSWORD)
-    page.click("input[type=submit]")
-    return page
-
-
 def _open_the_table(day: Day, browser, live_server, floorperson):
     page = tablet(browser, live_server, floorperson)
     day.shot(page, "floorperson-home")
@@ -94,14 +81,6 @@ def _open_the_table(day: Day, browser, live_server, floorperson):
     expect(row).to_contain_text(f"Opened by {floorperson}")  # who and when, from the table's history
     day.shot(page, "t1-open")
     return page
-
-
-def _takes(page) -> dict[str, str]:
-    """What the round log shows a pot gave: each take's name and amount."""
-    rows = page.locator("table.takes tbody tr").evaluate_all(
-        "rows => rows.map(row => [row.cells[0].innerText, row.cells[1].innerText])"
-    )
-    return dict(rows)
 
 
 def _log_rounds(day: Day, browser, live_server, dealer) -> None:
@@ -119,7 +98,12 @@ def _log_rounds(day: Day, browser, live_server, dealer) -> None:
         if n == 1:  # what a $120 pot gave: rake $5.00, Bad Beat $1.00, High Hand $2.00
             expect(page.locator("table.takes")).to_contain_text("$112.00")
     # The last, a $25 pot: $2.00 rake, $1.00 Bad Beat, nothing for the High Hand (under its $30.00 minimum).
-    assert _takes(page) == {"Rake": "$2.00", "Bad Beat": "$1.00", "High Hand": "$0.00", "To the winner": "$22.00"}
+    assert {name: amount for name, amount, _rule in rows(page.locator("table.takes tbody"))} == {
+        "Rake": "$2.00",
+        "Bad Beat": "$1.00",
+        "High Hand": "$0.00",
+        "To the winner": "$22.00",
+    }
     day.shot(page, "rounds-logged")
     _done(page)
 
@@ -256,7 +240,7 @@ def _carry_to_the_cage(day: Day, browser, live_server, security) -> None:
 
 
 def _verify_at_the_cage(day: Day, browser, live_server, cashier) -> None:
-    page = _admin(browser, live_server, cashier)
+    page = admin(browser, live_server, cashier)
     arriving = page.locator(".today-section[data-section='Transports arriving and to verify']")
     expect(arriving.locator(".count")).to_have_text("1")
     expect(arriving).to_contain_text("Seal S-2701")
@@ -290,7 +274,7 @@ def _the_board_on_every_screen(day: Day, browser, live_server, when: str) -> lis
 
 def _finance_reads_the_record(day: Day, browser, live_server, finance, gaming_day) -> None:
     """Finance's *Today*, the official record of the day and the display check, while the day goes on."""
-    page = _admin(browser, live_server, finance)
+    page = admin(browser, live_server, finance)
     to_close = page.locator(".today-section[data-section='Gaming days to close']")
     expect(to_close.locator(".count")).to_have_text("0")  # the day is not over
     shares = page.locator(".today-section[data-section='Bad Beat shares to pay']")
@@ -298,14 +282,14 @@ def _finance_reads_the_record(day: Day, browser, live_server, finance, gaming_da
     day.shot(page, "finance-today")
     page.goto(f"{live_server.url}/admin/cage/cageverification/official-record/?room=main")
     shown_day = date_format(gaming_day)
-    assert _rows(page.locator("#official-record tbody")) == [
+    assert rows(page.locator("#official-record tbody")) == [
         [shown_day, "Bad Beat fund", "$3.00", ""],
         ["", "Main Poker Room: poker revenue (official)", "$12.00", ""],
         ["", "High Hand fund", "$4.00", ""],
         ["", f"Total of {shown_day}", "$19.00", "Count sheets (PDF) · Custody log"],
     ]
     # The Bad Beat fund holds what earlier days left and today's box; the verified claim is owed from it.
-    assert _rows(page.locator("#balances tbody")) == [
+    assert rows(page.locator("#balances tbody")) == [
         ["Bad Beat fund", "$2,503.00"],
         ["High Hand fund", "$4.00"],
         ["Main Poker Room: poker revenue (official)", "$12.00"],
@@ -313,24 +297,16 @@ def _finance_reads_the_record(day: Day, browser, live_server, finance, gaming_da
     day.shot(page, "official-record")
     page.goto(f"{live_server.url}/admin/jackpots/badbeatreport/display-check/")
     high_hand = page.locator("tr[data-fund='hh']")
-    assert _rows(high_hand)[0][2:6] == ["$4.00", "$4.00", "$0.00", "matches"]  # the board, the record
+    assert rows(high_hand)[0][2:6] == ["$4.00", "$4.00", "$0.00", "matches"]  # the board, the record
     bad_beat = page.locator("tr[data-fund='bb']")
-    assert _rows(bad_beat)[0][2:6] == ["—", "$3.00", "—", "not shown"]
+    assert rows(bad_beat)[0][2:6] == ["—", "$3.00", "—", "not shown"]
     expect(bad_beat).to_contain_text("less $2,500.00 owed to verified claims")
     day.shot(page, "display-check")
     _done(page)
 
 
-def _rows(locator) -> list[list[str]]:
-    """The cells' text of each table row in ``locator`` (a row itself, or what holds rows)."""
-    return locator.evaluate_all(
-        "found => found.flatMap(e => e.tagName === 'TR' ? [e] : Array.from(e.querySelectorAll('tr')))"
-        ".map(row => Array.from(row.cells, cell => cell.innerText.trim()))"
-    )
-
-
 def _finance_closes_the_day(day: Day, browser, live_server, finance, gaming_day) -> None:
-    page = _admin(browser, live_server, finance)  # a day later: finance signs in again
+    page = admin(browser, live_server, finance)  # a day later: finance signs in again
     to_close = page.locator(".today-section[data-section='Gaming days to close']")
     expect(to_close.locator(".count")).to_have_text("1")
     expect(to_close).to_contain_text("ready to close")
