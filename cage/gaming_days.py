@@ -20,7 +20,7 @@ from django.db import models
 from django.db.models import Exists, OuterRef, Q
 from django.urls import reverse
 
-from casino_backoffice.core.clock import local_text
+from casino_backoffice.core.clock import ZONED, local_text
 from casino_backoffice.money import display_cents
 from jackpots.high_hand.models import HighHandPeriod, PeriodStatus
 from rake.models import LateRoundEntry, TimeCharge
@@ -124,7 +124,8 @@ def _days_with_records(*, room: PokerRoom, now: datetime) -> set[date]:
 
 
 def _local(at: datetime, room: PokerRoom) -> str:
-    return local_text(at, room)
+    """On the room's clock with its zone ('2026-12-07 06:00 EST'), as every page shows a moment."""
+    return local_text(at, room, ZONED)
 
 
 def _blockers(*, room: PokerRoom, days: list[date], now: datetime) -> dict[date, tuple[Blocker, ...]]:

@@ -62,13 +62,25 @@ class SigningRule:
     @property
     def words(self) -> str:
         """The rule as pages and refusals say it: "Signed as the explainer by a poker shift supervisor
-        or finance (§...)"."""
-        labels = [Role(role).label.lower() for role in self.roles]
+        or finance (§...)", "Signed as the approver by finance or an administrator"."""
+        labels = [_signer(role) for role in self.roles]
         roles = labels[0] if len(labels) == 1 else f"{', '.join(labels[:-1])} or {labels[-1]}"
-        text = f"Signed as the {self.purpose} by a {roles}"
+        text = f"Signed as the {self.purpose} by {roles}"
         if self.section:
             text += f" ({self.section})"
         return text
+
+
+# Roles that are a department: one of its people signs, "by finance", never "by a finance".
+_DEPARTMENTS = frozenset({Role.FINANCE, Role.SURVEILLANCE, Role.COMPLIANCE})
+
+
+def _signer(role: Role) -> str:
+    """Who signs, as a rule says it: 'a floorperson', 'an administrator', 'finance'."""
+    label = Role(role).label.lower()
+    if role in _DEPARTMENTS:
+        return label
+    return f"{'an' if label[0] in 'aeiou' else 'a'} {label}"
 
 
 def _default(value: Any) -> Any:

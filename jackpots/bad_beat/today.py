@@ -12,7 +12,7 @@ from casino_backoffice.money import display_cents
 from casino_backoffice.staff.permissions import Action, may
 from tables.selectors import rooms_of
 
-from .models import BadBeatShare
+from .models import BadBeatClaim, BadBeatShare, ClaimStatus
 
 
 @today_section("bad_beat_shares", order=20)
@@ -32,11 +32,22 @@ def shares_to_pay(request: HttpRequest) -> TodaySection | None:
         )
         for share in waiting.order_by("distribution__claim_id", "position")[:ITEMS_SHOWN]
     )
+    count = waiting.count()
     return TodaySection(
         title="Bad Beat shares to pay",
-        count=waiting.count(),
+        count=count,
         items=items,
         all_url=reverse("admin:jackpots_badbeatshare_changelist") + "?paid=no",
         action="Pay" if may(user, Action.BAD_BEAT_PAY) else "Open",
-        done="Every Bad Beat share is paid.",
+        done=_nothing_to_pay(request) if not count else "",
     )
+
+
+def _nothing_to_pay(request: HttpRequest) -> str:
+    """No share waits: said so, unless a verified claim's distribution is still to prepare (its payout is
+    owed, its shares not made yet): "Every share is paid" read as nothing owed."""
+    verified = BadBeatClaim.objects.filter(status=ClaimStatus.VERIFIED, room__in=rooms_of(request.user)).count()
+    if not verified:
+        return "Every Bad Beat share is paid."
+    claims = "1 verified claim awaits its" if verified == 1 else f"{verified} verified claims await their"
+    return f"No share to pay yet: {claims} distribution, which finance prepares (Bad Beat funds and display)."

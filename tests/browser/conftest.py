@@ -67,3 +67,26 @@ def tablet(browser, live_server, person):
     page.click("button:has-text('Sign in')")
     page.wait_for_selector("text=Good to see you")
     return page
+
+
+def admin(browser, live_server, person):
+    """The admin on a 1280x800 screen, signed in as ``person``, collecting console errors."""
+    from tests.conftest import PASSWORD
+
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.console_errors = []  # type: ignore[attr-defined]
+    page.on("console", lambda message: message.type == "error" and page.console_errors.append(message.text))
+    page.goto(f"{live_server.url}/admin/login/")
+    page.fill("#id_username", person.username)
+    page.fill("#id_password", PASSWORD)
+    page.click("input[type=submit]")
+    return page
+
+
+def rows(locator) -> list[list[str]]:
+    """The cells' text of each table row in ``locator`` (a row itself, or what holds rows)."""
+    return locator.evaluate_all(
+        "found => found.flatMap(e => e.tagName === 'TR' ? [e] : Array.from(e.querySelectorAll('tr')))"
+        ".map(row => Array.from(row.cells, cell => cell.innerText.trim()))"
+    )

@@ -279,3 +279,27 @@ def test_the_cage_lists_open_at_once(
             {"transport": {"arriving": "all"}, "variance": {"explanation": "all"}}.get(name, {}),
         )
     assert response.status_code == 200
+
+
+def test_the_verify_screen_tells_each_moment_on_the_rooms_clock_with_its_zone(boxes_at_cage, cashier) -> None:
+    """The screen showed 'carried at 10:15' on the server's clock: each moment is on the room's clock
+    with its abbreviation (issue 27, item 4), whatever zone the server runs in."""
+    from zoneinfo import ZoneInfo
+
+    from tables.models import PokerRoom
+
+    PokerRoom.objects.filter(pk=boxes_at_cage.room_id).update(
+        timezone="America/Los_Angeles"
+    )  # the server's is New York
+    pacific = ZoneInfo("America/Los_Angeles")
+    transport = Transport.objects.get(pk=boxes_at_cage.pk)
+    carried, accounted = (moment.astimezone(pacific) for moment in (transport.carried_at, transport.accounted_at))
+    url = reverse("admin:cage_transport_verify", args=[transport.pk])
+    page = " ".join(_browser(cashier).get(url).content.decode().split())
+    assert f"at {carried:%H:%M %Z} to the main cage" in page and f"at {accounted:%H:%M %Z}." in page
+    assert carried.tzname() in ("PST", "PDT")
+    verification = cage_verify(
+        transport=transport, counted={"T1-hh": 600}, actor=cashier, pin=PIN, idempotency_key="verify-pacific"
+    )
+    page = " ".join(_browser(cashier).get(url).content.decode().split())
+    assert f"by {cashier} at {verification.verified_at.astimezone(pacific):%Y-%m-%d %H:%M %Z}:" in page

@@ -125,3 +125,17 @@ def test_the_page_reads_a_fixed_number_of_queries(unexplained_day, finance, djan
     browser.get("/floor/cage/gaming-days/")
     with django_assert_max_num_queries(40):
         browser.get("/floor/cage/gaming-days/")
+
+
+def test_a_blocker_names_its_moment_with_the_rooms_zone(unexplained_day, finance) -> None:
+    """'it ends at 2026-12-07 06:00' read as no zone in particular: each moment of a blocker is on the
+    room's clock with its abbreviation, as every page shows a moment (issue 27, item 4)."""
+    from casino_backoffice.core.clock import local
+    from tables.selectors import gaming_day_bounds
+
+    room, day = unexplained_day
+    ends = local(gaming_day_bounds(room=room, day=day)[1], room)
+    expected = f"it ends at {ends:%Y-%m-%d %H:%M} {ends:%Z}; close it after."
+    assert ends.tzname() in ("EST", "EDT")
+    for url in ("/floor/cage/gaming-days/", "/admin/cage/gamingdayclose/close/"):
+        assert expected in _signed_in(finance).get(url).content.decode()

@@ -195,3 +195,13 @@ def test_the_display_board_shows_a_bad_beat_as_finance_adjusted_it_and_nothing_n
     # A High Hand without a qualifying period open (no rules here) shows no amount, not even an estimate.
     assert "High Hand" in panel and "No period open" in panel
     assert "$9.99" not in panel and "Coming soon" not in panel
+
+
+def test_every_admin_page_names_the_sites_icon(client, cashier) -> None:
+    """Without the icon, each admin page asked for /favicon.ico, a 404 in the browser's console (issue 27)."""
+    sign_in = client.get("/admin/login/").content.decode()
+    client.force_login(cashier)
+    today = client.get("/admin/").content.decode()
+    icon = '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">'
+    assert icon in sign_in and icon in today
+    assert "<title>Cage, finance and compliance | Poker-room back office</title>" in today  # Django's title kept

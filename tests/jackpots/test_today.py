@@ -55,3 +55,25 @@ def test_finance_lands_on_the_shares_to_pay_and_a_room_b_cashier_on_none(make_st
     page_b = _today(cashier_b)
     assert 'aria-label="0 waiting"' in _section(page_b, "Bad Beat shares to pay")
     assert all(share.name not in page_b for share in unpaid)
+
+
+def test_no_share_to_pay_yet_names_the_verified_claim_awaiting_its_distribution(
+    make_claim, supervisor, finance, bad_beat
+) -> None:
+    """ "Every Bad Beat share is paid" beside a verified $2,500.00 payout read as nothing owed (issue 27):
+    until finance prepares its distribution, the section says what is owed and who prepares it."""
+    from jackpots.bad_beat.services.claims import claim_verify
+    from tests.conftest import PIN
+    from tests.jackpots.bad_beat import fund_official
+
+    assert "Every Bad Beat share is paid." in _section(_today(finance), "Bad Beat shares to pay")
+    fund_official(bad_beat, 250_000, finance)
+    claim_verify(claim=make_claim(), actor=supervisor, pin=PIN)
+
+    shares = _section(_today(finance), "Bad Beat shares to pay")
+    assert 'aria-label="0 waiting"' in shares
+    assert (
+        "No share to pay yet: 1 verified claim awaits its distribution, which finance prepares "
+        "(Bad Beat funds and display)." in shares
+    )
+    assert "Every Bad Beat share is paid." not in shares

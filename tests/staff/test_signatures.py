@@ -119,7 +119,7 @@ def test_signature_add_still_refuses_a_role_its_rule_does_not_name(transfer, fin
 
     correction = correction_prepare(transfer=transfer, reason="wrong box", actor=finance, pin=PIN)
     with (
-        pytest.raises(SignerRoleNotAllowed, match=r"approver by a finance or administrator.*floorperson"),
+        pytest.raises(SignerRoleNotAllowed, match=r"approver by finance or an administrator.*floorperson"),
         transaction.atomic(),
     ):
         signature_add(document=correction, rule=Correction.APPROVER, signer=pin_check(user=floorperson, pin=PIN))
@@ -202,3 +202,14 @@ def test_a_naive_datetime_cannot_be_signed() -> None:
 
     with pytest.raises(TypeError, match="naive datetime"):
         content_hash({"at": datetime(2026, 11, 30, 21, 15)})
+
+
+def test_a_rule_names_its_signers_as_people_read_them() -> None:
+    """'Signed as the closer by a finance' (issue 27, item 4): a department signs without an article, a
+    person with theirs."""
+    from cage.models import CageVerification, GamingDayClose, Variance
+
+    assert GamingDayClose.CLOSER.words == "Signed as the closer by finance"
+    assert Correction.APPROVER.words.startswith("Signed as the approver by finance or an administrator")
+    assert Variance.EXPLAINER.words.startswith("Signed as the explainer by a poker shift supervisor or finance")
+    assert CageVerification.CASHIER.words == "Signed as the cashier by a cage cashier (§637a.15(e))"
