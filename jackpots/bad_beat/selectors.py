@@ -184,12 +184,13 @@ class PayoutFigures:
     payout_cents: int
 
 
-def claim_payout_figures(*, claim: BadBeatClaim) -> PayoutFigures:
+def claim_payout_figures(*, claim: BadBeatClaim, position: FundPosition | None = None) -> PayoutFigures:
     """The payout a claim's verification makes on the fund as it stands (§637a.15(f)): the reserve is
     rounded down to the cent of what stays in play, so the reserve keeps the odd cent; the payout is
     rounded down, what is left stays in the fund. The supervisor's page shows it before signing;
-    ``claim_verify`` computes it again under the fund's lock, and that is the payout."""
-    position = fund_position(jackpot=claim.jackpot)
+    ``claim_verify`` computes it again under the fund's lock, and that is the payout. ``position``: the
+    fund's, when a page has read the positions of several funds at once (``fund_positions``)."""
+    position = position or fund_position(jackpot=claim.jackpot)
     rule, hand = bad_beat_hand_of(claim)
     available = max(position.available_cents, 0)
     reserve = available - percent_floor(available, 10_000 - rule.reserve_bp)
@@ -226,7 +227,7 @@ def claims_to_decide(*, room: PokerRoom) -> list[BadBeatClaim]:
     """The claims of a room awaiting the shift supervisor, oldest first."""
     return list(
         BadBeatClaim.objects.filter(room=room, status=ClaimStatus.CLAIMED)
-        .select_related("jackpot", "table", "opened_by")
+        .select_related("jackpot", "table", "opened_by", "rules_version")
         .order_by("opened_at", "pk")
     )
 

@@ -747,7 +747,8 @@ def ten_of_each(make_claim, bad_beat, make_staff, supervisor, finance, security)
 @pytest.mark.parametrize(
     ("name", "role", "most", "each", "listed"),
     [
-        ("floor:bad-beat-decide", Role.SHIFT_SUPERVISOR, 5, 'class="card claim-card"', 10),
+        # The payout each verification would make: the funds' positions, read once for every claim.
+        ("floor:bad-beat-decide", Role.SHIFT_SUPERVISOR, 9, 'class="card claim-card"', 10),
         ("floor:bad-beat-payouts", Role.SECURITY, 8, 'class="card payout"', 10),
         # Each adjustment supersedes the one before it not yet witnessed: one of the ten awaits.
         ("floor:bad-beat-witness", Role.FLOORPERSON, 5, 'class="card witness-row"', 1),

@@ -19,7 +19,7 @@ from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action
 from jackpots.bad_beat.floor.forms import DenyForm, VerifyForm
 from jackpots.bad_beat.floor.views.common import ClaimView, claim_or_back, claim_view, rounds_of_claims
-from jackpots.bad_beat.selectors import PayoutFigures, claim_payout_figures, claims_to_decide
+from jackpots.bad_beat.selectors import PayoutFigures, claim_payout_figures, claims_to_decide, fund_positions
 from jackpots.bad_beat.services.claims import claim_deny, claim_verify
 from jackpots.funds.floor import floor_rooms
 
@@ -42,6 +42,7 @@ class ToDecide:
 def _decide_rows(user: User, bound: dict[int, forms.Form] | None = None) -> list[ToDecide]:
     claims = [claim for room in floor_rooms(user) for claim in claims_to_decide(room=room)]
     rounds = rounds_of_claims(claims)
+    positions = fund_positions(jackpots={claim.jackpot_id: claim.jackpot for claim in claims}.values())
     rows = []
     for claim in claims:
         posted = (bound or {}).get(claim.pk)
@@ -58,7 +59,11 @@ def _decide_rows(user: User, bound: dict[int, forms.Form] | None = None) -> list
                 verify=verify if claim.qualifies else None,  # a claim that does not qualify can only be denied
                 deny=deny,
                 opened_by_me=opened_by_me,
-                payout=claim_payout_figures(claim=claim) if claim.qualifies and not opened_by_me else None,
+                payout=(
+                    claim_payout_figures(claim=claim, position=positions[claim.jackpot_id])
+                    if claim.qualifies and not opened_by_me
+                    else None
+                ),
             )
         )
     return rows
