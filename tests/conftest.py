@@ -153,10 +153,13 @@ def open_table(room, manager, floorperson) -> Table:
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix) -> None:
     """The suite's own connections may TRUNCATE the insert-only tables, as pytest-django empties them
-    between transactional tests; the service's connections never may (``core.immutable``)."""
+    between transactional tests; the service's connections never may (``core.immutable``). They also
+    commit without waiting for the disk (``synchronous_commit=off``, a setting of the session alone): a
+    crash of the test server may lose the last commits of a database the suite drops anyway, and the
+    transactional tests and the test databases' migrations stop waiting on every commit."""
     from django.db import connections
 
     for connection in connections.all():
         if connection.vendor == "postgresql":
             options = connection.settings_dict.setdefault("OPTIONS", {})
-            options["options"] = f"{options.get('options', '')} -c casino.allow_truncate=on".strip()
+            options["options"] = f"{options.get('options', '')} -c casino.allow_truncate=on -c synchronous_commit=off".strip()
