@@ -162,4 +162,6 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix) -
     for connection in connections.all():
         if connection.vendor == "postgresql":
             options = connection.settings_dict.setdefault("OPTIONS", {})
-            options["options"] = f"{options.get('options', '')} -c casino.allow_truncate=on -c synchronous_commit=off".strip()
+            options["options"] = (
+                f"{options.get('options', '')} -c casino.allow_truncate=on -c synchronous_commit=off".strip()
+            )
