@@ -22,6 +22,7 @@ SECOND = "%Y-%m-%d %H:%M:%S"  # '2026-11-30 21:14:05'
 ZONED = "%Y-%m-%d %H:%M %Z"  # '2026-11-30 21:14 EST'
 ZONED_SECOND = "%Y-%m-%d %H:%M:%S %Z"  # '2026-11-30 21:14:05 EST'
 HOUR_MINUTE = "%H:%M"  # '21:14'
+HOUR_MINUTE_ZONED = "%H:%M %Z"  # '21:14 EST'
 
 
 class HasTimeZone(Protocol):
