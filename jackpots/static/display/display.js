@@ -42,8 +42,10 @@
       const cardHeight = (height - gap * (rows - 1)) / rows;
       const share = grid.querySelector(".high-hand .leader, .high-hand .last") ? HIGH_HAND_AMOUNT_SHARE : AMOUNT_SHARE;
       const score = Math.min(cardHeight * share, (cardWidth * 0.9) / (characters * CHARACTER_EM));
-      // Ties go to the layout with fewer empty cells.
-      if (score > best.score + 0.5) best = { score, cols, rows };
+      // More columns must win by a tenth: within that, the wider cards (fewer columns) read better from
+      // afar, the High Hand's cards and words above all (two tall narrow cards side by side on a
+      // portrait screen gave amounts 5% larger and hands half as wide).
+      if (score > best.score * 1.1) best = { score, cols, rows };
     }
     grid.style.setProperty("--cols", best.cols);
     grid.style.setProperty("--rows", best.rows);
