@@ -115,3 +115,38 @@ def test_the_witness_page_offers_a_tables_counts_in_one_signing(counted, floorpe
 
     assert "3 counts of table T1 witnessed in one signing, recording CAM-7" in done
     assert "No count awaits a witness." in done and _witness_signatures() == 3
+
+
+def test_another_rooms_floorperson_neither_sees_nor_witnesses_a_tables_counts(counted, make_staff, manager) -> None:
+    """A floorperson of room East posts the witness of main's T1 with their own valid PIN: refused as
+    a table that is not theirs, nothing signed; the service refuses them too, called directly."""
+    from casino_backoffice.staff.exceptions import ActionNotPermitted
+    from tables.services import room_staff_set, room_upsert
+
+    table = counted[0].box.table
+    east = room_upsert(
+        code="east",
+        name="East Room",
+        timezone_name="America/Chicago",
+        gaming_day_starts=table.room.gaming_day_starts,
+        actor=manager,
+    )
+    outsider = make_staff(Role.FLOORPERSON, rooms=[east])
+    room_staff_set(room=east, staff=[outsider], actor=make_staff(Role.ADMINISTRATOR))
+    browser = Client()
+    browser.force_login(outsider)
+
+    page = browser.get(reverse("floor:cage-witness")).content.decode()
+    posted = browser.post(
+        reverse("floor:cage-witness-table", args=[table.pk]),
+        {"count": [c.pk for c in counted], "surveillance_reference": "CAM-7", "pin": PIN},
+        follow=True,
+    ).content.decode()
+
+    assert "T1-drop" not in page and "3 counts of table T1 witnessed" not in posted
+    with pytest.raises(ActionNotPermitted):
+        counts_witness(counts=counted, actor=outsider, pin=PIN, surveillance_reference="CAM-7")
+    assert _witness_signatures() == 0
+    assert set(Count.objects.filter(pk__in=[c.pk for c in counted]).values_list("status", flat=True)) == {
+        CountStatus.COUNTED
+    }
