@@ -77,3 +77,36 @@ def test_no_share_to_pay_yet_names_the_verified_claim_awaiting_its_distribution(
         "(Bad Beat funds and display)." in shares
     )
     assert "Every Bad Beat share is paid." not in shares
+
+
+@pytest.mark.pools_by_hand
+def test_an_award_leaves_today_when_its_time_to_collect_runs_out(room, rated_table, staff_of_a_period, monkeypatch):
+    """Time moves on between Today and the pay page: an award still to collect is listed with its
+    deadline; a minute past it, before the schedule has prepared where it goes, Today lists it no more
+    and paying it is refused, nothing paid (it was paid before: found by this test)."""
+    from datetime import timedelta
+
+    from jackpots.high_hand.exceptions import HighHandRefused
+    from jackpots.high_hand.models import HighHandAwardPayment
+    from jackpots.high_hand.services.awards import award_pay
+    from tests.clock import clock_move
+    from tests.conftest import PIN
+    from tests.jackpots.high_hand_back_office import TIED_ID, hours_ago, period_played
+
+    played = period_played(room=room, table=rated_table, start=hours_ago(4), **staff_of_a_period)
+    award, cashier = played.unpaid, staff_of_a_period["cashier"]
+    before = _section(_today(cashier), "High Hand awards to pay")
+    assert 'aria-label="1 waiting"' in before and "Tia Tie" in before and "collect by" in before
+
+    clock_move(monkeypatch, to=award.collect_by + timedelta(minutes=1))
+
+    after = _section(_today(cashier), "High Hand awards to pay")
+    assert 'aria-label="0 waiting"' in after and "Tia Tie" not in after
+    with pytest.raises(HighHandRefused, match="collect"):
+        award_pay(award=award, id_type=TIED_ID[0], id_number=TIED_ID[1], actor=cashier, pin=PIN, idempotency_key="late")
+    assert not HighHandAwardPayment.objects.filter(award=award).exists()
+
+
+@pytest.fixture
+def staff_of_a_period(dealer, floorperson, supervisor, cashier) -> dict[str, User]:
+    return {"dealer": dealer, "floorperson": floorperson, "supervisor": supervisor, "cashier": cashier}

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from casino_backoffice.core.idempotency import DocumentOnce, request_fingerprint
 from casino_backoffice.ledger.models import TransferKind
@@ -108,10 +109,12 @@ def _payable(award: HighHandAward) -> None:
         raise HighHandRefused(
             f"Award {award.pk} is paid already; nothing was paid twice.", code=HighHandErrorCode.AWARD_ALREADY_PAID
         )
-    if HighHandUnclaimed.objects.filter(award_id=award.pk).exists():
+    # Past its time limit the award is not collected (§637a.16(b)(6), (i)), whether or not the schedule
+    # has prepared where it goes yet (it runs every minute; a cashier's page may be older than that).
+    if HighHandUnclaimed.objects.filter(award_id=award.pk).exists() or timezone.now() > award.collect_by:
         raise HighHandRefused(
             f"Award {award.pk} was not collected by {local_time(award.collect_by, award.period.jackpot.room.timezone)} "
-            "and went where the posted rules send it (§637a.16(i)).",
+            "and goes where the posted rules send it (§637a.16(i)); nothing was paid.",
             code=HighHandErrorCode.AWARD_EXPIRED,
         )
 
