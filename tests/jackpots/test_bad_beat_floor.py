@@ -443,7 +443,7 @@ def test_the_supervisor_verifies_through_the_page_and_the_board_shows_pending(
     )
     preview = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", before_signing))
     assert "Official fund $1,000.00" in preview and "Payout (100% of the rest) $1,000.00" in preview  # seen before
-    assert "Reserve kept for the next jackpot (0%) -$0.00" in preview
+    assert "Reserve kept for the next jackpot (0%) $0.00" in preview
     page = response.content.decode()
     assert f"Claim {claim.pk} at table T1 verified: the payout is $1,000.00" in page
     assert "No claim awaits a decision." in page
