@@ -443,11 +443,11 @@ def box_states(*, boxes: QuerySet[Box], today: dict[int, date]) -> dict[int, Box
         last = last_counts.get(box_id)
         on = "" if last is None or last.gaming_day == today.get(content.box.room_id) else f" ({last.gaming_day})"
         if content.expected_cents > 0:
-            again = " again: dropped into since it was counted today" if last is not None and not on else ""
-            states[box_id] = BoxState("due", f"Due to be counted{again}")
+            again = " again: dropped into since counted today" if last is not None and not on else ""
+            states[box_id] = BoxState("due", f"Due{again}")
         elif last is not None and last.status in _COUNT_STATE and (on == "" or last.status != CountStatus.VERIFIED):
             key, words = _COUNT_STATE[CountStatus(last.status)]
             states[box_id] = BoxState(key, f"{words}{on}")
         else:
-            states[box_id] = BoxState("empty", "Empty: nothing dropped since its last count")
+            states[box_id] = BoxState("empty", "Empty: nothing dropped")
     return states

@@ -83,7 +83,7 @@ def test_the_box_list_says_where_each_box_stands_never_what_it_holds(
 
     page = browser.get(reverse("floor:cage-count")).content.decode()
     assert _box_list_states(browser) == {"T1-bb": "due", "T1-hh": "due", "T1-drop": "due"}
-    assert "Due to be counted again: dropped into since it was counted today" in page
+    assert "Due again: dropped into since counted today" in page
 
 
 def test_a_box_nothing_dropped_into_is_empty(closed_table, dealer) -> None:
