@@ -55,9 +55,10 @@ def room_zone_path(model: type[Model]) -> str | None:
             field = model._meta.get_field(name)
         except FieldDoesNotExist:
             continue
-        if not field.many_to_one or field.related_model is None:
+        related_model = field.related_model
+        if not field.many_to_one or not (isinstance(related_model, type) and issubclass(related_model, Model)):
             continue
-        related = field.related_model._meta
+        related = related_model._meta
         if any(f.name == "timezone" for f in related.concrete_fields):
             return f"{name}__timezone"
         if any(f.name == "room" for f in related.concrete_fields):
