@@ -15,6 +15,7 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
+from casino_backoffice.core.clock import ZONED, local_text
 from casino_backoffice.core.idempotency import DocumentOnce, request_fingerprint
 from casino_backoffice.poker import InvalidCards, parse_cards
 from casino_backoffice.staff.models import User
@@ -255,7 +256,8 @@ def _ruled_refusal(irregularity: Irregularity, *, actor: User) -> None:
     ruled = IrregularityRuling.objects.filter(irregularity_id=irregularity.pk).select_related("ruled_by").first()
     if ruled is not None:
         raise AlreadyRuled(
-            f"Irregularity {irregularity.pk} was ruled on by {ruled.ruled_by} at {ruled.ruled_at.isoformat()}; "
+            f"Irregularity {irregularity.pk} was ruled on by {ruled.ruled_by} at "
+            f"{local_text(ruled.ruled_at, irregularity.room, ZONED)}; "
             "a ruling is final. Nothing was recorded."
         )
 
