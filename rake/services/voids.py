@@ -18,6 +18,8 @@ official, and only finance corrects the official record); a round of a gaming da
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 from django.db.models import Q
@@ -146,3 +148,32 @@ def _void_refusal(round_: Round, *, taken: list[Transfer]) -> None:
                 "for the cage and the official record, so a void cannot take it back from the box. Finance "
                 "corrects the official record for the round instead. Nothing was recorded."
             )
+
+
+@dataclass(frozen=True)
+class VoidReturned:
+    """What a void returned, as the ledger holds it: the rake, and each jackpot's drop by its code."""
+
+    void: RoundVoid
+    rake_cents: int
+    drops_cents: dict[str, int]
+
+
+def void_returned(void: RoundVoid) -> VoidReturned:
+    """The reversals the void references, by what each reversed: the round's rake, or a jackpot's drop
+    (named by the drop transfer's key, ``round:<key>:drop:<code>``, ``rounds._round_postings``)."""
+    rake_cents, drops_cents = 0, dict[str, int]()
+    reversals = Transfer.objects.filter(
+        reference_type=ContentType.objects.get_for_model(RoundVoid),
+        reference_id=str(void.pk),
+        kind=TransferKind.REVERSAL,
+    ).select_related("reverses")
+    for reversal in reversals.order_by("pk"):
+        original = reversal.reverses
+        assert original is not None
+        if original.kind == TransferKind.RAKE:
+            rake_cents += reversal.amount_cents
+        else:
+            code = original.idempotency_key.rsplit(":drop:", 1)[1]
+            drops_cents[code] = drops_cents.get(code, 0) + reversal.amount_cents
+    return VoidReturned(void=void, rake_cents=rake_cents, drops_cents=drops_cents)
