@@ -75,7 +75,8 @@ def _void_write(once: DocumentOnce[RoundVoid], *, round_: Round, reason: str, ac
         irregularity = irregularity_record_within(
             report=report,
             signer=signer,
-            idempotency_key=f"{once.idempotency_key}:irregularity",
+            # Not a key a sender's could be (theirs start with their id, ``sender_key``).
+            idempotency_key=f"void:{once.idempotency_key}",
             fingerprint=report.fingerprint(),
         )
         void = RoundVoid.objects.create(

@@ -167,3 +167,49 @@ def test_a_round_with_a_bad_beat_claim_standing_is_refused(rated_table, dealer, 
     with pytest.raises(RoundHasJackpotHand, match=rf"Bad Beat claim {claim.pk}\): a voided round has no winning hand"):
         round_void(round=round_, reason="Missing cards.", actor=floorperson, pin=PIN, idempotency_key=key())
     assert (state(), boxes()) == before
+
+
+def test_a_round_of_a_closed_gaming_day_is_not_voided(rated_table, dealer, floorperson, supervisor, finance):
+    from cage.services import gaming_day_close
+    from tables.exceptions import GamingDayClosed
+    from tables.selectors import gaming_day, gaming_day_bounds
+
+    room = rated_table.room
+    start, _ = gaming_day_bounds(room=room, day=gaming_day(room=room, at=timezone.now()) - timedelta(days=1))
+    round_ = round_record(
+        table=rated_table,
+        ended_at=start + timedelta(hours=6),
+        players_dealt_in=6,
+        pot_cents=12000,
+        uncalled_bet_cents=0,
+        flop_dealt=True,
+        voided=False,
+        actor=dealer,
+        idempotency_key=key(),
+        late_entry_by=supervisor,
+        pin=PIN,
+    ).round
+    gaming_day_close(room=room, day=round_.gaming_day, actor=finance, pin=PIN)
+    before = (state(), boxes())
+    with pytest.raises(GamingDayClosed, match=f"Void of round {round_.pk} at table T1: gaming day"):
+        round_void(round=round_, reason="Missing cards.", actor=floorperson, pin=PIN, idempotency_key=key())
+    assert (state(), boxes()) == before
+
+
+def test_the_days_voids_and_irregularities_read_in_a_few_queries(
+    rated_table, dealer, floorperson, make_staff, django_assert_max_num_queries
+):
+    from tests.cage.helpers import client_for
+
+    for _ in range(3):
+        round_void(
+            round=logged(rated_table, dealer),
+            reason="Missing cards.",
+            actor=floorperson,
+            pin=PIN,
+            idempotency_key=key(),
+        )
+    reader = client_for(make_staff(Role.COMPLIANCE))
+    with django_assert_max_num_queries(8):
+        log = reader.get("/api/irregularities/", {"kind": "missing_or_extra_cards"})
+    assert len(log.json()["results"]) == 3
