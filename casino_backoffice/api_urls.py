@@ -5,6 +5,7 @@ from django.urls import include, path
 urlpatterns = [
     path("", include("casino_backoffice.staff.api")),
     path("", include("tables.api")),
+    path("", include("tables.irregularities.api")),
     path("", include("rake.api")),
     path("", include("rake.api.batch")),
     path("", include("jackpots.api_urls")),

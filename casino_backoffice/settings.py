@@ -298,7 +298,10 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     # One name for a choice set that two fields of the Bad Beat API use (a share, and a paid share's name).
-    "ENUM_NAME_OVERRIDES": {"BadBeatShareEnum": "jackpots.bad_beat.models.ShareName.choices"},
+    "ENUM_NAME_OVERRIDES": {
+        "BadBeatShareEnum": "jackpots.bad_beat.models.ShareName.choices",
+        "IrregularityKindEnum": "tables.irregularities.kinds.IrregularityKind.choices",
+    },
     # The answers the kernel gives around any view (400, 401, 403, 404, 405), on every operation.
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

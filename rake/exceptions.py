@@ -12,6 +12,9 @@ class RakeErrorCode(ErrorCode):
     TIME_CHARGE_ALREADY_ASSESSED = "time_charge_already_assessed"
     TIME_CHARGE_ALREADY_VERIFIED = "time_charge_already_verified"
     LATE_ENTRY_UNSIGNED = "late_entry_unsigned"
+    ROUND_ALREADY_VOID = "round_already_void"
+    ROUND_HAS_JACKPOT_HAND = "round_has_jackpot_hand"
+    ROUND_BOX_COUNTED = "round_box_counted"
 
 
 class RakeError(DomainError):
@@ -62,3 +65,22 @@ class LateEntryUnsigned(RakeError):
     supervisor's signature (a house control; the revenue of the day, §637a.17)."""
 
     code = RakeErrorCode.LATE_ENTRY_UNSIGNED
+
+
+class RoundAlreadyVoid(Conflict):
+    """A round voided already: by a void, or logged void at the table (it took nothing)."""
+
+    code = RakeErrorCode.ROUND_ALREADY_VOID
+
+
+class RoundHasJackpotHand(Conflict):
+    """A round whose hand stands as a jackpot's (a Bad Beat claim not denied, a High Hand entry not void):
+    a voided round has no winning hand, so the hand's document is settled first."""
+
+    code = RakeErrorCode.ROUND_HAS_JACKPOT_HAND
+
+
+class RoundBoxCounted(Conflict):
+    """A round whose rake or drop went into a box counted since: the money left the box."""
+
+    code = RakeErrorCode.ROUND_BOX_COUNTED

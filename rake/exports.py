@@ -15,6 +15,7 @@ _REVENUE_KINDS = {
     "gaming_day": Kind.DATE,
     "rounds": Kind.INTEGER,
     "late_rounds": Kind.INTEGER,
+    "voided_rounds": Kind.INTEGER,
     "rake": Kind.MONEY,
     "time_charges": Kind.MONEY,
     "reversed": Kind.MONEY,

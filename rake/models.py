@@ -149,3 +149,50 @@ class LateRoundEntry(SignableDocument):
 
     def __str__(self) -> str:
         return f"Round {self.round_id} logged {self.minutes_late} minutes late"
+
+
+class RoundVoid(SignableDocument):
+    """A round of play already recorded, voided by a floorperson or above who signs (§637a.18(i): 'If at
+    any time during a round of play missing cards are discovered or additional cards are found, the
+    round of play shall be voided, all value chips ... in the pot shall be returned to the appropriate
+    player and the deck shall be replaced').
+
+    The round stays as it was logged; its rake and each of its drops are reversed in the ledger by
+    transfers that reference this void (``rake.services.voids``), so the drop box and the jackpot boxes
+    hold what they would without the round. Its irregularity (``missing_or_extra_cards``, signed by
+    the same person) is the record of what happened. One per round, inserted once, never changed.
+    """
+
+    VOIDER = SigningRule(purpose="voider", action=Action.ROUND_VOID, section="§637a.18(i)")
+
+    round = models.OneToOneField("tables.Round", on_delete=models.PROTECT, related_name="void")
+    irregularity = models.OneToOneField("tables.Irregularity", on_delete=models.PROTECT, related_name="round_void")
+    reason = models.TextField()
+    voided_by = models.ForeignKey("staff.User", on_delete=models.PROTECT, related_name="+")
+    voided_at = models.DateTimeField()
+    # A key as sent (120 characters at most) scoped to its sender (``core.idempotency.sender_key``).
+    idempotency_key = models.CharField(max_length=200, unique=True)
+    request_sha256 = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ["-voided_at", "-id"]
+        verbose_name = "round voided"
+        verbose_name_plural = "rounds voided"
+        constraints = [models.CheckConstraint(condition=~Q(reason=""), name="rake_roundvoid_has_a_reason")]
+
+    def signing_content(self) -> dict[str, Any]:
+        round_ = self.round
+        return {
+            "round": self.round_id,
+            "table": round_.table_id,
+            "ended_at": round_.ended_at,
+            "pot_cents": round_.pot_cents,
+            "rake_cents": round_.rake_cents,
+            "irregularity": self.irregularity_id,
+            "reason": self.reason,
+            "voided_by": self.voided_by_id,
+            "voided_at": self.voided_at,
+        }
+
+    def __str__(self) -> str:
+        return f"Void of round {self.round_id}"

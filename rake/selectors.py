@@ -175,12 +175,17 @@ class RevenueRow:
     Late rounds: how many of the group's rounds were logged more than the room's
     ``late_entry_minutes`` after they ended, each signed for by a poker shift supervisor
     (``LateRoundEntry``): their rake is in the group's, and the report marks them.
+
+    Voided rounds: how many of the group's rounds were voided after they were recorded (``RoundVoid``,
+    §637a.18(i)): their rake is in ``rake_cents`` and its return in ``reversed_cents``; their drops,
+    returned too, are not in ``drops_cents``.
     """
 
     keys: dict[str, Any]
     rounds: int = 0
     rake_cents: int = 0
     late_rounds: int = 0
+    voided_rounds: int = 0
     time_charge_cents: int = 0
     reversed_cents: int = 0
     drops_cents: dict[str, int] = field(default_factory=dict)
@@ -283,6 +288,8 @@ def poker_revenue(
         row.rounds, row.rake_cents = values["n"], int(values["rake"] or 0)
     for values in rounds.filter(late_entry__isnull=False).values(*fields).annotate(n=Count("pk")):
         row_for(values).late_rounds = values["n"]
+    for values in rounds.filter(void__isnull=False).values(*fields).annotate(n=Count("pk")):
+        row_for(values).voided_rounds = values["n"]
     charge_fields = [f if f != "game" else "table__game" for f in fields]
     for values in charges.values(*charge_fields).annotate(total=Sum("amount_cents")):
         values = {fields[i]: values[charge_fields[i]] for i in range(len(fields))} | {"total": values["total"]}
@@ -290,7 +297,9 @@ def poker_revenue(
     for values, amount in _reversed_into_drop_boxes(rounds=rounds, charges=charges, fields=fields):
         row_for(values).reversed_cents += amount
     drop_fields = [f"round__{f}" for f in fields]
-    for values in drops.values(*drop_fields, "jackpot_code").annotate(total=Sum("amount_cents")):
+    for values in (
+        drops.filter(round__void__isnull=True).values(*drop_fields, "jackpot_code").annotate(total=Sum("amount_cents"))
+    ):
         row = row_for(values, prefix="round__")
         row.drops_cents[values["jackpot_code"]] = int(values["total"])
     if "shift" not in keys:
@@ -364,6 +373,7 @@ _COLUMN_LABELS = {
     "game": "Game",
     "rounds": "Rounds",
     "late_rounds": "Rounds logged late",
+    "voided_rounds": "Rounds voided",
     "rake": "Rake",
     "time_charges": "Time charges",
     "reversed": "Reversed",
@@ -390,6 +400,7 @@ def revenue_table(rows: list[RevenueRow], *, group_by: Iterable[str]) -> tuple[l
         *keys,
         "rounds",
         "late_rounds",
+        "voided_rounds",
         "rake",
         "time_charges",
         "reversed",
@@ -406,6 +417,7 @@ def revenue_table(rows: list[RevenueRow], *, group_by: Iterable[str]) -> tuple[l
                 *(str(v) for v in row.keys.values()),
                 row.rounds,
                 row.late_rounds,
+                row.voided_rounds,
                 format_cents(row.rake_cents),
                 format_cents(row.time_charge_cents),
                 format_cents(row.reversed_cents),

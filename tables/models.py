@@ -167,3 +167,8 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"Round {self.pk} at {self.table.number}"
+
+
+# The irregularities of a table and their rulings are this app's models, kept in their own package
+# (``tables.irregularities``); imported here so that Django's app registry finds them.
+from tables.irregularities.models import Irregularity, IrregularityRuling  # noqa: E402, F401

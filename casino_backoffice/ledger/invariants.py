@@ -14,7 +14,8 @@ The ledger's checks:
 - Never below zero: no box, container in custody, fund, revenue or payout account holds less than
   nothing (``NON_NEGATIVE_KINDS``; the database refuses it too, migration ``ledger`` 0005).
 - Reversals: each reverses one transfer, the same amount between the same two accounts the other
-  way, and only through a correction signed by two people.
+  way, and only through a correction signed by two people, or a signed document an app declares
+  reverses what it names (``reversing_document_register``: a round of play voided, §637a.18(i)).
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from typing import Any
 from django.contrib.contenttypes.models import ContentType
 from django.db import connection, models, transaction
 from django.db.models import Sum
+
+from casino_backoffice.staff.models import Signature
 
 from .checkpoints import balance_sql
 from .models import Account, AccountKind, BalanceCheckpoint, Correction, Transfer, TransferKind
@@ -52,6 +55,26 @@ _REGISTERED: dict[str, Invariant] = {}
 def invariant_register(name: str, check: Invariant) -> None:
     """Add an app's check, under a name its violations are reported with (registering again replaces it)."""
     _REGISTERED[name] = check
+
+
+# Signed documents, besides a correction, whose reversals are signed by the document itself: each app
+# registers its own in its ``AppConfig.ready`` (``rake``: a round voided, ``RoundVoid``).
+_REVERSING_DOCUMENTS: set[type[models.Model]] = set()
+
+
+def reversing_document_register(model: type[models.Model]) -> None:
+    """Declare that a signed document of ``model`` signs the reversals that reference it."""
+    _REVERSING_DOCUMENTS.add(model)
+
+
+def _signed_by_their_document(reversals: list[Transfer]) -> set[int]:
+    """The reversals referencing a registered reversing document that carries a signature."""
+    signed: set[int] = set()
+    for model in _REVERSING_DOCUMENTS:
+        content_type = ContentType.objects.get_for_model(model)
+        documents = set(Signature.objects.filter(document_type=content_type).values_list("document_id", flat=True))
+        signed |= {r.pk for r in reversals if r.reference_type_id == content_type.pk and r.reference_id in documents}
+    return signed
 
 
 def documents_moved(
@@ -126,8 +149,12 @@ def ledger_invariants() -> list[str]:
         ):
             violations.append(f"Transfer {reversal.pk} does not reverse transfer {original.pk} exactly.")
     signed = set(Correction.objects.filter(reversal__isnull=False).values_list("reversal_id", flat=True))
+    signed |= _signed_by_their_document(reversals)
     for reversal_id in sorted({reversal.pk for reversal in reversals} - signed):
-        violations.append(f"Reversal {reversal_id} was posted without a correction signed by two people.")
+        violations.append(
+            f"Reversal {reversal_id} was posted without a correction signed by two people, nor a signed document "
+            "of its own."
+        )
     return violations
 
 

@@ -96,6 +96,11 @@ class Action(models.TextChoices):
     PROGRESSIVE_RESET = "progressive_reset", "Reset a progressive meter after a 100% payout"
     PROGRESSIVE_EXPLAIN = "progressive_explain", "Explain a mismatch of progressive wagers and chips collected"
     PROGRESSIVE_READ = "progressive_read", "Read the progressive meters, rounds and payouts"
+    IRREGULARITY_REPORT = "irregularity_report", "Report an irregularity at a table"
+    IRREGULARITY_RULE = "irregularity_rule", "Rule on an irregularity"
+    DISPUTE_RULE = "dispute_rule", "Rule on a dispute"
+    IRREGULARITIES_READ = "irregularities_read", "Read the irregularities and their rulings"
+    ROUND_VOID = "round_void", "Void a round of play already recorded"
     SECOND_FACTOR_USE = "second_factor_use", "Turn on a second factor (a code from an app) for their own sign-in"
     SECOND_FACTOR_RESET = "second_factor_reset", "Reset a person's second factor"
 
@@ -235,6 +240,18 @@ ACTION_ROLES: dict[Action, frozenset[Role]] = {
     Action.PROGRESSIVE_RESET: SUPERVISOR_OR_ABOVE,
     Action.PROGRESSIVE_EXPLAIN: SUPERVISOR_OR_ABOVE,
     Action.PROGRESSIVE_READ: DEALER_OR_FLOORPERSON_OR_ABOVE | ADMIN_ROLES,
+    # Irregularities (§637a.18, §655a.13, §657a.13). The dealer or floorperson at the table reports what
+    # went wrong; a floorperson or above rules on it, as they direct the play (§655a.5(a): 'when directed
+    # by a floorperson or above'); "in all disputes ... the decision of the Poker shift supervisor is
+    # final" (§637a.18(a)): a poker shift supervisor or above rules on a dispute. Nobody rules on what
+    # they reported (``IrregularityRuling``). A round already recorded is voided (§637a.18(i)) by a
+    # floorperson or above, who signs; the floor, surveillance, finance, compliance and an administrator
+    # read the log.
+    Action.IRREGULARITY_REPORT: DEALER_OR_FLOORPERSON_OR_ABOVE,
+    Action.IRREGULARITY_RULE: FLOORPERSON_OR_ABOVE,
+    Action.DISPUTE_RULE: SUPERVISOR_OR_ABOVE,
+    Action.IRREGULARITIES_READ: DEALER_OR_FLOORPERSON_OR_ABOVE | ADMIN_ROLES | {Role.SURVEILLANCE},
+    Action.ROUND_VOID: FLOORPERSON_OR_ABOVE,
     Action.PIN_SET: EVERY_ROLE,
     Action.SIGNING_UNLOCK: frozenset({Role.ADMINISTRATOR}),
     Action.STAFF_MANAGE: frozenset({Role.ADMINISTRATOR}),

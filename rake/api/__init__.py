@@ -30,6 +30,7 @@ from .reports import (
 )
 from .rounds import RoundInput, RoundListCreate, RoundOutput, round_data
 from .time_charges import TimeChargeInput, TimeChargeListCreate, TimeChargeOutput, TimeChargeVerify
+from .voids import RoundVoidCreate
 
 __all__ = [
     "ERRORS",
@@ -43,6 +44,7 @@ __all__ = [
     "RoundInput",
     "RoundListCreate",
     "RoundOutput",
+    "RoundVoidCreate",
     "RulesVersionList",
     "RulesVersionOutput",
     "TimeChargeInput",
@@ -61,6 +63,7 @@ __all__ = [
 
 urlpatterns = [
     path("rounds/", RoundListCreate.as_view(), name="api-rounds"),
+    path("rounds/<int:pk>/void/", RoundVoidCreate.as_view(), name="api-round-void"),
     path("time-charges/", TimeChargeListCreate.as_view(), name="api-time-charges"),
     path("time-charges/<int:pk>/verify/", TimeChargeVerify.as_view(), name="api-time-charge-verify"),
     path("rake-calculator/", RakeCalculator.as_view(), name="api-rake-calculator"),

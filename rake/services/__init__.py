@@ -11,18 +11,22 @@ from .accounts import drop_box_account, pots_account
 from .rounds import RoundRecorded, RoundRequest, round_record, round_request_record, rounds_record_batch
 from .rules_files import RulesLoaded, rules_load, rules_of
 from .time_charges import time_charge_assess, time_charge_verify
+from .voids import VoidReturned, round_void, void_returned
 
 __all__ = [
     "RoundRecorded",
     "RoundRequest",
     "RulesLoaded",
+    "VoidReturned",
     "drop_box_account",
     "pots_account",
     "round_record",
     "round_request_record",
+    "round_void",
     "rounds_record_batch",
     "rules_load",
     "rules_of",
     "time_charge_assess",
     "time_charge_verify",
+    "void_returned",
 ]

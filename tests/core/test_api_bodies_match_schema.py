@@ -80,6 +80,12 @@ WALKS: dict[str, set[str]] = {
         "display_adjustments_witness_create",
     },
     "high_hand": {"high_hand_entries_create", "high_hand_entries_void_create"},
+    "irregularities": {
+        "irregularities_create",
+        "irregularities_rule_create",
+        "irregularities_list",
+        "rounds_void_create",
+    },
     "progressive": {
         "progressive_rounds_create",
         "progressive_hands_create",
@@ -214,6 +220,18 @@ def test_the_rake_answers_as_the_schema_says(walk, checked) -> None:
     )
     walk.post(Role.SHIFT_SUPERVISOR, f"/api/time-charges/{charge['id']}/verify/", {}, key=False)
     _walked(checked, "rake")
+
+
+def test_the_irregularities_and_a_void_answer_as_the_schema_says(walk, checked) -> None:
+    dealer, floor = Role.DEALER, Role.FLOORPERSON
+    round_ = {"table": "T2", "room": "main", "ended_at": now(1), "players_dealt_in": 6, "pot": "64.00"}
+    logged = walk.post(dealer, "/api/rounds/", round_, status=201)
+    walk.post(floor, f"/api/rounds/{logged['id']}/void/", {"reason": "An extra Qh in the deck."}, status=201)
+    misdeal = {"room": "main", "table": "T2", "kind": "misdeal", "cause": "wrong_starting_position", "description": "x"}
+    reported = walk.post(dealer, "/api/irregularities/", misdeal, status=201)
+    walk.post(floor, f"/api/irregularities/{reported['id']}/rule/", {"ruling": "Redealt."}, status=201)
+    assert len(walk.get(Role.COMPLIANCE, "/api/irregularities/", {"room": "main"})["results"]) == 2
+    _walked(checked, "irregularities")
 
 
 def test_the_bad_beat_answers_as_the_schema_says(walk, checked) -> None:

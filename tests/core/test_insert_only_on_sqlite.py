@@ -258,6 +258,10 @@ WITHOUT_ROWS = (
     "rake_lateroundentry",
     # Finance's corrections of the official record (issue 24): none in the embedded day.
     "cage_variancecorrection",
+    # Irregularities and their rulings (issue 28): the embedded day has none.
+    "tables_irregularity",
+    "tables_irregularityruling",
+    "rake_roundvoid",
 )
 
 

@@ -65,8 +65,8 @@ def test_rounds_and_revenue_in_the_admin_with_exports(finance_browser, rated_tab
     csv = finance_browser.get("/admin/rake/pokerrevenue/", {"group_by": ["table"], "export": "csv"})
     assert csv["Content-Disposition"] == 'attachment; filename="poker-revenue-main.csv"'
     assert (
-        csv.content.decode().splitlines()[0].startswith("table,rounds,late_rounds,rake,time_charges")
+        csv.content.decode().splitlines()[0].startswith("table,rounds,late_rounds,voided_rounds,rake,time_charges")
     )  # exports keep the keys
     assert (
-        csv.content.decode().splitlines()[1].startswith("T1,1,0,5.00,0.00,0.00,5.00")
+        csv.content.decode().splitlines()[1].startswith("T1,1,0,0,5.00,0.00,0.00,5.00")
     )  # late rounds, rake, time charges, reversed, expected

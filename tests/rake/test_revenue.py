@@ -68,6 +68,7 @@ def test_revenue_api_json_csv_and_xlsx(played, finance_client):
         "table",
         "rounds",
         "late_rounds",
+        "voided_rounds",
         "rake",
         "time_charges",
         "reversed",
@@ -79,19 +80,19 @@ def test_revenue_api_json_csv_and_xlsx(played, finance_client):
         "drop_hh",
     ]
     assert data["rows"] == [
-        ["T1", 2, 0, "7.00", "0.00", "0.00", "7.00", "", "", "", "2.00", "2.00"],
-        ["T2", 1, 0, "2.00", "0.00", "0.00", "2.00", "", "", "", "0.00", "1.65"],
+        ["T1", 2, 0, 0, "7.00", "0.00", "0.00", "7.00", "", "", "", "2.00", "2.00"],
+        ["T2", 1, 0, 0, "2.00", "0.00", "0.00", "2.00", "", "", "", "0.00", "1.65"],
     ]
     response = finance_client.get("/api/revenue/", {"group_by": "table", "format": "csv"})
     assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
     assert 'filename="poker-revenue-main.csv"' in response["Content-Disposition"]
     rows = list(csv.reader(io.StringIO(response.content.decode())))
-    assert rows[1] == ["T1", "2", "0", "7.00", "0.00", "0.00", "7.00", "", "", "", "2.00", "2.00"]
+    assert rows[1] == ["T1", "2", "0", "0", "7.00", "0.00", "0.00", "7.00", "", "", "", "2.00", "2.00"]
     response = finance_client.get("/api/revenue/", {"group_by": "table", "format": "xlsx"})
     assert response.status_code == 200
     sheet = load_workbook(io.BytesIO(response.content)).active
-    assert [cell.value for cell in sheet[2]][:4] == ["T1", 2, 0, 7]  # money is a number a SUM adds
-    assert sheet["D2"].number_format == "$#,##0.00" and sheet["L3"].value == 1.65
+    assert [cell.value for cell in sheet[2]][:5] == ["T1", 2, 0, 0, 7]  # money is a number a SUM adds
+    assert sheet["E2"].number_format == "$#,##0.00" and sheet["M3"].value == 1.65
     assert sheet["A1"].font.b
 
 

@@ -59,6 +59,10 @@ ROUTES: dict[tuple[str, str], Action | str] = {
     ("api-compliance-notices", "POST"): Action.NOTICE_RECORD,
     ("api-counts", "GET"): Action.COUNTS_READ,
     ("api-counts", "POST"): Action.COUNT_RECORD,
+    ("api-irregularities", "GET"): Action.IRREGULARITIES_READ,
+    ("api-irregularities", "POST"): Action.IRREGULARITY_REPORT,
+    ("api-irregularity-rule", "POST"): Action.IRREGULARITY_RULE,
+    ("api-round-void", "POST"): Action.ROUND_VOID,
     ("api-count-witness", "POST"): Action.COUNT_WITNESS,
     ("api-count-recount", "POST"): Action.COUNT_RECOUNT,
     ("api-transports", "POST"): Action.TRANSPORT_CREATE,
@@ -293,6 +297,8 @@ def _url(name: str, state: dict[str, int]) -> str:
         **{
             route: {"pk": 1}
             for route in (
+                "api-irregularity-rule",
+                "api-round-void",
                 "api-count-witness",
                 "api-count-recount",
                 "api-transport-account",
@@ -551,10 +557,46 @@ def _service_calls() -> dict[str, tuple[Action, Callable[[User, dict[str, Any]],
             Action.SECOND_FACTOR_RESET,
             lambda actor, state: second_factor_reset(user=state["locked"], actor=actor),
         ),
+        **_irregularity_service_calls(),
         **_cage_service_calls(),
         **_jackpot_service_calls(),
         **_high_hand_service_calls(),
         **_progressive_service_calls(),
+    }
+
+
+def _irregularity_service_calls() -> dict[str, tuple[Action, Callable[[User, dict[str, Any]], Any]]]:
+    """Irregularities, their rulings and the void of a round refuse before they read anything."""
+    from rake.services import round_void
+    from tables.irregularities.models import Irregularity
+    from tables.irregularities.services import irregularity_report, irregularity_rule
+    from tables.models import Round
+
+    return {
+        "irregularity_report": (
+            Action.IRREGULARITY_REPORT,
+            lambda actor, state: irregularity_report(
+                table=state["t1"], kind="fouled_hand", description="x", actor=actor, pin=PIN, idempotency_key="service"
+            ),
+        ),
+        "irregularity_rule": (
+            Action.IRREGULARITY_RULE,
+            lambda actor, state: irregularity_rule(
+                irregularity=Irregularity(kind="fouled_hand"), ruling="x", actor=actor, pin=PIN, idempotency_key="s"
+            ),
+        ),
+        "irregularity_rule_of_a_dispute": (
+            Action.DISPUTE_RULE,
+            lambda actor, state: irregularity_rule(
+                irregularity=Irregularity(kind="dispute"), ruling="x", actor=actor, pin=PIN, idempotency_key="s"
+            ),
+        ),
+        "round_void": (
+            Action.ROUND_VOID,
+            lambda actor, state: round_void(
+                round=Round(), reason="Missing cards.", actor=actor, pin=PIN, idempotency_key="service"
+            ),
+        ),
     }
 
 
@@ -886,6 +928,7 @@ def test_the_services_walked_are_every_action_a_service_takes() -> None:
         Action.TABLES_READ,
         Action.BOXES_READ,
         Action.COUNTS_READ,
+        Action.IRREGULARITIES_READ,
     }
     # Signed within another service's write: the supervisor's signature on a round logged late
     # (``round_record``, walked in tests/rake/test_late_entry.py).
