@@ -59,7 +59,7 @@ def _void_write(once: DocumentOnce[RoundVoid], *, round_: Round, reason: str, ac
     _void_refusal(round_, taken=round_taken(round_))  # before the PIN: a refused void counts no wrong PIN
     signer = pin_check(user=actor, pin=pin)
     with transaction.atomic(durable=True):
-        round_ = Round.objects.select_for_update().select_related("table__room").get(pk=round_.pk)
+        round_ = Round.objects.select_for_update(of=("self",)).select_related("table__room").get(pk=round_.pk)
         once.replay_under_lock()
         table = round_.table
         gaming_day_hold_open(

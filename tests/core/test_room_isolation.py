@@ -55,6 +55,8 @@ API_DOCUMENTS = {
     "api-progressive-hand-validate": "jackpots.ProgressiveHand",
     "api-progressive-hand-pay": "jackpots.ProgressiveHand",
     "api-progressive-exception-explain": "jackpots.WagerCountException",
+    "api-irregularity-rule": "tables.Irregularity",
+    "api-round-void": "tables.Round",
 }
 # Documents the demo day does not make (no time charge, no variance, no discontinued fund, no ended High
 # Hand period): their
@@ -65,6 +67,7 @@ NOT_IN_THE_DEMO = {
     "jackpots.FundTransfer",
     "jackpots.HighHandAward",
     "jackpots.HighHandUnclaimed",
+    "tables.Irregularity",
 }
 FLOOR_DOCUMENTS = {
     "floor:bad-beat-claim-detail": ("claim_id", "jackpots.BadBeatClaim"),
