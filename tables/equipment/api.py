@@ -85,7 +85,7 @@ class DeckInput(serializers.Serializer):
     pin = serializers.CharField(help_text="The signed-in dealer's PIN: their signature of the inspection.")
 
 
-class VerifyInput(serializers.Serializer):
+class DeckVerifyInput(serializers.Serializer):
     pin = serializers.CharField(help_text="The signed-in floorperson's PIN: their signature.")
 
 
@@ -286,7 +286,7 @@ class DeckVerify(APIView):
     required_actions = {"POST": Action.DECK_VERIFY}
 
     @extend_schema(
-        request=VerifyInput,
+        request=DeckVerifyInput,
         responses={
             201: DeckOutput,
             **errors(
@@ -305,7 +305,7 @@ class DeckVerify(APIView):
             deck_verify(deck=deck, actor=actor, pin=values["pin"], idempotency_key=idempotency_key)
             return dict(DeckOutput(deck_shown(deck.pk)).data)
 
-        return document_post(request, input_class=VerifyInput, create=verify)
+        return document_post(request, input_class=DeckVerifyInput, create=verify)
 
 
 urlpatterns = [
