@@ -326,6 +326,10 @@ def test_an_overdue_deck_is_flagged_once(stud, crazy, room, manager, floorperson
     assert DeckOverdue.objects.count() == 2
 
 
+def test_beat_runs_the_deck_schedule_every_minute(settings):
+    assert settings.CELERY_BEAT_SCHEDULE["deck-schedule"] == {"task": decks_overdue_tick.name, "schedule": 60.0}
+
+
 def test_the_equipment_log_is_insert_only(stud, dealer):
     failed = device_failure_record(
         table=stud,
