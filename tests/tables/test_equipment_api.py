@@ -159,3 +159,18 @@ def test_another_rooms_staff_neither_see_nor_record(stud, dealer, floorperson, m
     assert client_for(east_floorperson).get(EQUIPMENT).json()["results"] == []
     assert client_for(east_floorperson).get(DECKS).json()["results"] == []
     assert state() == before
+
+
+def test_the_logs_read_in_a_few_queries_however_long(
+    stud, dealer, floorperson, compliance, django_assert_max_num_queries
+):
+    for n in range(6):
+        deck = post(client_for(dealer), DECKS, {"table": "M1", "dealt_from": "hand", "note": f"Deck {n}"}).json()
+        post(client_for(floorperson), f"{DECKS}{deck['id']}/verify/", {})
+        post(client_for(dealer), EQUIPMENT, step("failed", failure="jammed", description=f"Jam {n}."))
+    reader = client_for(compliance)
+    with django_assert_max_num_queries(8):
+        decks = reader.get(DECKS, {"room": "main"})
+    with django_assert_max_num_queries(8):
+        events = reader.get(EQUIPMENT, {"room": "main"})
+    assert (len(decks.json()["results"]), len(events.json()["results"])) == (6, 6)
