@@ -6,6 +6,7 @@ urlpatterns = [
     path("", include("casino_backoffice.staff.api")),
     path("", include("tables.api")),
     path("", include("tables.irregularities.api")),
+    path("", include("tables.equipment.api")),
     path("", include("rake.api")),
     path("", include("rake.api.batch")),
     path("", include("jackpots.api_urls")),

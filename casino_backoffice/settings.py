@@ -339,6 +339,8 @@ CELERY_BEAT_SCHEDULE = {
     "heartbeat": {"task": "casino_backoffice.core.tasks.heartbeat", "schedule": HEARTBEAT_SECONDS},
     # Count sheets due (each gaming day, each ended High Hand period) and overdue: cage.services.schedule.
     "count-schedule": {"task": "cage.tasks.schedule_tick", "schedule": 60.0},
+    # Decks kept past their limit at the open banked tables (§655a.3(c), §657a.3(c)): tables.equipment.
+    "deck-schedule": {"task": "tables.tasks.decks_overdue_tick", "schedule": 60.0},
     # Balance checkpoints, so that a balance costs the same however long the history: ledger.checkpoints.
     "balance-checkpoints": {"task": "casino_backoffice.ledger.tasks.checkpoints_tick", "schedule": 60.0},
 }

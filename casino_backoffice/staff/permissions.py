@@ -101,6 +101,12 @@ class Action(models.TextChoices):
     DISPUTE_RULE = "dispute_rule", "Rule on a dispute"
     IRREGULARITIES_READ = "irregularities_read", "Read the irregularities and their rulings"
     ROUND_VOID = "round_void", "Void a round of play already recorded"
+    DEVICE_FAILURE_RECORD = "device_failure_record", "Record a shuffler or dealing shoe that failed"
+    DEVICE_OUT_OF_ORDER = "device_out_of_order", "Take a shuffler or dealing shoe out of order"
+    DEVICE_RETURN = "device_return", "Return a shuffler or dealing shoe to service"
+    DECK_INSPECT = "deck_inspect", "Put a deck into play at a banked table, inspected"
+    DECK_VERIFY = "deck_verify", "Verify the dealer's inspection of a deck"
+    EQUIPMENT_READ = "equipment_read", "Read the equipment and deck logs"
     SECOND_FACTOR_USE = "second_factor_use", "Turn on a second factor (a code from an app) for their own sign-in"
     SECOND_FACTOR_RESET = "second_factor_reset", "Reset a person's second factor"
 
@@ -252,6 +258,19 @@ ACTION_ROLES: dict[Action, frozenset[Role]] = {
     Action.DISPUTE_RULE: SUPERVISOR_OR_ABOVE,
     Action.IRREGULARITIES_READ: DEALER_OR_FLOORPERSON_OR_ABOVE | ADMIN_ROLES | {Role.SURVEILLANCE},
     Action.ROUND_VOID: FLOORPERSON_OR_ABOVE,
+    # Devices and decks (§637a.18(q)-(r), §655a.3(c), §655a.4(a), §655a.13(e)-(g), §657a the same). The
+    # dealer or floorperson at the table records a shuffler or shoe that failed (the cards are
+    # reshuffled, (q)). Taking it out of order changes how the table shuffles or deals ('before any other
+    # method of shuffling or dealing may be utilized', (r)), which a floorperson or above directs
+    # (§655a.5(a): 'when directed by a floorperson or above'); a house control: a floorperson or above
+    # returns it to service. The dealer inspects a deck received at the table; 'the floorperson assigned
+    # to the table shall verify the inspection' (§655a.4(a)): a floorperson or above, never the inspector.
+    Action.DEVICE_FAILURE_RECORD: DEALER_OR_FLOORPERSON_OR_ABOVE,
+    Action.DEVICE_OUT_OF_ORDER: FLOORPERSON_OR_ABOVE,
+    Action.DEVICE_RETURN: FLOORPERSON_OR_ABOVE,
+    Action.DECK_INSPECT: DEALER_OR_FLOORPERSON_OR_ABOVE,
+    Action.DECK_VERIFY: FLOORPERSON_OR_ABOVE,
+    Action.EQUIPMENT_READ: DEALER_OR_FLOORPERSON_OR_ABOVE | ADMIN_ROLES | {Role.SURVEILLANCE},
     Action.PIN_SET: EVERY_ROLE,
     Action.SIGNING_UNLOCK: frozenset({Role.ADMINISTRATOR}),
     Action.STAFF_MANAGE: frozenset({Role.ADMINISTRATOR}),

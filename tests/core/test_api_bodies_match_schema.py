@@ -86,6 +86,7 @@ WALKS: dict[str, set[str]] = {
         "irregularities_list",
         "rounds_void_create",
     },
+    "equipment": {"equipment_create", "equipment_list", "decks_create", "decks_verify_create", "decks_list"},
     "progressive": {
         "progressive_rounds_create",
         "progressive_hands_create",
@@ -232,6 +233,21 @@ def test_the_irregularities_and_a_void_answer_as_the_schema_says(walk, checked) 
     walk.post(floor, f"/api/irregularities/{reported['id']}/rule/", {"ruling": "Redealt."}, status=201)
     assert len(walk.get(Role.COMPLIANCE, "/api/irregularities/", {"room": "main"})["results"]) == 2
     _walked(checked, "irregularities")
+
+
+def test_the_equipment_and_deck_logs_answer_as_the_schema_says(walk, checked) -> None:
+    dealer, floor = Role.DEALER, Role.FLOORPERSON
+    jam = {"room": "main", "table": "T11", "device": "shuffler", "step": "failed", "failure": "jammed"}
+    walk.post(dealer, "/api/equipment/", {**jam, "description": "Jammed; reshuffled."}, status=201)
+    out = {"room": "main", "table": "T11", "device": "shuffler", "step": "out_of_order", "marking": "covered"}
+    walk.post(floor, "/api/equipment/", {**out, "description": "Covered."}, status=201)
+    back = {"room": "main", "table": "T11", "device": "shuffler", "step": "returned", "description": "Repaired."}
+    walk.post(floor, "/api/equipment/", back, status=201)
+    deck = walk.post(dealer, "/api/decks/", {"room": "main", "table": "T11", "dealt_from": "shoe"}, status=201)
+    walk.post(floor, f"/api/decks/{deck['id']}/verify/", {}, status=201)
+    assert len(walk.get(Role.COMPLIANCE, "/api/equipment/", {"room": "main", "table": "T11"})["results"]) == 3
+    assert walk.get(Role.SURVEILLANCE, "/api/decks/", {"room": "main"})["results"][0]["verification"] is not None
+    _walked(checked, "equipment")
 
 
 def test_the_bad_beat_answers_as_the_schema_says(walk, checked) -> None:

@@ -57,6 +57,7 @@ API_DOCUMENTS = {
     "api-progressive-exception-explain": "jackpots.WagerCountException",
     "api-irregularity-rule": "tables.Irregularity",
     "api-round-void": "tables.Round",
+    "api-deck-verify": "tables.DeckChange",
 }
 # Documents the demo day does not make (no time charge, no variance, no discontinued fund, no ended High
 # Hand period): their
@@ -68,6 +69,7 @@ NOT_IN_THE_DEMO = {
     "jackpots.HighHandAward",
     "jackpots.HighHandUnclaimed",
     "tables.Irregularity",
+    "tables.DeckChange",
 }
 FLOOR_DOCUMENTS = {
     "floor:bad-beat-claim-detail": ("claim_id", "jackpots.BadBeatClaim"),

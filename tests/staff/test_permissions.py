@@ -63,6 +63,11 @@ ROUTES: dict[tuple[str, str], Action | str] = {
     ("api-irregularities", "POST"): Action.IRREGULARITY_REPORT,
     ("api-irregularity-rule", "POST"): Action.IRREGULARITY_RULE,
     ("api-round-void", "POST"): Action.ROUND_VOID,
+    ("api-equipment", "GET"): Action.EQUIPMENT_READ,
+    ("api-equipment", "POST"): Action.DEVICE_FAILURE_RECORD,
+    ("api-decks", "GET"): Action.EQUIPMENT_READ,
+    ("api-decks", "POST"): Action.DECK_INSPECT,
+    ("api-deck-verify", "POST"): Action.DECK_VERIFY,
     ("api-count-witness", "POST"): Action.COUNT_WITNESS,
     ("api-count-recount", "POST"): Action.COUNT_RECOUNT,
     ("api-transports", "POST"): Action.TRANSPORT_CREATE,
@@ -299,6 +304,7 @@ def _url(name: str, state: dict[str, int]) -> str:
             for route in (
                 "api-irregularity-rule",
                 "api-round-void",
+                "api-deck-verify",
                 "api-count-witness",
                 "api-count-recount",
                 "api-transport-account",
@@ -558,6 +564,7 @@ def _service_calls() -> dict[str, tuple[Action, Callable[[User, dict[str, Any]],
             lambda actor, state: second_factor_reset(user=state["locked"], actor=actor),
         ),
         **_irregularity_service_calls(),
+        **_equipment_service_calls(),
         **_cage_service_calls(),
         **_jackpot_service_calls(),
         **_high_hand_service_calls(),
@@ -596,6 +603,36 @@ def _irregularity_service_calls() -> dict[str, tuple[Action, Callable[[User, dic
             lambda actor, state: round_void(
                 round=Round(), reason="Missing cards.", actor=actor, pin=PIN, idempotency_key="service"
             ),
+        ),
+    }
+
+
+def _equipment_service_calls() -> dict[str, tuple[Action, Callable[[User, dict[str, Any]], Any]]]:
+    """The steps of a table's devices and the deck log refuse before they read anything."""
+    from tables.equipment import services
+    from tables.equipment.models import DeckChange
+
+    def step(call: Callable[..., Any], **values: Any) -> Callable[[User, dict[str, Any]], Any]:
+        return lambda actor, state: call(
+            table=state["t1"], device="shuffler", description="x", actor=actor, pin=PIN, idempotency_key="s", **values
+        )
+
+    return {
+        "device_failure_record": (
+            Action.DEVICE_FAILURE_RECORD,
+            step(services.device_failure_record, failure="jammed"),
+        ),
+        "device_out_of_order": (Action.DEVICE_OUT_OF_ORDER, step(services.device_out_of_order, marking="covered")),
+        "device_return": (Action.DEVICE_RETURN, step(services.device_return)),
+        "deck_change": (
+            Action.DECK_INSPECT,
+            lambda actor, state: services.deck_change(
+                table=state["t1"], dealt_from="hand", actor=actor, pin=PIN, idempotency_key="s"
+            ),
+        ),
+        "deck_verify": (
+            Action.DECK_VERIFY,
+            lambda actor, state: services.deck_verify(deck=DeckChange(), actor=actor, pin=PIN, idempotency_key="s"),
         ),
     }
 
@@ -929,6 +966,7 @@ def test_the_services_walked_are_every_action_a_service_takes() -> None:
         Action.BOXES_READ,
         Action.COUNTS_READ,
         Action.IRREGULARITIES_READ,
+        Action.EQUIPMENT_READ,
     }
     # Signed within another service's write: the supervisor's signature on a round logged late
     # (``round_record``, walked in tests/rake/test_late_entry.py).

@@ -1,0 +1,101 @@
+"""Reads of the equipment and deck logs: a device's state, the decks overdue, the logs filtered."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+
+from django.db.models import OuterRef, QuerySet, Subquery
+
+from ..games import HOUSE_BANKED
+from ..models import Table
+from ..selectors import visible_to
+from .models import DeckChange, Device, DeviceEvent, DeviceStep
+
+DEVICE_RELATED = ("room", "table", "recorded_by")
+DECK_RELATED = ("room", "table", "inspected_by", "verification__verified_by", "overdue")
+
+
+def device_latest(*, table: Table, device: str) -> DeviceEvent | None:
+    """The latest step recorded of a table's device (by the order recorded): its state."""
+    return DeviceEvent.objects.filter(table=table, device=device).select_related("recorded_by").order_by("-pk").first()
+
+
+@dataclass(frozen=True)
+class DeviceState:
+    device: str
+    out_of_order: bool
+    since: DeviceEvent | None  # the out-of-order step, while out of order
+
+
+def device_states(*, table: Table) -> list[DeviceState]:
+    """Each device of the table: out of order (since which step) or in service."""
+    states = []
+    for device in Device.values:
+        latest = device_latest(table=table, device=device)
+        out = latest is not None and latest.step == DeviceStep.OUT_OF_ORDER
+        states.append(DeviceState(device=device, out_of_order=out, since=latest if out else None))
+    return states
+
+
+def deck_in_play(*, table: Table, at: datetime) -> DeckChange | None:
+    """The deck put into play last at the table by ``at``."""
+    return DeckChange.objects.filter(table=table, changed_at__lte=at).order_by("-changed_at", "-pk").first()
+
+
+def decks_overdue(*, at: datetime) -> list[DeckChange]:
+    """The decks in play at ``at`` at the open banked tables, changed longer ago than their limit
+    (§655a.3(c), §657a.3(c): 'at least every 4 hours if the cards are dealt by hand ... every 8 hours if
+    the cards are dealt from a manual or automated dealing shoe'). Whether a table is open is its state
+    now (the schedule asks at now). An open banked table with no deck on the record has none to flag."""
+    latest = DeckChange.objects.filter(table=OuterRef("pk"), changed_at__lte=at).order_by("-changed_at", "-pk")
+    ids = (
+        Table.objects.filter(is_open=True, game__in=HOUSE_BANKED)
+        .annotate(deck_id=Subquery(latest.values("pk")[:1]))
+        .exclude(deck_id=None)
+        .values_list("deck_id", flat=True)
+    )
+    decks = DeckChange.objects.filter(pk__in=list(ids)).select_related("table", "room").order_by("table_id")
+    return [deck for deck in decks if deck.due_by < at]
+
+
+def _filtered(
+    queryset: QuerySet[Any], *, user: Any, room_id: int | None, gaming_day: date | None, table_number: str | None
+) -> QuerySet[Any]:
+    found = visible_to(user, queryset)
+    if room_id is not None:
+        found = found.filter(room_id=room_id)
+    if gaming_day is not None:
+        found = found.filter(gaming_day=gaming_day)
+    if table_number:
+        found = found.filter(table__number=table_number)
+    return found
+
+
+def device_events_filtered(
+    *, user: Any, room_id: int | None = None, gaming_day: date | None = None, table_number: str | None = None
+) -> QuerySet[DeviceEvent]:
+    """The equipment log of the rooms ``user`` works in, filtered as given, newest first."""
+    events = DeviceEvent.objects.select_related(*DEVICE_RELATED)
+    return _filtered(events, user=user, room_id=room_id, gaming_day=gaming_day, table_number=table_number).order_by(
+        "-occurred_at", "-pk"
+    )
+
+
+def deck_changes_filtered(
+    *, user: Any, room_id: int | None = None, gaming_day: date | None = None, table_number: str | None = None
+) -> QuerySet[DeckChange]:
+    """The deck log of the rooms ``user`` works in, filtered as given, newest first."""
+    decks = DeckChange.objects.select_related(*DECK_RELATED)
+    return _filtered(decks, user=user, room_id=room_id, gaming_day=gaming_day, table_number=table_number).order_by(
+        "-changed_at", "-pk"
+    )
+
+
+def deck_shown(pk: int) -> DeckChange:
+    return DeckChange.objects.select_related(*DECK_RELATED).get(pk=pk)
+
+
+def device_event_shown(pk: int) -> DeviceEvent:
+    return DeviceEvent.objects.select_related(*DEVICE_RELATED).get(pk=pk)
