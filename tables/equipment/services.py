@@ -240,7 +240,7 @@ def _device_step(
         _state_refusal(table=table, device=device, step=step)  # before the PIN: a refusal counts no wrong PIN
         signer = pin_check(user=actor, pin=pin)
         with transaction.atomic(durable=True):
-            locked = Table.objects.select_for_update().select_related("room").get(pk=table.pk)
+            locked = Table.objects.select_for_update(of=("self",)).select_related("room").get(pk=table.pk)
             once.replay_under_lock()
             ends = _state_refusal(table=locked, device=device, step=step)
             event = DeviceEvent.objects.create(
@@ -317,7 +317,7 @@ def deck_change(
     def write() -> DeckChange:
         signer = pin_check(user=actor, pin=pin)
         with transaction.atomic(durable=True):
-            locked = Table.objects.select_for_update().select_related("room").get(pk=table.pk)
+            locked = Table.objects.select_for_update(of=("self",)).select_related("room").get(pk=table.pk)
             once.replay_under_lock()
             shuffler = device_latest(table=locked, device=Device.SHUFFLER)
             if decks == 2 and shuffler is not None and shuffler.step == DeviceStep.OUT_OF_ORDER:
@@ -378,7 +378,7 @@ def deck_verify(*, deck: DeckChange, actor: User, pin: str, idempotency_key: str
         _verify_refusal(deck, actor=actor)  # before the PIN
         signer = pin_check(user=actor, pin=pin)
         with transaction.atomic(durable=True):
-            locked = DeckChange.objects.select_for_update().select_related("room").get(pk=deck.pk)
+            locked = DeckChange.objects.select_for_update(of=("self",)).select_related("room").get(pk=deck.pk)
             once.replay_under_lock()
             _verify_refusal(locked, actor=actor)
             verification = DeckVerification.objects.create(
