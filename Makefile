@@ -69,7 +69,7 @@ mutation: $(BIN)/.installed-dev
 lint: $(BIN)/.installed-dev
 	$(BIN)/ruff format --check .
 	$(BIN)/ruff check .
-	$(BIN)/mypy casino_backoffice tables rake jackpots cage demo
+	$(BIN)/mypy casino_backoffice tables rake jackpots cage audit demo
 	$(BIN)/lint-imports --no-cache --no-logo
 	$(BIN)/python scripts/check_sizes.py
 

@@ -11,4 +11,5 @@ urlpatterns = [
     path("", include("rake.api.batch")),
     path("", include("jackpots.api_urls")),
     path("", include("cage.api")),
+    path("", include("audit.api_urls")),
 ]

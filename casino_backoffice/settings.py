@@ -77,6 +77,8 @@ INSTALLED_APPS = [
     "rake",
     "jackpots",
     "cage",
+    # Reads across every app: the trace of a dollar, its search, a gaming day's package.
+    "audit",
     # The demo loader (``manage.py load_demo``): a composition root that may name every app.
     "demo",
 ]

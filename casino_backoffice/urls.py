@@ -20,6 +20,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/", include("casino_backoffice.api_urls")),
     path("floor/", include("casino_backoffice.floor_urls")),
+    path("audit/", include("audit.urls")),
     path("display/", include(("jackpots.board.urls", "display"))),
 ]
 

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("casino_backoffice", "tables", "rake", "jackpots", "cage", "demo")
+PACKAGES = ("casino_backoffice", "tables", "rake", "jackpots", "cage", "audit", "demo")
 MODULE_MAX_LINES = 500
 FUNCTION_MAX_LINES = 100
 

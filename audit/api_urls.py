@@ -1,0 +1,3 @@
+"""The audit API under /api/ (``GET /api/trace/``)."""
+
+urlpatterns: list = []
