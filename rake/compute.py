@@ -26,7 +26,7 @@ class PotOutcome:
 
     @property
     def to_winner_cents(self) -> int:
-        """What remains of the pot without the uncalled bet for the winning hand or hands."""
+        """What remains of the pot without the uncalled bet and any refund for the winning hand or hands."""
         return self.rakeable_cents - self.rake_cents - sum(drop.amount_cents for drop in self.drops)
 
 
@@ -36,6 +36,26 @@ def uncalled_bet_problem(*, pot_cents: int, uncalled_cents: int) -> str | None:
     check of rounds, the rake calculator (page and API) and ``compute_rake_and_drops``."""
     if uncalled_cents > pot_cents:
         return f"The uncalled bet {format_cents(uncalled_cents)} is larger than the pot {format_cents(pot_cents)}."
+    return None
+
+
+def refund_problem(*, pot_cents: int, uncalled_cents: int, refund_cents: int, voided: bool = False) -> str | None:
+    """Why a refund from the pot cannot be taken, or None when it can.
+
+    §637a.18(k)(3): "A player who has a protected hand collected by the dealer or fouled by discarded
+    cards shall be entitled to a refund from the pot of all moneys that the player put in the pot if the
+    player has been a victim of and not a contributor to the error." The refund leaves the pot before
+    the rake, so it is never more than the pot without the uncalled bet; a voided round returns the
+    whole pot (§637a.18(i)) and refunds nothing apart. The one check of rounds and the calculator."""
+    if refund_cents < 0:
+        return "A refund is zero or more."
+    if refund_cents and voided:
+        return "A voided round returns the whole pot (§637a.18(i)): log it without a refund."
+    if refund_cents > pot_cents - uncalled_cents:
+        return (
+            f"The refund {display_cents(refund_cents)} is larger than the pot without the uncalled bet "
+            f"{display_cents(max(pot_cents - uncalled_cents, 0))}."
+        )
     return None
 
 
@@ -112,10 +132,13 @@ def compute_rake_and_drops(
     flop_dealt: bool,
     voided: bool,
     players: int,
+    refund_cents: int = 0,
 ) -> PotOutcome:
     """The rake, then each jackpot of the table in the order listed, of one round of play.
 
-    - The rake is computed on the pot without the uncalled final bet (§637a.17(d)).
+    - The rake is computed on the pot without the uncalled final bet (§637a.17(d)) and without a
+      refund to a player whose protected hand the dealer killed (§637a.18(k)(3)): the refund leaves
+      the pot before the rake (``refund_problem``).
     - A voided round (§637a.18(i): "the round of play shall be voided, all value chips ... in the pot
       shall be returned") takes no rake and no drop.
     - "After the dealer has extracted the rake, the amount from each pot to be contributed ... shall be
@@ -131,7 +154,11 @@ def compute_rake_and_drops(
         raise ValueError("The uncalled bet is zero or more.")
     if problem := uncalled_bet_problem(pot_cents=pot_cents, uncalled_cents=uncalled_cents):
         raise ValueError(problem)
-    rakeable = pot_cents - uncalled_cents
+    if problem := refund_problem(
+        pot_cents=pot_cents, uncalled_cents=uncalled_cents, refund_cents=refund_cents, voided=voided
+    ):
+        raise ValueError(problem)
+    rakeable = pot_cents - uncalled_cents - refund_cents
     if voided:
         rule = "No rake and no drop: the round was voided and the pot returned (§637a.18(i))"
         return PotOutcome(rakeable, 0, rule, tuple(Drop(j.code, 0, rule) for j in jackpots))

@@ -205,6 +205,7 @@ ROUND_COLUMNS = [
     Column("players_dealt_in", Kind.INTEGER),
     Column("pot", Kind.MONEY),
     Column("uncalled_bet", Kind.MONEY),
+    Column("refund", Kind.MONEY),
     Column("flop_dealt", Kind.BOOLEAN),
     Column("voided", Kind.BOOLEAN),
     Column("rules_version", Kind.INTEGER),
@@ -214,6 +215,10 @@ ROUND_COLUMNS = [
 
 
 def _export(rounds: list[Round], extension: str) -> HttpResponse:
+    # Voided: logged voided, or voided after by a signed void (``rake``'s, read by its reverse name).
+    voided_after = set(
+        Round.objects.filter(pk__in=[r.pk for r in rounds], void__isnull=False).values_list("pk", flat=True)
+    )
     rows = [
         [
             r.pk,
@@ -226,8 +231,9 @@ def _export(rounds: list[Round], extension: str) -> HttpResponse:
             r.players_dealt_in,
             r.pot_cents,
             r.uncalled_bet_cents,
+            r.refund_cents,
             r.flop_dealt,
-            r.voided,
+            r.voided or r.pk in voided_after,
             r.rules_version.number,
             r.rake_cents,
             "; ".join(f"{d.jackpot_code} {format_cents(d.amount_cents)}" for d in r.drops.all()),

@@ -134,6 +134,9 @@ class Round(models.Model):
     players_dealt_in = models.PositiveSmallIntegerField()
     pot_cents = models.BigIntegerField()
     uncalled_bet_cents = models.BigIntegerField(default=0)
+    # Moneys refunded from the pot to a player whose protected hand the dealer killed or fouled
+    # (§637a.18(k)(3)): they leave the pot before the rake, like the uncalled bet.
+    refund_cents = models.BigIntegerField(default=0, db_default=0)
     flop_dealt = models.BooleanField(default=True)
     voided = models.BooleanField(default=False)
     rules_version = models.ForeignKey(RulesVersion, on_delete=models.PROTECT, related_name="rounds")
@@ -156,6 +159,13 @@ class Round(models.Model):
             models.CheckConstraint(
                 condition=Q(uncalled_bet_cents__gte=0, uncalled_bet_cents__lte=models.F("pot_cents")),
                 name="tables_round_uncalled_within_pot",
+            ),
+            models.CheckConstraint(
+                condition=Q(
+                    refund_cents__gte=0,
+                    refund_cents__lte=models.F("pot_cents") - models.F("uncalled_bet_cents"),
+                ),
+                name="tables_round_refund_within_pot",
             ),
             models.CheckConstraint(condition=Q(rake_cents__gte=0), name="tables_round_rake_not_negative"),
             models.CheckConstraint(condition=Q(players_dealt_in__gte=MIN_SEATS), name="tables_round_two_players"),

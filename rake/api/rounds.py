@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from django.db.models import Prefetch
+from django.db.models import F, Prefetch
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, serializers
@@ -23,7 +23,7 @@ from jackpots.funds.models import RoundDrop
 from tables.models import Round, Table
 from tables.selectors import staff_of, visible_to
 
-from ..models import LateRoundEntry
+from ..models import LateRoundEntry, RoundVoid
 from ..selectors import rules_version_number
 from ..services import RoundRecorded, RoundRequest, round_request_record
 from .common import ERRORS, IDEMPOTENCY_HEADER, Recorded, idempotent_post
@@ -41,6 +41,14 @@ class RoundInput(serializers.Serializer):
     pot = MoneyField(help_text='The whole pot, side pots included, before rake, as "120.00".')
     uncalled_bet = MoneyField(
         required=False, default=0, help_text="The uncalled final bet returned to its bettor (§637a.17(d))."
+    )
+    refund = MoneyField(
+        required=False,
+        default=0,
+        help_text="Moneys refunded from the pot to a player whose protected hand the dealer collected or fouled "
+        "(§637a.18(k)(3)): they leave the pot before the rake, so the rake and the drops are taken on the pot "
+        "without them. Never more than the pot without the uncalled bet (400). Report the round's "
+        "dealer_error_refund irregularity with it.",
     )
     flop_dealt = serializers.BooleanField(required=False, default=True)
     voided = serializers.BooleanField(
@@ -74,6 +82,8 @@ class RoundShown:
     drops: tuple[RoundDrop, ...]
     version_number: int
     late_entry: LateRoundEntry | None
+    # The signed void of a round voided after it was logged (``rake.services.voids``), if any.
+    void_id: int | None = None
 
     @classmethod
     def of(
@@ -83,9 +93,15 @@ class RoundShown:
         *,
         version_number: int | None = None,
         late_entry: LateRoundEntry | None = None,
+        void_id: int | None = None,
     ) -> RoundShown:
         number = version_number if version_number is not None else round_.rules_version.number
-        return cls(round_, tuple(sorted(drops, key=lambda d: d.position)), number, late_entry)
+        return cls(round_, tuple(sorted(drops, key=lambda d: d.position)), number, late_entry, void_id)
+
+    @property
+    def is_voided(self) -> bool:
+        """Logged voided, or voided after it was logged."""
+        return self.round.voided or self.void_id is not None
 
     @property
     def drop_amounts(self) -> dict[str, str]:
@@ -108,8 +124,20 @@ class RoundOutput(serializers.Serializer):
     players_dealt_in = serializers.IntegerField(source="round.players_dealt_in")
     pot = CentsField(source="round.pot_cents")
     uncalled_bet = CentsField(source="round.uncalled_bet_cents")
+    refund = CentsField(
+        source="round.refund_cents", help_text="Refunded from the pot to a player before the rake (§637a.18(k)(3))."
+    )
     flop_dealt = serializers.BooleanField(source="round.flop_dealt")
-    voided = serializers.BooleanField(source="round.voided")
+    voided = serializers.BooleanField(
+        source="is_voided",
+        help_text="Logged voided, or voided after it was logged by a signed void (void): its pot returned, "
+        "its rake and drops taken back (§637a.18(i)).",
+    )
+    void = serializers.IntegerField(
+        source="void_id",
+        allow_null=True,
+        help_text="The signed void of a round voided after it was logged (POST /api/rounds/{id}/void/); null otherwise.",
+    )
     rules_version = serializers.IntegerField(
         source="version_number", help_text="Number of the room's rules version that rated the round."
     )
@@ -148,9 +176,10 @@ def round_data(
     *,
     version_number: int | None = None,
     late_entry: LateRoundEntry | None = None,
+    void_id: int | None = None,
 ) -> dict[str, Any]:
     """The body answering a round: ``RoundOutput``'s."""
-    shown = RoundShown.of(round_, drops, version_number=version_number, late_entry=late_entry)
+    shown = RoundShown.of(round_, drops, version_number=version_number, late_entry=late_entry, void_id=void_id)
     return dict(RoundOutput(shown).data)
 
 
@@ -182,8 +211,10 @@ def round_recorded(table: Table, recorded: RoundRecorded) -> Recorded:
         if recorded.replayed
         else recorded.late_entry
     )
+    # A replay answers what the round is now: voided since, when it was.
+    void_id = RoundVoid.objects.filter(round=round_).values_list("pk", flat=True).first() if recorded.replayed else None
     return Recorded(
-        data=round_data(round_, recorded.drops, version_number=number, late_entry=late_entry),
+        data=round_data(round_, recorded.drops, version_number=number, late_entry=late_entry, void_id=void_id),
         replayed=recorded.replayed,
     )
 
@@ -198,6 +229,7 @@ def round_request(
         players_dealt_in=values["players_dealt_in"],
         pot_cents=values["pot"],
         uncalled_bet_cents=values["uncalled_bet"],
+        refund_cents=values["refund"],
         flop_dealt=values["flop_dealt"],
         voided=values["voided"],
         idempotency_key=idempotency_key,
@@ -221,7 +253,10 @@ class RoundListCreate(generics.ListAPIView):
 
     def get_queryset(self):
         rounds = visible_to(
-            self.request.user, Round.objects.select_related("table__room", "rules_version", "late_entry__signed_by")
+            self.request.user,
+            Round.objects.select_related("table__room", "rules_version", "late_entry__signed_by").annotate(
+                void_pk=F("void__id")
+            ),
         )
         rounds = rounds.prefetch_related(Prefetch("drops", queryset=RoundDrop.objects.order_by("position")))
         params = self.request.query_params
@@ -247,7 +282,7 @@ class RoundListCreate(generics.ListAPIView):
         page = self.paginate_queryset(self.get_queryset())
         assert page is not None  # every list is paginated (REST_FRAMEWORK settings)
         return self.get_paginated_response(
-            [round_data(r, list(r.drops.all()), late_entry=late_entry_of(r)) for r in page]
+            [round_data(r, list(r.drops.all()), late_entry=late_entry_of(r), void_id=r.void_pk) for r in page]
         )
 
     @extend_schema(request=RoundInput, responses={201: RoundOutput, **ERRORS}, parameters=[IDEMPOTENCY_HEADER])

@@ -13,7 +13,7 @@ from casino_backoffice.core.floor.forms import MoneyField
 from tables.games import MAX_SEATS, MIN_SEATS
 from tables.models import Table
 
-from ..compute import uncalled_bet_problem
+from ..compute import refund_problem, uncalled_bet_problem
 
 _YES_NO = (("yes", "Yes"), ("no", "No"))
 
@@ -59,7 +59,13 @@ class RoundLogForm(PotForm):
     """A round of play at an open table, as the dealer logs it. The idempotency key is new with each
     form shown, so a second tap of Record (or a resent form) records the round once."""
 
-    field_order = ["table", "pot", "uncalled_bet", "players_dealt_in", "flop_dealt", "voided"]
+    field_order = ["table", "pot", "uncalled_bet", "refund", "players_dealt_in", "flop_dealt", "voided"]
+
+    refund = MoneyField(
+        label="Refunded from the pot to a player whose protected hand was killed (§637a.18(k)(3))",
+        required=False,
+        initial="0.00",
+    )
 
     players_dealt_in = forms.TypedChoiceField(
         label="Players dealt in",
@@ -70,6 +76,27 @@ class RoundLogForm(PotForm):
         label="Was the round voided? (no rake, no drops: §637a.18(i))", choices=_YES_NO, coerce=_yes, initial="no"
     )
     idempotency_key = forms.CharField(widget=forms.HiddenInput, max_length=120)
+
+    def clean_refund(self) -> int:
+        return self.cleaned_data.get("refund") or 0
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if (
+            "uncalled_bet" not in self.errors
+            and data.get("pot") is not None
+            and data.get("refund") is not None
+            and (
+                problem := refund_problem(
+                    pot_cents=data["pot"],
+                    uncalled_cents=data.get("uncalled_bet") or 0,
+                    refund_cents=data["refund"],
+                    voided=bool(data.get("voided")),
+                )
+            )
+        ):
+            self.add_error("refund", problem)
+        return data
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

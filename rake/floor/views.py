@@ -58,12 +58,18 @@ def _takes_of_round(round_: Round) -> Takes:
     """The same lines for a recorded round, from what was recorded (its rake, drops and their rules)."""
     jackpots = rules_of_version(version_id=round_.rules_version_id).jackpots
     drops = sorted(round_.drops.all(), key=lambda d: d.position)
-    rakeable = round_.pot_cents - round_.uncalled_bet_cents
+    rakeable = round_.pot_cents - round_.uncalled_bet_cents - round_.refund_cents
+    refund = (
+        [("Refunded to a player", display_cents(round_.refund_cents), "From the pot before the rake (§637a.18(k)(3))")]
+        if round_.refund_cents
+        else []
+    )
     return Takes(
         table_number=round_.table.number,
         version_number=rules_version_number(version_id=round_.rules_version_id),
         rakeable=display_cents(rakeable),
-        lines=[("Rake", display_cents(round_.rake_cents), round_.rake_rule)]
+        lines=refund
+        + [("Rake", display_cents(round_.rake_cents), round_.rake_rule)]
         + [
             (
                 jackpots[d.jackpot_code].name if d.jackpot_code in jackpots else d.jackpot_code,
@@ -148,6 +154,7 @@ def round_log(request: HttpRequest) -> HttpResponse:
                     players_dealt_in=data["players_dealt_in"],
                     pot_cents=data["pot"],
                     uncalled_bet_cents=data["uncalled_bet"],
+                    refund_cents=data["refund"],
                     flop_dealt=data["flop_dealt"],
                     voided=data["voided"],
                     actor=user,

@@ -29,7 +29,7 @@ from tables.locks import gaming_day_hold_open
 from tables.models import PokerRoom, Round, Table
 from tables.selectors import gaming_day
 
-from ..compute import PotOutcome, compute_rake_and_drops, uncalled_bet_problem
+from ..compute import PotOutcome, compute_rake_and_drops, refund_problem, uncalled_bet_problem
 from ..exceptions import InvalidRound, RulesNotInEffect
 from ..locks import lock_room_rules
 from ..models import LateRoundEntry
@@ -77,14 +77,18 @@ class RoundRequest:
     # The poker shift supervisor who signs for a round logged late, and their PIN (``late_entries``).
     late_entry_by: User | None = field(default=None, compare=False, metadata=_NOT_FINGERPRINTED)
     late_entry_pin: str = field(default="", compare=False, repr=False, metadata=_NOT_FINGERPRINTED)
+    # A refund from the pot to a player whose protected hand the dealer killed (§637a.18(k)(3)).
+    refund_cents: int = 0
 
     def fingerprint(self) -> str:
         """The SHA-256 a round stores as ``request_sha256``: a retry with the same key is a replay
         when its fingerprint is equal. The table by its id, the end in UTC (``request_fingerprint``);
-        a test pins the hash of one request, so rounds recorded before still replay."""
-        return request_fingerprint(
-            {f.name: getattr(self, f.name) for f in fields(self) if f.metadata.get("fingerprint", True)}
-        )
+        a test pins the hash of one request, so rounds recorded before still replay. A round without a
+        refund hashes as before refunds existed (the field is left out when it is zero)."""
+        values = {f.name: getattr(self, f.name) for f in fields(self) if f.metadata.get("fingerprint", True)}
+        if not self.refund_cents:
+            del values["refund_cents"]
+        return request_fingerprint(values)
 
 
 @dataclass
@@ -109,6 +113,7 @@ def round_record(
     idempotency_key: str,
     late_entry_by: User | None = None,
     pin: str = "",
+    refund_cents: int = 0,
 ) -> RoundRecorded:
     """``round_request_record`` of the round these arguments describe, for callers in Python (the
     demo, the progressive rounds, tests); the API builds the ``RoundRequest`` from its input."""
@@ -123,6 +128,7 @@ def round_record(
         idempotency_key=idempotency_key,
         late_entry_by=late_entry_by,
         late_entry_pin=pin,
+        refund_cents=refund_cents,
     )
     return round_request_record(request=request, actor=actor)
 
@@ -201,7 +207,7 @@ def _round_record(
 
     The rules are the version in effect at ``ended_at`` (rounds arrive late from table systems). The
     amounts are ``rake.compute.compute_rake_and_drops``: the rake on the pot without the uncalled
-    final bet (§637a.17(d)), then each jackpot of the table in order (§637a.15(c), §637a.16(c)); a
+    final bet (§637a.17(d)) and without a refund to a player (§637a.18(k)(3)), then each jackpot of the table in order (§637a.15(c), §637a.16(c)); a
     voided round takes nothing (§637a.18(i)). Each amount above zero is posted to the ledger as
     expected money: the rake to the table's drop box, each drop to the table's box of that jackpot.
 
@@ -278,6 +284,13 @@ def _round_validate(request: RoundRequest, *, now: datetime, versions: RoomVersi
         errors.setdefault("players_dealt_in", []).append(problem)
     if problem := uncalled_bet_problem(pot_cents=request.pot_cents, uncalled_cents=request.uncalled_bet_cents):
         errors.setdefault("uncalled_bet", []).append(problem)
+    elif problem := refund_problem(
+        pot_cents=request.pot_cents,
+        uncalled_cents=request.uncalled_bet_cents,
+        refund_cents=request.refund_cents,
+        voided=request.voided,
+    ):
+        errors.setdefault("refund", []).append(problem)
     if "table" not in errors and "ended_at" not in errors:
         try:
             in_effect = table_rules_in_effect(table=table, at=ended_at, versions=versions)
@@ -299,6 +312,7 @@ def _round_rate(request: RoundRequest, *, in_effect: TableRulesInEffect) -> PotO
         flop_dealt=request.flop_dealt,
         voided=request.voided,
         players=request.players_dealt_in,
+        refund_cents=request.refund_cents,
     )
 
 
@@ -329,6 +343,7 @@ def _round_post(
         players_dealt_in=request.players_dealt_in,
         pot_cents=request.pot_cents,
         uncalled_bet_cents=request.uncalled_bet_cents,
+        refund_cents=request.refund_cents,
         flop_dealt=request.flop_dealt,
         voided=request.voided,
         rules_version_id=version_id,

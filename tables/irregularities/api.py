@@ -21,7 +21,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino_backoffice.core.api import RoomTimeField
+from casino_backoffice.core.api import CentsField, RoomTimeField
 from casino_backoffice.core.api_common import (
     IDEMPOTENCY_HEADER,
     LIST_ERRORS,
@@ -101,6 +101,11 @@ class IrregularityOutput(serializers.Serializer):
     table = serializers.CharField(source="table.number")
     gaming_day = serializers.DateField()
     round = serializers.IntegerField(source="round_id", allow_null=True)
+    refund = CentsField(
+        source="round.refund_cents",
+        allow_null=True,
+        help_text="What the round refunded from its pot to a player before the rake (§637a.18(k)(3)); null without a round.",
+    )
     occurred_at = RoomTimeField()
     kind = serializers.ChoiceField(choices=IrregularityKind.choices)
     section = serializers.CharField(help_text="The provision it records, at the table's game.")

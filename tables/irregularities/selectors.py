@@ -11,7 +11,7 @@ from ..selectors import visible_to
 from .models import Irregularity
 
 # What an irregularity's answer reads: one query for a page of the log.
-IRREGULARITY_RELATED = ("room", "table", "reported_by", "ruling__ruled_by")
+IRREGULARITY_RELATED = ("room", "table", "round", "reported_by", "ruling__ruled_by")
 
 
 def irregularities_filtered(

@@ -95,15 +95,7 @@ def irregularity_check(
         )
     if not rule.cause and cause:
         raise IrregularityError(f"Only a misdeal has a cause (§637a.18(g)); {label} has none.")
-    if rule.round == RoundNeed.REQUIRED and round is None:
-        raise RoundRequired(
-            f"{label} ({rule.section}) is recorded with its round of play: the money is the round's. Name the round."
-        )
-    if round is not None:
-        if rule.round == RoundNeed.NONE:
-            raise IrregularityError(f"{label} ({rule.section}) is a banked table's: it names no round of poker.")
-        if round.table_id != table.pk:
-            raise IrregularityError(f"Round {round.pk} was played at another table, not table {table.number}.")
+    _round_check(kind, round=round, table=table)
     description = (description or "").strip()
     if not description:
         raise IrregularityError("Describe what happened: the description stays on the record.")
@@ -130,6 +122,27 @@ def irregularity_check(
         compliance_notified=compliance_notified,
         occurred_at_asked=asked,
     )
+
+
+def _round_check(kind: IrregularityKind, *, round: Round | None, table: Table) -> None:
+    """The round a kind's money needs (``RoundRequired``), only a round of that table, and for a refund
+    a round that recorded it: the refund leaves the pot before the rake (§637a.18(k)(3))."""
+    rule, label = KIND_RULES[kind], kind.label
+    if rule.round == RoundNeed.REQUIRED and round is None:
+        raise RoundRequired(
+            f"{label} ({rule.section}) is recorded with its round of play: the money is the round's. Name the round."
+        )
+    if round is None:
+        return
+    if rule.round == RoundNeed.NONE:
+        raise IrregularityError(f"{label} ({rule.section}) is a banked table's: it names no round of poker.")
+    if round.table_id != table.pk:
+        raise IrregularityError(f"Round {round.pk} was played at another table, not table {table.number}.")
+    if kind == IrregularityKind.DEALER_ERROR_REFUND and not round.refund_cents:
+        raise IrregularityError(
+            f"Round {round.pk} records no refund from its pot. The refund leaves the pot before the rake "
+            "(§637a.18(k)(3)): the round is logged with it (refund), then reported."
+        )
 
 
 def _cards_text(cards: str) -> str:

@@ -143,6 +143,29 @@ def test_a_voided_round_shows_its_pot_returned_to_the_players_not_a_winner(rated
     assert "(§637a.18(i))" in html and '<span class="state voided">voided</span>' in html
 
 
+def test_a_refund_leaves_the_pot_before_the_rake_on_the_tablet(rated_table, dealer):
+    tablet = browser_for(dealer)
+    key = _form_key(tablet.get("/floor/rounds/log/").content.decode())
+
+    # A refund the pot cannot pay is marked on its field and records nothing
+    refused = tablet.post(
+        "/floor/rounds/log/", {**ROUND, "table": rated_table.pk, "idempotency_key": key, "refund": "100.01"}
+    )
+    assert refused.status_code == 200 and not Round.objects.exists()
+    assert "The refund $100.01 is larger than the pot without the uncalled bet $100.00." in refused.content.decode()
+
+    # $75.00 refunded to seat 4 of a $120.00 pot with $20.00 uncalled: the rake is taken on $25.00
+    response = tablet.post(
+        "/floor/rounds/log/", {**ROUND, "table": rated_table.pk, "idempotency_key": key, "refund": "75.00"}
+    )
+    round_ = Round.objects.get()
+    assert (round_.refund_cents, round_.rake_cents) == (7500, 200)
+    html = tablet.get(response["Location"]).content.decode()
+    assert '<td class="big">Refunded to a player</td><td class="big">$75.00</td>' in html
+    assert "(without the uncalled bet and any refund): <strong>$25.00</strong>" in html
+    assert '<td class="big">To the winner</td><td class="big">$22.00</td>' in html  # $25 less $2 rake and $1 bb
+
+
 def test_the_same_form_sent_twice_records_one_round(rated_table, dealer):
     tablet = browser_for(dealer)
     key = _form_key(tablet.get("/floor/rounds/log/").content.decode())

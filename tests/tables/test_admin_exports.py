@@ -52,4 +52,4 @@ def test_the_rounds_export_to_xlsx_with_money_as_numbers_and_times_in_the_rooms_
         "/admin/tables/round/", {"action": "export_csv", "_selected_action": [Round.objects.get().pk]}
     ).content.decode()
     assert ",2026-11-30T02:15:00+00:00,2026-11-29," in csv_text  # the CSV keeps ISO-8601 with the offset
-    assert ",120.00,20.00,True,False,1,5.00,bb 1.00; hh 2.00" in csv_text
+    assert ",120.00,20.00,0.00,True,False,1,5.00,bb 1.00; hh 2.00" in csv_text
