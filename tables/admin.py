@@ -5,7 +5,7 @@ from typing import Any
 from django import forms
 from django.contrib import admin
 from django.http import HttpRequest, HttpResponse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from simple_history.admin import SimpleHistoryAdmin
 
 from casino_backoffice.core.admin import ReadOnlyAdmin, RoomScopedAdmin
@@ -17,6 +17,7 @@ from casino_backoffice.staff.permissions import Action, may
 from casino_backoffice.staff.roles import Role
 
 from .games import Game, seat_limit_problem
+from .irregularities.house_kinds import house_kinds_of
 from .models import PokerRoom, Round, RulesVersion, Table
 from .services import room_upsert, table_upsert
 from .time_zones import time_zone_problem
@@ -133,6 +134,9 @@ def _pretty(content: dict) -> list[str]:
     return json.dumps(content, indent=2, sort_keys=True, ensure_ascii=False).splitlines()
 
 
+_ROUND_WORDS = {"optional": "with its round when there is one", "required": "with its round", "none": "with no round"}
+
+
 @admin.register(RulesVersion)
 class RulesVersionAdmin(ReadOnlyAdmin):
     """Every version of each room's rules, with what changed from the version before it."""
@@ -149,10 +153,25 @@ class RulesVersionAdmin(ReadOnlyAdmin):
         "source_name",
         "content_sha256",
         "dated_back",
+        "irregularity_kinds",
         "changes",
         "source",
     ]
     exclude = ["content", "source_text"]
+
+    @admin.display(description="The room's own kinds of irregularity (§637a.18(s))")
+    def irregularity_kinds(self, version: RulesVersion) -> str:
+        kinds = house_kinds_of(version.content)
+        if not kinds:
+            return "None: the regulations' kinds only."
+        return format_html_join(
+            "\n",
+            "<p><strong>{}</strong> ({}): {} <em>At {} tables, {}; ruled by a {}.</em></p>",
+            (
+                (k.name, k.code, k.procedure, k.tables, _ROUND_WORDS[k.round], k.ruled_by.replace("_", " "))
+                for k in kinds.values()
+            ),
+        )
 
     @admin.display(description="In effect from", ordering="effective_from")
     def effective(self, version: RulesVersion) -> str:

@@ -14,6 +14,7 @@ from typing import Any
 from jackpots.funds.rules import JackpotRule
 from jackpots.progressive.rules import BankedTableRule, ProgressiveRule
 from tables.games import Game
+from tables.irregularities.house_kinds import HouseKind
 
 MAX_PERCENTAGE_RAKE_BP = 1000  # "A percentage rake, not to exceed 10%" (§637a.17(b)(1))
 TIME_CHARGE_INTERVALS = (20, 30)  # "assessed fractionally every 20 or 30 minutes" (§637a.17(b)(3)(iii))
@@ -94,6 +95,8 @@ class Rules:
     late_entry_minutes: int | None = None
     # The banked games' progressive meters (``jackpots.progressive.rules``), by code.
     progressives: Mapping[str, ProgressiveRule] = field(default_factory=dict)
+    # The room's own kinds of irregularity (§637a.18(s)), by code.
+    irregularities: Mapping[str, HouseKind] = field(default_factory=dict)
 
     def canonical(self) -> dict[str, Any]:
         return self.content

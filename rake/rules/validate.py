@@ -24,6 +24,7 @@ from jackpots.progressive.rules import (
     progressive_rule_parse,
 )
 from tables.games import HOUSE_BANKED, Game, seat_limit_problem
+from tables.irregularities.house_kinds import house_kind_parse
 from tables.time_zones import time_zone_problem
 
 from .model import LATE_ENTRY_MOST_MINUTES, Rules, Shift, TableRule, _minutes
@@ -324,7 +325,12 @@ def validate_rules(data: Any, *, stored: bool = False) -> Rules:
     if not isinstance(data, dict):
         raise RulesInvalid(["The file must be a mapping with room, timezone, rake_policies, jackpots and tables."])
     top_required = {"room", "timezone", "gaming_day_starts", "rake_policies", "tables"}
-    check.keys("", data, top_required, {"name", "effective_from", "jackpots", "progressives", "shifts", "controls"})
+    check.keys(
+        "",
+        data,
+        top_required,
+        {"name", "effective_from", "jackpots", "progressives", "shifts", "controls", "irregularities"},
+    )
     room = check.code("room", "room", data.get("room"))
     zone = data.get("timezone")
     if problem := time_zone_problem(zone):
@@ -347,6 +353,11 @@ def validate_rules(data: Any, *, stored: bool = False) -> Rules:
         check, data, "progressives", progressive_rule_parse, "meter", required=False
     )
     progressive_codes_seen = {item.get("code") for item in data.get("progressives") or [] if isinstance(item, dict)}
+
+    # The room's own kinds of irregularity (§637a.18(s)): ``tables.irregularities.house_kinds``.
+    irregularities, canonical_irregularities = _coded_items(
+        check, data, "irregularities", house_kind_parse, "irregularity kind", required=False
+    )
 
     tables, canonical_tables = _tables(
         check,
@@ -378,6 +389,8 @@ def validate_rules(data: Any, *, stored: bool = False) -> Rules:
         content["controls"] = canonical_controls
     if canonical_progressives:
         content["progressives"] = canonical_progressives
+    if canonical_irregularities:
+        content["irregularities"] = canonical_irregularities
     return Rules(
         variance_threshold_cents=controls.get("variance_threshold", 0),
         late_entry_minutes=controls.get("late_entry_minutes"),
@@ -391,6 +404,7 @@ def validate_rules(data: Any, *, stored: bool = False) -> Rules:
         jackpots=jackpots,
         progressives=progressives,
         tables=tables,
+        irregularities=irregularities,
         content=content,
     )
 
@@ -405,4 +419,5 @@ def posted_rules_parse(content: dict[str, Any]) -> Rules:
         jackpots=MappingProxyType(dict(rules.jackpots)),
         tables=MappingProxyType(dict(rules.tables)),
         progressives=MappingProxyType(dict(rules.progressives)),
+        irregularities=MappingProxyType(dict(rules.irregularities)),
     )

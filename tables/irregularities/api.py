@@ -9,6 +9,7 @@ check shape; ``services`` check rules.
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from typing import Any
 
@@ -57,7 +58,12 @@ class IrregularityInput(serializers.Serializer):
         help_text="The round of play it happened in, once logged; required for missing_or_extra_cards (a round "
         "logged void at the table) and dealer_error_refund.",
     )
-    kind = serializers.ChoiceField(choices=IrregularityKind.choices, help_text="What happened.")
+    kind = serializers.CharField(
+        max_length=40,
+        help_text="What happened: one of the regulations' kinds ("
+        + ", ".join(IrregularityKind.values)
+        + ") or one of the room's own, which its rules file lists under irregularities (§637a.18(s)).",
+    )
     cause = serializers.ChoiceField(
         choices=MisdealCause.choices,
         required=False,
@@ -107,8 +113,12 @@ class IrregularityOutput(serializers.Serializer):
         help_text="What the round refunded from its pot to a player before the rake (§637a.18(k)(3)); null without a round.",
     )
     occurred_at = RoomTimeField()
-    kind = serializers.ChoiceField(choices=IrregularityKind.choices)
-    section = serializers.CharField(help_text="The provision it records, at the table's game.")
+    kind = serializers.CharField(
+        help_text="One of the regulations' kinds (" + ", ".join(IrregularityKind.values) + ") or the room's own."
+    )
+    section = serializers.CharField(
+        help_text="The provision it records, at the table's game; §637a.18(s) for a kind of the room's own."
+    )
     cause = serializers.CharField(help_text="A misdeal's cause; empty for other kinds.")
     cards = serializers.CharField()
     description = serializers.CharField()
@@ -177,8 +187,10 @@ class IrregularityListCreate(generics.ListAPIView):
     def get_queryset(self):
         params, user = self.request.query_params, self.request.user
         kind = params.get("kind")
-        if kind and kind not in IrregularityKind.values:
-            raise ValidationError({"kind": [f"A kind is one of {', '.join(IrregularityKind.values)}."]})
+        if kind and not re.fullmatch(r"[a-z0-9][a-z0-9_-]{0,39}", kind):
+            raise ValidationError(
+                {"kind": [f"A kind is one of {', '.join(IrregularityKind.values)}, or a code of the room's own."]}
+            )
         room = room_named(params.get("room"), user=user)
         return irregularities_filtered(
             user=user,
@@ -193,7 +205,9 @@ class IrregularityListCreate(generics.ListAPIView):
             OpenApiParameter("room", OpenApiTypes.STR, description="Room code"),
             OpenApiParameter("gaming_day", OpenApiTypes.DATE, description="Gaming day (YYYY-MM-DD)"),
             OpenApiParameter("table", OpenApiTypes.STR, description="Table number"),
-            OpenApiParameter("kind", OpenApiTypes.STR, enum=IrregularityKind.values, description="Kind"),
+            OpenApiParameter(
+                "kind", OpenApiTypes.STR, description="Kind: one of the regulations' or a code of the room's own"
+            ),
         ],
         responses={200: IrregularityOutput(many=True), **LIST_ERRORS},
     )

@@ -130,10 +130,15 @@ def section_of(kind: str, *, game: str) -> str:
 
 
 def table_problem(kind: str, *, game: str) -> str | None:
-    """Why ``kind`` is not reported at a table of ``game``, or None when it is."""
-    rule = KIND_RULES[IrregularityKind(kind)]
+    """Why a kind of the regulations is not reported at a table of ``game``, or None when it is."""
+    kind = IrregularityKind(kind)
+    return rule_table_problem(KIND_RULES[kind], label=kind.label, game=game)
+
+
+def rule_table_problem(rule: KindRule, *, label: str, game: str) -> str | None:
+    """Why a kind with ``rule`` (the regulations' or the room's own) is not reported at a table of
+    ``game``, or None when it is."""
     banked = Game(game) in HOUSE_BANKED
-    label = IrregularityKind(kind).label
     if rule.tables == Tables.POKER and banked:
         return f"{label} ({rule.section}) is a poker irregularity; {Game(game).label} is a banked game."
     if rule.tables == Tables.BANKED and not banked:

@@ -26,7 +26,8 @@ from casino_backoffice.staff.signing import SigningRule
 from ..models import Round, Table
 from ..selectors import gaming_day
 from .exceptions import AlreadyRuled, IrregularityError, RoundRequired, RuledByReporter
-from .kinds import KIND_RULES, IrregularityKind, MisdealCause, RoundNeed, section_of, table_problem
+from .house_kinds import KindInEffect, house_kinds_in_effect, kind_in_effect
+from .kinds import IrregularityKind, MisdealCause, RoundNeed
 from .models import Irregularity, IrregularityRuling
 
 _MAX_CARDS_TEXT = 160
@@ -37,7 +38,7 @@ class IrregularityReport:
     """An irregularity as checked (``irregularity_check``): what its record holds but who signs it."""
 
     table: Table
-    kind: IrregularityKind
+    kind: str
     section: str
     round: Round | None
     occurred_at: datetime
@@ -80,13 +81,12 @@ def irregularity_check(
     other kind with one, the round a kind's money needs (``RoundRequired``) and only a round of that
     table, cards that are cards, a description, and for the removal of a player the compliance
     representative notified (§637a.18(c)). ``occurred_at`` defaults to the round's end, else now."""
-    if kind not in IrregularityKind.values:
-        raise IrregularityError(
-            f"{kind!r} is not a kind of irregularity; the kinds are {', '.join(IrregularityKind.values)}."
-        )
-    kind = IrregularityKind(kind)
-    rule, label = KIND_RULES[kind], kind.label
-    if problem := table_problem(kind, game=table.game):
+    now = now or timezone.now()
+    asked = occurred_at
+    occurred_at = occurred_at or (round.ended_at if round is not None else now)
+    found = _kind_found(kind, table=table, at=occurred_at)
+    rule, label = found.rule, found.label
+    if problem := found.table_problem(game=table.game):
         raise IrregularityError(f"Table {table.number}: {problem}")
     cause = (cause or "").strip()
     if rule.cause and cause not in MisdealCause.values:
@@ -95,7 +95,7 @@ def irregularity_check(
         )
     if not rule.cause and cause:
         raise IrregularityError(f"Only a misdeal has a cause (§637a.18(g)); {label} has none.")
-    _round_check(kind, round=round, table=table)
+    _round_check(found, round=round, table=table)
     description = (description or "").strip()
     if not description:
         raise IrregularityError("Describe what happened: the description stays on the record.")
@@ -105,15 +105,12 @@ def irregularity_check(
             "Say who at compliance was notified of the player's removal (§637a.18(c): 'shall notify a casino "
             "compliance representative as expeditiously as possible')."
         )
-    now = now or timezone.now()
-    asked = occurred_at
-    occurred_at = occurred_at or (round.ended_at if round is not None else now)
     if occurred_at > now:
         raise IrregularityError("An irregularity cannot happen in the future.")
     return IrregularityReport(
         table=table,
-        kind=kind,
-        section=section_of(kind, game=table.game),
+        kind=found.code,
+        section=found.section_at(table.game),
         round=round,
         occurred_at=occurred_at,
         cause=cause,
@@ -124,10 +121,23 @@ def irregularity_check(
     )
 
 
-def _round_check(kind: IrregularityKind, *, round: Round | None, table: Table) -> None:
+def _kind_found(kind: str, *, table: Table, at: datetime) -> KindInEffect:
+    """The kind ``kind`` names at the table's room when it happened: the regulations' or the room's own
+    (§637a.18(s)); refused, listing both, when it is neither."""
+    found = kind_in_effect(kind, room=table.room, at=at)
+    if found is None:
+        house = ", ".join(house_kinds_in_effect(room=table.room, at=at))
+        raise IrregularityError(
+            f"{kind!r} is not a kind of irregularity; the kinds are {', '.join(IrregularityKind.values)}"
+            + (f", and room {table.room.code}'s own: {house}." if house else ".")
+        )
+    return found
+
+
+def _round_check(found: KindInEffect, *, round: Round | None, table: Table) -> None:
     """The round a kind's money needs (``RoundRequired``), only a round of that table, and for a refund
     a round that recorded it: the refund leaves the pot before the rake (§637a.18(k)(3))."""
-    rule, label = KIND_RULES[kind], kind.label
+    rule, label, kind = found.rule, found.label, found.code
     if rule.round == RoundNeed.REQUIRED and round is None:
         raise RoundRequired(
             f"{label} ({rule.section}) is recorded with its round of play: the money is the round's. Name the round."
@@ -135,7 +145,7 @@ def _round_check(kind: IrregularityKind, *, round: Round | None, table: Table) -
     if round is None:
         return
     if rule.round == RoundNeed.NONE:
-        raise IrregularityError(f"{label} ({rule.section}) is a banked table's: it names no round of poker.")
+        raise IrregularityError(f"{label} ({rule.section}) names no round of poker.")
     if round.table_id != table.pk:
         raise IrregularityError(f"Round {round.pk} was played at another table, not table {table.number}.")
     if kind == IrregularityKind.DEALER_ERROR_REFUND and not round.refund_cents:
@@ -245,9 +255,12 @@ def irregularity_rule(
     *, irregularity: Irregularity, ruling: str, actor: User, pin: str, idempotency_key: str
 ) -> IrregularityRuling:
     """A floorperson or above rules on an irregularity in words and signs; a dispute is ruled by a poker
-    shift supervisor or above, whose decision is final (§637a.18(a)). Never by who reported it, and once
+    shift supervisor or above, whose decision is final (§637a.18(a)), as is a room's own kind whose
+    Rules Submission says so (§637a.18(s)). Never by who reported it, and once
     (``AlreadyRuled``, 409, for a second ruling under another key)."""
-    dispute = irregularity.kind == IrregularityKind.DISPUTE
+    found = kind_in_effect(irregularity.kind, room=irregularity.room, at=irregularity.occurred_at)
+    # A dispute, or a room's own kind its Rules Submission has a shift supervisor rule on (§637a.18(s)).
+    dispute = found is not None and found.rule.ruled_by_supervisor
     action_require(actor=actor, action=Action.DISPUTE_RULE if dispute else Action.IRREGULARITY_RULE, of=irregularity)
     ruling = (ruling or "").strip()
     if not ruling:

@@ -87,7 +87,7 @@ def test_every_error_is_reported_at_once():
     assert len(errors) == 6
     assert (
         errors[0]
-        == "unknown key 'surprise' (known: controls, effective_from, gaming_day_starts, jackpots, name, progressives, rake_policies, room, shifts, tables, timezone)"
+        == "unknown key 'surprise' (known: controls, effective_from, gaming_day_starts, irregularities, jackpots, name, progressives, rake_policies, room, shifts, tables, timezone)"
     )
 
 
