@@ -227,7 +227,7 @@ def claims_to_decide(*, room: PokerRoom) -> list[BadBeatClaim]:
     """The claims of a room awaiting the shift supervisor, oldest first."""
     return list(
         BadBeatClaim.objects.filter(room=room, status=ClaimStatus.CLAIMED)
-        .select_related("jackpot", "table", "opened_by", "rules_version")
+        .select_related("room", "jackpot", "table", "opened_by", "rules_version")
         .order_by("opened_at", "pk")
     )
 
