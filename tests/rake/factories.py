@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -12,8 +13,8 @@ from django.utils import timezone
 from casino_backoffice.staff.models import User
 from casino_backoffice.staff.roles import Role
 from casino_backoffice.staff.services import staff_create
-from rake.services import rules_load
-from tables.models import PokerRoom, RulesVersion, Table
+from rake.services import round_record, rules_load
+from tables.models import PokerRoom, Round, RulesVersion, Table
 
 # The example of the issue, in effect since the start of the year.
 RULES: dict[str, Any] = {
@@ -133,3 +134,30 @@ def rated_table(rules: RulesVersion, open_table: Table) -> Table:
 
 def recently(minutes: int = 5) -> datetime:
     return timezone.now() - timedelta(minutes=minutes)
+
+
+def round_logged(
+    table: Table,
+    dealer: User,
+    *,
+    pot_cents: int = 12000,
+    uncalled_cents: int = 2000,
+    refund_cents: int = 0,
+    voided: bool = False,
+    idempotency_key: str | None = None,
+    ended_at: datetime | None = None,
+) -> Round:
+    """A round logged at ``table`` three minutes ago, six players dealt in, a flop dealt: by default $120
+    with $20 uncalled, which at T1 (nl10) takes $5.00 rake, bb $1.00 and hh $2.00."""
+    return round_record(
+        table=table,
+        ended_at=ended_at or timezone.now() - timedelta(minutes=3),
+        players_dealt_in=6,
+        pot_cents=pot_cents,
+        uncalled_bet_cents=uncalled_cents,
+        refund_cents=refund_cents,
+        flop_dealt=True,
+        voided=voided,
+        actor=dealer,
+        idempotency_key=idempotency_key or str(uuid.uuid4()),
+    ).round

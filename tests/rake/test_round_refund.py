@@ -15,32 +15,21 @@ from casino_backoffice.ledger.models import Transfer
 from casino_backoffice.ledger.selectors import ledger_total
 from casino_backoffice.staff.models import Signature
 from rake.exceptions import InvalidRound
-from rake.services import round_record, round_void
+from rake.services import round_void
 from tables.irregularities.exceptions import IrregularityError
 from tables.irregularities.models import Irregularity
 from tables.irregularities.services import irregularity_report
 from tables.models import Round
 from tests.cage.helpers import client_for, post
 from tests.conftest import PIN
+from tests.rake.factories import round_logged
 
 
 def key() -> str:
     return str(uuid.uuid4())
 
 
-def logged(table, dealer, *, pot_cents: int = 12000, uncalled_cents: int = 2000, refund_cents: int = 0, **more):
-    return round_record(
-        table=table,
-        ended_at=timezone.now() - timedelta(minutes=3),
-        players_dealt_in=6,
-        pot_cents=pot_cents,
-        uncalled_bet_cents=uncalled_cents,
-        refund_cents=refund_cents,
-        flop_dealt=True,
-        voided=more.pop("voided", False),
-        actor=dealer,
-        idempotency_key=more.pop("idempotency_key", None) or key(),
-    ).round
+logged = round_logged
 
 
 def takes(round_: Round) -> tuple[int, dict[str, int]]:

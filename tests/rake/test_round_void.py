@@ -24,25 +24,14 @@ from tables.irregularities.models import Irregularity
 from tables.models import Round
 from tables.services import room_upsert
 from tests.conftest import PIN
+from tests.rake.factories import round_logged
 
 
 def key() -> str:
     return str(uuid.uuid4())
 
 
-def logged(table, dealer, *, pot_cents: int = 12000, uncalled_cents: int = 2000, voided: bool = False) -> Round:
-    """$120 with $20 uncalled at T1 (nl10): rake $5.00, bb $1.00, hh $2.00."""
-    return round_record(
-        table=table,
-        ended_at=timezone.now() - timedelta(minutes=3),
-        players_dealt_in=6,
-        pot_cents=pot_cents,
-        uncalled_bet_cents=uncalled_cents,
-        flop_dealt=True,
-        voided=voided,
-        actor=dealer,
-        idempotency_key=key(),
-    ).round
+logged = round_logged
 
 
 def boxes() -> dict[str, int]:

@@ -20,7 +20,7 @@ from tables.irregularities.models import Irregularity, IrregularityRuling
 from tables.irregularities.services import irregularity_report, irregularity_rule
 from tests.cage.helpers import client_for, post
 from tests.conftest import PIN
-from tests.rake.factories import RULES, load, rules_text
+from tests.rake.factories import RULES, load, round_logged, rules_text
 
 BLIND = {
     "code": "blind_out_of_turn",
@@ -73,19 +73,7 @@ def test_a_rooms_own_kind_is_reported_and_ruled_like_the_regulations(house_rules
 def test_a_kind_the_file_has_a_shift_supervisor_rule_on_is_not_ruled_by_a_floorperson(
     house_rules, rated_table, dealer, floorperson, supervisor
 ):
-    from rake.services import round_record
-
-    round_ = round_record(
-        table=rated_table,
-        ended_at=timezone.now(),  # after version 2 took effect
-        players_dealt_in=6,
-        pot_cents=4000,
-        uncalled_bet_cents=0,
-        flop_dealt=True,
-        voided=False,
-        actor=dealer,
-        idempotency_key=key(),
-    ).round
+    round_ = round_logged(rated_table, dealer, pot_cents=4000, uncalled_cents=0, ended_at=timezone.now())
     # Its round is required, as the file says
     with pytest.raises(RoundRequired):
         irregularity_report(

@@ -4,7 +4,6 @@ and its signed ruling."""
 from __future__ import annotations
 
 import uuid
-from datetime import timedelta
 
 import pytest
 from django.db import IntegrityError, connection, transaction
@@ -13,15 +12,14 @@ from django.utils import timezone
 from casino_backoffice.staff.exceptions import ActionNotPermitted
 from casino_backoffice.staff.models import RefusedAction, Signature
 from casino_backoffice.staff.roles import Role
-from rake.services import round_record
 from tables.games import Game
 from tables.irregularities.exceptions import AlreadyRuled, IrregularityError, RoundRequired, RuledByReporter
 from tables.irregularities.kinds import IrregularityKind, MisdealCause
 from tables.irregularities.models import Irregularity, IrregularityRuling, IrregularityStatus
 from tables.irregularities.services import irregularity_report, irregularity_rule
-from tables.models import Round
 from tables.services import room_upsert, table_set_open, table_upsert
 from tests.conftest import PIN
+from tests.rake.factories import round_logged
 
 
 def key() -> str:
@@ -32,18 +30,7 @@ def records() -> tuple[int, int, int]:
     return Irregularity.objects.count(), IrregularityRuling.objects.count(), Signature.objects.count()
 
 
-def logged_round(table, dealer, *, voided: bool = False) -> Round:
-    return round_record(
-        table=table,
-        ended_at=timezone.now() - timedelta(minutes=3),
-        players_dealt_in=6,
-        pot_cents=12000,
-        uncalled_bet_cents=2000,
-        flop_dealt=True,
-        voided=voided,
-        actor=dealer,
-        idempotency_key=key(),
-    ).round
+logged_round = round_logged
 
 
 def test_a_day_with_a_misdeal_reported_by_the_dealer_and_ruled_by_the_floorperson(open_table, dealer, floorperson):
