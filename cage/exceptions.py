@@ -24,6 +24,7 @@ class CageErrorCode(ErrorCode):
     COUNTS_DUE = "counts_due"
     TRANSPORTS_NOT_VERIFIED = "transports_not_verified"
     TIME_CHARGES_NOT_VERIFIED = "time_charges_not_verified"
+    IRREGULARITIES_OPEN = "irregularities_open"
 
 
 class CageError(DomainError):

@@ -6,7 +6,8 @@ gaming day* in the admin).
 charges; §637a.15(e), §637a.16(e): the finance department keeps the official record of what the cage
 made official. Finance closes a day once that record is complete: every count due that day made, every
 transport carried to the cage verified, every variance over the threshold explained, every time
-charge verified, and the day over. A closed day stays closed (``tables.locks``): nothing more is
+charge verified, every irregularity of the day ruled and every round logged voided or with a refund
+reported (§637a.18(i), (k)(3)), and the day over. A closed day stays closed (``tables.locks``): nothing more is
 recorded for it.
 """
 
@@ -24,7 +25,8 @@ from casino_backoffice.core.clock import ZONED, local_text
 from casino_backoffice.money import display_cents
 from jackpots.high_hand.models import HighHandPeriod, PeriodStatus
 from rake.models import LateRoundEntry, TimeCharge
-from tables.models import PokerRoom, Round
+from tables.irregularities.kinds import IrregularityKind
+from tables.models import Irregularity, PokerRoom, Round
 from tables.selectors import gaming_day, gaming_day_bounds
 
 from .exceptions import CageErrorCode
@@ -50,6 +52,7 @@ class BlockerKind(models.TextChoices):
     TRANSPORT = CageErrorCode.TRANSPORTS_NOT_VERIFIED.value, "Transports not verified"
     TIME_CHARGE = CageErrorCode.TIME_CHARGES_NOT_VERIFIED.value, "Time charges not verified"
     VARIANCE = CageErrorCode.UNRESOLVED_VARIANCE.value, "Variances unexplained"
+    IRREGULARITY = CageErrorCode.IRREGULARITIES_OPEN.value, "Irregularities not on the record"
 
     @property
     def code(self) -> CageErrorCode:
@@ -186,6 +189,7 @@ def _blockers(*, room: PokerRoom, days: list[date], now: datetime) -> dict[date,
                 variance,
             )
         )
+    _irregularities_open(found, room=room, days=days)
     order = list(BlockerKind)
     return {day: tuple(sorted(blockers, key=lambda b: order.index(b.kind))) for day, blockers in found.items()}
 
@@ -245,6 +249,49 @@ def _counts_due(
             )
 
 
+def _irregularities_open(found: dict[date, list[Blocker]], *, room: PokerRoom, days: list[date]) -> None:
+    """Irregularities of the days awaiting their ruling, and rounds whose irregularity is owed: a round
+    logged voided (§637a.18(i): the pot returned for missing or extra cards) without its
+    ``missing_or_extra_cards`` report, a round that refunded a player from its pot (§637a.18(k)(3))
+    without its ``dealer_error_refund`` report. A round voided after it was logged has its report
+    with its void, which the floorperson's signed void decides. Two queries."""
+    unruled = (
+        Irregularity.objects.filter(room=room, gaming_day__in=days, ruling__isnull=True, round_void__isnull=True)
+        .select_related("table")
+        .order_by("occurred_at", "pk")
+    )
+    for irregularity in unruled:
+        found[irregularity.gaming_day].append(
+            Blocker(
+                BlockerKind.IRREGULARITY,
+                f"Irregularity {irregularity.pk} ({irregularity.kind}, table {irregularity.table.number}, "
+                f"{_local(irregularity.occurred_at, room)}) awaits its ruling.",
+                irregularity,
+            )
+        )
+    owed = (
+        Round.objects.filter(table__room=room, gaming_day__in=days)
+        .filter(
+            Q(voided=True, void__isnull=True)
+            & ~Exists(Irregularity.objects.filter(round=OuterRef("pk"), kind=IrregularityKind.MISSING_OR_EXTRA_CARDS))
+            | Q(refund_cents__gt=0)
+            & ~Exists(Irregularity.objects.filter(round=OuterRef("pk"), kind=IrregularityKind.DEALER_ERROR_REFUND))
+        )
+        .select_related("table")
+        .order_by("ended_at", "pk")
+    )
+    for round_ in owed:
+        what = (
+            "logged voided: its missing or extra cards are to be reported (§637a.18(i))"
+            if round_.voided
+            else f"refunded {display_cents(round_.refund_cents)} from its pot: the refund is to be reported "
+            "(§637a.18(k)(3))"
+        )
+        found[round_.gaming_day].append(
+            Blocker(BlockerKind.IRREGULARITY, f"Round {round_.pk} at table {round_.table.number} was {what}.", round_)
+        )
+
+
 _ADMIN_PAGES: dict[type[models.Model], str] = {
     CountSheet: "admin:cage_countsheet_change",
     Count: "admin:cage_count_change",
@@ -252,6 +299,8 @@ _ADMIN_PAGES: dict[type[models.Model], str] = {
     Transport: "admin:cage_transport_verify",
     TimeCharge: "admin:rake_timecharge_change",
     Variance: "admin:cage_variance_explain",
+    Irregularity: "admin:tables_irregularity_change",
+    Round: "admin:tables_round_change",
 }
 
 

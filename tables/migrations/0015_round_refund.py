@@ -4,6 +4,8 @@ import django.db.models.expressions
 from django.conf import settings
 from django.db import migrations, models
 
+from casino_backoffice.core.immutable import insert_only_again
+
 
 class Migration(migrations.Migration):
 
@@ -22,4 +24,6 @@ class Migration(migrations.Migration):
             model_name='round',
             constraint=models.CheckConstraint(condition=models.Q(('refund_cents__gte', 0), ('refund_cents__lte', django.db.models.expressions.CombinedExpression(models.F('pot_cents'), '-', models.F('uncalled_bet_cents')))), name='tables_round_refund_within_pot'),
         ),
+        # SQLite rebuilds the table to add the column, without its triggers: made insert-only again.
+        insert_only_again("tables_round"),
     ]

@@ -11,6 +11,7 @@ def test_every_blocker_of_a_close_is_a_cage_error_code():
         CageErrorCode.TRANSPORTS_NOT_VERIFIED,
         CageErrorCode.TIME_CHARGES_NOT_VERIFIED,
         CageErrorCode.UNRESOLVED_VARIANCE,
+        CageErrorCode.IRREGULARITIES_OPEN,
     ]
 
 
