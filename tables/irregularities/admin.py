@@ -77,16 +77,12 @@ class IrregularityAdmin(ReadOnlyAdmin):
     list_display = [
         "id",
         "occurred_at_local",
-        "room_code",
-        "table_number",
+        "where",
         "round_shown",
         "kind_and_section",
-        "cause_shown",
-        "cards",
         "what_happened",
         "reporter",
         "ruling_shown",
-        "money_returned",
     ]
     list_display_links = ["id", "occurred_at_local"]
     list_filter = [("room", admin.RelatedOnlyFieldListFilter), GamingDayFilter, TableFilter, "kind", StatusFilter]
@@ -104,7 +100,7 @@ class IrregularityAdmin(ReadOnlyAdmin):
                     "gaming_day",
                     "round",
                     "occurred_at_local",
-                    "kind_and_section",
+                    "kind_provision",
                     "cause_shown",
                     "cards_shown",
                     "description",
@@ -115,14 +111,14 @@ class IrregularityAdmin(ReadOnlyAdmin):
             },
         ),
     ]
-    readonly_fields = ["kind_and_section", "cause_shown", "cards_shown", "reporter"]
+    readonly_fields = ["kind_provision", "cause_shown", "cards_shown", "reporter"]
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return may(request.user, Action.IRREGULARITIES_READ) and super().has_view_permission(request, obj)
 
     # --- Columns ----------------------------------------------------------------------------------
 
-    @admin.display(description="When (the room's clock)", ordering="occurred_at")
+    @admin.display(description="When", ordering="occurred_at")
     def occurred_at_local(self, irregularity: Irregularity) -> str:
         return local_text(irregularity.occurred_at, irregularity.room, ZONED)
 
@@ -130,30 +126,41 @@ class IrregularityAdmin(ReadOnlyAdmin):
     def reported_at_local(self, irregularity: Irregularity) -> str:
         return local_text(irregularity.reported_at, irregularity.room, ZONED)
 
-    @admin.display(description="Room", ordering="room__code")
-    def room_code(self, irregularity: Irregularity) -> str:
-        return irregularity.room.code
-
-    @admin.display(description="Table", ordering="table__number")
-    def table_number(self, irregularity: Irregularity) -> str:
-        return irregularity.table.number
+    @admin.display(description="Where", ordering="table__number")
+    def where(self, irregularity: Irregularity) -> str:
+        return f"{irregularity.room.code} {irregularity.table.number}"
 
     @admin.display(description="Round", ordering="round_id")
     def round_shown(self, irregularity: Irregularity) -> str:
         round_ = irregularity.round
         if round_ is None:
             return "—"
-        return format_html(
+        shown = format_html(
             '<a href="{}">{}</a><br><small>pot {}, rake {}</small>',
             reverse("admin:tables_round_change", args=[round_.pk]),
             round_.pk,
             display_cents(round_.pot_cents),
             display_cents(round_.rake_cents),
         )
+        void = getattr(irregularity, VOID_ATTRIBUTE, None)
+        if void is None:
+            return shown
+        return format_html("{}<br><strong>voided, returned {}</strong>", shown, void_words(void))
 
-    @admin.display(description="Kind (provision)", ordering="kind")
+    @admin.display(description="Kind", ordering="kind")
     def kind_and_section(self, irregularity: Irregularity) -> str:
-        return format_html("{}<br><small>{}</small>", irregularity.get_kind_display(), irregularity.section)
+        if not irregularity.cause:
+            return format_html("{}<br><small>{}</small>", irregularity.get_kind_display(), irregularity.section)
+        return format_html(
+            "{}<br><small>{}</small><br><small>cause: {}</small>",
+            irregularity.get_kind_display(),
+            irregularity.section,
+            irregularity.get_cause_display(),
+        )
+
+    @admin.display(description="Kind (provision)")
+    def kind_provision(self, irregularity: Irregularity) -> str:
+        return f"{irregularity.get_kind_display()} ({irregularity.section})"
 
     @admin.display(description="Cause")
     def cause_shown(self, irregularity: Irregularity) -> str:
@@ -167,7 +174,10 @@ class IrregularityAdmin(ReadOnlyAdmin):
 
     @admin.display(description="What happened")
     def what_happened(self, irregularity: Irregularity) -> str:
-        return Truncator(irregularity.description).chars(80)
+        described = Truncator(irregularity.description).chars(90)
+        if not irregularity.cards:
+            return described
+        return format_html("<strong>{}</strong> {}", irregularity.cards, described)
 
     @admin.display(description="Reported by", ordering="reported_by__last_name")
     def reporter(self, irregularity: Irregularity) -> str:
@@ -185,10 +195,6 @@ class IrregularityAdmin(ReadOnlyAdmin):
             ruling.ruled_by.credential_number,
             local_text(ruling.ruled_at, irregularity.room, ZONED),
         )
-
-    @admin.display(description="Returned by the round's void")
-    def money_returned(self, irregularity: Irregularity) -> str:
-        return void_words(getattr(irregularity, VOID_ATTRIBUTE, None)) or "—"
 
     # --- The list, the page, the PDF and the exports -------------------------------------------------
 
