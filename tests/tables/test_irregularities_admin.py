@@ -176,6 +176,9 @@ def test_nobody_adds_changes_or_deletes_an_irregularity_in_the_admin(open_table,
 
 
 def test_the_page_of_a_voided_rounds_irregularity_is_its_whole_file(voided, compliance, floorperson, supervisor):
+    listed_page = browser(compliance).get(LOG).content.decode()
+    assert "voided, returned $8.00: rake $5.00, bb $1.00, hh $2.00" in listed_page
+    assert "pot $120.00, rake $5.00" in listed_page and f"({supervisor.credential_number})" in listed_page
     page = browser(compliance).get(f"{LOG}{voided.pk}/change/").content.decode()
     assert "Missing or extra cards: round voided, pot returned" in page and "§637a.18(i)" in page
     assert "$8.00: rake $5.00, bb $1.00, hh $2.00" in page
