@@ -261,6 +261,9 @@ GAMING_DAY_CLOSED = "cage.gaming_days.gaming_day_closed"
 # The parser of a stored rules version (tables, below the rake, caches one parsed Rules per version that
 # the rake and the jackpot products read their parts of; ``tables.selectors.rules_version_parsed``).
 POSTED_RULES_PARSER = "rake.rules.posted_rules_parse"
+# What a round's void returned to the pot (its rake, each jackpot's drop), by the void's irregularity: the
+# irregularity log (tables, below the rake) shows the money a void moved (``rake.services.voids``).
+IRREGULARITY_VOIDS_RETURNED = "rake.services.voids.voids_returned"
 # Which rows a person sees: those of the rooms they work in (the kernel knows no rooms; tables does).
 ROOMS_VISIBLE_TO = "tables.selectors.visible_to"
 # Whether one person works in a room of another (an administrator unlocking a person's signing).

@@ -315,3 +315,9 @@ class RoundAdmin(ReadOnlyAdmin):
     @admin.action(description="Export the selected rounds as XLSX")
     def export_xlsx(self, request: HttpRequest, queryset) -> HttpResponse:
         return _export(self._rows(queryset), "xlsx")
+
+
+# The irregularity log and the equipment and deck logs register as their modules are imported (Django
+# imports ``tables.admin`` only).
+from tables.equipment import admin as equipment_admin  # noqa: E402, F401
+from tables.irregularities import admin as irregularities_admin  # noqa: E402, F401

@@ -316,10 +316,11 @@ class ReadOnlyAdmin(RoomScopedAdmin, MoneyAdmin, RoomClockAdmin, TotalsAdmin):
         return False
 
 
-def signatures_html(document: SignableDocument) -> str:
+def signatures_html(document: SignableDocument, *, room: Any = None) -> str:
     """Each signature of a document as a list: purpose, name, role, Board credential number, and the
-    time on the clock of the document's room, with its zone."""
-    room = _room_of(document)
+    time on the clock of the document's room (``room``, for a document that reaches its room through
+    another, such as a deck's verification), with its zone."""
+    room = room or _room_of(document)
     rows = [
         (
             signature.purpose,

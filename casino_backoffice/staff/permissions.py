@@ -100,6 +100,10 @@ class Action(models.TextChoices):
     IRREGULARITY_RULE = "irregularity_rule", "Rule on an irregularity"
     DISPUTE_RULE = "dispute_rule", "Rule on a dispute"
     IRREGULARITIES_READ = "irregularities_read", "Read the irregularities and their rulings"
+    IRREGULARITY_FILE_READ = (
+        "irregularity_file_read",
+        "Print an irregularity's file for the regulator (the incident, its ruling, its void, every signature)",
+    )
     ROUND_VOID = "round_void", "Void a round of play already recorded"
     DEVICE_FAILURE_RECORD = "device_failure_record", "Record a shuffler or dealing shoe that failed"
     DEVICE_OUT_OF_ORDER = "device_out_of_order", "Take a shuffler or dealing shoe out of order"
@@ -257,6 +261,9 @@ ACTION_ROLES: dict[Action, frozenset[Role]] = {
     Action.IRREGULARITY_RULE: FLOORPERSON_OR_ABOVE,
     Action.DISPUTE_RULE: SUPERVISOR_OR_ABOVE,
     Action.IRREGULARITIES_READ: DEALER_OR_FLOORPERSON_OR_ABOVE | ADMIN_ROLES | {Role.SURVEILLANCE},
+    # An incident's whole file, printed for the regulator: compliance and finance, who keep the record,
+    # and the room's poker shift supervisors and managers, whose rulings it holds.
+    Action.IRREGULARITY_FILE_READ: SUPERVISOR_OR_ABOVE | {Role.FINANCE, Role.COMPLIANCE},
     Action.ROUND_VOID: FLOORPERSON_OR_ABOVE,
     # Devices and decks (§637a.18(q)-(r), §655a.3(c), §655a.4(a), §655a.13(e)-(g), §657a the same). The
     # dealer or floorperson at the table records a shuffler or shoe that failed (the cards are

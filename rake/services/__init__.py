@@ -11,7 +11,7 @@ from .accounts import drop_box_account, pots_account
 from .rounds import RoundRecorded, RoundRequest, round_record, round_request_record, rounds_record_batch
 from .rules_files import RulesLoaded, rules_load, rules_of
 from .time_charges import time_charge_assess, time_charge_verify
-from .voids import VoidReturned, round_void, void_returned
+from .voids import VoidReturned, round_void, void_returned, voids_returned
 
 __all__ = [
     "RoundRecorded",
@@ -29,4 +29,5 @@ __all__ = [
     "time_charge_assess",
     "time_charge_verify",
     "void_returned",
+    "voids_returned",
 ]

@@ -966,6 +966,7 @@ def test_the_services_walked_are_every_action_a_service_takes() -> None:
         Action.BOXES_READ,
         Action.COUNTS_READ,
         Action.IRREGULARITIES_READ,
+        Action.IRREGULARITY_FILE_READ,
         Action.EQUIPMENT_READ,
     }
     # Signed within another service's write: the supervisor's signature on a round logged late

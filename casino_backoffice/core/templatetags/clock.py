@@ -1,6 +1,6 @@
 """Moments on a page read on the room's clock (``core.clock``), never the site's: ``{% load clock %}``
 then ``{{ count.counted_at|on_clock:count.box.room }}`` ("21:14 EST") or ``|on_clock_zoned:room``
-("2026-12-03 21:14 EST")."""
+("2026-12-03 21:14 EST"), ``|on_clock_second:room`` ("2026-12-03 21:14:05 EST", a signature's time)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 from django import template
 
-from casino_backoffice.core.clock import HOUR_MINUTE_ZONED, ZONED, local_text
+from casino_backoffice.core.clock import HOUR_MINUTE_ZONED, ZONED, ZONED_SECOND, local_text
 
 register = template.Library()
 
@@ -25,3 +25,9 @@ def on_clock(at: datetime | None, where: Any) -> str:
 def on_clock_zoned(at: datetime | None, where: Any) -> str:
     """``at`` on the clock of ``where``, dated and with the zone's abbreviation."""
     return local_text(at, where or None, ZONED)
+
+
+@register.filter
+def on_clock_second(at: datetime | None, where: Any) -> str:
+    """``at`` on the clock of ``where`` to the second, dated and with the zone's abbreviation."""
+    return local_text(at, where or None, ZONED_SECOND)
