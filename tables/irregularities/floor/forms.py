@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from django import forms
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 
 from casino_backoffice.core.clock import HOUR_MINUTE_ZONED, local_text
 from casino_backoffice.core.floor.forms import CardsField, KeyedForm, PinSignatureField
@@ -20,8 +22,9 @@ from ..kinds import MisdealCause, RoundNeed
 CARDS_PICKED_AT_MOST = 10
 
 
-def kind_label(kind: KindInEffect, *, game: str) -> str:
-    """'Misdeal · §637a.18(g) · with its cause': the kind, its provision at the game, what it needs."""
+def kind_label(kind: KindInEffect, *, game: str) -> SafeString:
+    """'Misdeal · §637a.18(g) · with its cause': the kind, its provision at the game (never broken
+    across lines), what it needs."""
     needs = []
     if kind.rule.round == RoundNeed.REQUIRED:
         needs.append("with its round")
@@ -31,7 +34,9 @@ def kind_label(kind: KindInEffect, *, game: str) -> str:
         needs.append("with who at compliance was notified")
     if kind.rule.ruled_by_supervisor:
         needs.append("ruled by a shift supervisor")
-    return " · ".join([kind.label, kind.section_at(game), *needs])
+    return format_html(
+        '{} · <span class="nowrap">{}</span>{}', kind.label, kind.section_at(game), "".join(f" · {n}" for n in needs)
+    )
 
 
 def round_label(round_: Round, *, table: Table) -> str:
@@ -109,6 +114,6 @@ class RulingForm(KeyedForm):
     ruling = forms.CharField(
         label="The ruling, in words",
         max_length=4000,
-        widget=forms.Textarea(attrs={"rows": 2, "placeholder": "Misdeal declared; the cards reshuffled and redealt."}),
+        widget=forms.Textarea(attrs={"rows": 2, "placeholder": "What you decided, and what was done at the table."}),
     )
     pin = PinSignatureField()
