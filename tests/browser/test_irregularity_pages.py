@@ -21,6 +21,7 @@ from tests.conftest import PIN
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PORTRAIT = {"width": 800, "height": 1280}
+LANDSCAPE = {"width": 1280, "height": 800}
 
 
 def fits(page) -> bool:
@@ -32,15 +33,18 @@ def test_a_dealer_reports_a_misdeal_with_the_cards_picked_by_touch(live_server, 
     page = tablet(browser, live_server, dealer)
     page.click(".tile:has-text('Report an irregularity')")
     page.click(".offer:has-text('T1')")
+    page.set_viewport_size(PORTRAIT)
+    page.reload()
+    screenshot(page, "irregularity-report-portrait")
+    assert fits(page)
+    page.set_viewport_size(LANDSCAPE)
+    page.reload()
     page.click("label:has-text('Misdeal · §637a.18(g)')")
     page.select_option("select[name='cause']", "wrong_starting_position")
     page.click("button[data-card='As']")
     page.click("button[data-card='Kd']")
     page.fill("textarea[name='description']", "Dealt from seat 4 instead of seat 3.")
     screenshot(page, "irregularity-report")
-    assert fits(page)
-    page.set_viewport_size(PORTRAIT)
-    screenshot(page, "irregularity-report-portrait")
     assert fits(page)
     # A wrong PIN: refused, the form kept with its cards, nothing recorded.
     page.fill("input[name='pin']", "0000")
@@ -72,6 +76,7 @@ def test_the_rule_page_offers_a_dispute_only_to_a_shift_supervisor(
     screenshot(page, "irregularity-rule-floorperson")
     assert fits(page)
     page.set_viewport_size(PORTRAIT)
+    page.reload()
     screenshot(page, "irregularity-rule-floorperson-portrait")
     assert fits(page)
 
@@ -109,6 +114,7 @@ def test_a_floorperson_takes_a_shuffler_out_of_order(live_server, browser, room,
     page.wait_for_selector("text=signed by you")
     assert DeviceEvent.objects.get().step == "out_of_order"
     page.set_viewport_size(PORTRAIT)
+    page.reload()
     screenshot(page, "equipment-table-portrait")
     assert fits(page)
     assert page.console_errors == []
