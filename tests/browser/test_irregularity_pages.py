@@ -1,6 +1,6 @@
 """Irregularities, devices and decks on the tablet (issue 28, item 6), in a real browser under the
 strict Content-Security-Policy: a dealer reports a misdeal with the cards picked by touch, a floorperson
-and a shift supervisor rule, a floorperson takes a shuffler out of order. Each leaves a screenshot in
+and a shift supervisor rule, a floorperson takes a shuffler out of order and voids a round. Each leaves a screenshot in
 var/screenshots, landscape and portrait."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ import uuid
 
 import pytest
 
+from rake.models import RoundVoid
 from tables.equipment.models import DeviceEvent
 from tables.equipment.services import deck_change
 from tables.games import Game
@@ -17,6 +18,7 @@ from tables.irregularities.services import irregularity_report
 from tables.services import table_set_open, table_upsert
 from tests.browser.conftest import screenshot, tablet
 from tests.conftest import PIN
+from tests.rake.factories import round_logged
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -117,4 +119,20 @@ def test_a_floorperson_takes_a_shuffler_out_of_order(live_server, browser, room,
     page.reload()
     screenshot(page, "equipment-table-portrait")
     assert fits(page)
+    assert page.console_errors == []
+
+
+def test_a_floorperson_voids_a_round_just_logged(live_server, browser, rated_table, floorperson) -> None:
+    round_ = round_logged(rated_table, floorperson)
+    page = tablet(browser, live_server, floorperson)
+    page.goto(f"{live_server.url}/floor/rounds/log/?recorded={round_.pk}")
+    page.click("a:has-text('Void this round')")
+    page.fill("textarea[name='reason']", "51 cards at the count-down: the 7 of clubs missing.")
+    page.fill("input[name='pin']", PIN)
+    screenshot(page, "round-void")
+    assert fits(page)
+    page.click("button:has-text('Void the round and sign')")
+    page.wait_for_selector("text=is void (§637a.18(i))")
+    assert RoundVoid.objects.get().round_id == round_.pk
+    screenshot(page, "round-void-list")
     assert page.console_errors == []
