@@ -15,7 +15,9 @@ from casino_backoffice.core.exceptions import DomainError
 from casino_backoffice.core.floor.pages import pin_typo, refused_page
 from casino_backoffice.core.idempotency import IdempotencyKeyReused
 from casino_backoffice.staff.auth import acting_user
-from casino_backoffice.staff.permissions import Action
+from casino_backoffice.staff.permissions import Action, may
+from tables.irregularities.models import Irregularity
+from tables.irregularities.selectors import irregularities_of_the_day
 from tables.selectors import gaming_day_bounds, rooms_of, visible_to
 
 from ..models import Box, Count, CountPlace, CountStatus, Transport, TransportStatus
@@ -135,16 +137,28 @@ def _counts_to_record(user: Any) -> list[Count]:
     )
 
 
+def _irregularities(user: Any) -> list[Irregularity] | None:
+    """The gaming day's irregularities of the person's rooms, for whoever reads them; None for others."""
+    return list(irregularities_of_the_day(user=user)) if may(user, Action.IRREGULARITIES_READ) else None
+
+
 @login_required
 def surveillance_page(request: HttpRequest) -> HttpResponse:
     """Surveillance's page: today's table counts to record (§637a.15(d)(1): 'recorded by the
-    surveillance department'), with table, box, time, counter, witness and the recording reference.
-    Read-only; the list refreshes itself every 30 seconds (htmx), the page never reloads."""
+    surveillance department'), with table, box, time, counter, witness and the recording reference,
+    and beside them the gaming day's irregularities at the tables (§637a.18), with their status.
+    Read-only; the lists refresh themselves every 30 seconds (htmx), the page never reloads."""
     template = "cage/floor/surveillance.html"
     if (refusal := refused_page(request, template, Action.COUNTS_TO_RECORD_READ)) is not None:
         return refusal
     return render(
-        request, template, {"counts": _counts_to_record(request.user), "refresh_seconds": SURVEILLANCE_REFRESH_SECONDS}
+        request,
+        template,
+        {
+            "counts": _counts_to_record(request.user),
+            "irregularities": _irregularities(request.user),
+            "refresh_seconds": SURVEILLANCE_REFRESH_SECONDS,
+        },
     )
 
 
@@ -153,6 +167,10 @@ def surveillance_rows(request: HttpRequest) -> HttpResponse:
     template = "cage/floor/_surveillance_rows.html"
     if (refusal := refused_page(request, template, Action.COUNTS_TO_RECORD_READ)) is not None:
         return refusal
-    response = render(request, template, {"counts": _counts_to_record(request.user)})
+    response = render(
+        request,
+        template,
+        {"counts": _counts_to_record(request.user), "irregularities": _irregularities(request.user)},
+    )
     response["Cache-Control"] = "no-store"
     return response

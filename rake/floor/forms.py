@@ -9,7 +9,7 @@ from django import forms
 from django.db.models import QuerySet
 from django.db.models.functions import Length
 
-from casino_backoffice.core.floor.forms import MoneyField
+from casino_backoffice.core.floor.forms import KeyedForm, MoneyField, PinSignatureField
 from tables.games import MAX_SEATS, MIN_SEATS
 from tables.models import Table
 
@@ -108,3 +108,14 @@ class RoundLogForm(PotForm):
         assert isinstance(table_field, forms.ModelChoiceField)
         self.open_tables = list(_tables().filter(is_open=True))
         table_field.widget.choices = [(table.pk, table_field.label_from_instance(table)) for table in self.open_tables]
+
+
+class VoidForm(KeyedForm):
+    """A floorperson's void of a round already recorded, with what was found, signed (§637a.18(i))."""
+
+    reason = forms.CharField(
+        label="What was found: the missing or extra cards",
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 2, "placeholder": "51 cards at the count-down: the 7 of clubs missing."}),
+    )
+    pin = PinSignatureField()

@@ -11,6 +11,12 @@ TILES = (
         action=Action.ROUND_RECORD,
     ),
     Tile(
+        "Void a round",
+        "Missing or extra cards in a round already recorded: void it, its rake and drops returned (§637a.18(i)).",
+        "floor:round-void-list",
+        action=Action.ROUND_VOID,
+    ),
+    Tile(
         "Rake calculator",
         "Enter a pot: see the rake and each jackpot drop, and the rule behind each.",
         "floor:rake-calculator",

@@ -54,7 +54,7 @@ def _takes_of_breakdown(breakdown: PotBreakdown) -> Takes:
     )
 
 
-def _takes_of_round(round_: Round) -> Takes:
+def takes_of_round(round_: Round) -> Takes:
     """The same lines for a recorded round, from what was recorded (its rake, drops and their rules)."""
     jackpots = rules_of_version(version_id=round_.rules_version_id).jackpots
     drops = sorted(round_.drops.all(), key=lambda d: d.position)
@@ -196,7 +196,12 @@ def round_log(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "rake/floor/round_log.html",
-        {"form": form, "round": recorded_round, "takes": _takes_of_round(recorded_round) if recorded_round else None},
+        {
+            "form": form,
+            "round": recorded_round,
+            "takes": takes_of_round(recorded_round) if recorded_round else None,
+            "can_void": may(user, Action.ROUND_VOID),
+        },
     )
 
 

@@ -39,6 +39,47 @@ def device_states(*, table: Table) -> list[DeviceState]:
     return states
 
 
+def devices_at(table: Table) -> tuple[str, ...]:
+    """The devices a table may have: a shuffler, and at a banked table a dealing shoe (§655a.13(f))."""
+    return tuple(Device.values) if table.game in HOUSE_BANKED else (Device.SHUFFLER,)
+
+
+@dataclass(frozen=True)
+class TableEquipment:
+    """A table's devices by their latest step (None: nothing recorded, in service), and at a banked
+    table the deck in play, as the tablet's list shows them."""
+
+    table: Table
+    latest: dict[str, DeviceEvent | None]
+    deck: DeckChange | None
+
+
+def tables_equipment(tables: list[Table], *, at: datetime) -> list[TableEquipment]:
+    """Each of ``tables`` with its devices' latest steps and its deck in play at ``at``, in three
+    queries whatever the number of tables."""
+    steps = {
+        device: Subquery(
+            DeviceEvent.objects.filter(table=OuterRef("pk"), device=device).order_by("-pk").values("pk")[:1]
+        )
+        for device in Device.values
+    }
+    deck = DeckChange.objects.filter(table=OuterRef("pk"), changed_at__lte=at).order_by("-changed_at", "-pk")
+    rows = Table.objects.filter(pk__in=[table.pk for table in tables]).annotate(
+        **{f"latest_{device}": subquery for device, subquery in steps.items()}, deck_id=Subquery(deck.values("pk")[:1])
+    )
+    ids: dict[int, Any] = {row.pk: row for row in rows}
+    events = DeviceEvent.objects.select_related("recorded_by").in_bulk(
+        [getattr(row, f"latest_{device}") for row in ids.values() for device in Device.values]
+    )
+    decks = DeckChange.objects.select_related(*DECK_RELATED).in_bulk([row.deck_id for row in ids.values()])
+    found = []
+    for table in tables:
+        row = ids[table.pk]
+        latest = {device: events.get(getattr(row, f"latest_{device}")) for device in devices_at(table)}
+        found.append(TableEquipment(table=table, latest=latest, deck=decks.get(row.deck_id)))
+    return found
+
+
 def deck_in_play(*, table: Table, at: datetime) -> DeckChange | None:
     """The deck put into play last at the table by ``at``."""
     return DeckChange.objects.filter(table=table, changed_at__lte=at).order_by("-changed_at", "-pk").first()

@@ -7,10 +7,12 @@ from datetime import date
 from typing import Any, Protocol
 
 from django.conf import settings
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
+from django.utils import timezone
 from django.utils.module_loading import import_string
 
-from ..selectors import visible_to
+from ..selectors import gaming_day as gaming_day_of
+from ..selectors import rooms_of, visible_to
 from .kinds import IrregularityKind
 from .models import Irregularity
 
@@ -37,6 +39,23 @@ def irregularities_filtered(
     if kind:
         found = found.filter(kind=kind)
     return found.order_by("-occurred_at", "-pk")
+
+
+def irregularities_of_the_day(*, user: Any, day: date | None = None) -> QuerySet[Irregularity]:
+    """The irregularities of ``day`` in the rooms ``user`` works in, ruled or not, newest first: by
+    default each room's gaming day now (rooms may keep different clocks and day starts)."""
+    now = timezone.now()
+    of_the_day = Q(pk__in=[])
+    for room in rooms_of(user):
+        of_the_day |= Q(room=room, gaming_day=day or gaming_day_of(room=room, at=now))
+    return Irregularity.objects.filter(of_the_day).select_related(*IRREGULARITY_RELATED).order_by("-occurred_at", "-pk")
+
+
+def irregularities_unruled(*, user: Any) -> QuerySet[Irregularity]:
+    """The irregularities awaiting their ruling in the rooms ``user`` works in, whatever their gaming
+    day, oldest first: the ruling is owed from the moment it was reported."""
+    unruled = Irregularity.objects.filter(ruling__isnull=True).select_related("room", "table", "round", "reported_by")
+    return visible_to(user, unruled).order_by("occurred_at", "pk")
 
 
 def irregularity_shown(pk: int) -> Irregularity:

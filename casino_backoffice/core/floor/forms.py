@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from functools import cache
 from typing import Any
 
@@ -50,6 +51,21 @@ class PinSignatureField(forms.CharField):
     def __init__(self, *, label: str = "Your signing PIN", **kwargs: Any) -> None:
         kwargs.setdefault("widget", PinInput)
         super().__init__(label=label, **kwargs)
+
+
+# --- A document recorded once ---------------------------------------------------------------------
+
+
+class KeyedForm(forms.Form):
+    """A form whose posting records a document once: a new idempotency key each time it is shown, so a
+    second tap of its button (or a resent form) answers the first document."""
+
+    idempotency_key = forms.CharField(widget=forms.HiddenInput, max_length=120)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not self.is_bound:
+            self.initial.setdefault("idempotency_key", f"floor-{uuid.uuid4()}")
 
 
 # --- Money on the number pad ----------------------------------------------------------------------
@@ -123,13 +139,14 @@ class CardPickerInput(forms.Widget):
     """Cards chosen by touch from the 52 (``floor/components/card_picker.html`` and
     ``floor/card_picker.js``); nobody types a card code. The value is the codes in the order picked,
     separated by spaces ("As Td"). Pickers in one form share the deck: a card picked in one is
-    unavailable in the others."""
+    unavailable in the others. ``at_most``: up to ``count`` cards, as many as the person picks."""
 
     template_name = "floor/components/card_picker.html"
 
-    def __init__(self, *, count: int, attrs: dict[str, Any] | None = None) -> None:
+    def __init__(self, *, count: int, at_most: bool = False, attrs: dict[str, Any] | None = None) -> None:
         super().__init__(attrs)
         self.count = count
+        self.at_most = at_most
 
     class Media:
         js = ["floor/card_picker.js"]
@@ -145,17 +162,19 @@ class CardPickerInput(forms.Widget):
     def get_context(self, name: str, value: Any, attrs: dict[str, Any] | None) -> dict[str, Any]:
         context = super().get_context(name, value, attrs)
         chosen = context["widget"]["value"].split()
-        context["widget"].update(count=self.count, deck=deck_rows(), chosen=chosen)
+        context["widget"].update(count=self.count, at_most=self.at_most, deck=deck_rows(), chosen=chosen)
         return context
 
 
 class CardsField(forms.Field):
     """``count`` cards picked on the card picker, cleaned to their codes ("As", "Td") by the hand
-    evaluator's parser: each a real card, none twice."""
+    evaluator's parser: each a real card, none twice. ``at_most``: from one card up to ``count`` (the
+    cards involved in an irregularity), none when the field is not required."""
 
-    def __init__(self, *, count: int, **kwargs: Any) -> None:
+    def __init__(self, *, count: int, at_most: bool = False, **kwargs: Any) -> None:
         self.count = count
-        kwargs.setdefault("widget", CardPickerInput(count=count))
+        self.at_most = at_most
+        kwargs.setdefault("widget", CardPickerInput(count=count, at_most=at_most))
         super().__init__(**kwargs)
         self.error_messages["required"] = f"Pick {count} card{'s' if count != 1 else ''}."
 
@@ -169,8 +188,10 @@ class CardsField(forms.Field):
             cards = parse_cards(codes)
         except InvalidCards as error:
             raise ValidationError(str(error), code="invalid") from None
-        if len(cards) != self.count:
+        if len(cards) > self.count if self.at_most else len(cards) != self.count:
             raise ValidationError(
-                f"Pick {self.count} card{'s' if self.count != 1 else ''}; {len(cards)} picked.", code="count"
+                f"Pick {'at most ' if self.at_most else ''}{self.count} card{'s' if self.count != 1 else ''}; "
+                f"{len(cards)} picked.",
+                code="count",
             )
         return tuple(str(card) for card in cards)
