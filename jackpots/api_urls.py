@@ -33,6 +33,7 @@ from jackpots.progressive.api import (
     MeterReset,
     RoundCreate,
     RoundDetail,
+    RoundVoidCreate,
 )
 
 urlpatterns = [
@@ -62,6 +63,7 @@ urlpatterns = [
     path("progressive/meters/<int:pk>/reset/", MeterReset.as_view(), name="api-progressive-meter-reset"),
     path("progressive/rounds/", RoundCreate.as_view(), name="api-progressive-rounds"),
     path("progressive/rounds/<int:pk>/", RoundDetail.as_view(), name="api-progressive-round"),
+    path("progressive/rounds/<int:pk>/void/", RoundVoidCreate.as_view(), name="api-progressive-round-void"),
     path("progressive/hands/", HandCreate.as_view(), name="api-progressive-hands"),
     path("progressive/hands/<int:pk>/validate/", HandValidate.as_view(), name="api-progressive-hand-validate"),
     path("progressive/hands/<int:pk>/pay/", HandPay.as_view(), name="api-progressive-hand-pay"),

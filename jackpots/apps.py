@@ -5,7 +5,7 @@ class JackpotsConfig(AppConfig):
     name = "jackpots"
 
     def ready(self) -> None:
-        from casino_backoffice.ledger.invariants import invariant_register
+        from casino_backoffice.ledger.invariants import invariant_register, reversing_document_register
 
         # Each product's rules module registers the reader of its kind of item of a rules file's
         # ``jackpots`` (``jackpots.funds.rules.jackpot_kind_reader``) as it is imported.
@@ -14,6 +14,11 @@ class JackpotsConfig(AppConfig):
         from .invariants import jackpot_invariants
 
         invariant_register("jackpots", jackpot_invariants)
+
+        from .progressive.models import ProgressiveRoundVoid
+
+        # A banked round voided returns its wagers by reversals that the void, signed, references.
+        reversing_document_register(ProgressiveRoundVoid)
 
         # Each product's section of the admin's Today page registers itself as it is imported.
         from .bad_beat import today as bad_beat_today  # noqa: F401

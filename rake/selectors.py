@@ -170,7 +170,9 @@ class RevenueRow:
     Banked house share: what the house kept of the Progressive Payout Wagers at the banked tables
     after the meter's increment (§655a.12(c)(3), §657a.12(d)(3)). A banked game's win, not poker
     revenue (which is the rake, §637a.17): it is in neither expected nor counted, a column of its own;
-    ``None`` for groups by shift (a banked round records its gaming day, not a shift).
+    ``None`` for groups by shift (a banked round records its gaming day, not a shift). A banked round
+    voided (``ProgressiveRoundVoid``, §655a.13, §657a.13) returned its wagers, the house's share among
+    them: it is left out.
 
     Late rounds: how many of the group's rounds were logged more than the room's
     ``late_entry_minutes`` after they ended, each signed for by a poker shift supervisor
@@ -350,9 +352,9 @@ def _banked_house_shares(
     table_number: str | None,
     fields: list[str],
 ) -> None:
-    """Each group's banked house share, from the progressive rounds of the banked tables, on the
-    group's row (a row of its own when the group has no round of poker)."""
-    banked = ProgressiveRound.objects.filter(table__room=room)
+    """Each group's banked house share, from the progressive rounds of the banked tables not voided, on
+    the group's row (a row of its own when the group has no round of poker)."""
+    banked = ProgressiveRound.objects.filter(table__room=room, void__isnull=True)
     if date_from is not None:
         banked = banked.filter(gaming_day__gte=date_from)
     if date_to is not None:

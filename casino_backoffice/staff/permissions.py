@@ -96,6 +96,7 @@ class Action(models.TextChoices):
     PROGRESSIVE_RESET = "progressive_reset", "Reset a progressive meter after a 100% payout"
     PROGRESSIVE_EXPLAIN = "progressive_explain", "Explain a mismatch of progressive wagers and chips collected"
     PROGRESSIVE_READ = "progressive_read", "Read the progressive meters, rounds and payouts"
+    PROGRESSIVE_ROUND_VOID = "progressive_round_void", "Void a banked round of play already recorded"
     IRREGULARITY_REPORT = "irregularity_report", "Report an irregularity at a table"
     IRREGULARITY_RULE = "irregularity_rule", "Rule on an irregularity"
     DISPUTE_RULE = "dispute_rule", "Rule on a dispute"
@@ -250,6 +251,7 @@ ACTION_ROLES: dict[Action, frozenset[Role]] = {
     Action.PROGRESSIVE_RESET: SUPERVISOR_OR_ABOVE,
     Action.PROGRESSIVE_EXPLAIN: SUPERVISOR_OR_ABOVE,
     Action.PROGRESSIVE_READ: DEALER_OR_FLOORPERSON_OR_ABOVE | ADMIN_ROLES,
+    Action.PROGRESSIVE_ROUND_VOID: FLOORPERSON_OR_ABOVE,
     # Irregularities (§637a.18, §655a.13, §657a.13). The dealer or floorperson at the table reports what
     # went wrong; a floorperson or above rules on it, as they direct the play (§655a.5(a): 'when directed
     # by a floorperson or above'); "in all disputes ... the decision of the Poker shift supervisor is

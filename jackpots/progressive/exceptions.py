@@ -34,6 +34,11 @@ class ProgressiveErrorCode(ErrorCode):
     NOT_AT_CAGE = "not_at_cage"
     ID_REQUIRED = "id_required"
     ALREADY_PAID = "already_paid"
+    # A banked round's void (§655a.13, §657a.13)
+    ROUND_ALREADY_VOID = "round_already_void"
+    ROUND_HAS_PAYOUT = "round_has_payout"
+    METER_PAID_SINCE = "meter_paid_since"
+    ROUND_VOIDED = "round_voided"
 
 
 class ProgressiveRefused(JackpotError):
@@ -52,6 +57,10 @@ class ProgressiveRefused(JackpotError):
             ProgressiveErrorCode.METER_PENDING,
             ProgressiveErrorCode.NOT_PENDING,
             ProgressiveErrorCode.PAYOUT_DOCUMENTATION_OPEN,
+            ProgressiveErrorCode.ROUND_ALREADY_VOID,
+            ProgressiveErrorCode.ROUND_HAS_PAYOUT,
+            ProgressiveErrorCode.METER_PAID_SINCE,
+            ProgressiveErrorCode.ROUND_VOIDED,
         }
     )
 

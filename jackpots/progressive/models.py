@@ -12,7 +12,8 @@ SQLite): a round with its wagers (``ProgressiveRound``, ``ProgressiveWager``), a
 differs from the wagers accepted (``WagerCountException``) and its supervisor's explanation
 (``WagerCountExplanation``), a winning hand (``ProgressiveHand``) and the Envy Bonuses it gives the other
 players (``EnvyBonus``), its validation by a floorperson or above (``ProgressiveValidation``), a payment at
-the cage (``ProgressivePayment``), a meter's initial or reset amount (``MeterFunding``).
+the cage (``ProgressivePayment``), a meter's initial or reset amount (``MeterFunding``), a round voided
+after it was recorded (``ProgressiveRoundVoid``).
 """
 
 from __future__ import annotations
@@ -385,3 +386,53 @@ class MeterFunding(SignableDocument):
 
     def __str__(self) -> str:
         return f"{self.get_reason_display()} of {self.meter}"
+
+
+class ProgressiveRoundVoid(SignableDocument):
+    """A banked round already recorded, voided by a floorperson or above who signs: 'all hands shall be
+    void, all wagers shall be returned to the players' (§655a.13(a), (c), (d), §657a.13(a), (c), (d);
+    the round of play void when an automated dealing shoe jams, (f)).
+
+    The round stays as it was recorded; each transfer its Progressive Payout Wagers posted (its
+    increment to the meter, the house's share) is reversed by a transfer that references this void
+    (``jackpots.progressive.services.voids``), so the meter and the house's share hold what they would
+    without the round. Its irregularity (``banked_card_error``, signed by the same person) is the record
+    of what happened. One per round, inserted once, never changed."""
+
+    VOIDER = SigningRule(purpose="voider", action=Action.PROGRESSIVE_ROUND_VOID, section="§655a.13, §657a.13")
+
+    round = models.OneToOneField(ProgressiveRound, on_delete=models.PROTECT, related_name="void")
+    irregularity = models.OneToOneField(
+        "tables.Irregularity", on_delete=models.PROTECT, related_name="progressive_round_void"
+    )
+    reason = models.TextField()
+    voided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    voided_at = models.DateTimeField()
+    # A key as sent (120 characters at most) scoped to its sender (``core.idempotency.sender_key``).
+    idempotency_key = models.CharField(max_length=200, unique=True)
+    request_sha256 = models.CharField(max_length=64)
+    transfers = ReferencingTransfers(related_query_name="progressive_round_void")
+
+    class Meta:
+        ordering = ["-voided_at", "-id"]
+        verbose_name = "banked round voided"
+        verbose_name_plural = "banked rounds voided"
+        constraints = [models.CheckConstraint(condition=~Q(reason=""), name="jackpots_progressive_void_has_a_reason")]
+
+    def signing_content(self) -> dict[str, Any]:
+        round_ = self.round
+        return {
+            "round": self.round_id,
+            "table": round_.table_id,
+            "meter": round_.meter_id,
+            "ended_at": round_.ended_at,
+            "wagers_cents": round_.wagers_cents,
+            "increment_cents": round_.increment_cents,
+            "irregularity": self.irregularity_id,
+            "reason": self.reason,
+            "voided_by": self.voided_by_id,
+            "voided_at": self.voided_at,
+        }
+
+    def __str__(self) -> str:
+        return f"Void of progressive round {self.round_id}"

@@ -94,6 +94,7 @@ WALKS: dict[str, set[str]] = {
         "progressive_hands_pay_create",
         "progressive_exceptions_explain_create",
         "progressive_meters_reset_create",
+        "progressive_rounds_void_create",
     },
     "cage": {
         "compliance_notices_create",
@@ -320,6 +321,9 @@ def test_the_progressives_answer_as_the_schema_says(walk, checked) -> None:
     )
     explain = {"explanation": "A chip was returned."}
     walk.post(supervisor, f"/api/progressive/exceptions/{mismatch['exception']}/explain/", explain, key=False)
+    voided = {"reason": "Two cards found face up in the deck."}
+    walk.post(floor, f"/api/progressive/rounds/{mismatch['id']}/void/", voided, status=201)
+    assert walk.get(floor, f"/api/progressive/rounds/{mismatch['id']}/")["voided"] is True
     _walked(checked, "progressive")
 
 

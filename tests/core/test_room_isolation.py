@@ -52,6 +52,7 @@ API_DOCUMENTS = {
     "api-high-hand-unclaimed-approve": "jackpots.HighHandUnclaimed",
     "api-progressive-meter-reset": "jackpots.ProgressiveMeter",
     "api-progressive-round": "jackpots.ProgressiveRound",
+    "api-progressive-round-void": "jackpots.ProgressiveRound",
     "api-progressive-hand-validate": "jackpots.ProgressiveHand",
     "api-progressive-hand-pay": "jackpots.ProgressiveHand",
     "api-progressive-exception-explain": "jackpots.WagerCountException",

@@ -101,6 +101,7 @@ ROUTES: dict[tuple[str, str], Action | str] = {
     ("api-progressive-meter-reset", "POST"): Action.PROGRESSIVE_RESET,
     ("api-progressive-rounds", "POST"): Action.PROGRESSIVE_ROUND_RECORD,
     ("api-progressive-round", "GET"): Action.PROGRESSIVE_READ,
+    ("api-progressive-round-void", "POST"): Action.PROGRESSIVE_ROUND_VOID,
     ("api-progressive-hands", "POST"): Action.PROGRESSIVE_HAND_RECORD,
     ("api-progressive-hand-validate", "POST"): Action.PROGRESSIVE_VALIDATE,
     ("api-progressive-hand-pay", "POST"): Action.PROGRESSIVE_PAY,
@@ -323,6 +324,7 @@ def _url(name: str, state: dict[str, int]) -> str:
                 "api-high-hand-unclaimed-approve",
                 "api-progressive-meter-reset",
                 "api-progressive-round",
+                "api-progressive-round-void",
                 "api-progressive-hand-validate",
                 "api-progressive-hand-pay",
                 "api-progressive-exception-explain",
@@ -857,6 +859,7 @@ def _progressive_service_calls() -> dict[str, tuple[Action, Callable[[User, dict
     from jackpots.progressive.services.hands import progressive_hand_record, progressive_pay, progressive_validate
     from jackpots.progressive.services.meters import meter_reset
     from jackpots.progressive.services.rounds import SeatWager, progressive_round_record, wager_count_explain
+    from jackpots.progressive.services.voids import banked_round_void
 
     return {
         "progressive_round_record": (
@@ -900,6 +903,12 @@ def _progressive_service_calls() -> dict[str, tuple[Action, Callable[[User, dict
             Action.PROGRESSIVE_EXPLAIN,
             lambda actor, state: wager_count_explain(
                 exception=WagerCountException(), explanation="why", actor=actor, pin=PIN
+            ),
+        ),
+        "banked_round_void": (
+            Action.PROGRESSIVE_ROUND_VOID,
+            lambda actor, state: banked_round_void(
+                round=ProgressiveRound(), reason="Two cards face up.", actor=actor, pin=PIN, idempotency_key="s"
             ),
         ),
     }

@@ -332,6 +332,24 @@ class CountFilter(admin.SimpleListFilter):
         return queryset
 
 
+class VoidFilter(admin.SimpleListFilter):
+    """Rounds voided after they were recorded (§655a.13, §657a.13), whose wagers were returned: left
+    out, the totals are what the meters and the house's share kept."""
+
+    title = "void"
+    parameter_name = "void"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("standing", "Not voided"), ("voided", "Voided")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        if self.value() == "standing":
+            return queryset.filter(void__isnull=True)
+        if self.value() == "voided":
+            return queryset.filter(void__isnull=False)
+        return queryset
+
+
 def _exception_words(exception: WagerCountException | None) -> str:
     if exception is None:
         return "—"
@@ -354,10 +372,17 @@ class ProgressiveRoundAdmin(ProgressiveAdmin):
         "increment_cents",
         "house_cents",
         "exception",
+        "voided",
     ]
     list_display_links = ["ended"]
-    list_filter = [CountFilter, "meter__room", ("meter", admin.RelatedOnlyFieldListFilter), "gaming_day"]
-    list_select_related = ["meter__room", "table", "count_exception__explanation"]
+    list_filter = [
+        CountFilter,
+        VoidFilter,
+        "meter__room",
+        ("meter", admin.RelatedOnlyFieldListFilter),
+        "gaming_day",
+    ]
+    list_select_related = ["meter__room", "table", "count_exception__explanation", "void"]
     search_fields = ["table__number"]
     date_hierarchy = "ended_at"
     totals = ["wagers_cents", "increment_cents", "house_cents"]
@@ -400,6 +425,10 @@ class ProgressiveRoundAdmin(ProgressiveAdmin):
     @admin.display(description="Count exception")
     def exception(self, round_: ProgressiveRound) -> str:
         return _exception_words(getattr(round_, "count_exception", None))
+
+    @admin.display(description="Voided", boolean=True)
+    def voided(self, round_: ProgressiveRound) -> bool:
+        return hasattr(round_, "void")
 
     @admin.display(description="Count exception")
     def exception_link(self, round_: ProgressiveRound) -> str:

@@ -1,7 +1,7 @@
 """The progressive table games API (§655a.11-12, §657a.11-12): the meters ``/api/progressive/meters/``
 and their reset, a round's Progressive Payout Wagers ``/api/progressive/rounds/``, a winning hand
 ``/api/progressive/hands/``, its validation, its payment through the cage, and the explanation of a
-wager count exception.
+wager count exception, and the void of a round already recorded (§655a.13, §657a.13).
 
 Seats: seat 1 is the player farthest to the dealer's left; a round's hands are recorded from the
 highest seat down, as the dealer pays them (§655a.11(i), §657a.11(c)). Money is a decimal string
@@ -11,7 +11,7 @@ highest seat down, as the dealer pays them (§655a.11(i), §657a.11(c)). Money i
 
 from .hands import ExceptionExplain, HandCreate, HandPay, HandValidate
 from .meters import MeterList, MeterReset
-from .rounds import RoundCreate, RoundDetail
+from .rounds import RoundCreate, RoundDetail, RoundVoidCreate
 
 __all__ = [
     "ExceptionExplain",
@@ -22,4 +22,5 @@ __all__ = [
     "MeterReset",
     "RoundCreate",
     "RoundDetail",
+    "RoundVoidCreate",
 ]

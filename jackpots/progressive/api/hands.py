@@ -114,6 +114,7 @@ class HandCreate(APIView):
                 e409=[
                     ProgressiveErrorCode.ALREADY_RECORDED,
                     ProgressiveErrorCode.METER_PENDING,
+                    ProgressiveErrorCode.ROUND_VOIDED,
                     CoreErrorCode.IDEMPOTENCY_KEY_REUSED,
                 ],
             ),

@@ -1,5 +1,6 @@
-"""A round's Progressive Payout Wagers, ``/api/progressive/rounds/`` (§655a.11, §657a.11): serializers
-check shape, ``jackpots.progressive.services`` every rule."""
+"""A round's Progressive Payout Wagers, ``/api/progressive/rounds/`` (§655a.11, §657a.11), and its void,
+``/api/progressive/rounds/{id}/void/`` (§655a.13, §657a.13): serializers check shape,
+``jackpots.progressive.services`` every rule."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from rest_framework.views import APIView
 from casino_backoffice.core.api import CentsField, MoneyField, RoomTimeField, WholeNumberField
 from casino_backoffice.core.api_common import (
     IDEMPOTENCY_HEADER,
+    PIN_CODES,
     ROLE_CODES,
     AwareDateTimeField,
     document_or_404,
@@ -33,8 +35,10 @@ from jackpots.progressive.models import (
     ProgressiveRound,
 )
 from jackpots.progressive.services.rounds import SeatWager, progressive_round_record
+from jackpots.progressive.services.voids import banked_round_void, banked_void_returned
 from tables.api import room_required
 from tables.exceptions import TableErrorCode
+from tables.irregularities.exceptions import IrregularityErrorCode
 
 _MAX_SEAT = 32767
 
@@ -120,6 +124,10 @@ class RoundShown:
     hands: tuple[ProgressiveHand, ...]
 
     @property
+    def voided(self) -> bool:
+        return hasattr(self.round, "void")
+
+    @property
     def explained(self) -> bool:
         exception = getattr(self.round, "count_exception", None)
         return exception is not None and hasattr(exception, "explanation")
@@ -146,6 +154,9 @@ class ProgressiveRoundOutput(serializers.Serializer):
     community_cards = serializers.CharField(source="round.community_cards")
     hands = ProgressiveHandOutput(many=True)
     recorded_by = serializers.CharField(source="round.recorded_by.username")
+    voided = serializers.BooleanField(
+        help_text="Voided after it was recorded (§655a.13, §657a.13): its wagers returned, the meter without it."
+    )
 
 
 def hands_read() -> QuerySet[ProgressiveHand]:
@@ -158,7 +169,9 @@ def hands_read() -> QuerySet[ProgressiveHand]:
 def round_shown(pk: int) -> RoundShown:
     """The round ``pk`` with what ``ProgressiveRoundOutput`` reads of it, in a fixed number of queries."""
     round_ = (
-        ProgressiveRound.objects.select_related("table__room", "meter", "recorded_by", "count_exception__explanation")
+        ProgressiveRound.objects.select_related(
+            "table__room", "meter", "recorded_by", "count_exception__explanation", "void"
+        )
         .prefetch_related("wagers")
         .get(pk=pk)
     )
@@ -219,3 +232,86 @@ class RoundDetail(generics.GenericAPIView):
     def get(self, request: Request, pk: int) -> Response:
         document_or_404(ProgressiveRound.objects.all(), pk, "progressive round", user=request.user)
         return Response(ProgressiveRoundOutput(round_shown(pk)).data)
+
+
+# --- A round's void -------------------------------------------------------------------------------
+
+
+class BankedRoundVoidInput(serializers.Serializer):
+    reason = serializers.CharField(
+        max_length=4000,
+        help_text="What was found (§655a.13, §657a.13): the cards dealt in error, the cards exposed, the shoe that "
+        "jammed, in words.",
+    )
+    pin = serializers.CharField(help_text="The signed-in floorperson's PIN: their signature.")
+
+
+class BankedRoundVoidReturnedOutput(serializers.Serializer):
+    rake = CentsField(source="rake_cents", help_text="Always 0.00: a banked round takes no rake.")
+    drops = serializers.DictField(
+        source="drops_cents",
+        child=CentsField(),
+        help_text='The round\'s increment back out of its meter, by the meter\'s code: {"msp": "0.30"}.',
+    )
+    house_share = CentsField(source="house_cents", help_text="The house's share of the wagers, returned too.")
+
+
+class BankedRoundVoidOutput(serializers.Serializer):
+    id = serializers.IntegerField(source="void.pk")
+    round = serializers.IntegerField(source="void.round_id")
+    irregularity = serializers.IntegerField(
+        source="void.irregularity_id", help_text="The round's irregularity (banked_card_error), signed with it."
+    )
+    reason = serializers.CharField(source="void.reason")
+    voided_by = serializers.CharField(source="void.voided_by.username")
+    voided_at = RoomTimeField(source="void.voided_at", room="void.round.table.room")
+    reversed = BankedRoundVoidReturnedOutput(
+        source="*", help_text="What the void returned, as the ledger moved it (the poker void's shape)."
+    )
+
+
+class RoundVoidCreate(APIView):
+    """A floorperson or above voids a banked round already recorded and signs (§655a.13(a), (c), (d), (f),
+    §657a.13(a), (c), (d), (f): all hands void, all wagers returned to the players): the round stays as
+    recorded, its irregularity (``banked_card_error``) is recorded, and its increment to the meter and
+    the house's share are reversed in the ledger, so the meter shows what it would without the round.
+    Refused for a round voided already, one with a progressive hand recorded (recorded, validated or
+    paid: the payout stands), one whose meter paid a share of itself since, or of a gaming day finance
+    closed."""
+
+    required_actions = {"POST": Action.PROGRESSIVE_ROUND_VOID}
+
+    @extend_schema(
+        request=BankedRoundVoidInput,
+        responses={
+            201: BankedRoundVoidOutput,
+            **errors(
+                e400=[ProgressiveErrorCode.REASON_REQUIRED, IrregularityErrorCode.IRREGULARITY, *PIN_CODES],
+                e403=ROLE_CODES,
+                e404=[CoreErrorCode.NOT_FOUND],
+                e409=[
+                    ProgressiveErrorCode.ROUND_ALREADY_VOID,
+                    ProgressiveErrorCode.ROUND_HAS_PAYOUT,
+                    ProgressiveErrorCode.METER_PAID_SINCE,
+                    TableErrorCode.GAMING_DAY_CLOSED,
+                    CoreErrorCode.IDEMPOTENCY_KEY_REUSED,
+                ],
+            ),
+        },
+        parameters=[IDEMPOTENCY_HEADER],
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        round_ = document_or_404(
+            ProgressiveRound.objects.select_related("table__room", "meter__room"),
+            pk,
+            "progressive round",
+            user=request.user,
+        )
+
+        def void(*, values: dict[str, Any], actor: User, idempotency_key: str) -> dict[str, Any]:
+            voided = banked_round_void(
+                round=round_, reason=values["reason"], actor=actor, pin=values["pin"], idempotency_key=idempotency_key
+            )
+            return dict(BankedRoundVoidOutput(banked_void_returned(voided)).data)
+
+        return document_post(request, input_class=BankedRoundVoidInput, create=void)

@@ -23,5 +23,5 @@ turn (§655a.12(c)(4), §657a.12(d)(4)), so a round's hands are recorded in that
 Every write of the progressives: the meters, their registration from a rules file and their reset
 (``meters``), the wagers of a round and the explanation of a wager count exception (``rounds``), and a
 winning hand, its validation and its payment (``hands``; the hand read, its turn and its payout in
-``winning``).
+``winning``), and the void of a round already recorded (``voids``, §655a.13, §657a.13).
 """

@@ -12,7 +12,13 @@ from casino_backoffice.poker.cards import format_cards
 from casino_backoffice.poker.hands import HandValue
 from casino_backoffice.poker.paytables import PayoutKind, PaytableLine
 from jackpots.progressive.exceptions import ProgressiveErrorCode
-from jackpots.progressive.models import PayoutPlace, ProgressiveMeter, ProgressiveRound, ProgressiveWager
+from jackpots.progressive.models import (
+    PayoutPlace,
+    ProgressiveMeter,
+    ProgressiveRound,
+    ProgressiveRoundVoid,
+    ProgressiveWager,
+)
 from jackpots.progressive.rules import ProgressiveRule
 from jackpots.progressive.selectors import pending_hand, progressive_rule_of_version
 from jackpots.progressive.services._common import _refuse
@@ -133,10 +139,16 @@ def winning_read(
 
 
 def winning_in_turn(winning: Winning) -> None:
-    """Under the meter's lock: the seat not recorded yet, paid in the dealer's order (from the player
-    farthest to the dealer's right, §655a.11(i), §657a.11(c)), the community cards those of the round's
-    first hand, and no card of another hand of the round."""
+    """Under the meter's lock: the round not voided, the seat not recorded yet, paid in the dealer's
+    order (from the player farthest to the dealer's right, §655a.11(i), §657a.11(c)), the community
+    cards those of the round's first hand, and no card of another hand of the round."""
     round_, seat, community = winning.round, winning.seat, winning.community
+    if ProgressiveRoundVoid.objects.filter(round_id=round_.pk).exists():
+        raise _refuse(
+            f"Progressive round {round_.pk} was voided (§655a.13, §657a.13: all hands void, all wagers returned): "
+            "it has no winning hand.",
+            ProgressiveErrorCode.ROUND_VOIDED,
+        )
     recorded = list(round_.hands.all())
     if any(h.seat == seat for h in recorded):
         raise _refuse(f"Seat {seat} of round {round_.pk} is recorded already.", ProgressiveErrorCode.ALREADY_RECORDED)
