@@ -27,7 +27,7 @@ from ..models import Round, Table
 from ..selectors import gaming_day
 from .exceptions import AlreadyRuled, IrregularityError, RoundRequired, RuledByReporter
 from .house_kinds import KindInEffect, house_kinds_in_effect, kind_in_effect
-from .kinds import IrregularityKind, MisdealCause, RoundNeed
+from .kinds import KIND_RULES, IrregularityKind, MisdealCause, RoundNeed
 from .models import Irregularity, IrregularityRuling
 
 _MAX_CARDS_TEXT = 160
@@ -258,9 +258,12 @@ def irregularity_rule(
     shift supervisor or above, whose decision is final (§637a.18(a)), as is a room's own kind whose
     Rules Submission says so (§637a.18(s)). Never by who reported it, and once
     (``AlreadyRuled``, 409, for a second ruling under another key)."""
-    found = kind_in_effect(irregularity.kind, room=irregularity.room, at=irregularity.occurred_at)
     # A dispute, or a room's own kind its Rules Submission has a shift supervisor rule on (§637a.18(s)).
-    dispute = found is not None and found.rule.ruled_by_supervisor
+    if irregularity.kind in IrregularityKind.values:
+        dispute = KIND_RULES[IrregularityKind(irregularity.kind)].ruled_by_supervisor
+    else:
+        found = kind_in_effect(irregularity.kind, room=irregularity.room, at=irregularity.occurred_at)
+        dispute = found is not None and found.rule.ruled_by_supervisor
     action_require(actor=actor, action=Action.DISPUTE_RULE if dispute else Action.IRREGULARITY_RULE, of=irregularity)
     ruling = (ruling or "").strip()
     if not ruling:

@@ -262,6 +262,7 @@ WITHOUT_ROWS = (
     "tables_irregularity",
     "tables_irregularityruling",
     "rake_roundvoid",
+    "jackpots_progressiveroundvoid",
     # The equipment and deck logs (issue 28, item 4): the embedded day has none.
     "tables_deviceevent",
     "tables_deckchange",

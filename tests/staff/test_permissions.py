@@ -22,7 +22,7 @@ from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import ACTION_ROLES, Action, action_require, may, who_may
 from casino_backoffice.staff.roles import Role
 from rake.models import TimeCharge
-from rake.services import time_charge_assess
+from rake.services import round_record, time_charge_assess
 from tables.models import Table
 from tables.services import table_set_open
 from tests.conftest import PIN
@@ -130,6 +130,21 @@ ROUTES: dict[tuple[str, str], Action | str] = {
     ("floor:cage-witness-table", "POST"): Action.COUNT_WITNESS,
     ("floor:cage-recount", "GET"): Action.COUNT_RECOUNT,
     ("floor:cage-recount-sign", "POST"): Action.COUNT_RECOUNT,
+    ("floor:irregularity-report", "GET"): Action.IRREGULARITY_REPORT,
+    ("floor:irregularity-report-table", "GET"): Action.IRREGULARITY_REPORT,
+    ("floor:irregularity-report-table", "POST"): Action.IRREGULARITY_REPORT,
+    ("floor:irregularity-rule", "GET"): Action.IRREGULARITY_RULE,
+    ("floor:irregularity-rule-sign", "POST"): Action.IRREGULARITY_RULE,
+    ("floor:irregularity-log", "GET"): Action.IRREGULARITIES_READ,
+    ("floor:equipment", "GET"): Action.EQUIPMENT_READ,
+    ("floor:equipment-table", "GET"): Action.EQUIPMENT_READ,
+    # The step's own action: a failure (the step walked), out of order, or the return to service.
+    ("floor:equipment-step", "POST"): Action.DEVICE_FAILURE_RECORD,
+    ("floor:equipment-deck", "POST"): Action.DECK_INSPECT,
+    ("floor:equipment-deck-verify", "POST"): Action.DECK_VERIFY,
+    ("floor:round-void-list", "GET"): Action.ROUND_VOID,
+    ("floor:round-void", "GET"): Action.ROUND_VOID,
+    ("floor:round-void", "POST"): Action.ROUND_VOID,
     ("floor:cage-variances", "GET"): Action.VARIANCE_EXPLAIN,
     ("floor:cage-variance-explain", "POST"): Action.VARIANCE_EXPLAIN,
     ("floor:cage-close-days", "GET"): Action.GAMING_DAY_CLOSE,
@@ -284,8 +299,23 @@ def floor_state(rules, dealer, floorperson) -> dict[str, int]:
         status=PeriodStatus.OPEN,
         opened_at=now,
     )
+    # A round of T2 (lim, open) that took rake, to void.
+    t2 = table_set_open(table=Table.objects.get(number="T2"), is_open=True, actor=floorperson)
+    round_ = round_record(
+        table=t2,
+        ended_at=now - timedelta(minutes=2),
+        players_dealt_in=6,
+        pot_cents=6000,
+        uncalled_bet_cents=0,
+        flop_dealt=True,
+        voided=False,
+        actor=dealer,
+        idempotency_key="walk-round",
+    ).round
     return {
         "table": t1.pk,
+        "open_table": stud.pk,
+        "round": round_.pk,
         "charge": charge.pk,
         "claim": claim.pk,
         "period": period.pk,
@@ -335,6 +365,13 @@ def _url(name: str, state: dict[str, int]) -> str:
         "floor:cage-witness-table": {"table_id": 0},
         "floor:cage-recount-sign": {"count_id": 1},
         "floor:cage-variance-explain": {"variance_id": 1},
+        "floor:irregularity-report-table": {"table_id": state["open_table"]},
+        "floor:irregularity-rule-sign": {"irregularity_id": 0},
+        "floor:equipment-table": {"table_id": state["table"]},
+        "floor:equipment-step": {"table_id": state["table"], "device": "shuffler", "step": "failed"},
+        "floor:equipment-deck": {"table_id": state["table"]},
+        "floor:equipment-deck-verify": {"deck_id": 0},
+        "floor:round-void": {"round_id": state["round"]},
         "floor:cage-account": {"transport_id": 1},
         "floor:cage-missing-box": {"transport_id": 1},
         "floor:bad-beat-claim-detail": {"claim_id": state["claim"]},
@@ -387,6 +424,12 @@ _FLOOR_POSTS: dict[str, dict[str, str]] = {
     "floor:progressive-validate-sign": {"pin": PIN},
     "floor:progressive-reset": {"pin": PIN},
     "floor:progressive-explain": {"explanation": "A chip fell.", "pin": PIN},
+    "floor:irregularity-report-table": {"kind": "misdeal", "description": "Dealt wrong.", "pin": PIN},
+    "floor:irregularity-rule-sign": {"ruling": "Misdeal.", "pin": PIN},
+    "floor:equipment-step": {"failure": "jammed", "description": "Jammed.", "pin": PIN},
+    "floor:equipment-deck": {"dealt_from": "hand", "pin": PIN},
+    "floor:equipment-deck-verify": {"pin": PIN},
+    "floor:round-void": {"reason": "An extra card.", "pin": PIN},
 }
 
 
