@@ -109,6 +109,16 @@ class Irregularity(SignableDocument):
             "reported_at": self.reported_at,
         }
 
+    def get_kind_display(self) -> str:
+        """The kind's name as the forms showed it: the regulations' label, or a room's own kind's name in
+        the rules version in effect when it happened (§637a.18(s)); its code if that version is gone."""
+        if self.kind in IrregularityKind.values:
+            return str(IrregularityKind(self.kind).label)
+        from .house_kinds import kind_in_effect  # the rules read the room's versions: a layer above the row
+
+        found = kind_in_effect(self.kind, room=self.room, at=self.occurred_at)
+        return found.label if found is not None else self.kind
+
     @property
     def status(self) -> IrregularityStatus:
         return IrregularityStatus.RULED if hasattr(self, "ruling") else IrregularityStatus.REPORTED

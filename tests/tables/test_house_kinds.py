@@ -193,3 +193,23 @@ def test_the_rules_version_page_posts_the_rooms_own_kinds(house_rules, rules, cl
     ) in page
     first = client.get(f"/admin/tables/rulesversion/{rules.pk}/change/").content.decode()
     assert "None: the regulations&#x27; kinds only." in first
+
+
+def test_the_log_and_the_admin_name_a_rooms_own_kind_as_the_rules_do(house_rules, rated_table, dealer, client, finance):
+    reported = irregularity_report(
+        table=rated_table,
+        kind="blind_out_of_turn",
+        description="Seat 3 posted the big blind out of turn.",
+        actor=dealer,
+        pin=PIN,
+        idempotency_key=key(),
+    )
+    assert reported.get_kind_display() == "A blind posted out of turn"
+    # The tablet's log of the day, read by the floor
+    client.force_login(dealer)
+    page = client.get("/floor/irregularities/").content.decode()
+    assert "A blind posted out of turn" in page and ">blind_out_of_turn<" not in page
+    # The back office's log in the admin
+    client.force_login(finance)
+    listed = client.get("/admin/tables/irregularity/").content.decode()
+    assert "A blind posted out of turn" in listed
