@@ -109,7 +109,7 @@ class Irregularity(SignableDocument):
             "reported_at": self.reported_at,
         }
 
-    def get_kind_display(self) -> str:
+    def get_kind_display(self) -> str:  # type: ignore[no-redef]  # Django's knows the regulations' kinds only
         """The kind's name as the forms showed it: the regulations' label, or a room's own kind's name in
         the rules version in effect when it happened (§637a.18(s)); its code if that version is gone."""
         if self.kind in IrregularityKind.values:
