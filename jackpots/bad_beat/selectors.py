@@ -217,7 +217,7 @@ def payouts_to_deliver(*, room: PokerRoom) -> list[BadBeatClaim]:
     return list(
         BadBeatClaim.objects.filter(room=room, status__in=(ClaimStatus.VERIFIED, ClaimStatus.DISTRIBUTED))
         .exclude(decision__payout_cents=0)
-        .select_related("jackpot", "table", "decision", "distribution")
+        .select_related("room", "jackpot", "table", "decision", "distribution")
         .prefetch_related("distribution__shares__payment")
         .order_by("opened_at", "pk")
     )
@@ -241,6 +241,6 @@ def adjustments_to_witness(*, room: PokerRoom) -> list[DisplayAdjustment]:
     return list(
         DisplayAdjustment.objects.filter(room=room, witnessed_by__isnull=True)
         .exclude(Exists(newer))
-        .select_related("jackpot", "adjusted_by")
+        .select_related("room", "jackpot", "adjusted_by")
         .order_by("adjusted_at", "pk")
     )

@@ -12,6 +12,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils.html import escape
 
+from casino_backoffice.core.clock import HOUR_MINUTE_ZONED, local_text
 from casino_backoffice.ledger.models import Transfer
 from casino_backoffice.staff.models import Signature, User
 from casino_backoffice.staff.permissions import ACTION_ROLES, Action, may, who_may
@@ -546,6 +547,9 @@ def test_security_pays_a_share_at_the_table_and_tax_reportable_shares_are_marked
     assert "$2,500.00 paid to Ann Loser (seat 3), delivered at the table" in page
     assert "It is tax-reportable" in page
     assert "still to pay <strong>$2,500.00</strong>" in page and "Paid</span> Delivered at the table by" in page
+    # The time of the payment on the room's clock, with its zone (a back office may hold rooms of two zones)
+    paid_at = local_text(payment.paid_at, payment.share.distribution.claim.room, HOUR_MINUTE_ZONED)
+    assert f"at {paid_at} · Driver" in page.replace("&#x27;", "'")
     # The patron's ID number is shown by its last four characters, here as on every page and document.
     assert "PA-123" not in page and "Driver's license ••-123" in page.replace("&#x27;", "'")
 

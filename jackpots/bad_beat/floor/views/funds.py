@@ -123,7 +123,7 @@ def _funds_page(
     ]
     verified = (
         BadBeatClaim.objects.filter(room__in=rooms, status=ClaimStatus.VERIFIED)
-        .select_related("jackpot", "table", "decision")
+        .select_related("room", "jackpot", "table", "decision")
         .order_by("opened_at", "pk")
     )
     distribution_rows = [
