@@ -11,7 +11,7 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/casino_backoffice
 TEST_BROKER_URL ?= redis://127.0.0.1:6379/15
 PROOF_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/casino_backoffice_proof
 
-.PHONY: run test proof lint format schema services browser pdf mutation clean
+.PHONY: soak run test proof lint format schema services browser pdf mutation clean
 
 # The service's own packages (make run), and the tests and checks on top of them (make test).
 $(BIN)/.installed: requirements.txt
@@ -50,6 +50,12 @@ test: $(BIN)/.installed-dev services browser pdf lint
 # free local port, every check and phase, 200 examples per operation, once with a token of every role.
 proof: $(BIN)/.installed-dev services pdf
 	PROOF_DATABASE_URL=$(PROOF_DATABASE_URL) $(BIN)/python scripts/proof.py
+
+# The long fault campaigns (tests marked `soak`, left out of `make test`): two beats and a restart over a
+# whole gaming day, a Celery worker killed 200 times, PostgreSQL backends terminated 200 times. `make test`
+# runs each at its short size (three hours, 20 kills, 20 terminations). About 4 minutes (docs/testing.md).
+soak: $(BIN)/.installed-dev services
+	DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL) $(BIN)/pytest -m soak -p no:randomly
 
 # Mutation testing of money.py and the hand evaluator (mutmut, configured in pyproject.toml; not part of
 # `make test`): every mutant from a clean mutants/ (docs/testing.md says how long the last run took), then

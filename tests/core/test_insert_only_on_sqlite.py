@@ -7,16 +7,13 @@ then changes them with the sqlite3 module, a client that knows nothing of Django
 
 from __future__ import annotations
 
-import os
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from django.db import connection
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.embedded_sqlite import embedded_migrated, embedded_sqlite
 
 ROWS = """
 import uuid
@@ -274,16 +271,13 @@ WITHOUT_ROWS = (
 @pytest.fixture(scope="module")
 def embedded_database(tmp_path_factory) -> Path:
     """A SQLite database migrated and loaded as `make run` does, with a row in every insert-only table."""
-    var = tmp_path_factory.mktemp("var")
-    env = {key: value for key, value in os.environ.items() if key not in ("DATABASE_URL", "CELERY_BROKER_URL")}
-    env["CASINO_VAR_DIR"] = str(var)
-    for command in (["migrate", "--noinput"], ["load_demo"], ["shell", "-c", ROWS]):
-        result = subprocess.run(
-            [sys.executable, "manage.py", *command], cwd=ROOT, env=env, capture_output=True, text=True, timeout=180
-        )
-        assert result.returncode == 0, result.stdout + result.stderr
-    assert "ROWS OK" in result.stdout
-    return var / "db.sqlite3"
+    return embedded_sqlite(
+        tmp_path_factory,
+        name="demo-with-rows",
+        start=embedded_migrated(tmp_path_factory),
+        commands=[["load_demo"], ["shell", "-c", ROWS]],
+        expect="ROWS OK",
+    )
 
 
 @pytest.mark.parametrize("table", INSERT_ONLY)

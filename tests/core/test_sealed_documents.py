@@ -10,10 +10,7 @@ trigger, on PostgreSQL (``pg_trigger``) and on a SQLite database migrated as ``m
 
 from __future__ import annotations
 
-import os
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -29,8 +26,8 @@ from jackpots.bad_beat.models import ClaimStatus
 from jackpots.sealed import BAD_BEAT_CLAIM, DISPLAY_ADJUSTMENT, FUND_TRANSFER, HIGH_HAND_PERIOD, HIGH_HAND_UNCLAIMED
 from rake.sealed import TIME_CHARGE
 from tests.conftest import PIN
+from tests.embedded_sqlite import embedded_migrated
 
-ROOT = Path(__file__).resolve().parents[2]
 PROJECT_APPS = ("casino_backoffice", "tables", "rake", "jackpots", "cage")
 
 SEALS = (
@@ -112,19 +109,7 @@ def test_every_document_has_its_trigger_on_postgresql(db) -> None:
 @pytest.fixture(scope="module")
 def migrated_sqlite(tmp_path_factory) -> Path:
     """A SQLite database migrated as `make run` does (no DATABASE_URL)."""
-    var = tmp_path_factory.mktemp("var")
-    env = {key: value for key, value in os.environ.items() if key not in ("DATABASE_URL", "CELERY_BROKER_URL")}
-    env["CASINO_VAR_DIR"] = str(var)
-    result = subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
-    return var / "db.sqlite3"
+    return embedded_migrated(tmp_path_factory)
 
 
 def test_every_document_has_its_triggers_on_sqlite(migrated_sqlite) -> None:

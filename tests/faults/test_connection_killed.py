@@ -111,5 +111,11 @@ def _terminations(*, staff: dict[str, Any], wanted: int, seed: int) -> None:
 
 
 @pytest.mark.django_db(transaction=True)
+def test_connections_terminated_20_times_leave_no_operation_half_done(staff) -> None:
+    _terminations(staff=staff, wanted=20, seed=20)
+
+
+@pytest.mark.soak
+@pytest.mark.django_db(transaction=True)
 def test_connections_terminated_200_times_leave_no_operation_half_done(staff) -> None:
     _terminations(staff=staff, wanted=200, seed=200)

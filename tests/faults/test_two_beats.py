@@ -136,7 +136,7 @@ def test_two_beats_and_a_restart_over_three_hours_close_each_period_once_and_mak
     _day(rated_table, dealer, minutes=3 * 60, supervisor=supervisor)
 
 
-@pytest.mark.exhaustive
+@pytest.mark.soak
 @pytest.mark.django_db(transaction=True)
 def test_two_beats_and_a_restart_over_a_day_close_each_period_once_and_make_each_sheet_once(
     rated_table, dealer, supervisor

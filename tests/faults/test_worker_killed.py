@@ -305,7 +305,7 @@ def test_a_worker_killed_20_times_mid_task_does_each_thing_once(rated_table, dea
     _campaign(table=rated_table, dealer=dealer, kills_wanted=20, worker_kill_every=10, seed=20, tmp_path=tmp_path)
 
 
-@pytest.mark.exhaustive
+@pytest.mark.soak
 @pytest.mark.celery_worker
 @pytest.mark.django_db(transaction=True)
 def test_a_worker_killed_200_times_mid_task_does_each_thing_once(rated_table, dealer, tmp_path) -> None:
