@@ -7,14 +7,13 @@ of its button (or a resent form) records the document once.
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
 from django import forms
 from django.db.models import QuerySet
 
 from casino_backoffice.core.clock import HOUR_MINUTE, local_text
-from casino_backoffice.core.floor.forms import MoneyField, PinSignatureField
+from casino_backoffice.core.floor.forms import KeyedForm, MoneyField, PinSignatureField
 from casino_backoffice.money import display_cents
 from tables.models import PokerRoom
 
@@ -24,17 +23,6 @@ from ..models import Box, Count
 DENOMINATIONS = (100, 500, 2500, 10_000, 50_000, 100_000)
 DESTINATIONS = (("main cage", "Main cage"), ("satellite cage", "Satellite cage"))
 NOTICE_METHODS = (("phone", "Phone"), ("radio", "Radio"), ("in person", "In person"), ("e-mail", "E-mail"))
-
-
-class _Keyed(forms.Form):
-    """A form whose posting records a document once: a new key each time it is shown."""
-
-    idempotency_key = forms.CharField(widget=forms.HiddenInput, max_length=120)
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        if not self.is_bound:
-            self.initial.setdefault("idempotency_key", f"floor-{uuid.uuid4()}")
 
 
 class PiecesInput(forms.TextInput):
@@ -58,7 +46,7 @@ class PiecesInput(forms.TextInput):
         js = ["floor/number_pad.js", "cage/floor/denominations.js"]
 
 
-class CountForm(_Keyed):
+class CountForm(KeyedForm):
     """A dealer's count of one box: the amount, optionally the pieces of each chip, and the PIN."""
 
     box = forms.ModelChoiceField(queryset=Box.objects.all(), widget=forms.HiddenInput)
@@ -99,7 +87,7 @@ class CountForm(_Keyed):
         return data
 
 
-class NoticeForm(_Keyed):
+class NoticeForm(KeyedForm):
     """The notice to the casino compliance representative before Bad Beat boxes are counted (§637a.15(d))."""
 
     room = forms.ModelChoiceField(queryset=PokerRoom.objects.all(), empty_label=None)
@@ -115,7 +103,7 @@ class WitnessForm(forms.Form):
     pin = PinSignatureField()
 
 
-class RecountForm(_Keyed):
+class RecountForm(KeyedForm):
     """A supervisor's recount of a count still at the table, with the reason (house control on
     §637a.15(d)(1)): the recount supersedes the count and awaits its witness."""
 
@@ -152,7 +140,7 @@ class _BoxChoices(forms.ModelMultipleChoiceField):
         return f"{obj.code} · table {obj.table.number} {box_name(obj)}"
 
 
-class _Carry(_Keyed):
+class _Carry(KeyedForm):
     seal = forms.CharField(label="Seal number", max_length=60)
     destination = forms.ChoiceField(label="To", choices=DESTINATIONS)
     pin = PinSignatureField()

@@ -4,7 +4,6 @@ recent rounds of a table, a patron's identification)."""
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
 from django import forms
@@ -46,17 +45,6 @@ RECENT_ROUNDS = 15
 
 def hole_cards_of(game: str) -> int:
     return 4 if game in FOUR_HOLE_CARD_GAMES else 2
-
-
-class KeyedForm(forms.Form):
-    """A form whose posting records a document once: a new key each time it is shown."""
-
-    idempotency_key = forms.CharField(widget=forms.HiddenInput, max_length=120)
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        if not self.is_bound:
-            self.initial.setdefault("idempotency_key", f"floor-{uuid.uuid4()}")
 
 
 def seat_choices(seats: int) -> list[tuple[str, str]]:

@@ -13,10 +13,10 @@ from typing import Any
 from django import forms
 from django.db.models import QuerySet
 
-from casino_backoffice.core.floor.forms import CardsField, PinSignatureField
+from casino_backoffice.core.floor.forms import CardsField, KeyedForm, PinSignatureField
 from jackpots.bad_beat.models import PayoutMethod
 from jackpots.bad_beat.services.claims import SeatedHand, SeatedPlayer
-from jackpots.funds.floor import ID_TYPES, KeyedForm, RoundChoice, hole_cards_of, seat_choices
+from jackpots.funds.floor import ID_TYPES, RoundChoice, hole_cards_of, seat_choices
 from jackpots.funds.models import PaymentPlace
 from tables.models import Round, Table
 

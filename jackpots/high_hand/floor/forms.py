@@ -12,9 +12,9 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from casino_backoffice.core.clock import HOUR_MINUTE, local, local_text, zone_of
-from casino_backoffice.core.floor.forms import CardsField, MoneyField, PinSignatureField
+from casino_backoffice.core.floor.forms import CardsField, KeyedForm, MoneyField, PinSignatureField
 from casino_backoffice.staff.models import User
-from jackpots.funds.floor import ID_TYPES, KeyedForm, seat_choices
+from jackpots.funds.floor import ID_TYPES, seat_choices
 from jackpots.high_hand.cards import dealt_at, high_hand_cards
 from tables.models import Table
 

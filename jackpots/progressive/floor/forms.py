@@ -14,9 +14,8 @@ from typing import Any
 
 from django import forms
 
-from casino_backoffice.core.floor.forms import CardsField, PinSignatureField
+from casino_backoffice.core.floor.forms import CardsField, KeyedForm, PinSignatureField
 from casino_backoffice.money import display_cents
-from jackpots.funds.floor import KeyedForm
 from jackpots.progressive.services.rounds import SeatWager
 from tables.games import Game
 from tables.models import Table
