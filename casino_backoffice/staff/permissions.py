@@ -112,6 +112,9 @@ class Action(models.TextChoices):
     DECK_INSPECT = "deck_inspect", "Put a deck into play at a banked table, inspected"
     DECK_VERIFY = "deck_verify", "Verify the dealer's inspection of a deck"
     EQUIPMENT_READ = "equipment_read", "Read the equipment and deck logs"
+    TRACE_READ = "trace_read", "Read the trace of any dollar of their rooms, from the pot to the patron"
+    TRACE_OPEN = "trace_open", "Open the trace of a dollar (a cage cashier: of the payments they made)"
+    DAY_PACKAGE_READ = "day_package_read", "Download a gaming day's package for the regulator"
     SECOND_FACTOR_USE = "second_factor_use", "Turn on a second factor (a code from an app) for their own sign-in"
     SECOND_FACTOR_RESET = "second_factor_reset", "Reset a person's second factor"
 
@@ -280,6 +283,12 @@ ACTION_ROLES: dict[Action, frozenset[Role]] = {
     Action.DECK_INSPECT: DEALER_OR_FLOORPERSON_OR_ABOVE,
     Action.DECK_VERIFY: FLOORPERSON_OR_ABOVE,
     Action.EQUIPMENT_READ: DEALER_OR_FLOORPERSON_OR_ABOVE | ADMIN_ROLES | {Role.SURVEILLANCE},
+    # The trace of a dollar (issue 29): compliance and finance read every trace of their rooms; a cage
+    # cashier the traces of the payments they made (``audit.trace.build``); nobody else. A gaming day's
+    # package for the regulator: compliance and finance.
+    Action.TRACE_READ: frozenset({Role.FINANCE, Role.COMPLIANCE}),
+    Action.TRACE_OPEN: frozenset({Role.FINANCE, Role.COMPLIANCE, Role.CAGE_CASHIER}),
+    Action.DAY_PACKAGE_READ: frozenset({Role.FINANCE, Role.COMPLIANCE}),
     Action.PIN_SET: EVERY_ROLE,
     Action.SIGNING_UNLOCK: frozenset({Role.ADMINISTRATOR}),
     Action.STAFF_MANAGE: frozenset({Role.ADMINISTRATOR}),
