@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from casino_backoffice.core.exceptions import DomainError, ErrorCode
+from casino_backoffice.core.exceptions import CoreErrorCode, DomainError, ErrorCode
 
 
 class AuditErrorCode(ErrorCode):
     TRACE_ASKED_WRONGLY = "trace_asked_wrongly"
-    NOT_FOUND = "not_found"
     NOT_YOUR_PAYMENT = "not_your_payment"
 
 
@@ -20,7 +19,7 @@ class TraceAskedWrongly(DomainError):
 class TraceNotFound(DomainError):
     """No such document in the person's rooms (another room's is not there for them): HTTP 404."""
 
-    code = AuditErrorCode.NOT_FOUND
+    code = CoreErrorCode.NOT_FOUND
     status = 404
 
 
