@@ -154,3 +154,17 @@ def test_the_api_refuses_what_it_must(paid_bad_beat, cashier, security, complian
     assert (asked.status_code, asked.json()["code"]) == (400, "trace_asked_wrongly")
     missing = client_for(compliance).get("/api/trace/?claim=99999")
     assert (missing.status_code, missing.json()["code"]) == (404, "not_found")
+
+
+def test_another_rooms_compliance_finds_no_trace_of_mains_payment(paid_bad_beat, make_staff) -> None:
+    from casino_backoffice.staff.roles import Role
+    from tables.models import PokerRoom
+
+    other = PokerRoom.objects.create(code="b", name="Room B")
+    outsider = make_staff(Role.COMPLIANCE, rooms=[other])
+    payment = BadBeatPayment.objects.order_by("share__position")[0]
+
+    answered = client_for(outsider).get(f"/api/trace/?payment={payment.pk}")
+
+    assert (answered.status_code, answered.json()["code"]) == (404, "not_found")
+    assert "main" not in answered.content.decode().lower().replace("domain", "")

@@ -60,6 +60,7 @@ ROUTES: dict[tuple[str, str], Action | str] = {
     ("api-counts", "GET"): Action.COUNTS_READ,
     ("api-counts", "POST"): Action.COUNT_RECORD,
     ("api-irregularities", "GET"): Action.IRREGULARITIES_READ,
+    ("api-trace", "GET"): Action.TRACE_OPEN,
     ("api-irregularities", "POST"): Action.IRREGULARITY_REPORT,
     ("api-irregularity-rule", "POST"): Action.IRREGULARITY_RULE,
     ("api-round-void", "POST"): Action.ROUND_VOID,
@@ -1020,6 +1021,10 @@ def test_the_services_walked_are_every_action_a_service_takes() -> None:
         Action.IRREGULARITIES_READ,
         Action.IRREGULARITY_FILE_READ,
         Action.EQUIPMENT_READ,
+        # The trace of a dollar and a gaming day's package: reads (audit.trace.build, audit.package).
+        Action.TRACE_READ,
+        Action.TRACE_OPEN,
+        Action.DAY_PACKAGE_READ,
     }
     # Signed within another service's write: the supervisor's signature on a round logged late
     # (``round_record``, walked in tests/rake/test_late_entry.py).

@@ -83,6 +83,10 @@ def _answer(person: User, url: str) -> Any:
     return client.get(url)
 
 
+# Reads of one document named in the query (``?payment=12``): asked of none, a 400 with the rule's code.
+ASKS_FOR_A_DOCUMENT = {"/api/trace/": "trace_asked_wrongly"}
+
+
 def test_every_read_answers_each_person_as_the_table_says(rooms, make_staff) -> None:
     """Every role in the room, every role of another room, and each role held with another by one person."""
     main, room_b = rooms["main"], rooms["b"]
@@ -113,6 +117,10 @@ def test_every_read_answers_each_person_as_the_table_says(rooms, make_staff) -> 
                 )
                 if not refused:
                     wrong.append((path, held, response.status_code, "should be a 403 not_permitted"))
+            elif path in ASKS_FOR_A_DOCUMENT:
+                # Asked of no document: the rule refuses with its code (tests/audit walks the documents).
+                if response.status_code != 400 or response.json().get("code") != ASKS_FOR_A_DOCUMENT[path]:
+                    wrong.append((path, held, response.status_code, "should be a 400 naming the document to ask"))
             elif path in DOCUMENTS and not in_main:
                 # Another room's document is answered as one that does not exist.
                 if response.status_code != 404:
