@@ -56,6 +56,16 @@ def count_add(chain: Chain, count: Count) -> None:
         explanation=(f"variance of {display_cents(variance_total)}: {explanations}" if variance_total else ""),
     )
     variances_add(chain, count.variances.select_related("explained_by"))
+    if count.supersedes_id is not None:
+        old = Count.objects.select_related("counted_by").get(pk=count.supersedes_id)
+        chain.add(
+            "count",
+            old,
+            f"Count {old.pk} of box {count.box.code}, superseded by recount {count.pk}",
+            amount_cents=old.counted_cents,
+            at=old.counted_at,
+            details={"counted by": person(old.counted_by), "recounted because": count.recount_reason},
+        )
     item = TransportItem.objects.filter(count=count).select_related("transport").first()
     if item is not None:
         transport_add(chain, item.transport, focus=False)

@@ -84,5 +84,7 @@ def _count_covering(box: Box, round_: Round) -> Count | None:
         period = HighHandPeriod.objects.filter(
             jackpot=box.jackpot, starts_at__lte=round_.ended_at, ends_at__gt=round_.ended_at
         ).first()
-        return counts.filter(period=period).order_by("-pk").first() if period else None
+        found = counts.filter(period=period).order_by("-pk").first() if period else None
+        if found is not None:
+            return found
     return counts.filter(gaming_day=round_.gaming_day).order_by("-pk").first()
