@@ -69,3 +69,15 @@ def embedded_sqlite(
 def embedded_migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The embedded default's database, migrated as `make run` migrates it."""
     return embedded_sqlite(tmp_path_factory, name="migrated", commands=[["migrate", "--noinput"]])
+
+
+def embedded_demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The embedded default's database after `make run`'s first start: migrated, the demo loaded once
+    (each of the ten demo people shown their signing PIN, once)."""
+    return embedded_sqlite(
+        tmp_path_factory,
+        name="demo",
+        start=embedded_migrated(tmp_path_factory),
+        commands=[["load_demo"]],
+        expect="Signing PINs are shown once",
+    )

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
-from tests.embedded_sqlite import embedded_migrated, embedded_sqlite
+from tests.embedded_sqlite import embedded_demo, embedded_sqlite
 
 ROWS = """
 import uuid
@@ -274,8 +274,8 @@ def embedded_database(tmp_path_factory) -> Path:
     return embedded_sqlite(
         tmp_path_factory,
         name="demo-with-rows",
-        start=embedded_migrated(tmp_path_factory),
-        commands=[["load_demo"], ["shell", "-c", ROWS]],
+        start=embedded_demo(tmp_path_factory),
+        commands=[["shell", "-c", ROWS]],
         expect="ROWS OK",
     )
 
