@@ -1,5 +1,11 @@
 """The audit pages under /audit/ (the trace, its search, a gaming day's package)."""
 
+from django.urls import path
+
+from .search.views import search_view
+
 app_name = "audit"
 
-urlpatterns: list = []
+urlpatterns: list = [
+    path("search/", search_view, name="search"),
+]

@@ -112,6 +112,9 @@ class Action(models.TextChoices):
     DECK_INSPECT = "deck_inspect", "Put a deck into play at a banked table, inspected"
     DECK_VERIFY = "deck_verify", "Verify the dealer's inspection of a deck"
     EQUIPMENT_READ = "equipment_read", "Read the equipment and deck logs"
+    TRACE_SEARCH = "trace_search", "Search the chains of their rooms (by day, table, seal, patron, amount or transfer)"
+    OWN_PAYMENTS_SEARCH = "own_payments_search", "Search the payments they made to patrons"
+    DAY_PACKAGE_READ = "day_package_read", "Download a gaming day's package for the regulator"
     SECOND_FACTOR_USE = "second_factor_use", "Turn on a second factor (a code from an app) for their own sign-in"
     SECOND_FACTOR_RESET = "second_factor_reset", "Reset a person's second factor"
 
@@ -280,6 +283,12 @@ ACTION_ROLES: dict[Action, frozenset[Role]] = {
     Action.DECK_INSPECT: DEALER_OR_FLOORPERSON_OR_ABOVE,
     Action.DECK_VERIFY: FLOORPERSON_OR_ABOVE,
     Action.EQUIPMENT_READ: DEALER_OR_FLOORPERSON_OR_ABOVE | ADMIN_ROLES | {Role.SURVEILLANCE},
+    # The search of a chain and a gaming day's package (issue 29): compliance and finance, who keep the
+    # record, find every chain of their rooms and download a day's package; a cage cashier finds only the
+    # payments they made (``audit.search``); nobody else.
+    Action.TRACE_SEARCH: frozenset({Role.FINANCE, Role.COMPLIANCE}),
+    Action.OWN_PAYMENTS_SEARCH: frozenset({Role.CAGE_CASHIER}),
+    Action.DAY_PACKAGE_READ: frozenset({Role.FINANCE, Role.COMPLIANCE}),
     Action.PIN_SET: EVERY_ROLE,
     Action.SIGNING_UNLOCK: frozenset({Role.ADMINISTRATOR}),
     Action.STAFF_MANAGE: frozenset({Role.ADMINISTRATOR}),

@@ -1020,6 +1020,9 @@ def test_the_services_walked_are_every_action_a_service_takes() -> None:
         Action.IRREGULARITIES_READ,
         Action.IRREGULARITY_FILE_READ,
         Action.EQUIPMENT_READ,
+        Action.TRACE_SEARCH,
+        Action.OWN_PAYMENTS_SEARCH,
+        Action.DAY_PACKAGE_READ,
     }
     # Signed within another service's write: the supervisor's signature on a round logged late
     # (``round_record``, walked in tests/rake/test_late_entry.py).
