@@ -2,10 +2,12 @@
 
 from django.urls import path
 
+from .package.views import package_view
 from .search.views import search_view
 
 app_name = "audit"
 
 urlpatterns: list = [
     path("search/", search_view, name="search"),
+    path("days/<int:room_id>/<str:day>/package.zip", package_view, name="day_package"),
 ]
