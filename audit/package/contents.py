@@ -7,11 +7,12 @@ from collections.abc import Iterator
 from datetime import date
 from typing import Any
 
+from django.db.models import Q, QuerySet
 from django.template.loader import render_to_string
 from django.utils import timezone
 
 from cage.exports import custody_log_report, official_record_report, variances_report
-from cage.models import CageVerification, Count, CountSheet, Transport, Variance
+from cage.models import CageVerification, Count, CountSheet, Transport, TransportItem, Variance
 from cage.reports import count_sheets_document, count_sheets_summary
 from cage.selectors import custody_log, official_record
 from casino_backoffice.core.clock import zone_of
@@ -131,9 +132,18 @@ def _count_sheets_pdf(*, room: PokerRoom, day: date, actor: User) -> bytes:
     return _pdf("cage/count_sheets.html", context, actor)
 
 
+def _transports_of(*, room: PokerRoom, day: date) -> QuerySet[Transport]:
+    """The transports carried in the gaming day, and those that carried the day's counts to the cage
+    (a day's boxes are counted and carried the next morning, in the next gaming day)."""
+    return Transport.objects.filter(
+        Q(gaming_day=day) | Q(pk__in=TransportItem.objects.filter(count__gaming_day=day).values("transport")),
+        room=room,
+    )
+
+
 def _transports_report(*, room: PokerRoom, day: date) -> Report:
     transports = (
-        Transport.objects.filter(room=room, gaming_day=day)
+        _transports_of(room=room, day=day)
         .select_related("carried_by", "accounted_by")
         .prefetch_related("items__box")
         .order_by("carried_at", "pk")
@@ -160,7 +170,9 @@ def _transports_report(*, room: PokerRoom, day: date) -> Report:
 
 def _verifications_report(*, room: PokerRoom, day: date) -> Report:
     verifications = (
-        CageVerification.objects.filter(room=room, gaming_day=day)
+        CageVerification.objects.filter(
+            Q(gaming_day=day) | Q(transport__in=_transports_of(room=room, day=day).values("pk")), room=room
+        )
         .select_related("transport", "cashier")
         .order_by("verified_at", "pk")
     )

@@ -172,6 +172,14 @@ def test_the_page_shows_the_results_with_links_to_their_traces(demo) -> None:
     assert f'href="/audit/trace/?transport={transport.pk}"' in page and typed in page
 
 
+def test_a_day_asked_offers_its_package_to_finance_and_compliance_only(demo) -> None:
+    query = {"gaming_day": demo.day.isoformat(), "table": "T1", "room": "main"}
+    link = f'href="/audit/days/{demo.main.pk}/{demo.day}/package.zip"'
+
+    assert link in _page(demo.person("compliance"), query).content.decode()
+    assert link not in _page(demo.person("cashier"), query).content.decode()
+
+
 def test_the_page_takes_amounts_as_the_money_inputs_do(demo) -> None:
     response = _page(demo.person("finance"), {"amount_cents": "$5,014.80"})
 
