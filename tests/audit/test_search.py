@@ -224,3 +224,12 @@ def test_the_page_answers_each_role(demo, make_staff) -> None:
 def test_the_page_asks_a_visitor_to_sign_in(db) -> None:
     response = Client().get("/audit/search/")
     assert response.status_code == 302 and "/login/" in response["Location"]
+
+
+def test_a_search_of_every_kind_reads_a_fixed_number_of_queries(demo, django_assert_max_num_queries) -> None:
+    # An amount is carried by seven kinds: one query each (its rows, their room and documents joined),
+    # whatever the number of rows found, and the person's rooms and roles.
+    finance = demo.person("finance")
+    with django_assert_max_num_queries(12):
+        rows = chain_search(actor=finance, amount_cents=766)
+    assert rows
