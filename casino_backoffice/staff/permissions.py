@@ -114,6 +114,8 @@ class Action(models.TextChoices):
     EQUIPMENT_READ = "equipment_read", "Read the equipment and deck logs"
     TRACE_READ = "trace_read", "Read the trace of any dollar of their rooms, from the pot to the patron"
     TRACE_OPEN = "trace_open", "Open the trace of a dollar (a cage cashier: of the payments they made)"
+    TRACE_SEARCH = "trace_search", "Search the chains of their rooms (by day, table, seal, patron, amount or transfer)"
+    OWN_PAYMENTS_SEARCH = "own_payments_search", "Search the payments they made to patrons"
     DAY_PACKAGE_READ = "day_package_read", "Download a gaming day's package for the regulator"
     SECOND_FACTOR_USE = "second_factor_use", "Turn on a second factor (a code from an app) for their own sign-in"
     SECOND_FACTOR_RESET = "second_factor_reset", "Reset a person's second factor"
@@ -288,6 +290,10 @@ ACTION_ROLES: dict[Action, frozenset[Role]] = {
     # package for the regulator: compliance and finance.
     Action.TRACE_READ: frozenset({Role.FINANCE, Role.COMPLIANCE}),
     Action.TRACE_OPEN: frozenset({Role.FINANCE, Role.COMPLIANCE, Role.CAGE_CASHIER}),
+    # Its search: compliance and finance find every chain of their rooms; a cage cashier only the payments
+    # they made (``audit.search``).
+    Action.TRACE_SEARCH: frozenset({Role.FINANCE, Role.COMPLIANCE}),
+    Action.OWN_PAYMENTS_SEARCH: frozenset({Role.CAGE_CASHIER}),
     Action.DAY_PACKAGE_READ: frozenset({Role.FINANCE, Role.COMPLIANCE}),
     Action.PIN_SET: EVERY_ROLE,
     Action.SIGNING_UNLOCK: frozenset({Role.ADMINISTRATOR}),

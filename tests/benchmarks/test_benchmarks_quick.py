@@ -70,6 +70,14 @@ EXPECTED: dict[str, tuple[str, ...]] = {
         "(c) a fund's balance and the display board",
         "(d) official-record export (CSV)",
     ),
+    "day_package": (
+        "building: room bench (2 tables, 400 rounds, 1 gaming day counted)",
+        "2 irregularities reported",
+        "package of room bench, gaming day",
+        "build time:",
+        "peak Python memory while building (tracemalloc",
+        "package_verify: OK",
+    ),
 }
 NO_DATABASE = {"bench_poker", "bench_paytable_returns"}
 # What a quick run must never print, though it may still end with 0.

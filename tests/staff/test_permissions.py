@@ -1024,6 +1024,8 @@ def test_the_services_walked_are_every_action_a_service_takes() -> None:
         # The trace of a dollar and a gaming day's package: reads (audit.trace.build, audit.package).
         Action.TRACE_READ,
         Action.TRACE_OPEN,
+        Action.TRACE_SEARCH,
+        Action.OWN_PAYMENTS_SEARCH,
         Action.DAY_PACKAGE_READ,
     }
     # Signed within another service's write: the supervisor's signature on a round logged late

@@ -1,0 +1,150 @@
+"""A gaming day's package: its files in one ZIP with ``manifest.json`` (``package_build``), and the
+check a regulator runs on it (``package_verify``).
+
+The manifest lists every file with its SHA-256 and size, the room, the gaming day, whether finance
+closed the day (who, when) and who built the package when. A package of a day still open may be
+built; its manifest says "open, not final", for a day's record may still change until it is closed
+(§637a.17). The ZIP is written to a file one part at a time, so memory holds one file of the day,
+never the package."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import zipfile
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import IO, Any
+
+from django.utils import timezone
+
+from cage.models import GamingDayClose
+from casino_backoffice.core.clock import local_iso
+from casino_backoffice.staff.models import User
+from casino_backoffice.staff.permissions import Action, action_require
+from tables.models import PokerRoom
+
+from .contents import DayFile, day_files
+
+MANIFEST = "manifest.json"
+MANIFEST_FORMAT = 1
+CLOSED_FINAL = "closed, final"
+OPEN_NOT_FINAL = "open, not final"
+
+
+@dataclass
+class Manifest:
+    """What ``manifest.json`` says: the day, its state, who built the package, and every file."""
+
+    room: str
+    room_name: str
+    gaming_day: date
+    closed: bool
+    closed_at: str | None
+    closed_by: str
+    built_at: str
+    built_by: str
+    built_by_credential: str
+    files: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def state(self) -> str:
+        return CLOSED_FINAL if self.closed else OPEN_NOT_FINAL
+
+    def as_json(self) -> bytes:
+        body = {
+            "format": MANIFEST_FORMAT,
+            "room": self.room,
+            "room_name": self.room_name,
+            "gaming_day": self.gaming_day.isoformat(),
+            "state": self.state,
+            "closed": self.closed,
+            "closed_at": self.closed_at,
+            "closed_by": self.closed_by,
+            "built_at": self.built_at,
+            "built_by": self.built_by,
+            "built_by_credential": self.built_by_credential,
+            "files": self.files,
+        }
+        return (json.dumps(body, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def _manifest_start(*, room: PokerRoom, day: date, actor: User) -> Manifest:
+    close = GamingDayClose.objects.filter(room=room, gaming_day=day).select_related("closed_by").first()
+    return Manifest(
+        room=room.code,
+        room_name=room.name,
+        gaming_day=day,
+        closed=close is not None,
+        closed_at=local_iso(close.closed_at, room) if close else None,
+        closed_by=(close.closed_by.get_full_name() or close.closed_by.username) if close else "",
+        built_at=local_iso(timezone.now(), room) or "",
+        built_by=actor.get_full_name() or actor.username,
+        built_by_credential=actor.credential_number or "",
+    )
+
+
+def package_build(
+    *, room: PokerRoom, day: date, actor: User, out: IO[bytes], extra_files: Iterable[DayFile] = ()
+) -> Manifest:
+    """Write the package of ``room``'s gaming ``day`` into ``out`` (a file opened for writing) and
+    answer its manifest: the day's files (``contents.day_files``), then ``extra_files`` (more
+    ``(name, bytes)`` pairs, such as the traces of the day), then ``manifest.json``. For finance and
+    compliance of the room (``Action.DAY_PACKAGE_READ``)."""
+    action_require(actor=actor, action=Action.DAY_PACKAGE_READ, of=room)
+    manifest = _manifest_start(room=room, day=day, actor=actor)
+    names: set[str] = set()
+    with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for files in (day_files(room=room, day=day, actor=actor), extra_files):
+            for name, data in files:
+                if name in names or name == MANIFEST:
+                    raise ValueError(f"{name} is in the package twice.")
+                names.add(name)
+                archive.writestr(name, data)
+                manifest.files.append({"name": name, "sha256": hashlib.sha256(data).hexdigest(), "size": len(data)})
+        archive.writestr(MANIFEST, manifest.as_json())
+    return manifest
+
+
+def _sha256_of(archive: zipfile.ZipFile, name: str) -> tuple[str, int]:
+    digest, size = hashlib.sha256(), 0
+    with archive.open(name) as member:
+        while chunk := member.read(1 << 20):
+            digest.update(chunk)
+            size += len(chunk)
+    return digest.hexdigest(), size
+
+
+def package_verify(zip_path: str | Path) -> list[str]:
+    """What is wrong with a day's package, in words: a file changed (its SHA-256 or size differs from
+    the manifest's), a file added (in the ZIP, not in the manifest), a file missing (in the manifest,
+    not in the ZIP), or a manifest missing or unreadable. An empty list: every file is the one listed."""
+    try:
+        archive = zipfile.ZipFile(zip_path)
+    except (OSError, zipfile.BadZipFile) as error:
+        return [f"{zip_path} is not a readable ZIP file: {error}."]
+    with archive:
+        present = [info.filename for info in archive.infolist() if not info.is_dir()]
+        if MANIFEST not in present:
+            return [f"{MANIFEST} is missing: nothing can be checked."]
+        try:
+            listed = {entry["name"]: entry for entry in json.loads(archive.read(MANIFEST))["files"]}
+        except (ValueError, KeyError, TypeError) as error:
+            return [f"{MANIFEST} cannot be read: {error}."]
+        problems = [f"{name} is missing: the manifest lists it." for name in listed if name not in present]
+        for name in present:
+            if name == MANIFEST:
+                continue
+            entry = listed.get(name)
+            if entry is None:
+                problems.append(f"{name} was added: the manifest does not list it.")
+                continue
+            sha256, size = _sha256_of(archive, name)
+            if sha256 != entry.get("sha256") or size != entry.get("size"):
+                problems.append(
+                    f"{name} was changed: SHA-256 {sha256} ({size} bytes), the manifest says "
+                    f"{entry.get('sha256')} ({entry.get('size')} bytes)."
+                )
+        return problems
