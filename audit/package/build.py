@@ -27,6 +27,7 @@ from casino_backoffice.staff.permissions import Action, action_require
 from tables.models import PokerRoom
 
 from .contents import DayFile, day_files
+from .traces import day_traces
 
 MANIFEST = "manifest.json"
 MANIFEST_FORMAT = 1
@@ -90,14 +91,18 @@ def package_build(
     *, room: PokerRoom, day: date, actor: User, out: IO[bytes], extra_files: Iterable[DayFile] = ()
 ) -> Manifest:
     """Write the package of ``room``'s gaming ``day`` into ``out`` (a file opened for writing) and
-    answer its manifest: the day's files (``contents.day_files``), then ``extra_files`` (more
-    ``(name, bytes)`` pairs, such as the traces of the day), then ``manifest.json``. For finance and
+    answer its manifest: the day's files (``contents.day_files``), the traces of its claims and
+    periods (``traces.day_traces``), then ``extra_files`` (more ``(name, bytes)`` pairs), then ``manifest.json``. For finance and
     compliance of the room (``Action.DAY_PACKAGE_READ``)."""
     action_require(actor=actor, action=Action.DAY_PACKAGE_READ, of=room)
     manifest = _manifest_start(room=room, day=day, actor=actor)
     names: set[str] = set()
     with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-        for files in (day_files(room=room, day=day, actor=actor), extra_files):
+        for files in (
+            day_files(room=room, day=day, actor=actor),
+            day_traces(room=room, day=day, actor=actor),
+            extra_files,
+        ):
             for name, data in files:
                 if name in names or name == MANIFEST:
                     raise ValueError(f"{name} is in the package twice.")

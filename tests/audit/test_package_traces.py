@@ -1,0 +1,46 @@
+"""The traces in a gaming day's package (issue 29, item 4): each claim of the day and each High Hand
+period begun in it, its trace as JSON whose SHA-256 is the one the API answers and the PDF prints."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+
+import pytest
+
+from audit.package.build import MANIFEST, package_build, package_verify
+from audit.trace.build import trace_of
+from audit.trace.render import trace_json
+from jackpots.bad_beat.models import BadBeatClaim
+from jackpots.high_hand.models import HighHandPeriod
+from tables.selectors import gaming_day_bounds
+from tests.audit.demo_day import DemoDay, demo_day_load
+from tests.jackpots.back_office import pdf_text
+
+
+@pytest.fixture
+def demo(db, administrator) -> DemoDay:
+    return demo_day_load(administrator)
+
+
+def test_the_days_claims_and_periods_are_in_the_package_with_their_traces(demo, tmp_path) -> None:
+    finance = demo.person("finance")
+    claims = list(BadBeatClaim.objects.filter(room=demo.main, gaming_day=demo.day).order_by("pk"))
+    start, end = gaming_day_bounds(room=demo.main, day=demo.day)
+    periods = list(HighHandPeriod.objects.filter(room=demo.main, starts_at__gte=start, starts_at__lt=end))
+    assert claims and periods
+    path = tmp_path / "package.zip"
+    with path.open("wb") as out:
+        package_build(room=demo.main, day=demo.day, actor=finance, out=out)
+
+    with zipfile.ZipFile(path) as archive:
+        names = set(archive.namelist())
+        listed = {entry["name"] for entry in json.loads(archive.read(MANIFEST))["files"]}
+        for claim in claims:
+            document = json.loads(archive.read(f"traces/claim-{claim.pk}.json"))
+            assert document == trace_json(trace_of(start="claim", pk=claim.pk, actor=finance))
+            assert document["sha256"] in pdf_text(archive.read(f"traces/claim-{claim.pk}.pdf")).replace("\n", "")
+        for period in periods:
+            assert f"traces/period-{period.pk}.json" in names
+    assert {name for name in names if name.startswith("traces/")} <= listed
+    assert package_verify(path) == []
