@@ -5,7 +5,7 @@ explanation or correction (§637a.15(d)-(e), §637a.16(d)-(e))."""
 from __future__ import annotations
 
 from django.db.models import Count as Count_
-from django.db.models import QuerySet, Sum
+from django.db.models import Q, QuerySet, Sum
 
 from cage.models import Box, CageVerification, Count, CountStatus, Transport, TransportItem, Variance
 from casino_backoffice.money import display_cents
@@ -53,10 +53,14 @@ def count_add(chain: Chain, count: Count) -> None:
         f"count {count.pk}: counted against the drops logged into box {count.box.code}",
         expected=count.expected_cents,
         actual=count.counted_cents,
-        explanation=(f"variance of {display_cents(variance_total)}: {explanations}" if variance_total else ""),
+        # Only an explained variance is an explanation: one awaiting it leaves the trace not reconciled.
+        explanation=(f"variance of {display_cents(variance_total)}: {explanations}" if explanations else ""),
     )
     variances_add(chain, count.variances.select_related("explained_by"))
-    item = TransportItem.objects.filter(count=count).select_related("transport").first()
+    # A count at the table is carried as a count; a box carried to the cage uncounted is counted there,
+    # on the sheet its transport item carried.
+    carried = Q(count=count) | Q(count__isnull=True, sheet_id=count.sheet_id) if count.sheet_id else Q(count=count)
+    item = TransportItem.objects.filter(carried).select_related("transport").first()
     if item is not None:
         transport_add(chain, item.transport, focus=False)
 
