@@ -1,3 +1,9 @@
 """The audit API under /api/ (``GET /api/trace/``)."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from .trace.api import TraceView
+
+urlpatterns = [
+    path("trace/", TraceView.as_view(), name="api-trace"),
+]

@@ -80,6 +80,7 @@ ROUTES: dict[tuple[str, str], Action | str] = {
     ("api-gaming-day-close", "POST"): Action.GAMING_DAY_CLOSE,
     ("api-official-record", "GET"): Action.CAGE_RECORD_READ,
     ("api-official-record-lines", "GET"): Action.CAGE_RECORD_READ,
+    ("api-trace", "GET"): Action.TRACE_OPEN,
     ("api-bad-beat-claims", "GET"): Action.BAD_BEAT_READ,
     ("api-bad-beat-claims", "POST"): Action.BAD_BEAT_CLAIM,
     ("api-bad-beat-claim", "GET"): Action.BAD_BEAT_READ,
@@ -1020,6 +1021,11 @@ def test_the_services_walked_are_every_action_a_service_takes() -> None:
         Action.IRREGULARITIES_READ,
         Action.IRREGULARITY_FILE_READ,
         Action.EQUIPMENT_READ,
+        # The trace of a dollar: who may ask, and who may read any trace (``audit.trace.build.trace_of``).
+        Action.TRACE_OPEN,
+        Action.TRACE_READ,
+        # Declared with the trace for a gaming day's package (issue 29), which no face reads yet.
+        Action.DAY_PACKAGE_READ,
     }
     # Signed within another service's write: the supervisor's signature on a round logged late
     # (``round_record``, walked in tests/rake/test_late_entry.py).
