@@ -4,6 +4,8 @@ explanation or correction (§637a.15(d)-(e), §637a.16(d)-(e))."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.db.models import Count as Count_
 from django.db.models import Q, QuerySet, Sum
 
@@ -11,10 +13,11 @@ from cage.models import Box, CageVerification, Count, CountStatus, Transport, Tr
 from casino_backoffice.money import display_cents
 from jackpots.funds.models import RoundDrop
 from tables.models import Round
+from tables.selectors import gaming_day
 
 from .collect import Chain, person
 
-COUNT_RELATED = ("box__table", "box__jackpot", "counted_by", "witnessed_by", "period", "sheet")
+COUNT_RELATED = ("box__room", "box__table", "box__jackpot", "counted_by", "witnessed_by", "period", "sheet")
 
 
 def counts_standing(boxes: QuerySet[Box] | list[Box]) -> QuerySet[Count]:
@@ -149,7 +152,16 @@ def drops_into(box: Box, count: Count) -> tuple[int, int]:
         jackpot_id=box.jackpot_id, round__table_id=box.table_id, round__voided=False, round__void__isnull=True
     )
     if count.period is not None:
-        drops = drops.filter(round__ended_at__gte=count.period.starts_at, round__ended_at__lt=count.period.ends_at)
+        period = count.period
+        # The gaming days the period spans as well: the rounds' index is by table and gaming day, and a
+        # round's gaming day is its end's (one function), so the sum is the same, read from the index.
+        days = (
+            gaming_day(room=box.room, at=period.starts_at),
+            gaming_day(room=box.room, at=period.ends_at - timedelta(microseconds=1)),
+        )
+        drops = drops.filter(
+            round__gaming_day__range=days, round__ended_at__gte=period.starts_at, round__ended_at__lt=period.ends_at
+        )
     else:
         drops = drops.filter(round__gaming_day=count.gaming_day)
     total = drops.aggregate(n=Count_("pk"), cents=Sum("amount_cents"))
