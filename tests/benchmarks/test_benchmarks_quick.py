@@ -70,6 +70,12 @@ EXPECTED: dict[str, tuple[str, ...]] = {
         "(c) a fund's balance and the display board",
         "(d) official-record export (CSV)",
     ),
+    "trace_payment": (
+        "building: room bench (2 tables, 2,000 rounds, 2 days)",
+        "trace_of(payment): median",
+        "reconciles=True",
+        "raw SQL, one query: median",
+    ),
 }
 NO_DATABASE = {"bench_poker", "bench_paytable_returns"}
 # What a quick run must never print, though it may still end with 0.
