@@ -173,3 +173,41 @@ def test_a_trace_costs_a_bounded_number_of_queries(paid_bad_beat, compliance, dj
     if round_ is not None:
         with django_assert_max_num_queries(60):
             trace_of(start="round", pk=round_.pk, actor=compliance)
+
+
+def test_the_admin_pages_of_payments_and_counts_link_to_their_trace(paid_bad_beat, compliance, cashier) -> None:
+    from django.urls import reverse
+
+    from cage.models import Count
+
+    by_cashier, by_security = _by(2), _by(0)
+    count = Count.objects.get()
+    officer, cage = Client(), Client()
+    officer.force_login(compliance)
+    cage.force_login(cashier)
+
+    def page(client: Client, name: str, pk: int) -> str:
+        response = client.get(reverse(name, args=[pk]))
+        assert response.status_code == 200, (name, response.status_code)
+        return response.content.decode()
+
+    assert f"/audit/trace/?payment={by_security.pk}" in page(
+        officer, "admin:jackpots_badbeatpayment_change", by_security.pk
+    )
+    assert f"/audit/trace/?count={count.pk}" in page(officer, "admin:cage_count_change", count.pk)
+    # A cashier is shown the link of a payment they made, not of another's, nor of a count
+    assert f"/audit/trace/?payment={by_cashier.pk}" in page(cage, "admin:jackpots_badbeatpayment_change", by_cashier.pk)
+    assert "/audit/trace/" not in page(cage, "admin:jackpots_badbeatpayment_change", by_security.pk)
+    assert "/audit/trace/" not in page(cage, "admin:cage_count_change", count.pk)
+
+
+def test_a_cashier_opens_the_page_of_their_payment_and_not_of_another(paid_bad_beat, cashier) -> None:
+    browser = Client()
+    browser.force_login(cashier)
+
+    theirs = browser.get("/audit/trace/", {"payment": _by(2).pk})
+    other = browser.get("/audit/trace/", {"payment": _by(0).pk})
+
+    assert theirs.status_code == 200 and "License ••••2345" in theirs.content.decode()
+    assert other.status_code == 403 and _by(0).share.name not in other.content.decode().split("errornote")[0]
+    assert "A cage cashier reads the trace of a payment they made" in other.content.decode()
