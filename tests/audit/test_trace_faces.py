@@ -66,7 +66,7 @@ def test_the_pdf_prints_the_hash_and_the_amounts_of_the_json(paid_bad_beat, fina
     response = browser.get("/audit/trace/pdf/", {"payment": payment.pk})
 
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
-    assert response.content == response.content and response.content.startswith(b"%PDF")
+    assert response.content.startswith(b"%PDF")
     text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(response.content)).pages)
     flat = re.sub(r"\s+", "", text)
     assert trace_sha256(trace) in flat  # the hash printed is the JSON's

@@ -12,8 +12,9 @@ import pytest
 from django.core.management import call_command
 
 from audit.trace.build import trace_of
+from cage.models import Count
 from jackpots.funds.reports import id_number_masked
-from jackpots.high_hand.models import HighHandAward, HighHandAwardPayment, HighHandPeriod
+from jackpots.high_hand.models import HighHandAward, HighHandAwardPayment
 from jackpots.high_hand.services.awards import award_pay
 from tables.models import Round
 from tests.conftest import PIN
@@ -89,7 +90,9 @@ def test_a_round_of_the_period_forks_into_its_rake_and_its_drops_down_to_the_hig
     assert dict(played.details)["rake"].startswith("$5.00")
     # The High Hand box's count of the round's period; the rake and Bad Beat boxes were not counted yet
     assert [link.amount_cents for link in trace.of("count")] == [400]
-    assert HighHandPeriod.objects.get(
-        pk=trace_of(start="award_payment", pk=paid_award.pk, actor=compliance).of("period")[0].id
-    ).starts_at == _at("10:00")
+    assert sorted(link.label.split(":")[0] for link in trace.of("box")) == ["Box T1-bb", "Box T1-drop", "Box T1-hh"]
+    (counted,) = trace.of("count")
+    assert " of box T1-hh" in counted.label
+    assert Count.objects.get(pk=counted.id).period.starts_at == _at("10:00")  # the round's own period
+    assert [link.amount_cents for link in trace.of("verification")] == [400]
     assert [c.reconciles for c in trace.checks] == [True] * len(trace.checks) and len(trace.checks) >= 3
