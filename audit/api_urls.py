@@ -4,6 +4,6 @@ from django.urls import path
 
 from .trace.api import TraceView
 
-urlpatterns: list = [
+urlpatterns = [
     path("trace/", TraceView.as_view(), name="api-trace"),
 ]

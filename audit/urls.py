@@ -1,5 +1,7 @@
-"""The audit pages under /audit/ (the trace, its search, a gaming day's package)."""
+"""The audit pages under /audit/: the trace of a dollar and its PDF, its search, a gaming day's package
+(issue 29). Behind the admin's sign-in; ``audit.trace.build.trace_of`` says who reads which trace."""
 
+from django.contrib import admin
 from django.urls import path
 
 from .package.views import package_view
@@ -8,9 +10,9 @@ from .trace.views import trace_page, trace_pdf_download
 
 app_name = "audit"
 
-urlpatterns: list = [
-    path("trace/", trace_page, name="trace"),
-    path("trace/pdf/", trace_pdf_download, name="trace-pdf"),
+urlpatterns = [
+    path("trace/", admin.site.admin_view(trace_page), name="trace"),
+    path("trace/pdf/", admin.site.admin_view(trace_pdf_download), name="trace-pdf"),
     path("search/", search_view, name="search"),
     path("days/<int:room_id>/<str:day>/package.zip", package_view, name="day_package"),
 ]

@@ -18,13 +18,13 @@ from tables.models import PokerRoom
 from tables.selectors import gaming_day_bounds
 
 from ..trace.build import trace_of
-from ..trace.render import trace_json, trace_pdf
+from ..trace.render import trace_json, trace_pdf, trace_sha256
 from .contents import DayFile
 
 
 def _files(start: str, pk: int, actor: User, *, with_pdf: bool) -> Iterator[DayFile]:
     trace = trace_of(start=start, pk=pk, actor=actor)
-    document = trace_json(trace)
+    document = {**trace_json(trace), "sha256": trace_sha256(trace)}  # as GET /api/trace/ answers it
     yield f"traces/{start}-{pk}.json", (json.dumps(document, indent=1, ensure_ascii=False) + "\n").encode()
     if with_pdf:
         yield f"traces/{start}-{pk}.pdf", trace_pdf(trace)

@@ -1,7 +1,6 @@
-"""``GET /api/trace/?round=ID`` (or ``box``, ``count``, ``transport``, ``verification``, ``claim``,
-``period``, ``award``, ``hit``, ``payment``, ``award_payment``, ``hit_payment``, ``transfer``): the trace
-of a dollar as JSON, the regulator's evidence for one chain; its ``sha256`` is printed on the PDF of the
-same trace."""
+"""``GET /api/trace/?payment=12`` (or ``round``, ``box``, ``count``, ``transport``, ``verification``,
+``claim``, ``period``, ``award``, ``hit``, ``award_payment``, ``hit_payment``, ``transfer``): the trace
+of a dollar as JSON, with the SHA-256 printed on its PDF (issue 29, item 2)."""
 
 from __future__ import annotations
 
@@ -9,89 +8,46 @@ from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino_backoffice.core.api_common import errors
 from casino_backoffice.core.exceptions import CoreErrorCode
+from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.exceptions import StaffErrorCode
 from casino_backoffice.staff.permissions import Action
 
 from ..exceptions import AuditErrorCode
 from .build import STARTS, trace_asked, trace_of
-from .render import trace_json
+from .render import trace_sha256
+from .serializers import TraceOutput
 
-
-class TraceTransferOutput(serializers.Serializer):
-    id = serializers.IntegerField()
-    kind = serializers.CharField()
-    debit = serializers.CharField(help_text="The account the money went to.")
-    credit = serializers.CharField(help_text="The account the money came from.")
-    amount_cents = serializers.IntegerField()
-    amount = serializers.CharField()
-    posted_at = serializers.CharField(help_text="On the room's clock, with its zone.")
-
-
-class TraceSignatureOutput(serializers.Serializer):
-    purpose = serializers.CharField()
-    person = serializers.CharField()
-    role = serializers.CharField()
-    credential_number = serializers.CharField()
-    signed_at = serializers.CharField()
-    content_hash = serializers.CharField(help_text="SHA-256 of what was signed.")
-
-
-class TraceLinkOutput(serializers.Serializer):
-    kind = serializers.CharField(help_text="The document's kind (its model), such as count or bad beat payment.")
-    id = serializers.IntegerField()
-    label = serializers.CharField()  # type: ignore[assignment]  # the key "label", as the JSON names it
-    amount_cents = serializers.IntegerField(allow_null=True)
-    amount = serializers.CharField(allow_null=True)
-    at = serializers.CharField()
-    details = serializers.ListField(child=serializers.ListField(child=serializers.CharField()))
-    transfers = TraceTransferOutput(many=True)
-    signatures = TraceSignatureOutput(many=True)
-
-
-class TraceStepOutput(serializers.Serializer):
-    step = serializers.CharField()
-    links = TraceLinkOutput(many=True)
-
-
-class TraceCheckOutput(serializers.Serializer):
-    step = serializers.CharField()
-    what = serializers.CharField()
-    expected_cents = serializers.IntegerField()
-    actual_cents = serializers.IntegerField()
-    difference_cents = serializers.IntegerField()
-    reconciles = serializers.BooleanField()
-    explanation = serializers.CharField(allow_blank=True)
-
-
-class TraceOutput(serializers.Serializer):
-    start = serializers.CharField(help_text="What the trace was asked from: `payment:12`.")
-    room = serializers.CharField()
-    zone = serializers.CharField()
-    reconciles = serializers.BooleanField(help_text="Every check reconciles, or its difference is explained.")
-    steps = TraceStepOutput(many=True)
-    checks = TraceCheckOutput(many=True)
-    sha256 = serializers.CharField(help_text="SHA-256 of the canonical JSON of everything above, printed on the PDF.")
+_NAMED = {
+    "payment": "a Bad Beat share's payment",
+    "award_payment": "a High Hand award's payment",
+    "hit_payment": "a progressive payout's payment",
+    "hit": "a progressive hand paid",
+    "period": "a High Hand period",
+    "award": "a High Hand award",
+    "claim": "a Bad Beat claim",
+    "transfer": "a ledger transfer",
+}
 
 
 class TraceView(APIView):
-    """The trace of a dollar: compliance and finance, any chain of their rooms; a cage cashier, the chain
-    of a payment they made."""
+    """The chain one document belongs to, from the pot to the patron: each document with its amount, the
+    ledger transfers it posted and every signature on it, and the checks that the amounts reconcile.
+    Exactly one parameter names the document. Compliance and finance read every trace of their rooms; a
+    cage cashier the trace of a payment they made (403 ``not_your_payment`` otherwise); another room's
+    document is not there (404)."""
 
     required_actions = {"GET": Action.TRACE_OPEN}
 
     @extend_schema(
-        operation_id="trace_read",
+        operation_id="trace_retrieve",
         parameters=[
-            OpenApiParameter(
-                start, OpenApiTypes.INT, description=f"The id of the {start.replace('_', ' ')} to trace from"
-            )
+            OpenApiParameter(start, OpenApiTypes.INT, description=f"The id of {_NAMED.get(start, 'a ' + start)}.")
             for start in STARTS
         ],
         responses={
@@ -105,4 +61,5 @@ class TraceView(APIView):
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         start, pk = trace_asked(request.query_params)
-        return Response(TraceOutput(trace_json(trace_of(start=start, pk=pk, actor=request.user))).data)
+        trace = trace_of(start=start, pk=pk, actor=acting_user(request))
+        return Response(TraceOutput(trace, context={"sha256": trace_sha256(trace)}).data)

@@ -4,17 +4,20 @@ explanation or correction (§637a.15(d)-(e), §637a.16(d)-(e))."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.db.models import Count as Count_
-from django.db.models import QuerySet, Sum
+from django.db.models import Q, QuerySet, Sum
 
 from cage.models import Box, CageVerification, Count, CountStatus, Transport, TransportItem, Variance
 from casino_backoffice.money import display_cents
 from jackpots.funds.models import RoundDrop
 from tables.models import Round
+from tables.selectors import gaming_day
 
 from .collect import Chain, person
 
-COUNT_RELATED = ("box__table", "box__jackpot", "counted_by", "witnessed_by", "period", "sheet")
+COUNT_RELATED = ("box__room", "box__table", "box__jackpot", "counted_by", "witnessed_by", "period", "sheet")
 
 
 def counts_standing(boxes: QuerySet[Box] | list[Box]) -> QuerySet[Count]:
@@ -53,7 +56,8 @@ def count_add(chain: Chain, count: Count) -> None:
         f"count {count.pk}: counted against the drops logged into box {count.box.code}",
         expected=count.expected_cents,
         actual=count.counted_cents,
-        explanation=(f"variance of {display_cents(variance_total)}: {explanations}" if variance_total else ""),
+        # Only an explained variance is an explanation: one awaiting it leaves the trace not reconciled.
+        explanation=(f"variance of {display_cents(variance_total)}: {explanations}" if explanations else ""),
     )
     variances_add(chain, count.variances.select_related("explained_by"))
     if count.supersedes_id is not None:
@@ -66,7 +70,10 @@ def count_add(chain: Chain, count: Count) -> None:
             at=old.counted_at,
             details={"counted by": person(old.counted_by), "recounted because": count.recount_reason},
         )
-    item = TransportItem.objects.filter(count=count).select_related("transport").first()
+    # A count at the table is carried as a count; a box carried to the cage uncounted is counted there,
+    # on the sheet its transport item carried.
+    carried = Q(count=count) | Q(count__isnull=True, sheet_id=count.sheet_id) if count.sheet_id else Q(count=count)
+    item = TransportItem.objects.filter(carried).select_related("transport").first()
     if item is not None:
         transport_add(chain, item.transport, focus=False)
 
@@ -155,7 +162,16 @@ def drops_into(box: Box, count: Count) -> tuple[int, int]:
         jackpot_id=box.jackpot_id, round__table_id=box.table_id, round__voided=False, round__void__isnull=True
     )
     if count.period is not None:
-        drops = drops.filter(round__ended_at__gte=count.period.starts_at, round__ended_at__lt=count.period.ends_at)
+        period = count.period
+        # The gaming days the period spans as well: the rounds' index is by table and gaming day, and a
+        # round's gaming day is its end's (one function), so the sum is the same, read from the index.
+        days = (
+            gaming_day(room=box.room, at=period.starts_at),
+            gaming_day(room=box.room, at=period.ends_at - timedelta(microseconds=1)),
+        )
+        drops = drops.filter(
+            round__gaming_day__range=days, round__ended_at__gte=period.starts_at, round__ended_at__lt=period.ends_at
+        )
     else:
         drops = drops.filter(round__gaming_day=count.gaming_day)
     total = drops.aggregate(n=Count_("pk"), cents=Sum("amount_cents"))

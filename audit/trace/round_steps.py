@@ -60,7 +60,7 @@ def round_add(chain: Chain, round_: Round) -> None:
     into = Q(jackpot_id__in=[drop.jackpot_id for drop in drops])
     if round_.rake_cents:
         into |= Q(jackpot__isnull=True)
-    for box in Box.objects.filter(into, table_id=round_.table_id).select_related("table", "jackpot", "account"):
+    for box in Box.objects.filter(into, table_id=round_.table_id).select_related("room", "table", "jackpot", "account"):
         box_add(chain, box)
         count = _count_covering(box, round_)
         if count is None:

@@ -9,12 +9,11 @@ import zipfile
 import pytest
 
 from audit.package.build import MANIFEST, package_build, package_verify
-from audit.trace.build import trace_of
-from audit.trace.render import trace_json
 from jackpots.bad_beat.models import BadBeatClaim
 from jackpots.high_hand.models import HighHandPeriod
 from tables.selectors import gaming_day_bounds
 from tests.audit.demo_day import DemoDay, demo_day_load
+from tests.cage.helpers import client_for
 from tests.jackpots.back_office import pdf_text
 
 
@@ -38,7 +37,7 @@ def test_the_days_claims_and_periods_are_in_the_package_with_their_traces(demo, 
         listed = {entry["name"] for entry in json.loads(archive.read(MANIFEST))["files"]}
         for claim in claims:
             document = json.loads(archive.read(f"traces/claim-{claim.pk}.json"))
-            assert document == trace_json(trace_of(start="claim", pk=claim.pk, actor=finance))
+            assert document == client_for(finance).get(f"/api/trace/?claim={claim.pk}").json()
             assert document["sha256"] in pdf_text(archive.read(f"traces/claim-{claim.pk}.pdf")).replace("\n", "")
         for period in periods:
             assert f"traces/period-{period.pk}.json" in names

@@ -78,6 +78,12 @@ EXPECTED: dict[str, tuple[str, ...]] = {
         "peak Python memory while building (tracemalloc",
         "package_verify: OK",
     ),
+    "trace_payment": (
+        "building: room bench (2 tables, 2,000 rounds, 2 days)",
+        "trace_of(payment): median",
+        "reconciles=True",
+        "raw SQL, one query: median",
+    ),
 }
 NO_DATABASE = {"bench_poker", "bench_paytable_returns"}
 # What a quick run must never print, though it may still end with 0.

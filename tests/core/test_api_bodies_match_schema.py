@@ -63,6 +63,7 @@ WALKS: dict[str, set[str]] = {
         "official_record_list",
         "official_record_lines.csv_retrieve",
         "revenue_retrieve",
+        "trace_retrieve",
     },
     "rake": {
         "rake_calculator_create",
@@ -199,6 +200,7 @@ def test_every_read_answers_as_the_schema_says(walk, checked) -> None:
     walk.get(cashier, "/api/official-record/")
     walk.get(cashier, "/api/official-record/lines.csv")
     walk.get(finance, "/api/revenue/", {"room": "main", "group_by": "table,gaming_day"})
+    walk.get(Role.COMPLIANCE, "/api/trace/", {"claim": claims["results"][0]["id"]})
     _walked(checked, "reads")
 
 
