@@ -9,6 +9,7 @@ from datetime import timedelta
 
 import pytest
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from casino_backoffice.ledger.models import Account, Transfer, TransferKind
 from casino_backoffice.ledger.selectors import account_balance
@@ -45,6 +46,8 @@ from jackpots.funds.models import PaymentPlace
 from jackpots.funds.selectors import local_time
 from rake.services import round_record
 from tables.models import Round
+from tables.selectors import gaming_day, gaming_day_bounds
+from tests.clock import clock_move
 from tests.conftest import PIN
 from tests.core.sealing import triggers_suspended
 from tests.jackpots.bad_beat import another_hand, fund_official, fund_reversed
@@ -560,6 +563,35 @@ def test_the_cards_are_one_hand_with_a_round_or_without_one(make_claim, played) 
     assert BadBeatClaim.objects.count() == 2
 
 
+def test_a_hand_played_before_the_days_start_and_claimed_again_after_it_is_refused(
+    make_claim, rated_table, dealer, monkeypatch
+) -> None:
+    """The round ended at 05:58, on the day before; its cards claimed again without the round at 06:02
+    would be dated the new day. They are one hand: the second claim is refused, naming the first."""
+    start = gaming_day_bounds(room=rated_table.room, day=gaming_day(room=rated_table.room, at=timezone.now()))[0]
+    clock_move(monkeypatch, to=start - timedelta(minutes=1))
+    played = round_record(
+        table=rated_table,
+        ended_at=start - timedelta(minutes=2),
+        players_dealt_in=6,
+        pot_cents=12_000,
+        uncalled_bet_cents=0,
+        flop_dealt=True,
+        voided=False,
+        actor=dealer,
+        idempotency_key="r-before-the-start",
+    ).round
+    first = make_claim(round=played)
+    clock_move(monkeypatch, to=start + timedelta(minutes=2))
+    before = snapshot()
+
+    with pytest.raises(AlreadyClaimed, match=rf"on gaming day {first.gaming_day.isoformat()} .*claim {first.pk}, "):
+        make_claim()
+
+    assert gaming_day(room=rated_table.room, at=timezone.now()) == first.gaming_day + timedelta(days=1)
+    assert snapshot() == before
+
+
 @pytest.mark.parametrize("stage", ["verified", "distributed", "paid"])
 def test_a_hand_verified_distributed_or_paid_is_not_claimed_again(
     make_claim, bad_beat, supervisor, finance, cashier, stage
@@ -606,7 +638,9 @@ def test_a_denied_claim_does_not_block_the_corrected_one(make_claim, played, sup
 def test_the_same_cards_another_gaming_day_are_another_hand(make_claim) -> None:
     yesterday = make_claim()
     with triggers_suspended():  # sealed: only the test backdates a claim
-        BadBeatClaim.objects.filter(pk=yesterday.pk).update(gaming_day=yesterday.gaming_day - timedelta(days=1))
+        BadBeatClaim.objects.filter(pk=yesterday.pk).update(
+            gaming_day=yesterday.gaming_day - timedelta(days=1), happened_at=yesterday.happened_at - timedelta(days=1)
+        )
     assert make_claim().pk != yesterday.pk
 
 

@@ -4,7 +4,7 @@ the refusal that names the first claim and where it stands."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime, timedelta
 
 from django.db.models import Q
 
@@ -18,16 +18,30 @@ from ..models import CLAIM_STAGES, BadBeatClaim, BadBeatPayment, ClaimStatus
 @dataclass(frozen=True)
 class ClaimedHand:
     """What makes two claims one hand: the round when one is given, else the cards at the table on the
-    gaming day (the cards count with a round too: the same nine cards are not dealt twice in a day)."""
+    gaming day (the cards count with a round too: the same nine cards are not dealt twice in a day), or
+    within ``SAME_HAND_WITHIN`` of it across the day's start: a hand played at 05:58 and claimed with its
+    round is dated the day before; claimed again without it at 06:02, it is dated by the claim's time."""
 
     table: Table
     round_id: int | None
     gaming_day: date
+    happened_at: datetime
     cards: str
 
 
+# A claim's round ends from 30 minutes before the claim to 10 minutes after (``claim_round_window``): the
+# times of two claims of one hand, one dated by its round and one by the claim, are that far apart.
+SAME_HAND_WITHIN = timedelta(hours=1)
+
+
 def hand_of(claim: BadBeatClaim) -> ClaimedHand:
-    return ClaimedHand(table=claim.table, round_id=claim.round_id, gaming_day=claim.gaming_day, cards=claim.cards)
+    return ClaimedHand(
+        table=claim.table,
+        round_id=claim.round_id,
+        gaming_day=claim.gaming_day,
+        happened_at=claim.happened_at,
+        cards=claim.cards,
+    )
 
 
 def claim_standing(claim: BadBeatClaim) -> tuple[int, int]:
@@ -37,7 +51,8 @@ def claim_standing(claim: BadBeatClaim) -> tuple[int, int]:
 
 def claims_of_hand(hand: ClaimedHand) -> list[BadBeatClaim]:
     """The claims of ``hand`` not denied, the one that stands first first."""
-    same = Q(table_id=hand.table.pk, gaming_day=hand.gaming_day, cards=hand.cards)
+    near = Q(happened_at__gte=hand.happened_at - SAME_HAND_WITHIN, happened_at__lte=hand.happened_at + SAME_HAND_WITHIN)
+    same = Q(table_id=hand.table.pk, cards=hand.cards) & (Q(gaming_day=hand.gaming_day) | near)
     if hand.round_id is not None:
         same |= Q(round_id=hand.round_id)
     claims = (
@@ -71,7 +86,7 @@ def _the_hand_in_words(hand: ClaimedHand, first: BadBeatClaim) -> str:
     if hand.round_id is not None and first.round_id == hand.round_id:
         return f"Round {hand.round_id} at {hand.table.number}"
     return (
-        f"The same cards at {hand.table.number} on gaming day {hand.gaming_day.isoformat()} (board {first.board}, "
+        f"The same cards at {hand.table.number} on gaming day {first.gaming_day.isoformat()} (board {first.board}, "
         f"{first.losing_hole} against {first.winning_hole})"
     )
 

@@ -190,10 +190,10 @@ def claim_open(  # noqa: PLR0913 - the claim's fields, each a keyword the API an
     when the round is given, else now.
 
     A hand is claimed once (§637a.15(f)-(g)): a second claim of the round, or of the same cards at the
-    table on the same gaming day, is refused (``AlreadyClaimed``, naming the first) while the first is
-    not denied. The partial unique indexes of the claims are the lock: of two claims of one hand at
-    once, the second waits at its insert for the first one's transaction and is refused when it
-    commits.
+    table on the same gaming day (or within an hour across the day's start), is refused (``AlreadyClaimed``, naming the
+    first) while the first is not denied. The table's hand lock orders two claims at one table: the
+    second checks again once the first has committed. The partial unique indexes of the claims hold the
+    same rule (for one gaming day) against any writer that skips the service.
 
     A claim belongs to its round (``jackpots.bad_beat.hand_rounds``): a round given must agree with
     the claim (its table, its players dealt in, the pot when one is given, and its end from 30 minutes
@@ -301,7 +301,13 @@ def _claim_write(asked: _ClaimAsked, *, actor: User, pin: str, once: DocumentOnc
         players_dealt_in=asked.players_dealt_in,
     )
     cards = hand_cards(board=asked.board, losing_hole=asked.losing.hole, winning_hole=asked.winning.hole)
-    hand = ClaimedHand(table=table, round_id=found.pk if found is not None else None, gaming_day=day, cards=cards)
+    hand = ClaimedHand(
+        table=table,
+        round_id=found.pk if found is not None else None,
+        gaming_day=day,
+        happened_at=happened_at,
+        cards=cards,
+    )
     try:
         hand_not_claimed(hand)
         signer = pin_check(user=actor, pin=pin)
