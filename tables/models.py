@@ -181,5 +181,5 @@ class Round(models.Model):
 
 # The irregularities of a table and their rulings are this app's models, kept in their own package
 # (``tables.irregularities``); imported here so that Django's app registry finds them.
-from tables.equipment.models import DeckChange, DeckOverdue, DeckVerification, DeviceEvent  # noqa: E402, F401
+from tables.equipment.models import DeckChange, DeckMissing, DeckOverdue, DeckVerification, DeviceEvent  # noqa: E402, F401
 from tables.irregularities.models import Irregularity, IrregularityRuling  # noqa: E402, F401

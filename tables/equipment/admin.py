@@ -17,7 +17,7 @@ from casino_backoffice.core.clock import ZONED, local_text
 from casino_backoffice.staff.permissions import Action, may
 
 from ..admin_filters import GamingDayFilter, TableFilter
-from .models import DeckChange, DeviceEvent
+from .models import DeckChange, DeckMissing, DeviceEvent
 
 
 def _person(user: Any) -> str:
@@ -227,3 +227,24 @@ class DeckChangeAdmin(EquipmentAdmin):
         if verification is None:
             return signed
         return format_html("{}{}", signed, signatures_html(verification, room=deck.room))
+
+
+@admin.register(DeckMissing)
+class DeckMissingAdmin(EquipmentAdmin):
+    """Each banked table the schedule found open with no deck on the record 15 minutes after it opened
+    (§655a.4(a), §657a.4(a): the cards are inspected before they are put into play); newest first."""
+
+    list_display = ["id", "flagged_at_local", "room_code", "table_number", "opened_at_local"]
+    list_display_links = ["id", "flagged_at_local"]
+    list_filter = [("room", admin.RelatedOnlyFieldListFilter), TableFilter]
+    list_select_related = ["room", "table"]
+    fields = ["room", "table", "opened_at_local", "flagged_at_local"]
+    readonly_fields = ["opened_at_local", "flagged_at_local"]
+
+    @admin.display(description="Flagged (the room's clock)", ordering="flagged_at")
+    def flagged_at_local(self, flag: DeckMissing) -> str:
+        return local_text(flag.flagged_at, flag.room, ZONED)
+
+    @admin.display(description="Open since", ordering="opened_at")
+    def opened_at_local(self, flag: DeckMissing) -> str:
+        return local_text(flag.opened_at, flag.room, ZONED)

@@ -3,7 +3,8 @@ trigger refuses UPDATE and DELETE, migration ``tables.0014_devices_and_decks``).
 
 A device's state is not a column that moves: it is its latest step (``DeviceStep``). A deck's
 verification is a row of its own (``DeckVerification``), and so is the flag of a deck kept past its
-limit (``DeckOverdue``, one per deck).
+limit (``DeckOverdue``, one per deck) and of a banked table opened with no deck on the record
+(``DeckMissing``, one per opening).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 
 from casino_backoffice.staff.permissions import Action
 from casino_backoffice.staff.signing import SignableDocument, SigningRule
@@ -256,3 +257,34 @@ class DeckOverdue(models.Model):
 
     def __str__(self) -> str:
         return f"Deck {self.deck_id} overdue since {self.due_by.isoformat()}"
+
+
+# §655a.4(a), §657a.4(a): the cards are inspected before they are put into play. A banked table open
+# this long with no deck on the record is flagged: the time to log the first deck of the table.
+DECK_FIRST_WITHIN = timedelta(minutes=15)
+
+
+class DeckMissing(models.Model):
+    """A banked table open with no deck on the record ``DECK_FIRST_WITHIN`` after it opened, as the
+    schedule found it (§655a.3(c), §657a.3(c): no deck in play has a limit to check; §655a.4(a),
+    §657a.4(a): none was inspected). One per opening of the table (a unique key): the schedule running
+    twice flags it once; the table closed and opened again without a deck is flagged again."""
+
+    room = models.ForeignKey("tables.PokerRoom", on_delete=models.PROTECT, related_name="decks_missing")
+    table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="decks_missing")
+    opened_at = models.DateTimeField()
+    flagged_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-flagged_at", "-id"]
+        verbose_name = "banked table open without a deck"
+        verbose_name_plural = "banked tables open without a deck"
+        constraints = [
+            models.UniqueConstraint(fields=["table", "opened_at"], name="tables_deckmissing_once_per_opening"),
+            models.CheckConstraint(
+                condition=Q(flagged_at__gte=F("opened_at")), name="tables_deckmissing_flagged_after_opening"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.table_id} open since {self.opened_at.isoformat()} with no deck on the record"

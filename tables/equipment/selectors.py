@@ -6,12 +6,12 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from django.db.models import OuterRef, QuerySet, Subquery
+from django.db.models import Exists, OuterRef, QuerySet, Subquery
 
 from ..games import HOUSE_BANKED
 from ..models import Table
 from ..selectors import visible_to
-from .models import DeckChange, Device, DeviceEvent, DeviceStep
+from .models import DECK_FIRST_WITHIN, DeckChange, Device, DeviceEvent, DeviceStep
 
 DEVICE_RELATED = ("room", "table", "recorded_by")
 DECK_RELATED = ("room", "table", "inspected_by", "verification__verified_by", "overdue")
@@ -89,7 +89,8 @@ def decks_overdue(*, at: datetime) -> list[DeckChange]:
     """The decks in play at ``at`` at the open banked tables, changed longer ago than their limit
     (§655a.3(c), §657a.3(c): 'at least every 4 hours if the cards are dealt by hand ... every 8 hours if
     the cards are dealt from a manual or automated dealing shoe'). Whether a table is open is its state
-    now (the schedule asks at now). An open banked table with no deck on the record has none to flag."""
+    now (the schedule asks at now). An open banked table with no deck on the record is
+    ``tables_without_deck``'s."""
     latest = DeckChange.objects.filter(table=OuterRef("pk"), changed_at__lte=at).order_by("-changed_at", "-pk")
     ids = (
         Table.objects.filter(is_open=True, game__in=HOUSE_BANKED)
@@ -99,6 +100,44 @@ def decks_overdue(*, at: datetime) -> list[DeckChange]:
     )
     decks = DeckChange.objects.filter(pk__in=list(ids)).select_related("table", "room").order_by("table_id")
     return [deck for deck in decks if deck.due_by < at]
+
+
+@dataclass(frozen=True)
+class TableWithoutDeck:
+    """An open banked table with no deck on the record, and when it opened."""
+
+    table: Table
+    opened_at: datetime
+
+
+def tables_without_deck(*, at: datetime) -> list[TableWithoutDeck]:
+    """The open banked tables with no deck put into play by ``at``, open since ``DECK_FIRST_WITHIN``
+    before it or longer (§655a.4(a), §657a.4(a): the cards are inspected before they are put into play;
+    §655a.3(c), §657a.3(c): a deck in play has a limit, a table with none has nothing to check). When a
+    table opened is its history's word: the first change to open after its last change to closed (a
+    table whose history never says it opened is left out). Two queries whatever the number of tables."""
+    decks = DeckChange.objects.filter(table=OuterRef("pk"), changed_at__lte=at)
+    tables = list(
+        Table.objects.filter(is_open=True, game__in=HOUSE_BANKED)
+        .exclude(Exists(decks))
+        .select_related("room")
+        .order_by("room_id", "number")
+    )
+    if not tables:
+        return []
+    opened: dict[int, datetime | None] = {}
+    steps = Table.history.filter(id__in=[table.pk for table in tables]).order_by("history_date", "history_id")
+    for table_id, is_open, when in steps.values_list("id", "is_open", "history_date"):
+        if not is_open:
+            opened[table_id] = None
+        elif opened.get(table_id) is None:
+            opened[table_id] = when
+    found = []
+    for table in tables:
+        since = opened.get(table.pk)
+        if since is not None and since <= at - DECK_FIRST_WITHIN:
+            found.append(TableWithoutDeck(table=table, opened_at=since))
+    return found
 
 
 def _filtered(

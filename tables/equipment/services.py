@@ -10,7 +10,8 @@ of one table's devices are taken one after the other.
 
 Decks: ``deck_change`` (a deck put into play at a banked table, the dealer's inspection signed),
 ``deck_verify`` (the floorperson or above verifies it, §655a.4(a), §657a.4(a)) and
-``decks_overdue_flag`` (the schedule: a deck in play past its limit, §655a.3(c), §657a.3(c)).
+``decks_overdue_flag`` (the schedule: a deck in play past its limit, §655a.3(c), §657a.3(c)) and
+``decks_missing_flag`` (a banked table open with no deck on the record, §655a.4(a), §657a.4(a)).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from .exceptions import (
 from .models import (
     DealtFrom,
     DeckChange,
+    DeckMissing,
     DeckOverdue,
     DeckVerification,
     Device,
@@ -49,7 +51,7 @@ from .models import (
     Failure,
     Marking,
 )
-from .selectors import decks_overdue, device_latest
+from .selectors import decks_overdue, device_latest, tables_without_deck
 
 # The provision of each step at each chapter's tables: poker (§637a.18) names the shuffler only.
 _BANKED_CHAPTER = {Game.MISSISSIPPI_STUD: "§655a.13", Game.CRAZY_4_POKER: "§657a.13"}
@@ -411,4 +413,25 @@ def decks_overdue_flag(*, at: datetime | None = None) -> list[DeckOverdue]:
     ]
     with transaction.atomic():
         DeckOverdue.objects.bulk_create(new, ignore_conflicts=True)
+    return new
+
+
+def decks_missing_flag(*, at: datetime | None = None) -> list[DeckMissing]:
+    """Flag each banked table open with no deck on the record ``DECK_FIRST_WITHIN`` after it opened
+    (``selectors.tables_without_deck``; §655a.4(a), §657a.4(a)). The schedule calls it with
+    ``decks_overdue_flag``. One flag per opening (a unique key): running it again flags nothing new."""
+    at = at or timezone.now()
+    missing = tables_without_deck(at=at)
+    if not missing:
+        return []
+    already = set(
+        DeckMissing.objects.filter(table__in=[row.table for row in missing]).values_list("table_id", "opened_at")
+    )
+    new = [
+        DeckMissing(room_id=row.table.room_id, table=row.table, opened_at=row.opened_at, flagged_at=at)
+        for row in missing
+        if (row.table.pk, row.opened_at) not in already
+    ]
+    with transaction.atomic():
+        DeckMissing.objects.bulk_create(new, ignore_conflicts=True)
     return new

@@ -265,6 +265,7 @@ WITHOUT_ROWS = (
     "tables_deckchange",
     "tables_deckverification",
     "tables_deckoverdue",
+    "tables_deckmissing",
 )
 
 

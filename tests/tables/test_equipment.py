@@ -21,11 +21,12 @@ from tables.equipment.exceptions import (
     DeviceOutOfOrder,
     EquipmentError,
 )
-from tables.equipment.models import DeckChange, DeckOverdue, DeckVerification, DeviceEvent
+from tables.equipment.models import DeckChange, DeckMissing, DeckOverdue, DeckVerification, DeviceEvent
 from tables.equipment.selectors import decks_overdue, device_states
 from tables.equipment.services import (
     deck_change,
     deck_verify,
+    decks_missing_flag,
     decks_overdue_flag,
     device_failure_record,
     device_out_of_order,
@@ -324,6 +325,46 @@ def test_an_overdue_deck_is_flagged_once(stud, crazy, room, manager, floorperson
     assert fresh not in decks_overdue(at=timezone.now())
     assert decks_overdue_flag() == []
     assert DeckOverdue.objects.count() == 2
+
+
+def test_a_banked_table_open_without_a_deck_is_flagged_once_per_opening(
+    room, manager, floorperson, dealer, monkeypatch
+):
+    # Given M3 (banked) and H1 (Hold'em) opened now, no deck on the record at either
+    start = timezone.now()
+    banked = table_upsert(room=room, number="M3", game=Game.MISSISSIPPI_STUD, seats=6, actor=manager)
+    banked = table_set_open(table=banked, is_open=True, actor=floorperson)
+    poker = table_upsert(room=room, number="H1", game=Game.HOLDEM, seats=9, actor=manager)
+    table_set_open(table=poker, is_open=True, actor=floorperson)
+    opened_at = banked.history.filter(is_open=True).order_by("history_date").first().history_date
+
+    # At 14 minutes nothing is flagged: the dealer may still be inspecting the first deck
+    clock_move(monkeypatch, to=start + timedelta(minutes=14))
+    assert decks_missing_flag() == []
+
+    # When the schedule runs twice past 15 minutes: M3 is flagged once, with when it opened; H1 never
+    clock_move(monkeypatch, to=start + timedelta(minutes=16))
+    decks_overdue_tick()
+    decks_overdue_tick()
+    assert list(DeckMissing.objects.values_list("table_id", "room_id", "opened_at")) == [
+        (banked.pk, room.pk, opened_at)
+    ]
+
+    # When it closes and opens again, still without a deck: this opening is flagged too
+    table_set_open(table=banked, is_open=False, actor=floorperson)
+    banked = table_set_open(table=banked, is_open=True, actor=floorperson)
+    clock_move(monkeypatch, to=start + timedelta(minutes=40))
+    again = decks_missing_flag()
+    assert [(flag.table_id, flag.opened_at > opened_at) for flag in again] == [(banked.pk, True)]
+
+    # When a deck is put into play: nothing more to flag, and the flags stay as the schedule wrote them
+    deck_change(table=banked, dealt_from="hand", actor=dealer, pin=PIN, idempotency_key=key())
+    clock_move(monkeypatch, to=start + timedelta(hours=1))
+    assert decks_missing_flag() == []
+    assert DeckMissing.objects.count() == 2
+    with pytest.raises(IntegrityError, match="never updated or deleted"), transaction.atomic():
+        DeckMissing.objects.filter(table=banked).update(flagged_at=timezone.now())
+    assert DeckMissing.objects.count() == 2
 
 
 def test_beat_runs_the_deck_schedule_every_minute(settings):

@@ -17,7 +17,13 @@ from django.utils import timezone
 from casino_backoffice.staff.models import Signature, User
 from casino_backoffice.staff.roles import Role
 from tables.equipment.models import DeckChange, DeckVerification, DeviceEvent
-from tables.equipment.services import deck_change, decks_overdue_flag, device_failure_record, device_out_of_order
+from tables.equipment.services import (
+    deck_change,
+    decks_missing_flag,
+    decks_overdue_flag,
+    device_failure_record,
+    device_out_of_order,
+)
 from tables.games import Game
 from tables.models import Table
 from tables.services import room_upsert, table_set_open, table_upsert
@@ -221,6 +227,17 @@ def test_an_overdue_deck_is_flagged_on_the_tables_page(stud, dealer):
     decks_overdue_flag()
     page = text(signed_in(dealer).get(reverse("floor:equipment-table", args=[stud.pk])))
     assert "8 h 30 min in play" in page and "Past its limit since" in page and "flagged" in page
+
+
+def test_a_banked_table_open_without_a_deck_is_flagged_on_the_list(stud, dealer):
+    tablet = signed_in(dealer)
+    assert re.search(r"Dealing shoe: In service No deck on the record Open", text(tablet.get(LIST)))
+
+    flags = decks_missing_flag(at=timezone.now() + timedelta(minutes=16))
+
+    assert [flag.table_id for flag in flags] == [stud.pk]
+    page = text(tablet.get(LIST))
+    assert re.search(r"No deck on the record open since \S+ E[SD]T, flagged \S+ E[SD]T \(§655a\.4\(a\)\)", page)
 
 
 def test_a_cashier_records_nothing(stud, cashier):

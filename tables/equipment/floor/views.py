@@ -33,7 +33,7 @@ from casino_backoffice.staff.permissions import Action, may
 from ...games import HOUSE_BANKED
 from ...models import Table
 from ...selectors import gaming_day, visible_to
-from ..models import DeckChange, Device, DeviceEvent, DeviceStep
+from ..models import DeckChange, DeckMissing, Device, DeviceEvent, DeviceStep
 from ..selectors import DECK_RELATED, TableEquipment, tables_equipment
 from ..services import deck_change, deck_verify, device_failure_record, device_out_of_order, device_return
 from .forms import DeckChangeForm, DeckVerifyForm, DeviceStepForm
@@ -167,6 +167,7 @@ class TableRow:
     deck_age: str
     deck_past_limit: bool
     deck_unverified: bool
+    deck_missing: DeckMissing | None = None  # the schedule's flag of an open banked table with no deck
 
 
 # --- Pages ----------------------------------------------------------------------------------------
@@ -179,7 +180,14 @@ def devices_page(request: HttpRequest) -> HttpResponse:
         return refusal
     now = timezone.now()
     rows = []
-    for found in tables_equipment(_tables(request.user), at=now):
+    equipment = tables_equipment(_tables(request.user), at=now)
+    missing = {
+        flag.table_id: flag
+        for flag in DeckMissing.objects.filter(
+            table__in=[found.table for found in equipment if found.deck is None and found.table.is_open]
+        ).order_by("flagged_at", "pk")
+    }
+    for found in equipment:
         states = [(SHORT_NAMES[Device(device)], _state(latest), latest) for device, latest in found.latest.items()]
         deck = found.deck
         rows.append(
@@ -190,6 +198,7 @@ def devices_page(request: HttpRequest) -> HttpResponse:
                 deck_age=age_text(deck.changed_at, now) if deck else "",
                 deck_past_limit=deck is not None and found.table.is_open and deck.due_by < now,
                 deck_unverified=deck is not None and not deck.preinspected and not hasattr(deck, "verification"),
+                deck_missing=missing.get(found.table.pk),
             )
         )
     return render(request, LIST_TEMPLATE, {"rows": rows})
