@@ -29,6 +29,9 @@ from casino_backoffice.staff.auth import acting_user
 from casino_backoffice.staff.permissions import Action, may
 
 from ..admin_filters import GamingDayFilter, TableFilter
+from ..models import PokerRoom
+from .house_kinds import house_kinds_in_effect
+from .kinds import IrregularityKind
 from .models import Irregularity, IrregularityStatus
 from .reports import cards_in_words, irregularity_file, log_report, person
 from .selectors import VoidReturned, voids_returned
@@ -51,6 +54,38 @@ class StatusFilter(admin.SimpleListFilter):
         if self.value() == IrregularityStatus.RULED:
             return queryset.filter(ruling__isnull=False)
         return queryset
+
+
+class KindFilter(admin.SimpleListFilter):
+    """The regulations' kinds, then each room's own kinds found in the log (§637a.18(s)), by the name the
+    room's rules in effect now give them (their code once no version names them)."""
+
+    title = "kind"
+    parameter_name = "kind"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        found = list(IrregularityKind.choices)
+        recorded = (
+            model_admin.get_queryset(request)
+            .exclude(kind__in=IrregularityKind.values)
+            .order_by("kind", "room_id")
+            .values_list("kind", "room_id")
+            .distinct()
+        )
+        names: dict[str, str] = {}
+        rooms: dict[int, Any] = {}
+        now = timezone.now()
+        for code, room_id in recorded:
+            if code in names:
+                continue
+            if room_id not in rooms:
+                rooms[room_id] = house_kinds_in_effect(room=PokerRoom.objects.get(pk=room_id), at=now)
+            house = rooms[room_id].get(code)
+            names[code] = f"{house.name} (the room's own)" if house is not None else f"{code} (the room's own)"
+        return found + sorted(names.items(), key=lambda item: item[1])
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        return queryset.filter(kind=self.value()) if self.value() else queryset
 
 
 def _with_voids(rows: list[Irregularity]) -> list[Irregularity]:
@@ -85,7 +120,7 @@ class IrregularityAdmin(ReadOnlyAdmin):
         "ruling_shown",
     ]
     list_display_links = ["id", "occurred_at_local"]
-    list_filter = [("room", admin.RelatedOnlyFieldListFilter), GamingDayFilter, TableFilter, "kind", StatusFilter]
+    list_filter = [("room", admin.RelatedOnlyFieldListFilter), GamingDayFilter, TableFilter, KindFilter, StatusFilter]
     list_select_related = ["room", "table", "round", "reported_by", "ruling__ruled_by"]
     search_fields = ["description", "cards"]
     change_list_template = "admin/tables/irregularity/change_list.html"

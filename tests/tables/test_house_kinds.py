@@ -213,3 +213,37 @@ def test_the_log_and_the_admin_name_a_rooms_own_kind_as_the_rules_do(house_rules
     client.force_login(finance)
     listed = client.get("/admin/tables/irregularity/").content.decode()
     assert "A blind posted out of turn" in listed
+
+
+def test_the_admins_kind_filter_offers_a_rooms_own_kind_and_finds_its_rows(
+    house_rules, rated_table, dealer, client, finance
+):
+    own = irregularity_report(
+        table=rated_table,
+        kind="blind_out_of_turn",
+        description="Seat 3 posted the big blind out of turn.",
+        actor=dealer,
+        pin=PIN,
+        idempotency_key=key(),
+    )
+    dispute = irregularity_report(
+        table=rated_table,
+        kind="dispute",
+        description="Seat 5 disputes the side pot.",
+        actor=dealer,
+        pin=PIN,
+        idempotency_key=key(),
+    )
+    client.force_login(finance)
+
+    listed = client.get("/admin/tables/irregularity/").content.decode()
+    filtered = client.get("/admin/tables/irregularity/?kind=blind_out_of_turn")
+
+    # The filter names the room's own kind as its rules do, after the regulations' kinds
+    assert "A blind posted out of turn (the room&#x27;s own)" in listed
+    assert 0 < listed.index("?kind=dispute") < listed.index("?kind=blind_out_of_turn")
+    # Chosen, it lists that kind's rows and no other
+    assert [row.pk for row in filtered.context["cl"].result_list] == [own.pk]
+    assert dispute.pk in [
+        row.pk for row in client.get("/admin/tables/irregularity/?kind=dispute").context["cl"].result_list
+    ]
