@@ -1,5 +1,6 @@
-"""``{% trace_link "payment" original %}``: the link from a document's admin page to its trace, shown to
-whoever may read that trace (compliance and finance; a cage cashier on a payment they made)."""
+"""``{% trace_link "payment" original %}`` (or ``{% trace_link_for original %}``): the link from a
+document's admin page to its trace, shown to whoever may read that trace (compliance and finance; a cage
+cashier on a payment they made)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from django.utils.http import urlencode
 
 from casino_backoffice.staff.permissions import Action, may
 
-from ..trace.build import PAYMENTS
+from ..trace.build import PAYMENTS, STARTS
 
 register = template.Library()
 
@@ -24,6 +25,14 @@ def trace_link(context: Any, start: str, document: Any) -> str:
         return ""
     url = f"{reverse('audit:trace')}?{urlencode({start: document.pk})}"
     return format_html('<li><a href="{}" class="trace-link">Trace of this dollar</a></li>', url)
+
+
+@register.simple_tag(takes_context=True)
+def trace_link_for(context: Any, document: Any) -> str:
+    """The trace link of a document of any kind a trace starts from (``STARTS``), named by its model: the
+    admin's object tools of those pages (``admin/<app>/<model>/change_form_object_tools.html``)."""
+    start = next((name for name, model in STARTS.items() if isinstance(document, model)), None)
+    return trace_link(context, start, document) if start is not None else ""
 
 
 def _own_payment(user: Any, start: str, document: Any) -> bool:

@@ -201,6 +201,36 @@ def test_the_admin_pages_of_payments_and_counts_link_to_their_trace(paid_bad_bea
     assert "/audit/trace/" not in page(cage, "admin:cage_count_change", count.pk)
 
 
+def test_every_admin_page_of_the_chain_links_to_its_trace(paid_bad_beat, compliance) -> None:
+    from django.urls import reverse
+
+    from cage.models import Box, CageVerification, Count, Transport
+    from tables.models import Round
+
+    payment = _by(0)
+    transfer = Transfer.objects.order_by("-pk").first()
+    documents = {
+        "round": ("admin:tables_round_change", Round.objects.order_by("pk").first()),
+        "box": ("admin:cage_box_change", Box.objects.get(code="T1-bb")),
+        "count": ("admin:cage_count_change", Count.objects.get()),
+        "transport": ("admin:cage_transport_change", Transport.objects.get()),
+        "verification": ("admin:cage_cageverification_change", CageVerification.objects.get()),
+        "claim": ("admin:jackpots_badbeatclaim_change", paid_bad_beat),
+        "payment": ("admin:jackpots_badbeatpayment_change", payment),
+        "transfer": ("admin:ledger_transfer_change", transfer),
+    }
+    officer = Client()
+    officer.force_login(compliance)
+
+    for start, (name, document) in documents.items():
+        response = officer.get(reverse(name, args=[document.pk]))
+        assert response.status_code == 200, (name, response.status_code)
+        page = response.content.decode()
+        assert f'href="/audit/trace/?{start}={document.pk}" class="trace-link"' in page, start
+        # The admin's own tools stay beside it
+        assert "historylink" in page, start
+
+
 def test_a_cashier_opens_the_page_of_their_payment_and_not_of_another(paid_bad_beat, cashier) -> None:
     browser = Client()
     browser.force_login(cashier)

@@ -96,3 +96,21 @@ def test_a_round_of_the_period_forks_into_its_rake_and_its_drops_down_to_the_hig
     assert Count.objects.get(pk=counted.id).period.starts_at == _at("10:00")  # the round's own period
     assert [link.amount_cents for link in trace.of("verification")] == [400]
     assert [c.reconciles for c in trace.checks] == [True] * len(trace.checks) and len(trace.checks) >= 3
+
+
+def test_the_admin_pages_of_the_period_and_its_award_link_to_their_trace(paid_award, compliance) -> None:
+    from django.test import Client
+    from django.urls import reverse
+
+    award = paid_award.award
+    officer = Client()
+    officer.force_login(compliance)
+
+    for start, name, document in (
+        ("period", "admin:jackpots_highhandperiod_change", award.period),
+        ("award", "admin:jackpots_highhandaward_change", award),
+        ("award_payment", "admin:jackpots_highhandawardpayment_change", paid_award),
+    ):
+        response = officer.get(reverse(name, args=[document.pk]))
+        assert response.status_code == 200, (name, response.status_code)
+        assert f'href="/audit/trace/?{start}={document.pk}" class="trace-link"' in response.content.decode(), start

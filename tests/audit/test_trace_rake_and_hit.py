@@ -122,3 +122,11 @@ def test_a_progressive_payout_traced_from_its_round_to_its_patron(stud, dealer, 
     assert dict(paid.details) == {"patron": "Rae Royal", "ID": f"Passport {id_number_masked('X1234567')}"}
     assert [(t.kind, t.amount_cents) for t in paid.transfers] == [("payout", royal.amount_cents)]
     assert [s.role for s in paid.signatures] == ["Cage cashier"]
+    # The admin pages of the hit and of its payment link to their trace
+    from django.test import Client
+    from django.urls import reverse
+
+    cage = Client()
+    cage.force_login(cashier)
+    paid_page = cage.get(reverse("admin:jackpots_progressivepayment_change", args=[payment.pk])).content.decode()
+    assert f'href="/audit/trace/?hit_payment={payment.pk}" class="trace-link"' in paid_page
