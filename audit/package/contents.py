@@ -22,7 +22,9 @@ from jackpots.bad_beat.exports import claims_report
 from jackpots.bad_beat.models import BadBeatClaim
 from jackpots.bad_beat.reports.claims import claim_file, claims_with_amounts
 from jackpots.funds.exports import credential, person
+from jackpots.funds.reports import id_number_masked
 from jackpots.high_hand.models import HighHandAward, HighHandPeriod
+from jackpots.progressive.models import ProgressiveHand
 from tables.irregularities.models import Irregularity
 from tables.irregularities.reports import irregularity_file, log_report
 from tables.irregularities.selectors import IRREGULARITY_RELATED
@@ -78,6 +80,28 @@ AWARD_COLUMNS = [
     Column("collect_by", Kind.DATETIME),
     Column("paid_at", Kind.DATETIME),
     Column("paid_by"),
+]
+
+
+HIT_COLUMNS = [
+    Column("id", Kind.INTEGER),
+    Column("round", Kind.INTEGER),
+    Column("table"),
+    Column("seat", Kind.INTEGER),
+    Column("hand"),
+    Column("line"),
+    Column("payout"),
+    Column("amount", Kind.MONEY),
+    Column("place"),
+    Column("envy_qualifying"),
+    Column("validated_by"),
+    Column("validated_by_credential"),
+    Column("validated_at", Kind.DATETIME),
+    Column("patron"),
+    Column("id_type"),
+    Column("id_number_last4"),
+    Column("paid_by"),
+    Column("paid_at", Kind.DATETIME),
 ]
 
 
@@ -217,6 +241,46 @@ def _jackpot_files(*, room: PokerRoom, day: date, actor: User) -> Iterator[DayFi
         .order_by("period", "pk")
     )
     yield "high-hand-awards.csv", csv_bytes(_awards_report(room=room, awards=awards))
+    yield "progressive-hits.csv", csv_bytes(_hits_report(room=room, hits=day_hits(room=room, day=day)))
+
+
+def day_hits(*, room: PokerRoom, day: date) -> QuerySet[ProgressiveHand]:
+    """The hands of the room's banked rounds of ``day`` that won a payout or an Envy Bonus (§655a.11(i)(4),
+    §657a.11(e)), with their validation and payment."""
+    return (
+        ProgressiveHand.objects.filter(round__table__room=room, round__gaming_day=day)
+        .select_related("round__table", "validation__validated_by", "payment__paid_by")
+        .order_by("round__ended_at", "round_id", "seat")
+    )
+
+
+def _hits_report(*, room: PokerRoom, hits: QuerySet[ProgressiveHand]) -> Report:
+    rows = []
+    for hit in hits:
+        validation, payment = getattr(hit, "validation", None), getattr(hit, "payment", None)
+        rows.append(
+            [
+                hit.pk,
+                hit.round_id,
+                hit.round.table.number,
+                hit.seat,
+                hit.words,
+                hit.line,
+                hit.payout,
+                hit.amount_cents,
+                hit.get_place_display(),
+                "yes" if hit.envy_qualifying else "no",
+                person(validation.validated_by) if validation else "",
+                credential(validation.validated_by) if validation else "",
+                validation.validated_at if validation else None,
+                payment.patron_name if payment else "",
+                payment.id_type if payment else "",
+                id_number_masked(payment.id_number) if payment else "",
+                person(payment.paid_by) if payment else "",
+                payment.paid_at if payment else None,
+            ]
+        )
+    return Report(columns=HIT_COLUMNS, rows=rows, title="Progressive hits", time_zone=zone_of(room))
 
 
 def _periods_report(*, room: PokerRoom, periods: list[HighHandPeriod]) -> Report:

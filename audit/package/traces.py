@@ -1,7 +1,8 @@
 """The traces in a gaming day's package (issue 29, item 4: "the claims, periods and awards with their
-traces"): each Bad Beat claim of the day and each High Hand period that began in it, its chain as JSON
-(with the SHA-256 of its content) and, where money went to patrons (a claim, a period with an award),
-as the PDF a person reads, which prints the same SHA-256."""
+traces"): each Bad Beat claim of the day, each High Hand period that began in it and each progressive
+hit of its banked rounds, its chain as JSON (with the SHA-256 of its content) and, where money went to
+patrons (a claim, a period with an award, a hit that paid), as the PDF a person reads, which prints the
+same SHA-256."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from tables.selectors import gaming_day_bounds
 
 from ..trace.build import trace_of
 from ..trace.render import trace_json, trace_pdf, trace_sha256
-from .contents import DayFile
+from .contents import DayFile, day_hits
 
 
 def _files(start: str, pk: int, actor: User, *, with_pdf: bool) -> Iterator[DayFile]:
@@ -31,7 +32,8 @@ def _files(start: str, pk: int, actor: User, *, with_pdf: bool) -> Iterator[DayF
 
 
 def day_traces(*, room: PokerRoom, day: date, actor: User) -> Iterator[DayFile]:
-    """The traces of the day's claims and of the High Hand periods that began in the day."""
+    """The traces of the day's claims, of the High Hand periods that began in the day and of its
+    progressive hits."""
     for claim_id in BadBeatClaim.objects.filter(room=room, gaming_day=day).order_by("pk").values_list("pk", flat=True):
         yield from _files("claim", claim_id, actor, with_pdf=True)
     start, end = gaming_day_bounds(room=room, day=day)
@@ -42,3 +44,5 @@ def day_traces(*, room: PokerRoom, day: date, actor: User) -> Iterator[DayFile]:
     )
     for period_id, awarded in periods.values_list("pk", "awarded"):
         yield from _files("period", period_id, actor, with_pdf=awarded)
+    for hit_id, amount_cents in day_hits(room=room, day=day).values_list("pk", "amount_cents"):
+        yield from _files("hit", hit_id, actor, with_pdf=amount_cents > 0)
