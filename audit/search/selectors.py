@@ -25,7 +25,8 @@ from jackpots.bad_beat.models import BadBeatClaim, BadBeatPayment
 from jackpots.high_hand.models import HighHandAward, HighHandAwardPayment
 from jackpots.progressive.models import ProgressiveHand, ProgressivePayment
 from tables.models import PokerRoom
-from tables.selectors import visible_to
+from tables.selectors import gaming_day as day_of
+from tables.selectors import gaming_day_bounds, visible_to
 
 SEARCH_LIMIT = 50
 # The kinds of document a cashier may find: the payments they made.
@@ -81,12 +82,30 @@ class Kind:
     paid_by: str | None = None  # for a payment: the lookup of who paid it
 
 
+# A High Hand award has no gaming day of its own (its period may cross the day's start): it is the day's
+# when its period began in it, the rule of the day's package (``audit.package``).
+PERIOD_BEGAN = "period_began:"
+
+
+def _period_began_in(prefix: str, day: date, criteria: Criteria) -> Q:
+    """The periods (at ``prefix``) that began in gaming ``day`` of their room: one range per room, each
+    room's day starting at its own hour on its own clock."""
+    rooms = [criteria.room] if criteria.room is not None else list(PokerRoom.objects.all())
+    found = Q(pk__in=[])
+    for room in rooms:
+        start, end = gaming_day_bounds(room=room, day=day)
+        found |= Q(**{f"{prefix}room": room, f"{prefix}starts_at__gte": start, f"{prefix}starts_at__lt": end})
+    return found
+
+
 def _lookups(kind: Kind, criteria: Criteria) -> Q:
     found = Q()
     for name in criteria.asked():
         value = getattr(criteria, name)
         path = kind.paths[name]
-        if name == "patron":
+        if path.startswith(PERIOD_BEGAN):
+            found &= _period_began_in(path.removeprefix(PERIOD_BEGAN), value, criteria)
+        elif name == "patron":
             found &= Q(**{f"{path}__icontains": value.strip()})
         elif name == "id_last4":
             found &= Q(**{f"{path}__endswith": value.strip()})
@@ -131,13 +150,15 @@ def _payment_row(payment: BadBeatPayment) -> tuple[str, str, date | None, int | 
 
 def _award_row(award: HighHandAward) -> tuple[str, str, date | None, int | None]:
     label = f"High Hand award {award.pk} to {award.entry.player_name} at {award.entry.table.number}"
-    return label, award.period.room.code, None, award.amount_cents
+    period = award.period
+    return label, period.room.code, day_of(room=period.room, at=period.starts_at), award.amount_cents
 
 
 def _award_payment_row(payment: HighHandAwardPayment) -> tuple[str, str, date | None, int | None]:
     award = payment.award
     label = f"High Hand award payment {payment.pk} to {award.entry.player_name} (ID …{payment.id_number[-4:]})"
-    return label, award.period.room.code, None, award.amount_cents
+    period = award.period
+    return label, period.room.code, day_of(room=period.room, at=period.starts_at), award.amount_cents
 
 
 def _hit_row(hand: ProgressiveHand) -> tuple[str, str, date | None, int | None]:
@@ -212,6 +233,7 @@ KINDS: tuple[Kind, ...] = (
         "award",
         HighHandAward,
         {
+            "gaming_day": f"{PERIOD_BEGAN}period__",
             "table": "entry__table__number",
             "patron": "entry__player_name",
             "id_last4": "entry__id_number",
@@ -225,6 +247,7 @@ KINDS: tuple[Kind, ...] = (
         "award_payment",
         HighHandAwardPayment,
         {
+            "gaming_day": f"{PERIOD_BEGAN}award__period__",
             "table": "award__entry__table__number",
             "patron": "award__entry__player_name",
             "id_last4": "id_number",

@@ -11,8 +11,8 @@ import zipfile
 import pytest
 
 from audit.package.build import MANIFEST, package_build, package_verify
-from jackpots.bad_beat.models import BadBeatClaim
 from casino_backoffice.money import format_cents
+from jackpots.bad_beat.models import BadBeatClaim
 from jackpots.funds.reports import id_number_masked
 from jackpots.high_hand.models import HighHandPeriod
 from jackpots.progressive.models import ProgressiveHand

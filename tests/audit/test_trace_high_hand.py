@@ -114,3 +114,34 @@ def test_the_admin_pages_of_the_period_and_its_award_link_to_their_trace(paid_aw
         response = officer.get(reverse(name, args=[document.pk]))
         assert response.status_code == 200, (name, response.status_code)
         assert f'href="/audit/trace/?{start}={document.pk}" class="trace-link"' in response.content.decode(), start
+
+
+def test_the_search_by_gaming_day_finds_the_award_and_its_payment_of_a_period_begun_in_it(
+    paid_award, compliance, administrator
+) -> None:
+    from datetime import time, timedelta
+
+    from audit.search.selectors import chain_search
+    from tables.selectors import gaming_day
+    from tables.services import room_upsert
+
+    award = paid_award.award
+    room = award.period.room
+    day = gaming_day(room=room, at=award.period.starts_at)
+    other = room_upsert(
+        code="b", name="Room B", timezone_name="Europe/London", gaming_day_starts=time(4), actor=administrator
+    )
+
+    rows = chain_search(actor=compliance, gaming_day=day, table="T1")
+
+    found = {(row.kind, row.id): row for row in rows}
+    assert {("award", award.pk), ("award_payment", paid_award.pk)} <= set(found)
+    assert (found["award", award.pk].gaming_day, found["award", award.pk].amount_cents) == (day, award.amount_cents)
+    assert found["award_payment", paid_award.pk].gaming_day == day
+    # Not the day before or after, nor that day asked of another room
+    for asked in ({"gaming_day": day - timedelta(days=1)}, {"gaming_day": day + timedelta(days=1)}):
+        assert not {kind for kind, _ in {(r.kind, r.id) for r in chain_search(actor=compliance, **asked)}} & {
+            "award",
+            "award_payment",
+        }
+    assert chain_search(actor=compliance, room=other, gaming_day=day) == []
