@@ -6,12 +6,14 @@ var/screenshots, landscape and portrait."""
 from __future__ import annotations
 
 import uuid
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from rake.models import RoundVoid
 from tables.equipment.models import DeviceEvent
-from tables.equipment.services import deck_change
+from tables.equipment.services import deck_change, decks_missing_flag
 from tables.games import Game
 from tables.irregularities.models import Irregularity, IrregularityRuling
 from tables.irregularities.services import irregularity_report
@@ -100,10 +102,15 @@ def test_a_floorperson_takes_a_shuffler_out_of_order(live_server, browser, room,
         actor=floorperson,
     )
     deck_change(table=stud, dealt_from="hand", actor=dealer, pin=PIN, idempotency_key="d")
+    # And C1, open a quarter of an hour with no deck on the record: the schedule flagged it
+    crazy = table_upsert(room=room, number="C1", game=Game.CRAZY_4_POKER, seats=6, actor=manager)
+    table_set_open(table=crazy, is_open=True, actor=floorperson)
+    assert len(decks_missing_flag(at=timezone.now() + timedelta(minutes=16))) == 1
     page = tablet(browser, live_server, floorperson)
     page.click(".tile:has-text('Devices and decks')")
     screenshot(page, "equipment-list")
     assert fits(page)
+    assert page.locator("tr:has-text('C1') .chip.bad").inner_text() == "No deck on the record"
     page.click("tr:has-text('M1') a:has-text('Open')")
     shuffler = page.locator("section[aria-label='Automated card shuffling device']")
     shuffler.locator("summary:has-text('Take out of order')").click()
