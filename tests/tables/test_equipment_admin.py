@@ -3,6 +3,7 @@ room's clock, a room's rows only, and a busy list in the queries of a quiet one.
 
 from __future__ import annotations
 
+import re
 import uuid
 from datetime import UTC, datetime, time, timedelta
 
@@ -10,13 +11,15 @@ import pytest
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from casino_backoffice.staff.models import Signature
 from casino_backoffice.staff.roles import Role
-from tables.equipment.models import DeckChange, DeviceEvent
+from tables.equipment.models import DeckChange, DeckMissing, DeviceEvent
 from tables.equipment.services import (
     deck_change,
     deck_verify,
+    decks_missing_flag,
     decks_overdue_flag,
     device_failure_record,
     device_out_of_order,
@@ -28,6 +31,7 @@ from tests.conftest import PIN
 
 DEVICES = "/admin/tables/deviceevent/"
 DECKS = "/admin/tables/deckchange/"
+MISSING = "/admin/tables/deckmissing/"
 JAMMED_AT = datetime(2026, 11, 29, 2, 15, tzinfo=UTC)  # 21:15 EST on the 28th: the gaming day 2026-11-28
 
 
@@ -136,6 +140,24 @@ def test_the_logs_are_a_rooms_own_and_nobody_changes_them(stud, dealer, floorper
             assert person.post(f"{url}{row.pk}/change/", {"description": "x", "note": "x"}).status_code == 403
             assert person.post(f"{url}{row.pk}/delete/", {"post": "yes"}).status_code == 403
     assert (DeviceEvent.objects.count(), DeckChange.objects.count(), Signature.objects.count()) == before
+
+
+def test_the_tables_open_without_a_deck_are_listed_on_the_rooms_clock_to_its_own_people_only(
+    stud, floorperson, manager, make_staff
+) -> None:
+    assert len(decks_missing_flag(at=timezone.now() + timedelta(minutes=16))) == 1
+    flag = DeckMissing.objects.get(table=stud)
+    east = room_upsert(
+        code="east", name="East Room", timezone_name="America/New_York", gaming_day_starts=time(6), actor=manager
+    )
+    compliance, east_compliance = make_staff(Role.COMPLIANCE), make_staff(Role.COMPLIANCE, rooms=[east])
+
+    assert listed(compliance, MISSING) == [flag.pk]
+    assert listed(east_compliance, MISSING) == []
+    page = browser(compliance).get(f"{MISSING}{flag.pk}/change/").content.decode()
+    assert re.search(r"Open since.*\d{4}-\d{2}-\d{2} \d{2}:\d{2} E[SD]T", page, re.S)
+    assert browser(compliance).post(f"{MISSING}{flag.pk}/delete/", {"post": "yes"}).status_code == 403
+    assert DeckMissing.objects.filter(pk=flag.pk).exists()
 
 
 def _queries(person, url: str) -> int:
