@@ -348,6 +348,8 @@ CELERY_BEAT_SCHEDULE = {
     "deck-schedule": {"task": "tables.tasks.decks_overdue_tick", "schedule": 60.0},
     # Balance checkpoints, so that a balance costs the same however long the history: ledger.checkpoints.
     "balance-checkpoints": {"task": "casino_backoffice.ledger.tasks.checkpoints_tick", "schedule": 60.0},
+    # The data files of each gaming day closed since, sealed once: audit.package.seal.
+    "package-seals": {"task": "audit.tasks.package_seals_tick", "schedule": 60.0},
 }
 # Several deployments (or test runs) can share one broker without taking each other's tasks.
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "casino_backoffice")

@@ -26,7 +26,9 @@ from casino_backoffice.staff.models import User
 from casino_backoffice.staff.permissions import Action, action_require
 from tables.models import PokerRoom
 
+from ..models import DayPackageSeal
 from .contents import DayFile, day_files
+from .seal import seal_digest, since_seal
 from .traces import day_traces
 
 MANIFEST = "manifest.json"
@@ -49,6 +51,7 @@ class Manifest:
     built_by: str
     built_by_credential: str
     files: list[dict[str, Any]] = field(default_factory=list)
+    seal: dict[str, Any] | None = None  # the day's seal, once the schedule sealed its close (``seal``)
 
     @property
     def state(self) -> str:
@@ -69,6 +72,9 @@ class Manifest:
             "built_by_credential": self.built_by_credential,
             "files": self.files,
         }
+        if self.seal is not None:
+            body["seal"] = self.seal
+            body["since_seal"] = since_seal(self.seal["files"], self.files)
         return (json.dumps(body, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 
@@ -109,8 +115,16 @@ def package_build(
                 names.add(name)
                 archive.writestr(name, data)
                 manifest.files.append({"name": name, "sha256": hashlib.sha256(data).hexdigest(), "size": len(data)})
+        manifest.seal = _seal_of(room=room, day=day)
         archive.writestr(MANIFEST, manifest.as_json())
     return manifest
+
+
+def _seal_of(*, room: PokerRoom, day: date) -> dict[str, Any] | None:
+    seal = DayPackageSeal.objects.filter(room=room, gaming_day=day).first()
+    if seal is None:
+        return None
+    return {"sha256": seal.sha256, "sealed_at": local_iso(seal.sealed_at, room), "files": seal.files}
 
 
 def _sha256_of(archive: zipfile.ZipFile, name: str) -> tuple[str, int]:
@@ -122,10 +136,12 @@ def _sha256_of(archive: zipfile.ZipFile, name: str) -> tuple[str, int]:
     return digest.hexdigest(), size
 
 
-def package_verify(zip_path: str | Path) -> list[str]:
+def package_verify(zip_path: str | Path, *, seal: str | None = None) -> list[str]:
     """What is wrong with a day's package, in words: a file changed (its SHA-256 or size differs from
     the manifest's), a file added (in the ZIP, not in the manifest), a file missing (in the manifest,
-    not in the ZIP), or a manifest missing or unreadable. An empty list: every file is the one listed."""
+    not in the ZIP), or a manifest missing or unreadable. With ``seal``, the digest of the day's seal a
+    regulator kept: the manifest's seal must be that one, its files the ones that digest names. An
+    empty list: every file is the one listed (what changed since the seal is ``package_since_seal``)."""
     try:
         archive = zipfile.ZipFile(zip_path)
     except (OSError, zipfile.BadZipFile) as error:
@@ -135,10 +151,12 @@ def package_verify(zip_path: str | Path) -> list[str]:
         if MANIFEST not in present:
             return [f"{MANIFEST} is missing: nothing can be checked."]
         try:
-            listed = {entry["name"]: entry for entry in json.loads(archive.read(MANIFEST))["files"]}
+            body = json.loads(archive.read(MANIFEST))
+            listed = {entry["name"]: entry for entry in body["files"]}
         except (ValueError, KeyError, TypeError) as error:
             return [f"{MANIFEST} cannot be read: {error}."]
-        problems = [f"{name} is missing: the manifest lists it." for name in listed if name not in present]
+        problems = _seal_problems(body.get("seal"), seal)
+        problems += [f"{name} is missing: the manifest lists it." for name in listed if name not in present]
         for name in present:
             if name == MANIFEST:
                 continue
@@ -153,3 +171,36 @@ def package_verify(zip_path: str | Path) -> list[str]:
                     f"{entry.get('sha256')} ({entry.get('size')} bytes)."
                 )
         return problems
+
+
+def _seal_problems(listed: Any, kept: str | None) -> list[str]:
+    """The manifest's seal against its own digest, and against the digest a regulator kept."""
+    if listed is None:
+        return [f"{MANIFEST} holds no seal: the day was not sealed when the package was built."] if kept else []
+    try:
+        digest = seal_digest(listed["files"])
+    except (KeyError, TypeError) as error:
+        return [f"The seal in {MANIFEST} cannot be read: {error}."]
+    problems = []
+    if digest != listed.get("sha256"):
+        problems.append(
+            f"The seal in {MANIFEST} was changed: its files digest to {digest}, it says {listed.get('sha256')}."
+        )
+    if kept is not None and digest != kept.strip().lower():
+        problems.append(f"The seal in {MANIFEST} is not the one kept: its files digest to {digest}, not {kept}.")
+    return problems
+
+
+def package_since_seal(zip_path: str | Path) -> dict[str, list[str]] | None:
+    """The day's data files in the ZIP changed, added and missing against the manifest's seal, each file
+    read and hashed again; None when the manifest holds no seal. Run it on a package that verifies."""
+    with zipfile.ZipFile(zip_path) as archive:
+        listed = json.loads(archive.read(MANIFEST)).get("seal")
+        if listed is None:
+            return None
+        current = [
+            {"name": info.filename, "sha256": _sha256_of(archive, info.filename)[0]}
+            for info in archive.infolist()
+            if not info.is_dir() and info.filename != MANIFEST
+        ]
+    return since_seal(listed["files"], current)

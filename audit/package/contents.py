@@ -105,12 +105,13 @@ HIT_COLUMNS = [
 ]
 
 
-def day_files(*, room: PokerRoom, day: date, actor: User) -> Iterator[DayFile]:
+def day_files(*, room: PokerRoom, day: date, actor: User, pdfs: bool = True) -> Iterator[DayFile]:
     """Every file of the day's package but the manifest, in the order a reader goes through them;
-    one is rendered at a time, so memory holds one file, never the package."""
-    yield from _cage_files(room=room, day=day, actor=actor)
-    yield from _jackpot_files(room=room, day=day, actor=actor)
-    yield from _irregularity_files(room=room, day=day, actor=actor)
+    one is rendered at a time, so memory holds one file, never the package. ``pdfs=False``: the data
+    files only (the seal's, ``seal``)."""
+    yield from _cage_files(room=room, day=day, actor=actor, pdfs=pdfs)
+    yield from _jackpot_files(room=room, day=day, actor=actor, pdfs=pdfs)
+    yield from _irregularity_files(room=room, day=day, actor=actor, pdfs=pdfs)
 
 
 def _pdf(template_name: str, context: dict[str, Any], actor: User) -> bytes:
@@ -118,10 +119,11 @@ def _pdf(template_name: str, context: dict[str, Any], actor: User) -> bytes:
     return pdf_bytes(render_to_string(template_name, printed))
 
 
-def _cage_files(*, room: PokerRoom, day: date, actor: User) -> Iterator[DayFile]:
+def _cage_files(*, room: PokerRoom, day: date, actor: User, pdfs: bool) -> Iterator[DayFile]:
     rows = official_record(room=room, start=day, end=day)
     yield "official-record.csv", csv_bytes(official_record_report(room=room, rows=rows, start=day, end=day))
-    yield "count-sheets.pdf", _count_sheets_pdf(room=room, day=day, actor=actor)
+    if pdfs:
+        yield "count-sheets.pdf", _count_sheets_pdf(room=room, day=day, actor=actor)
     yield "custody-log.csv", csv_bytes(custody_log_report(room=room, day=day, events=custody_log(room=room, day=day)))
     yield "transports.csv", csv_bytes(_transports_report(room=room, day=day))
     yield "verifications.csv", csv_bytes(_verifications_report(room=room, day=day))
@@ -218,12 +220,12 @@ def _verifications_report(*, room: PokerRoom, day: date) -> Report:
     return Report(columns=VERIFICATION_COLUMNS, rows=rows, title="Cage verifications", time_zone=zone_of(room))
 
 
-def _jackpot_files(*, room: PokerRoom, day: date, actor: User) -> Iterator[DayFile]:
+def _jackpot_files(*, room: PokerRoom, day: date, actor: User, pdfs: bool) -> Iterator[DayFile]:
     claims = claims_with_amounts(
         BadBeatClaim.objects.filter(room=room, gaming_day=day).select_related("room", "table", "jackpot")
     ).order_by("opened_at", "pk")
     yield "bad-beat-claims.csv", csv_bytes(claims_report(claims=claims, filename=f"bad-beat-claims-{room.code}-{day}"))
-    for claim in claims:
+    for claim in claims if pdfs else ():
         yield (
             f"bad-beat-claims/claim-{claim.pk}.pdf",
             _pdf("jackpots/reports/claim_file.html", {"file": claim_file(claim=claim)}, actor),
@@ -322,14 +324,14 @@ def _awards_report(*, room: PokerRoom, awards: Any) -> Report:
     return Report(columns=AWARD_COLUMNS, rows=rows, title="High Hand awards", time_zone=zone_of(room))
 
 
-def _irregularity_files(*, room: PokerRoom, day: date, actor: User) -> Iterator[DayFile]:
+def _irregularity_files(*, room: PokerRoom, day: date, actor: User, pdfs: bool) -> Iterator[DayFile]:
     irregularities = list(
         Irregularity.objects.filter(room=room, gaming_day=day)
         .select_related(*IRREGULARITY_RELATED)
         .order_by("occurred_at", "pk")
     )
     yield "irregularities.csv", csv_bytes(log_report(irregularities, filename=f"irregularities-{room.code}-{day}"))
-    for irregularity in irregularities:
+    for irregularity in irregularities if pdfs else ():
         file = irregularity_file(irregularity=irregularity)
         yield (
             f"irregularities/irregularity-{irregularity.pk}.pdf",

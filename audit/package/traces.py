@@ -31,11 +31,11 @@ def _files(start: str, pk: int, actor: User, *, with_pdf: bool) -> Iterator[DayF
         yield f"traces/{start}-{pk}.pdf", trace_pdf(trace)
 
 
-def day_traces(*, room: PokerRoom, day: date, actor: User) -> Iterator[DayFile]:
+def day_traces(*, room: PokerRoom, day: date, actor: User, pdfs: bool = True) -> Iterator[DayFile]:
     """The traces of the day's claims, of the High Hand periods that began in the day and of its
     progressive hits."""
     for claim_id in BadBeatClaim.objects.filter(room=room, gaming_day=day).order_by("pk").values_list("pk", flat=True):
-        yield from _files("claim", claim_id, actor, with_pdf=True)
+        yield from _files("claim", claim_id, actor, with_pdf=pdfs)
     start, end = gaming_day_bounds(room=room, day=day)
     periods = (
         HighHandPeriod.objects.filter(room=room, starts_at__gte=start, starts_at__lt=end)
@@ -43,6 +43,6 @@ def day_traces(*, room: PokerRoom, day: date, actor: User) -> Iterator[DayFile]:
         .order_by("starts_at", "pk")
     )
     for period_id, awarded in periods.values_list("pk", "awarded"):
-        yield from _files("period", period_id, actor, with_pdf=awarded)
+        yield from _files("period", period_id, actor, with_pdf=pdfs and awarded)
     for hit_id, amount_cents in day_hits(room=room, day=day).values_list("pk", "amount_cents"):
-        yield from _files("hit", hit_id, actor, with_pdf=amount_cents > 0)
+        yield from _files("hit", hit_id, actor, with_pdf=pdfs and amount_cents > 0)
