@@ -19,7 +19,8 @@ What it does:
    transports and verifications of the next morning that carried its boxes) into a temporary file,
    ``--runs`` times untraced for the wall time, then once under tracemalloc for the peak Python
    memory; the process's peak resident memory (maxrss), the package's size and files, and whether
-   ``package_verify`` finds it whole.
+   ``package_verify`` finds it whole. Then the time to read the day's data files as the schedule
+   seals a closed day (``audit.package.seal``).
 
 ``--quick``: the same code path on a fresh 2-table room of 400 rounds and 2 irregularities (the tests
 run it). Building the full day takes a few minutes on 2 shared cores.
@@ -131,6 +132,20 @@ def measure(*, room: Any, day: Any, runs: int) -> None:
     print(f"  peak Python memory while building (tracemalloc, a run of {traced_s:.1f} s traced): {peak / 1e6:.1f} MB")
     print(f"  peak resident memory of the process (maxrss, data building included): {maxrss_mb:.0f} MB")
     print(f"  package_verify: {'OK' if not problems else problems}")
+    measure_seal(room=room, day=day, actor=actor)
+
+
+def measure_seal(*, room: Any, day: Any, actor: Any) -> None:
+    """What the schedule reads to seal the day once it is closed: its data files, the PDFs left out."""
+    from audit.package.seal import seal_digest, sealed_files
+
+    started = time.perf_counter()
+    files = sealed_files(room=room, day=day, actor=actor)
+    seconds = time.perf_counter() - started
+    size = sum(entry["size"] for entry in files) / 1e6
+    print(
+        f"  seal of the day (data files only): {len(files)} files, {size:.2f} MB, {seconds:.1f} s, {seal_digest(files)[:12]}…"
+    )
 
 
 def _played_day(room: Any) -> Any:

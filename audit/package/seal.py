@@ -15,6 +15,7 @@ import hashlib
 import json
 import logging
 from collections.abc import Iterable
+from datetime import date
 from itertools import chain
 from typing import Any
 
@@ -22,6 +23,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from cage.models import GamingDayClose
+from casino_backoffice.staff.models import User
+from tables.models import PokerRoom
 
 from ..models import DayPackageSeal
 from .contents import DayFile, day_files
@@ -59,8 +62,8 @@ def since_seal(sealed: Iterable[dict[str, Any]], current: Iterable[dict[str, Any
     }
 
 
-def _data_files(close: GamingDayClose) -> list[dict[str, Any]]:
-    room, day, actor = close.room, close.gaming_day, close.closed_by
+def sealed_files(*, room: PokerRoom, day: date, actor: User) -> list[dict[str, Any]]:
+    """The entries of the day's data files as ``actor`` reads them, by name (the PDFs are not rendered)."""
     files: Iterable[DayFile] = chain(
         day_files(room=room, day=day, actor=actor, pdfs=False), day_traces(room=room, day=day, actor=actor, pdfs=False)
     )
@@ -73,7 +76,7 @@ def package_seal(close: GamingDayClose) -> DayPackageSeal:
     existing = DayPackageSeal.objects.filter(close=close).first()
     if existing is not None:
         return existing
-    files = _data_files(close)
+    files = sealed_files(room=close.room, day=close.gaming_day, actor=close.closed_by)
     with transaction.atomic():
         seal, _ = DayPackageSeal.objects.get_or_create(
             close=close,

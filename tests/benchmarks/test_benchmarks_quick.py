@@ -77,6 +77,7 @@ EXPECTED: dict[str, tuple[str, ...]] = {
         "build time:",
         "peak Python memory while building (tracemalloc",
         "package_verify: OK",
+        "seal of the day (data files only):",
     ),
     "trace_payment": (
         "building: room bench (2 tables, 2,000 rounds, 2 days)",
