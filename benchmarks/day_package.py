@@ -140,11 +140,12 @@ def measure_seal(*, room: Any, day: Any, actor: Any) -> None:
     from audit.package.seal import seal_digest, sealed_files
 
     started = time.perf_counter()
-    files = sealed_files(room=room, day=day, actor=actor)
+    files, content = sealed_files(room=room, day=day, actor=actor)
     seconds = time.perf_counter() - started
     size = sum(entry["size"] for entry in files) / 1e6
     print(
-        f"  seal of the day (data files only): {len(files)} files, {size:.2f} MB, {seconds:.1f} s, {seal_digest(files)[:12]}…"
+        f"  seal of the day (data files only): {len(files)} files, {size:.2f} MB, stored zipped in "
+        f"{len(content) / 1e6:.2f} MB, read in {seconds:.1f} s, digest {seal_digest(files)[:12]}…"
     )
 
 

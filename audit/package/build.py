@@ -28,7 +28,7 @@ from tables.models import PokerRoom
 
 from ..models import DayPackageSeal
 from .contents import DayFile, day_files
-from .seal import seal_digest, since_seal
+from .seal import AT_CLOSE, seal_digest, sealed_content, since_seal
 from .traces import day_traces
 
 MANIFEST = "manifest.json"
@@ -115,16 +115,21 @@ def package_build(
                 names.add(name)
                 archive.writestr(name, data)
                 manifest.files.append({"name": name, "sha256": hashlib.sha256(data).hexdigest(), "size": len(data)})
-        manifest.seal = _seal_of(room=room, day=day)
+        seal = DayPackageSeal.objects.filter(room=room, gaming_day=day).first()
+        if seal is not None:
+            manifest.seal = {"sha256": seal.sha256, "sealed_at": local_iso(seal.sealed_at, room), "files": seal.files}
+            for name, data in _at_close(seal, manifest.files):
+                archive.writestr(name, data)
+                manifest.files.append({"name": name, "sha256": hashlib.sha256(data).hexdigest(), "size": len(data)})
         archive.writestr(MANIFEST, manifest.as_json())
     return manifest
 
 
-def _seal_of(*, room: PokerRoom, day: date) -> dict[str, Any] | None:
-    seal = DayPackageSeal.objects.filter(room=room, gaming_day=day).first()
-    if seal is None:
-        return None
-    return {"sha256": seal.sha256, "sealed_at": local_iso(seal.sealed_at, room), "files": seal.files}
+def _at_close(seal: DayPackageSeal, files: list[dict[str, Any]]) -> Iterable[DayFile]:
+    """The data files changed or missing since the seal, as the seal holds them, under ``at-close/``."""
+    since = since_seal(seal.files, files)
+    for name in sorted(since["changed"] + since["missing"]):
+        yield f"{AT_CLOSE}{name}", sealed_content(seal, name)
 
 
 def _sha256_of(archive: zipfile.ZipFile, name: str) -> tuple[str, int]:
@@ -170,7 +175,15 @@ def package_verify(zip_path: str | Path, *, seal: str | None = None) -> list[str
                     f"{name} was changed: SHA-256 {sha256} ({size} bytes), the manifest says "
                     f"{entry.get('sha256')} ({entry.get('size')} bytes)."
                 )
+            if name.startswith(AT_CLOSE) and sha256 != _sealed_digests(body).get(name.removeprefix(AT_CLOSE)):
+                problems.append(f"{name} is not the file the seal holds: its SHA-256 is not the seal's.")
         return problems
+
+
+def _sealed_digests(body: dict[str, Any]) -> dict[str, str]:
+    listed = body.get("seal") or {}
+    entries = [entry for entry in listed.get("files") or [] if isinstance(entry, dict)]
+    return {str(entry.get("name")): str(entry.get("sha256")) for entry in entries}
 
 
 def _seal_problems(listed: Any, kept: str | None) -> list[str]:

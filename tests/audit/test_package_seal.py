@@ -5,6 +5,7 @@ one does not verify."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import zipfile
 from io import StringIO
@@ -112,6 +113,17 @@ def test_a_share_paid_after_the_close_shows_since_the_seal_and_a_forged_seal_doe
     assert set(since["changed"]) <= {"bad-beat-claims.csv", f"traces/claim-{claim_id}.json"}
     assert since["added"] == since["missing"] == []
     assert _manifest(path)["since_seal"] == since
+    # And the package holds each changed file as it was at the close: the seal's digest, not today's
+    with zipfile.ZipFile(path) as archive:
+        at_close = {name.removeprefix("at-close/") for name in archive.namelist() if name.startswith("at-close/")}
+        before = archive.read(f"at-close/traces/claim-{claim_id}.json")
+        now = archive.read(f"traces/claim-{claim_id}.json")
+    assert at_close == set(since["changed"])
+    sealed = {entry["name"]: entry["sha256"] for entry in seal.files}
+    assert (
+        hashlib.sha256(before).hexdigest() == sealed[f"traces/claim-{claim_id}.json"] != hashlib.sha256(now).hexdigest()
+    )
+    assert len(json.loads(now)["links"]) > len(json.loads(before)["links"])  # the payment made since
     out = StringIO()
     call_command("package_verify", str(path), stdout=out)
     assert f"traces/claim-{claim_id}.json: changed since the seal" in out.getvalue()
@@ -126,7 +138,9 @@ def test_a_share_paid_after_the_close_shows_since_the_seal_and_a_forged_seal_doe
         for name, data in members.items():
             copy.writestr(name, json.dumps(forged).encode() if name == MANIFEST else data)
     problems = package_verify(forged_path)
-    assert len(problems) == 1 and problems[0].startswith(f"The seal in {MANIFEST} was changed: its files digest to ")
+    assert problems[0].startswith(f"The seal in {MANIFEST} was changed: its files digest to ")
+    # (and the copies at the close are no longer the files the forged seal lists)
+    assert all(problem.startswith("at-close/") for problem in problems[1:]) and len(problems) == 1 + len(at_close)
     assert package_verify(path, seal="f" * 64) == [
         f"The seal in {MANIFEST} is not the one kept: its files digest to {seal.sha256}, not {'f' * 64}."
     ]
