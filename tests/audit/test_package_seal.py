@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import zipfile
+from datetime import timedelta
 from io import StringIO
 
 import pytest
@@ -160,3 +161,28 @@ def test_the_closes_admin_page_shows_the_seal_to_keep(demo, closed_day) -> None:
     seal = DayPackageSeal.objects.get()
     assert f"<code>{seal.sha256}</code>" in page
     assert f"/audit/days/{demo.main.pk}/{demo.day.isoformat()}/package.zip" in page
+
+
+def test_a_day_its_closer_no_longer_reads_is_logged_and_sealed_once_they_do_the_others_meanwhile(
+    demo, make_staff, caplog
+) -> None:
+    closer = make_staff(Role.FINANCE, rooms=[demo.main])
+    theirs = GamingDayClose.objects.create(
+        room=demo.main, gaming_day=demo.day, closed_by=closer, closed_at=timezone.now()
+    )
+    other = GamingDayClose.objects.create(
+        room=demo.main,
+        gaming_day=demo.day - timedelta(days=1),
+        closed_by=demo.person("finance"),
+        closed_at=timezone.now(),
+    )
+    demo.main.staff.remove(closer)
+
+    package_seals_tick()
+
+    assert list(DayPackageSeal.objects.values_list("close", flat=True)) == [other.pk]
+    assert f"The package of {demo.main} gaming day {demo.day} could not be sealed" in caplog.text
+
+    demo.main.staff.add(closer)
+    package_seals_tick()
+    assert set(DayPackageSeal.objects.values_list("close", flat=True)) == {theirs.pk, other.pk}
