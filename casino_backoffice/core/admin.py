@@ -189,6 +189,26 @@ class RoomClockAdmin(admin.ModelAdmin):
             for name in fields
         ]
 
+    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
+        """The declared fieldsets read the same way: each moment shown read-only on the room's clock (a
+        line of several fields, a tuple, field by field)."""
+        fieldsets = super().get_fieldsets(request, obj)
+        if not self.fieldsets:
+            return fieldsets  # built from ``get_fields``, moments already on the room's clock
+        readonly = set(self.get_readonly_fields(request, obj))
+        editable = self.has_change_permission(request, obj) if obj is not None else self.has_add_permission(request)
+
+        def shown(name: Any) -> Any:
+            if isinstance(name, tuple | list):
+                return tuple(shown(each) for each in name)
+            if name in self.moment_fields and (not editable or name in readonly):
+                return self.moment_fields[name]
+            return name
+
+        return [
+            (title, {**options, "fields": [shown(name) for name in options["fields"]]}) for title, options in fieldsets
+        ]
+
 
 class TotalsAdmin(admin.ModelAdmin):
     """A summary line under a list: the totals of every row the filters select (not only the page's),

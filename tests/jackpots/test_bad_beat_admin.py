@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 import re
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.db import connection
@@ -223,6 +224,12 @@ def test_the_claim_page_is_its_whole_file(bad_beat_day, finance, supervisor, sec
     assert "Driver's license ••-555" in page and "PA-555" not in page and "$200.03 paid" not in page
     assert "Decision of the shift supervisor" in page and "Distribution prepared by finance" in page
     assert "Pay at the cage" in page  # finance pays at the cage too
+    # Its moments on the room's clock with the zone, in its fieldsets as in its list
+    zone = ZoneInfo(claim.room.timezone)
+    for moment in (claim.happened_at, claim.opened_at):
+        assert moment.astimezone(zone).strftime("%Y-%m-%d %H:%M %Z") in page
+    the_claim = page.split("Decision of the shift supervisor")[0]
+    assert " p.m." not in the_claim and " a.m." not in the_claim
 
 
 def test_a_patrons_id_number_is_masked_on_every_bad_beat_page_and_document(bad_beat_day, finance) -> None:
