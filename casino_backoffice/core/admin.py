@@ -56,7 +56,8 @@ def room_zone_path(model: type[Model]) -> str | None:
         except FieldDoesNotExist:
             continue
         related_model = field.related_model
-        if not field.many_to_one or not (isinstance(related_model, type) and issubclass(related_model, Model)):
+        forward = field.concrete and (field.many_to_one or field.one_to_one)
+        if not forward or not (isinstance(related_model, type) and issubclass(related_model, Model)):
             continue
         related = related_model._meta
         if any(f.name == "timezone" for f in related.concrete_fields):
@@ -368,10 +369,33 @@ def export_links(request: HttpRequest) -> dict[str, str]:
 
 class ReadOnlyInline(admin.TabularInline):
     """The rows of a document shown under it (a transport's boxes, a round's drops): read, never
-    added, changed or deleted here."""
+    added, changed or deleted here; their moments on the room's clock with its zone, as the document's."""
 
     extra = 0
     can_delete = False
+
+    def __init__(self, parent_model: type[Model], admin_site: Any) -> None:
+        super().__init__(parent_model, admin_site)
+        self.zone_path = room_zone_path(self.model)
+        self.moment_fields: dict[str, str] = {}
+        for field in self.model._meta.concrete_fields:
+            if isinstance(field, DateTimeField):
+                name = f"{field.name}_local"
+                if not hasattr(self, name):
+                    label = str(field.verbose_name)
+                    setattr(self, name, _moment_display(field.attname, label[:1].upper() + label[1:]))
+                self.moment_fields[field.name] = name
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        rows = super().get_queryset(request)
+        return rows.annotate(**{ROOM_ZONE: F(self.zone_path)}) if self.zone_path else rows
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        fields: list[Any] = list(super().get_fields(request, obj))
+        return [self.moment_fields.get(name, name) if isinstance(name, str) else name for name in fields]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        return [self.moment_fields.get(name, name) for name in super().get_readonly_fields(request, obj)]
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

@@ -228,8 +228,9 @@ def test_the_claim_page_is_its_whole_file(bad_beat_day, finance, supervisor, sec
     zone = ZoneInfo(claim.room.timezone)
     for moment in (claim.happened_at, claim.opened_at):
         assert moment.astimezone(zone).strftime("%Y-%m-%d %H:%M %Z") in page
-    the_claim = page.split("Decision of the shift supervisor")[0]
-    assert " p.m." not in the_claim and " a.m." not in the_claim
+    assert " p.m." not in page and " a.m." not in page  # its decision and payments too
+    decided_at = claim.decision.decided_at.astimezone(zone).strftime("%Y-%m-%d %H:%M %Z")
+    assert decided_at in page.split("Decision of the shift supervisor")[1]
 
 
 def test_a_patrons_id_number_is_masked_on_every_bad_beat_page_and_document(bad_beat_day, finance) -> None:
