@@ -76,6 +76,26 @@ def _moment_display(attname: str, label: str) -> Callable[[Model], str]:
     return show
 
 
+def moment_displays(model_admin: Any, model: type[Model]) -> dict[str, str]:
+    """Give ``model_admin`` a display ``<field>_local`` of each date-and-time field of ``model`` on the
+    row's room clock (unless it defines its own), and answer ``{field: display}``."""
+    displays = {}
+    for field in model._meta.concrete_fields:
+        if not isinstance(field, DateTimeField):
+            continue
+        name = f"{field.name}_local"
+        if not hasattr(model_admin, name):
+            label = str(field.verbose_name)
+            setattr(model_admin, name, _moment_display(field.attname, label[:1].upper() + label[1:]))
+        displays[field.name] = name
+    return displays
+
+
+def with_room_zone(rows: QuerySet[Any], zone_path: str | None) -> QuerySet[Any]:
+    """The rows with their room's zone joined (``ROOM_ZONE``), for the ``_local`` displays."""
+    return rows.annotate(**{ROOM_ZONE: F(zone_path)}) if zone_path else rows
+
+
 class RoomScopedAdmin(admin.ModelAdmin):
     """A person assigned to rooms sees in the admin only the rows of their rooms (``core.rooms``): the
     list, the row's page (another room's is "does not exist"), its exports, and the rooms, tables and
@@ -157,19 +177,10 @@ class RoomClockAdmin(admin.ModelAdmin):
     def __init__(self, model: type[Model], admin_site: Any) -> None:
         super().__init__(model, admin_site)
         self.zone_path = room_zone_path(model)
-        self.moment_fields: dict[str, str] = {}
-        for field in model._meta.concrete_fields:
-            if not isinstance(field, DateTimeField):
-                continue
-            name = f"{field.name}_local"
-            if not hasattr(self, name):
-                label = str(field.verbose_name)
-                setattr(self, name, _moment_display(field.attname, label[:1].upper() + label[1:]))
-            self.moment_fields[field.name] = name
+        self.moment_fields = moment_displays(self, model)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
-        rows = super().get_queryset(request)
-        return rows.annotate(**{ROOM_ZONE: F(self.zone_path)}) if self.zone_path else rows
+        return with_room_zone(super().get_queryset(request), self.zone_path)
 
     def _shown_on_clock(self, names: Sequence[Any]) -> list[Any]:
         return [self.moment_fields.get(name, name) if isinstance(name, str) else name for name in names]
@@ -377,18 +388,10 @@ class ReadOnlyInline(admin.TabularInline):
     def __init__(self, parent_model: type[Model], admin_site: Any) -> None:
         super().__init__(parent_model, admin_site)
         self.zone_path = room_zone_path(self.model)
-        self.moment_fields: dict[str, str] = {}
-        for field in self.model._meta.concrete_fields:
-            if isinstance(field, DateTimeField):
-                name = f"{field.name}_local"
-                if not hasattr(self, name):
-                    label = str(field.verbose_name)
-                    setattr(self, name, _moment_display(field.attname, label[:1].upper() + label[1:]))
-                self.moment_fields[field.name] = name
+        self.moment_fields = moment_displays(self, self.model)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
-        rows = super().get_queryset(request)
-        return rows.annotate(**{ROOM_ZONE: F(self.zone_path)}) if self.zone_path else rows
+        return with_room_zone(super().get_queryset(request), self.zone_path)
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         fields: list[Any] = list(super().get_fields(request, obj))
